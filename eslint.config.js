@@ -1,0 +1,36 @@
+// Lint rules that keep the architecture visible (SPEC §2): electron stays in main/electron/,
+// promises are never left floating.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import globals from "globals";
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", "out/**", "dist/**", "bench/results/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "electron", message: "Only main/electron/ may import electron (SPEC §2)." }] },
+      ],
+    },
+  },
+  {
+    files: ["main/electron/**", "preload/**", "electron.vite.config.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
+    files: ["renderer/**"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  { files: ["**/*.js"], languageOptions: { globals: { ...globals.node } } },
+);

@@ -1,0 +1,85 @@
+/** The provider contract: one streamed chat call, model listing and model info. */
+import type { Message, ToolCallRequest } from "../agent/message.ts";
+import type { ErrorType, ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
+
+export type ProviderKind = "ollama" | "openai-compatible" | "anthropic";
+
+/** A JSON Schema object as sent to models (always type "object" at the top). */
+export type JsonSchema = { type: "object"; properties?: Record<string, unknown>; required?: string[] } & Record<
+  string,
+  unknown
+>;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ChatRequest {
+  model: string;
+  /** Full system prompt for this call (agent prompt + fragments + appendSystem). */
+  system: string;
+  /** History without the system prompt. */
+  messages: Message[];
+  tools: ToolSpec[];
+  signal?: AbortSignal;
+  thinking?: ThinkMode;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export type StreamEvent =
+  | { type: "text"; text: string }
+  | { type: "thinking"; text: string }
+  /** Anthropic: signature for the thinking block, echoed back on the next request. */
+  | { type: "thinking_signature"; signature: string }
+  /** A complete tool call, emitted once its argument deltas are assembled. */
+  | { type: "tool_call"; call: ToolCallRequest }
+  | { type: "usage"; inputTokens: number; outputTokens: number }
+  | { type: "done"; stopReason: string };
+
+export interface ModelSummary {
+  name: string;
+  /** Bytes on disk where the server reports it (Ollama). */
+  size?: number;
+}
+
+export interface Provider {
+  /** Configured name (e.g. "ollama", "lmstudio", "work-openai"). */
+  readonly name: string;
+  readonly kind: ProviderKind;
+  readonly baseUrl: string;
+  chat(req: ChatRequest): AsyncIterable<StreamEvent>;
+  listModels(signal?: AbortSignal): Promise<ModelSummary[]>;
+  /** Best-effort model description; unknown fields stay zero/empty. */
+  modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo>;
+}
+
+/** A classified provider failure (types as in the SDK's OnErrorContext). */
+export class ProviderError extends Error {
+  readonly errorType: ErrorType;
+  readonly statusCode: number;
+  /** Server-suggested delay (Retry-After), if any. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    message: string,
+    errorType: ErrorType,
+    statusCode = 0,
+    retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ProviderError";
+    this.errorType = errorType;
+    this.statusCode = statusCode;
+    this.retryAfterMs = retryAfterMs;
+  }
+  get retryable(): boolean {
+    return isRetryable(this.errorType);
+  }
+}
+
+export function isRetryable(errorType: ErrorType): boolean {
+  return errorType === "rate_limit" || errorType === "server" || errorType === "network";
+}

@@ -1,0 +1,67 @@
+/** The tool contract shared by built-in, plugin, MCP and extension tools. */
+import type { JsonSchema, ToolSpec } from "../providers/types.ts";
+import type { ToolPaths } from "../../plugins/sdk/index.ts";
+
+export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
+
+export type Validation =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; error: string };
+
+export interface TodoItem {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+}
+
+/** Per-session state tools read and write (the conversation owns it, tools borrow it). */
+export interface ToolSessionState {
+  /** Absolute paths whose current content the model has seen (read-before-write). */
+  seenFiles: Map<string, number>;
+  todos: TodoItem[];
+  /** Set by the Done tool: the agent declared the task finished. */
+  done: { summary: string } | null;
+}
+
+export interface ToolContext {
+  workdir: string;
+  signal: AbortSignal;
+  state: ToolSessionState;
+  /** Per-call wall-clock limit in ms (tools with their own timeout argument may lower it). */
+  timeoutMs: number;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly usage?: string;
+  readonly examples?: string;
+  readonly parameters: JsonSchema;
+  readonly source: ToolSource;
+  /** Safe to run concurrently with other parallel tools of the same step. */
+  readonly parallel: boolean;
+  /** Checks arguments against the schema; unknown fields, wrong types, missing required fail. */
+  validate(args: unknown): Validation;
+  /** Returns the output for the model; throws ToolError (or any Error) for a failed call. */
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
+  /** Paths the call touches: guard before, record/clear after (read-before-write). */
+  paths?(args: Record<string, unknown>, ctx: ToolContext): ToolPaths;
+}
+
+/** A failure the model should see as the tool's error output. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
+export function toolSpec(tool: Tool): ToolSpec {
+  let description = tool.description;
+  if (tool.usage) description += `\n\nUsage: ${tool.usage}`;
+  if (tool.examples) description += `\n\nExamples: ${tool.examples}`;
+  return { name: tool.name, description, parameters: tool.parameters };
+}
+
+export function newToolSessionState(): ToolSessionState {
+  return { seenFiles: new Map(), todos: [], done: null };
+}

@@ -1,0 +1,309 @@
+/**
+ * @islet/sdk: the types every Islet plugin sees, field for field from Aura's Go SDK, camelCased.
+ * Types only plus a few constants; the host provides the runtime module to plugin isolates, and
+ * the same declarations feed the editor's IntelliSense.
+ */
+
+/** SDK version. Plugins declare `sdk:` in plugin.yaml; the host accepts `~sdk` (same minor). */
+export const version = "0.1.0";
+
+export type Role = "user" | "assistant";
+export const RoleUser: Role = "user";
+export const RoleAssistant: Role = "assistant";
+
+export interface TokenState {
+  /** Client-side estimate: per-message sum + tool schema tokens. */
+  estimate: number;
+  /** API-reported input tokens from the last provider call. */
+  lastApi: number;
+  /** 0-100, based on estimate. */
+  percent: number;
+  /** Effective context window in tokens. */
+  max: number;
+}
+
+export interface ModelInfo {
+  name: string;
+  family: string;
+  parameterCount: number;
+  contextLength: number;
+  /** e.g. ["tools", "vision", "thinking"] */
+  capabilities: string[];
+}
+
+export interface ToolCount {
+  name: string;
+  count: number;
+}
+
+export interface Stats {
+  /** ISO timestamp. */
+  startTime: string;
+  /** Milliseconds since startTime. */
+  duration: number;
+  interactions: number;
+  turns: number;
+  iterations: number;
+  tools: { calls: number; errors: number };
+  parseRetries: number;
+  compactions: number;
+  tokens: { in: number; out: number };
+  topTools: ToolCount[];
+}
+
+export interface ToolCall {
+  name: string;
+  args: Record<string, unknown>;
+  /** JSON-encoded args for reliable comparison. */
+  argsJson: string;
+  result: string;
+  error: string;
+  /** Wall-clock execution time in milliseconds. */
+  duration: number;
+}
+
+export interface SandboxFeatureState {
+  enabled: boolean;
+  requested: boolean;
+}
+
+export interface FeatureState {
+  sandbox: SandboxFeatureState;
+  readBeforeWrite: boolean;
+  showThinking: boolean;
+  compactionEnabled: boolean;
+}
+
+export interface Turn {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export type ThinkMode = "off" | "low" | "medium" | "high";
+
+export interface Context {
+  iteration: number;
+  tokens: TokenState;
+  agent: string;
+  mode: string;
+  modelInfo: ModelInfo;
+  stats: Stats;
+  workdir: string;
+  messageCount: number;
+  auto: boolean;
+  doneActive: boolean;
+  hasToolCalls: boolean;
+  maxSteps: number;
+  response: { empty: boolean; contentEmpty: boolean };
+  todo: { pending: number; inProgress: number; total: number };
+  patchCounts: Record<string, number>;
+  toolHistory: ToolCall[];
+  session: { id: string; title: string };
+  provider: string;
+  thinkMode: ThinkMode;
+  features: FeatureState;
+  availableTools: string[];
+  loadedTools: string[];
+  /** Text-only user/assistant turns (no system, tool, synthetic or ephemeral messages). */
+  turns: Turn[];
+  systemPrompt: string;
+  mcpServers: string[];
+  /** Template variables from --set flags. */
+  vars: Record<string, string>;
+  /** Merged config: plugin.yaml, then config.global, then config.local.<name>. */
+  pluginConfig: Record<string, unknown>;
+}
+
+export type BeforeChatContext = Context;
+
+export interface AfterResponseContext extends Context {
+  content: string;
+  thinking: string;
+  /** Pending, unexecuted calls: result, error and duration are empty. */
+  calls: ToolCall[];
+}
+
+export interface BeforeToolContext extends Context {
+  toolName: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface AfterToolContext extends Context {
+  tool: { name: string; result: string; error: string; duration: number };
+}
+
+export type ErrorType =
+  | "rate_limit"
+  | "auth"
+  | "network"
+  | "server"
+  | "content_filter"
+  | "credit_exhausted"
+  | "model_unavailable"
+  | "context_exhausted"
+  | "";
+
+export interface OnErrorContext extends Context {
+  error: string;
+  errorType: ErrorType;
+  retryable: boolean;
+  statusCode: number;
+}
+
+export interface BeforeCompactionContext extends Context {
+  forced: boolean;
+  tokensUsed: number;
+  contextPercent: number;
+  messageCount: number;
+  keepLast: number;
+}
+
+export interface AfterCompactionContext extends Context {
+  success: boolean;
+  preMessages: number;
+  postMessages: number;
+  summaryLength: number;
+}
+
+export type AgentSwitchReason = "user" | "failover" | "task" | "cycle" | "resume";
+
+export interface OnAgentSwitchContext extends Context {
+  previousAgent: string;
+  newAgent: string;
+  reason: AgentSwitchReason;
+}
+
+export interface MessageToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface Message {
+  /** Positional identifier (m0001, m0002, ...), stable within one transform call. */
+  id: string;
+  role: "system" | "user" | "assistant" | "tool";
+  content: string;
+  thinking: string;
+  toolName: string;
+  toolCallId: string;
+  toolCalls: MessageToolCall[];
+  tokens: number;
+  type: "normal" | "synthetic";
+  /** ISO timestamp. */
+  createdAt: string;
+}
+
+export interface TransformContext extends Context {
+  messages: Message[];
+}
+
+export interface RequestModification {
+  /** Appended to the system prompt for this turn only; several compose with blank lines. */
+  appendSystem?: string;
+  /** Skip the provider call; the turn ends with an empty response. */
+  skip?: boolean;
+}
+
+export interface ResponseModification {
+  /** Keep the (already streamed) response out of history. */
+  skip?: boolean;
+  /** Replace the response content before it enters history. */
+  content?: string;
+}
+
+export interface ErrorModification {
+  /** Retry the provider call without counting an iteration (at most 3 times). */
+  retry?: boolean;
+  /** Suppress the error: the turn ends as if the model answered with nothing. */
+  skip?: boolean;
+}
+
+export interface CompactionModification {
+  skip?: boolean;
+}
+
+export interface Result {
+  message?: string;
+  /** Defaults to assistant. */
+  role?: Role;
+  prefix?: string;
+  /** Remove the injected message after one turn. */
+  eject?: boolean;
+  /** Tool name patterns to disable for this turn, e.g. ["*"]. */
+  disableTools?: string[];
+  /** Display-only text; when set, message is ignored. */
+  notice?: string;
+  /** afterToolExecution: replaces the tool output sent to the model. */
+  output?: string;
+  response?: ResponseModification;
+  error?: ErrorModification;
+  request?: RequestModification;
+  compaction?: CompactionModification;
+}
+
+export interface BeforeToolResult extends Result {
+  /** Replaces the tool arguments (re-validated against the tool's schema). */
+  arguments?: Record<string, unknown>;
+  block?: boolean;
+}
+
+export interface ToolProperty {
+  type: string;
+  description?: string;
+  enum?: unknown[];
+  items?: ToolProperty;
+}
+
+export interface ToolParameters {
+  type: "object";
+  properties?: Record<string, ToolProperty>;
+  required?: string[];
+}
+
+export interface ToolSchema {
+  name: string;
+  description: string;
+  usage?: string;
+  examples?: string;
+  parameters: ToolParameters;
+}
+
+export interface ToolPaths {
+  read?: string[];
+  write?: string[];
+  record?: string[];
+  guard?: string[];
+  clear?: string[];
+}
+
+export interface ToolConfig {
+  homeDir: string;
+  configDir: string;
+}
+
+export interface CommandSchema {
+  name: string;
+  description: string;
+  hints?: string;
+  forward?: boolean;
+  silent?: boolean;
+}
+
+export interface CommandResult {
+  output: string;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+export type BeforeChatHook = (ctx: BeforeChatContext) => MaybePromise<Result | void>;
+export type AfterResponseHook = (ctx: AfterResponseContext) => MaybePromise<Result | void>;
+export type BeforeToolExecutionHook = (
+  ctx: BeforeToolContext,
+) => MaybePromise<BeforeToolResult | void>;
+export type AfterToolExecutionHook = (ctx: AfterToolContext) => MaybePromise<Result | void>;
+export type OnErrorHook = (ctx: OnErrorContext) => MaybePromise<Result | void>;
+export type BeforeCompactionHook = (ctx: BeforeCompactionContext) => MaybePromise<Result | void>;
+export type AfterCompactionHook = (ctx: AfterCompactionContext) => MaybePromise<Result | void>;
+export type OnAgentSwitchHook = (ctx: OnAgentSwitchContext) => MaybePromise<Result | void>;
+export type TransformMessagesHook = (ctx: TransformContext) => MaybePromise<Message[]>;
