@@ -1,0 +1,236 @@
+/** Turns the text of a session file into the state a resumed conversation starts from. */
+import type { Message } from "../agent/message.ts";
+import type { TodoItem } from "../tools/types.ts";
+import type { Stats } from "../../plugins/sdk/index.ts";
+import { messageProblem } from "./message-check.ts";
+import {
+  SESSION_FORMAT_VERSION,
+  isRecordType,
+  metaRecordSchema,
+  recordSchemas,
+  upgradeRecord,
+  type BodyRecord,
+  type MetaRecord,
+} from "./records.ts";
+import { isTitleSource, titleFromText } from "./title.ts";
+
+export interface SessionState {
+  /** As written when the session was created (title there is the initial one). */
+  meta: MetaRecord;
+  /** Effective title: last rename, else meta's, else from the first user message, else "". */
+  title: string;
+  messages: Message[];
+  todos: TodoItem[];
+  /** Current agent, provider and model after any switches. */
+  agent: string;
+  provider: string;
+  model: string;
+  stats: Stats | null;
+  lastApiTokens: number | null;
+  seenFiles: Record<string, number>;
+  loadedTools: string[];
+  /** Namespaced engine/plugin state (see the `state` record). */
+  state: Record<string, unknown>;
+  /** One line per skipped or dropped line, naming the file and line number. */
+  warnings: string[];
+}
+
+export type Decoded = { ok: true; record: BodyRecord | MetaRecord } | { ok: false; why: string };
+
+/** Validates one parsed line (after upgrading it from `version`) into a typed record. */
+export function decode(raw: unknown, version: number): Decoded {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, why: "not a record object" };
+  const upgraded = upgradeRecord(raw as Record<string, unknown>, version);
+  const t = upgraded.t;
+  if (!isRecordType(t)) {
+    return { ok: false, why: `unknown record type ${JSON.stringify(t)} (written by a newer Islet?)` };
+  }
+  // Messages dominate a session's size: check them structurally, keep zod for everything else.
+  if (t === "message") {
+    const problem = messageProblem(upgraded.message);
+    if (problem) return { ok: false, why: problem };
+    return { ok: true, record: { t, message: upgraded.message as Message } };
+  }
+  if (t === "reset") {
+    if (!Array.isArray(upgraded.messages)) return { ok: false, why: "reset.messages must be an array" };
+    for (const m of upgraded.messages as unknown[]) {
+      const problem = messageProblem(m);
+      if (problem) return { ok: false, why: `reset: ${problem}` };
+    }
+    return { ok: true, record: { t, messages: upgraded.messages as Message[] } };
+  }
+  const parsed = recordSchemas[t].safeParse(upgraded);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+    return { ok: false, why: `invalid ${t} record: ${where}${issue?.message ?? "invalid"}` };
+  }
+  return { ok: true, record: parsed.data as BodyRecord | MetaRecord };
+}
+
+/** Mutable fold target; `finish` turns it into a SessionState. */
+class Builder {
+  messages = new Map<string, Message>();
+  explicitTitle: string | null = null;
+  firstUserTitle = "";
+  todos: TodoItem[] = [];
+  stats: Stats | null = null;
+  lastApiTokens: number | null = null;
+  seenFiles: Record<string, number> = {};
+  loadedTools: string[] = [];
+  state: Record<string, unknown> = {};
+  agent: string;
+  provider: string;
+  model: string;
+  meta: MetaRecord;
+
+  constructor(meta: MetaRecord) {
+    this.meta = meta;
+    this.agent = meta.agent;
+    this.provider = meta.provider;
+    this.model = meta.model;
+  }
+
+  private noteMessage(m: Message): void {
+    if (this.firstUserTitle === "" && isTitleSource(m)) this.firstUserTitle = titleFromText(m.content);
+  }
+
+  apply(r: BodyRecord): void {
+    switch (r.t) {
+      case "message":
+        // Map.set on an existing id keeps its position: an update replaces in place.
+        this.messages.set(r.message.id, r.message);
+        this.noteMessage(r.message);
+        return;
+      case "remove":
+        for (const id of r.ids) this.messages.delete(id);
+        return;
+      case "reset":
+        this.messages = new Map(r.messages.map((m) => [m.id, m]));
+        for (const m of r.messages) this.noteMessage(m);
+        return;
+      case "title":
+        // An empty rename clears the title back to the default.
+        this.explicitTitle = r.title === "" ? null : r.title;
+        return;
+      case "todos":
+        this.todos = r.todos;
+        return;
+      case "agent":
+        this.agent = r.agent;
+        return;
+      case "model":
+        this.provider = r.provider;
+        this.model = r.model;
+        return;
+      case "stats":
+        this.stats = r.stats;
+        if (r.lastApiTokens !== undefined) this.lastApiTokens = r.lastApiTokens;
+        return;
+      case "files":
+        this.seenFiles = r.seen;
+        return;
+      case "tools":
+        this.loadedTools = r.loaded;
+        return;
+      case "state":
+        if (r.value === null) delete this.state[r.key];
+        else this.state[r.key] = r.value;
+        return;
+    }
+  }
+
+  finish(warnings: string[]): SessionState {
+    return {
+      meta: this.meta,
+      title: this.explicitTitle ?? (this.meta.title || this.firstUserTitle),
+      messages: [...this.messages.values()],
+      todos: this.todos,
+      agent: this.agent,
+      provider: this.provider,
+      model: this.model,
+      stats: this.stats,
+      lastApiTokens: this.lastApiTokens,
+      seenFiles: this.seenFiles,
+      loadedTools: this.loadedTools,
+      state: this.state,
+      warnings,
+    };
+  }
+}
+
+export interface Fallback {
+  id: string;
+  createdAt: string;
+}
+
+/** A stand-in when the meta line itself is lost, so the rest of the session still loads. */
+export function placeholderMeta(fallback: Fallback): MetaRecord {
+  return {
+    t: "meta",
+    v: SESSION_FORMAT_VERSION,
+    id: fallback.id,
+    title: "",
+    createdAt: fallback.createdAt,
+    workdir: "",
+    agent: "",
+    provider: "",
+    model: "",
+    appVersion: "",
+  };
+}
+
+/**
+ * Folds every line of a session file. A bad last line is a torn write (dropped); a bad line
+ * elsewhere is skipped; both leave a warning naming `file` and the 1-based line number.
+ */
+export function reconstruct(text: string, file: string, fallback: Fallback): SessionState {
+  const lines = text.split("\n");
+  // A file ending in "\n" splits into a trailing "": that is not a line.
+  if (lines[lines.length - 1] === "") lines.pop();
+  const warnings: string[] = [];
+  let builder: Builder | null = null;
+  let version = SESSION_FORMAT_VERSION;
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === "") continue;
+    const isLast = i === lines.length - 1;
+    const where = `${file}:${i + 1}`;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      warnings.push(isLast ? `${where}: dropped torn last line` : `${where}: skipped line: not valid JSON`);
+      continue;
+    }
+    if (builder === null) {
+      const meta = metaRecordSchema.safeParse(raw);
+      if (meta.success) {
+        builder = new Builder(meta.data);
+        version = meta.data.v;
+        if (version > SESSION_FORMAT_VERSION) {
+          warnings.push(`${where}: written by a newer Islet (format v${version}); unknown records are skipped`);
+        }
+        continue;
+      }
+      warnings.push(`${where}: no valid meta record at the start; using placeholder metadata`);
+      builder = new Builder(placeholderMeta(fallback));
+    }
+    const decoded = decode(raw, version);
+    if (!decoded.ok) {
+      warnings.push(`${where}: ${isLast ? "dropped last line" : "skipped line"}: ${decoded.why}`);
+      continue;
+    }
+    if (decoded.record.t === "meta") {
+      warnings.push(`${where}: skipped line: a second meta record`);
+      continue;
+    }
+    builder.apply(decoded.record);
+  }
+  if (builder === null) {
+    warnings.push(`${file}: no records (empty session file); using placeholder metadata`);
+    builder = new Builder(placeholderMeta(fallback));
+  }
+  return builder.finish(warnings);
+}

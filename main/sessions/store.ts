@@ -1,0 +1,296 @@
+/**
+ * SessionStore: saved conversations in `<globalHome>/sessions/`, one append-only JSONL file per
+ * session (`<id>.jsonl`, records in records.ts), plus `index.json`, a rebuildable list cache.
+ *
+ * Durability policy:
+ * - `create` fsyncs the new file and the folder, so a session that was announced exists.
+ * - `append` is synchronous: one write of whole lines on an O_APPEND fd. When it returns, the
+ *   record survives a process crash (it is in the OS page cache); nothing is fsynced per record,
+ *   so streaming costs no disk flushes (deltas are not records at all — the engine appends the
+ *   finished message).
+ * - `flush(id)` fsyncs; the engine calls it at the end of every turn (and `rename` calls it), so a
+ *   power loss or OS crash loses at most the turn in progress.
+ * One process writes a session at a time (the app, or `islet run --session`); two concurrent
+ * writers would not corrupt lines (O_APPEND) but could interleave their histories.
+ */
+import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { Message } from "../agent/message.ts";
+import { AppendFile } from "./append-file.ts";
+import { isSafeSessionId, newSessionId } from "./ids.ts";
+import { entryFor, INDEX_FILE, readIndex, writeIndex, type IndexEntry } from "./index-cache.ts";
+import { decode, reconstruct, type SessionState } from "./reconstruct.ts";
+import { encodeRecord, SESSION_FORMAT_VERSION, type BodyRecord, type MetaRecord } from "./records.ts";
+import { scanSummary, type SessionSummary } from "./summary.ts";
+
+export type { SessionSummary } from "./summary.ts";
+export type { SessionState } from "./reconstruct.ts";
+
+const EXT = ".jsonl";
+const LIST_CONCURRENCY = 8;
+
+export type SessionErrorCode = "not_found" | "ambiguous" | "invalid_id" | "invalid_record" | "exists";
+
+export class SessionError extends Error {
+  readonly code: SessionErrorCode;
+  constructor(code: SessionErrorCode, message: string) {
+    super(message);
+    this.name = "SessionError";
+    this.code = code;
+  }
+}
+
+export interface NewSession {
+  workdir: string;
+  agent: string;
+  provider: string;
+  model: string;
+  /** Usually left empty: the first user message names the session. */
+  title?: string;
+  appVersion?: string;
+  parentId?: string;
+  /** For imports and tests; normally generated (see ids.ts). */
+  id?: string;
+  createdAt?: Date;
+}
+
+export interface LoadedSession extends SessionState {
+  /** The id the file is stored under. */
+  id: string;
+  file: string;
+  /** ISO time of the last write (file mtime). */
+  updatedAt: string;
+}
+
+export interface SessionStoreOptions {
+  /** Stamped on new sessions' meta (which Islet wrote them). */
+  appVersion?: string;
+}
+
+function isErrno(err: unknown, code: string): boolean {
+  return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export class SessionStore {
+  readonly dir: string;
+  private readonly appVersion: string;
+  private readonly files = new Map<string, AppendFile>();
+
+  constructor(dir: string, options: SessionStoreOptions = {}) {
+    this.dir = dir;
+    this.appVersion = options.appVersion ?? "";
+  }
+
+  /** The store of a global home (`~/.islet` or ISLET_HOME): sessions live only there. */
+  static forHome(globalHome: string, options: SessionStoreOptions = {}): SessionStore {
+    return new SessionStore(join(globalHome, "sessions"), options);
+  }
+
+  fileOf(id: string): string {
+    if (!isSafeSessionId(id)) throw new SessionError("invalid_id", `invalid session id: ${JSON.stringify(id)}`);
+    return join(this.dir, id + EXT);
+  }
+
+  async create(init: NewSession): Promise<string> {
+    const createdAt = init.createdAt ?? new Date();
+    const id = init.id ?? newSessionId(createdAt);
+    const file = this.fileOf(id);
+    const meta: MetaRecord = {
+      t: "meta",
+      v: SESSION_FORMAT_VERSION,
+      id,
+      title: init.title ?? "",
+      createdAt: createdAt.toISOString(),
+      workdir: init.workdir,
+      agent: init.agent,
+      provider: init.provider,
+      model: init.model,
+      appVersion: init.appVersion ?? this.appVersion,
+      ...(init.parentId !== undefined ? { parentId: init.parentId } : {}),
+    };
+    await mkdir(this.dir, { recursive: true });
+    let handle;
+    try {
+      handle = await open(file, "wx");
+    } catch (err) {
+      if (isErrno(err, "EEXIST")) throw new SessionError("exists", `session already exists: ${file}`);
+      throw err;
+    }
+    try {
+      await handle.writeFile(encodeRecord(meta));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await this.syncDir();
+    return id;
+  }
+
+  /** Makes the new directory entry durable (POSIX; Windows cannot open folders, nor needs to). */
+  private async syncDir(): Promise<void> {
+    try {
+      const dirHandle = await open(this.dir, "r");
+      try {
+        await dirHandle.sync();
+      } finally {
+        await dirHandle.close();
+      }
+    } catch {
+      // best effort
+    }
+  }
+
+  private fileFor(id: string): AppendFile {
+    let file = this.files.get(id);
+    if (!file) {
+      const path = this.fileOf(id);
+      try {
+        file = new AppendFile(path);
+      } catch (err) {
+        if (isErrno(err, "ENOENT")) throw new SessionError("not_found", `no session ${id} (${path})`);
+        throw err;
+      }
+      this.files.set(id, file);
+    }
+    return file;
+  }
+
+  /** Appends records (validated first: a bad record throws and nothing is written). */
+  append(id: string, records: BodyRecord | readonly BodyRecord[]): void {
+    const list: readonly BodyRecord[] = Array.isArray(records) ? records : [records as BodyRecord];
+    let text = "";
+    for (const record of list) {
+      const line = encodeRecord(record);
+      const checked = decode(JSON.parse(line), SESSION_FORMAT_VERSION);
+      if (!checked.ok || checked.record.t === "meta") {
+        const why = checked.ok ? "meta is written by create()" : checked.why;
+        throw new SessionError("invalid_record", `refusing to append to session ${id}: ${why}`);
+      }
+      text += line;
+    }
+    if (text !== "") this.fileFor(id).write(text);
+  }
+
+  /** Convenience for the common case. */
+  appendMessage(id: string, message: Message): void {
+    this.append(id, { t: "message", message });
+  }
+
+  /** fsync one session's file, or every file this store has open. */
+  async flush(id?: string): Promise<void> {
+    if (id !== undefined) {
+      await this.files.get(id)?.sync();
+      return;
+    }
+    await Promise.all([...this.files.values()].map((f) => f.sync()));
+  }
+
+  async load(id: string): Promise<LoadedSession> {
+    const file = this.fileOf(id);
+    let text: string;
+    let mtime: Date;
+    try {
+      text = await readFile(file, "utf8");
+      mtime = (await stat(file)).mtime;
+    } catch (err) {
+      if (isErrno(err, "ENOENT")) throw new SessionError("not_found", `no session ${id} (${file})`);
+      throw err;
+    }
+    const state = reconstruct(text, file, { id, createdAt: mtime.toISOString() });
+    return { ...state, id, file, updatedAt: mtime.toISOString() };
+  }
+
+  private async ids(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (err) {
+      if (isErrno(err, "ENOENT")) return [];
+      throw err;
+    }
+    return names.filter((n) => n.endsWith(EXT)).map((n) => n.slice(0, -EXT.length)).filter(isSafeSessionId);
+  }
+
+  /** Summaries, most recently updated first; unchanged files come from the index cache. */
+  async list(): Promise<SessionSummary[]> {
+    const ids = await this.ids();
+    const indexPath = join(this.dir, INDEX_FILE);
+    const cached = await readIndex(indexPath);
+    const fresh = new Map<string, IndexEntry>();
+    let changed = cached.size !== ids.length;
+    const rows = await mapLimited(ids, LIST_CONCURRENCY, async (id): Promise<SessionSummary | null> => {
+      const file = this.fileOf(id);
+      try {
+        const info = await stat(file);
+        let entry = cached.get(id);
+        if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) {
+          const summary = scanSummary(await readFile(file, "utf8"), { id, createdAt: info.mtime.toISOString() });
+          entry = entryFor(info.size, info.mtimeMs, summary);
+          changed = true;
+        }
+        fresh.set(id, entry);
+        return { ...entry.summary, updatedAt: info.mtime.toISOString() };
+      } catch (err) {
+        if (isErrno(err, "ENOENT")) return null; // deleted while listing
+        throw err;
+      }
+    });
+    if (changed) await writeIndex(indexPath, fresh);
+    const summaries = rows.filter((r): r is SessionSummary => r !== null);
+    return summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    this.append(id, { t: "title", title: title.replace(/\s+/g, " ").trim() });
+    await this.flush(id);
+  }
+
+  async delete(id: string): Promise<void> {
+    const file = this.fileOf(id);
+    await this.close(id);
+    try {
+      await unlink(file);
+    } catch (err) {
+      if (isErrno(err, "ENOENT")) throw new SessionError("not_found", `no session ${id} (${file})`);
+      throw err;
+    }
+  }
+
+  /** A full id, or a unique prefix of one (like a git short id). */
+  async resolve(prefix: string): Promise<string> {
+    const wanted = prefix.trim();
+    if (wanted === "" || !isSafeSessionId(wanted)) {
+      throw new SessionError("invalid_id", `invalid session id: ${JSON.stringify(prefix)}`);
+    }
+    const ids = await this.ids();
+    if (ids.includes(wanted)) return wanted;
+    const matches = ids.filter((id) => id.startsWith(wanted)).sort();
+    if (matches.length === 1) return matches[0];
+    if (matches.length === 0) throw new SessionError("not_found", `no session matches "${wanted}" in ${this.dir}`);
+    const shown = matches.slice(0, 5).join(", ") + (matches.length > 5 ? ", …" : "");
+    throw new SessionError("ambiguous", `"${wanted}" matches ${matches.length} sessions: ${shown}; type more of the id`);
+  }
+
+  /** Waits for pending fsyncs and closes one session's file, or all of them. */
+  async close(id?: string): Promise<void> {
+    const ids = id === undefined ? [...this.files.keys()] : [id];
+    for (const key of ids) {
+      const file = this.files.get(key);
+      this.files.delete(key);
+      await file?.close();
+    }
+  }
+}
