@@ -13,10 +13,16 @@ export interface TodoItem {
   status: "pending" | "in_progress" | "completed";
 }
 
+/** A file's identity on disk when the model last saw it: any change means it must re-read. */
+export interface FileStamp {
+  mtimeMs: number;
+  size: number;
+}
+
 /** Per-session state tools read and write (the conversation owns it, tools borrow it). */
 export interface ToolSessionState {
   /** Absolute paths whose current content the model has seen (read-before-write). */
-  seenFiles: Map<string, number>;
+  seenFiles: Map<string, FileStamp>;
   todos: TodoItem[];
   /** Set by the Done tool: the agent declared the task finished. */
   done: { summary: string } | null;
@@ -39,12 +45,18 @@ export interface Tool {
   readonly source: ToolSource;
   /** Safe to run concurrently with other parallel tools of the same step. */
   readonly parallel: boolean;
+  /** Replaces an already registered tool of the same name instead of being a conflict. */
+  readonly override?: boolean;
+  /** Hidden unless an enabled list names it exactly (wildcards do not enable it). */
+  readonly optIn?: boolean;
   /** Checks arguments against the schema; unknown fields, wrong types, missing required fail. */
   validate(args: unknown): Validation;
   /** Returns the output for the model; throws ToolError (or any Error) for a failed call. */
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
   /** Paths the call touches: guard before, record/clear after (read-before-write). */
   paths?(args: Record<string, unknown>, ctx: ToolContext): ToolPaths;
+  /** Wall-clock limit this call asks for (e.g. Bash's timeout_ms); replaces ctx.timeoutMs. */
+  timeoutMs?(args: Record<string, unknown>): number | undefined;
 }
 
 /** A failure the model should see as the tool's error output. */

@@ -1,0 +1,177 @@
+/**
+ * Whether a tool call may run: a rule per tool (ask / allow / deny), remembered per workspace in
+ * `<globalHome>/approvals.json`, and for "ask" a question to whoever hosts the engine.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+
+export type ApprovalRule = "ask" | "allow" | "deny";
+
+export interface ApprovalRequest {
+  toolName: string;
+  args: Record<string, unknown>;
+  workdir: string;
+}
+
+/** "always"/"never" answer this call and remember the rule for the workspace. */
+export type ApprovalAnswer = "allow" | "deny" | "always" | "never";
+
+/** The host's question to the user (CLI prompt, desktop dialog, or `autoApprove` for --yes). */
+export type AskApproval = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+
+export interface ApprovalDecision {
+  allowed: boolean;
+  reason?: string;
+}
+
+/** Reading and planning are harmless; changing files and running commands need a yes. */
+export const DEFAULT_APPROVAL_RULES: Readonly<Record<string, ApprovalRule>> = {
+  Read: "allow",
+  Glob: "allow",
+  Grep: "allow",
+  Ls: "allow",
+  TodoWrite: "allow",
+  Done: "allow",
+  Write: "ask",
+  Patch: "ask",
+  Bash: "ask",
+};
+
+/** Headless `--yes`: every call that would ask is allowed (stored "deny" rules still hold). */
+export const autoApprove: AskApproval = async () => "allow";
+
+export interface ApprovalPolicyOptions {
+  globalHome: string;
+  workdir: string;
+  /** Missing means nobody can be asked (headless without --yes): "ask" becomes a denial. */
+  ask?: AskApproval;
+  defaults?: Readonly<Record<string, ApprovalRule>>;
+  /** Where the one-line report about an unreadable approvals file goes (default stderr). */
+  warn?: (line: string) => void;
+}
+
+const storeSchema = z.record(z.string(), z.record(z.string(), z.enum(["ask", "allow", "deny"])));
+type Store = z.infer<typeof storeSchema>;
+
+export function approvalsFile(globalHome: string): string {
+  return path.join(globalHome, "approvals.json");
+}
+
+export class ApprovalPolicy {
+  readonly file: string;
+  readonly workdir: string;
+  private readonly options: ApprovalPolicyOptions;
+  private readonly warned = new Set<string>();
+  /** Serializes read-modify-write so two quick `remember`s in one process cannot lose one. */
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(options: ApprovalPolicyOptions) {
+    this.options = options;
+    this.file = approvalsFile(options.globalHome);
+    this.workdir = path.resolve(options.workdir);
+  }
+
+  /** The rule in force for a tool here: remembered, else the default, else "ask". */
+  async rule(toolName: string): Promise<ApprovalRule> {
+    const stored = (await this.load()).store[this.workdir]?.[toolName];
+    return stored ?? this.options.defaults?.[toolName] ?? DEFAULT_APPROVAL_RULES[toolName] ?? "ask";
+  }
+
+  /** Rules remembered for this workspace. */
+  async remembered(): Promise<Record<string, ApprovalRule>> {
+    return { ...(await this.load()).store[this.workdir] };
+  }
+
+  async decide(toolName: string, args: Record<string, unknown>): Promise<ApprovalDecision> {
+    const rule = await this.rule(toolName);
+    if (rule === "allow") return { allowed: true };
+    if (rule === "deny") {
+      return {
+        allowed: false,
+        reason: `${toolName} is set to never run in this workspace (${this.file})`,
+      };
+    }
+    if (!this.options.ask) {
+      return {
+        allowed: false,
+        reason: `${toolName} needs approval and nobody can be asked; pass --yes to approve tool calls, or set its policy to allow`,
+      };
+    }
+    const answer = await this.options.ask({ toolName, args, workdir: this.workdir });
+    if (answer === "always") await this.remember(toolName, "allow");
+    if (answer === "never") await this.remember(toolName, "deny");
+    if (answer === "allow" || answer === "always") return { allowed: true };
+    return { allowed: false, reason: `The user denied ${toolName}` };
+  }
+
+  /** Persists a rule for this workspace; "ask" forgets the tool's rule (back to the default). */
+  remember(toolName: string, rule: ApprovalRule): Promise<void> {
+    const write = this.writes.then(async () => {
+      const { store, corrupt } = await this.load();
+      const rules = { ...store[this.workdir] };
+      if (rule === "ask") delete rules[toolName];
+      else rules[toolName] = rule;
+      const next: Store = { ...store, [this.workdir]: rules };
+      if (Object.keys(rules).length === 0) delete next[this.workdir];
+      // Keep the unreadable file for the user to inspect instead of silently overwriting it.
+      if (corrupt) await fs.rename(this.file, `${this.file}.bad`).catch(() => undefined);
+      await writeAtomically(this.file, `${JSON.stringify(next, null, 2)}\n`);
+    });
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+
+  private async load(): Promise<{ store: Store; corrupt: boolean }> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { store: {}, corrupt: false };
+      this.warnOnce(
+        `${this.file}: cannot read it (${(err as Error).message}); approval rules ignored`,
+      );
+      return { store: {}, corrupt: false };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      this.warnOnce(
+        `${this.file}: not valid JSON (${(err as Error).message}); approval rules ignored`,
+      );
+      return { store: {}, corrupt: true };
+    }
+    const parsed = storeSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field =
+        issue.path.length > 0 ? `"${issue.path.map(String).join('" > "')}"` : "top level";
+      this.warnOnce(
+        `${this.file}: ${field}: ${issue.message} (expected {"<workdir>": {"<tool>": "ask"|"allow"|"deny"}}); approval rules ignored`,
+      );
+      return { store: {}, corrupt: true };
+    }
+    return { store: parsed.data, corrupt: false };
+  }
+
+  private warnOnce(line: string): void {
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    (this.options.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+  }
+}
+
+/** Write to a temp file beside the target, then rename: readers see the old or the new file, never half. */
+export async function writeAtomically(file: string, content: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await fs.writeFile(temp, content, "utf8");
+    await fs.rename(temp, file);
+  } catch (err) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Runs a shell command as the root of its own process tree, so that a timeout or a stop button
+ * can kill everything it started (`npm test` → node → workers), not just the shell.
+ */
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { HeadTailBuffer } from "../limits.ts";
+
+export interface ShellResult {
+  output: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the run was cut short by the abort signal; its reason. */
+  aborted: unknown;
+}
+
+export interface ShellOptions {
+  cwd: string;
+  signal: AbortSignal;
+  /** Characters of output kept from each end (the rest is counted, not stored). */
+  keepChars: number;
+  /** SIGTERM first so programs can clean up; SIGKILL this long after for those that do not. */
+  killGraceMs?: number;
+}
+
+const isWindows = process.platform === "win32";
+
+/** bash where there is one (models write bash), else POSIX sh; cmd.exe on Windows. */
+export function shellCommand(command: string): { file: string; args: string[] } {
+  if (isWindows)
+    return { file: process.env.ComSpec ?? "cmd.exe", args: ["/d", "/s", "/c", command] };
+  const bash = findOnPath("bash");
+  return bash ? { file: bash, args: ["-c", command] } : { file: "/bin/sh", args: ["-c", command] };
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir && existsSync(path.join(dir, name))) return path.join(dir, name);
+  }
+  return ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
+}
+
+export function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
+  const { file, args } = shellCommand(command);
+  const output = new HeadTailBuffer(options.keepChars);
+  return new Promise<ShellResult>((resolve, reject) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(file, args, {
+        cwd: options.cwd,
+        // Its own process group on POSIX, so kill(-pid) reaches every descendant.
+        detached: !isWindows,
+        stdio: ["ignore", "pipe", "pipe"],
+        windowsHide: true,
+        windowsVerbatimArguments: isWindows,
+      });
+    } catch (err) {
+      reject(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    let aborted: unknown = undefined;
+    let settled = false;
+    let exitTimer: NodeJS.Timeout | undefined;
+    const onData = (chunk: Buffer): void => output.push(chunk.toString("utf8"));
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+
+    const onAbort = (): void => {
+      aborted = options.signal.reason ?? new Error("aborted");
+      killTree(child, options.killGraceMs ?? 2000);
+    };
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener("abort", onAbort, { once: true });
+
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(exitTimer);
+      options.signal.removeEventListener("abort", onAbort);
+      resolve({ output: output.toString(), exitCode, signal, aborted });
+    };
+    child.on("error", (err) => {
+      if (settled) return;
+      settled = true;
+      options.signal.removeEventListener("abort", onAbort);
+      reject(err);
+    });
+    // 'close' waits for the pipes; a background job (`server &`) can hold them open forever,
+    // so after the shell itself exits give the output a moment to drain, then stop waiting.
+    child.on("exit", (code, signal) => {
+      exitTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, signal);
+      }, 200);
+    });
+    child.on("close", (code, signal) => finish(code, signal));
+  });
+}
+
+/** SIGTERM to the whole group, SIGKILL after the grace if anything in it is still alive. */
+export function killTree(child: ChildProcess, graceMs: number): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  if (isWindows) {
+    spawn("taskkill", ["/T", "/F", "/PID", String(pid)], { windowsHide: true, stdio: "ignore" }).on(
+      "error",
+      () => child.kill(),
+    );
+    return;
+  }
+  if (!signalGroup(pid, "SIGTERM")) return;
+  const timer = setTimeout(() => {
+    if (signalGroup(pid, 0)) signalGroup(pid, "SIGKILL");
+  }, graceMs);
+  timer.unref();
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
