@@ -15,12 +15,27 @@ export default tseslint.config(
       globals: { ...globals.node },
     },
     rules: {
-      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        {
+          // node:test's describe/it/test return promises the runner itself awaits.
+          allowForKnownSafeCalls: [
+            { from: "package", package: "node:test", name: ["describe", "it", "test", "suite"] },
+          ],
+        },
+      ],
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "no-restricted-imports": [
         "error",
-        { paths: [{ name: "electron", message: "Only main/electron/ may import electron (SPEC §2)." }] },
+        {
+          paths: [
+            { name: "electron", message: "Only main/electron/ may import electron (SPEC §2)." },
+          ],
+        },
       ],
     },
   },

@@ -1,0 +1,68 @@
+// Electron app lifecycle: single-instance lock, sandbox for every renderer, app:// scheme,
+// session and navigation hardening, the IPC bridge seam, and the main window.
+// Imported (for its side effects) by main/index.ts, the bundle entry.
+import { join } from "node:path";
+import { app, BrowserWindow, dialog, session } from "electron";
+import { registerBridge } from "./bridge.ts";
+import { handleAppScheme, registerAppSchemePrivileges } from "./protocol.ts";
+import { hardenSession, installGlobalGuards } from "./security.ts";
+import { createMainWindow, preloadPath } from "./window.ts";
+
+// In the bundle this file lives at out/main/index.js: siblings are out/preload, out/renderer.
+const mainDir = import.meta.dirname;
+const rendererRoot = join(mainDir, "../renderer");
+
+let mainWindow: BrowserWindow | null = null;
+
+function openMainWindow(): void {
+  const win = createMainWindow({ preload: preloadPath(mainDir) });
+  win.on("closed", () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  mainWindow = win;
+}
+
+function focusMainWindow(): void {
+  if (mainWindow === null) {
+    openMainWindow();
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+function fail(error: unknown): void {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  console.error("[islet] startup failed:", message);
+  if (app.isReady()) dialog.showErrorBox("Islet could not start", message);
+  app.exit(1);
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  hardenSession(session.defaultSession);
+  handleAppScheme(rendererRoot);
+  registerBridge();
+  openMainWindow();
+}
+
+// Everything below must happen before `ready`.
+app.setName("Islet");
+app.enableSandbox();
+registerAppSchemePrivileges();
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Islet is running; it gets our argv through `second-instance` and comes forward.
+  app.quit();
+} else {
+  installGlobalGuards();
+  app.on("second-instance", () => focusMainWindow());
+  app.on("activate", () => {
+    if (app.isReady() && BrowserWindow.getAllWindows().length === 0) openMainWindow();
+  });
+  app.on("window-all-closed", () => {
+    if (process.platform !== "darwin") app.quit();
+  });
+  start().catch(fail);
+}
