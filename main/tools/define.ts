@@ -48,7 +48,7 @@ export function defineTool<Shape extends ObjectShape>(def: ToolDefinition<Shape>
       if (result.success) return { ok: true, value: result.data };
       return { ok: false, error: formatIssues(result.error.issues, args) };
     },
-    execute: (args, ctx) => def.execute(parse(args), ctx),
+    execute: async (args, ctx) => def.execute(parse(args), ctx),
   };
   const { paths, timeoutMs } = def;
   if (paths) tool.paths = (args, ctx) => paths(parse(args), ctx);

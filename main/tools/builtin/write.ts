@@ -38,6 +38,6 @@ export const writeTool = defineTool({
     }
     const bytes = Buffer.byteLength(args.content, "utf8");
     const lines = args.content === "" ? 0 : args.content.split("\n").length;
-    return `${existed ? "Updated" : "Created"} ${shown} (${lines} lines, ${bytes} bytes)`;
+    return `${existed ? "Updated" : "Created"} ${shown} (${lines} line${lines === 1 ? "" : "s"}, ${bytes} bytes)`;
   },
 });
