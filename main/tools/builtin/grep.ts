@@ -131,7 +131,9 @@ async function readTextLines(file: string): Promise<string[] | null> {
     if (stat.size > MAX_FILE_BYTES) return null;
     const buffer = await fs.readFile(file);
     if (looksBinary(buffer)) return null;
-    return buffer.toString("utf8").split(/\r?\n/);
+    const lines = buffer.toString("utf8").split(/\r?\n/);
+    if (lines.at(-1) === "") lines.pop(); // a final newline ends the last line, it starts none
+    return lines;
   } catch {
     return null; // unreadable (permissions, vanished mid-walk): not a match, not a failure
   }
