@@ -34,10 +34,26 @@ export type StreamEvent =
   | { type: "thinking"; text: string }
   /** Anthropic: signature for the thinking block, echoed back on the next request. */
   | { type: "thinking_signature"; signature: string }
-  /** A complete tool call, emitted once its argument deltas are assembled. */
-  | { type: "tool_call"; call: ToolCallRequest }
+  /**
+   * A complete tool call, emitted once its argument deltas are assembled. `error` is set when the
+   * model's call could not be read (arguments that are not a JSON object, a malformed text-protocol
+   * block): `call.arguments` is then {} and `call.name` is the name if one could be read, else
+   * INVALID_TOOL_NAME. The loop must not execute such a call; it answers it with `error` as the
+   * tool's error result, so the model sees what went wrong and can call again.
+   */
+  | { type: "tool_call"; call: ToolCallRequest; error?: string }
   | { type: "usage"; inputTokens: number; outputTokens: number }
   | { type: "done"; stopReason: string };
+
+/** Name of a tool call whose name could not be read (see the tool_call event's `error`). */
+export const INVALID_TOOL_NAME = "__invalid__";
+
+/**
+ * done.stopReason is normalized across providers: "stop" (answer finished), "tool_calls" (the
+ * answer asks for tools), "length" (hit max tokens), "content_filter" (cut by the provider's
+ * filter); anything else is passed through as the server said it.
+ */
+export type StopReason = "stop" | "tool_calls" | "length" | "content_filter";
 
 export interface ModelSummary {
   name: string;

@@ -1,0 +1,103 @@
+/** Small pieces every provider's stream decoder shares. */
+import { newId, type ToolCallRequest } from "../agent/message.ts";
+import { INVALID_TOOL_NAME, type StreamEvent } from "./types.ts";
+
+/** Maps each server's finish vocabulary onto StopReason; tool calls always win. */
+export function normalizeStopReason(raw: string | null | undefined, hadToolCalls: boolean): string {
+  if (hadToolCalls) return "tool_calls";
+  switch (raw) {
+    case undefined:
+    case null:
+    case "":
+    case "stop":
+    case "end_turn":
+    case "stop_sequence":
+    case "eos":
+      return "stop";
+    case "length":
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "length";
+    case "tool_calls":
+    case "tool_use":
+    case "function_call":
+      return "tool_calls";
+    case "content_filter":
+    case "refusal":
+      return "content_filter";
+    default:
+      return raw;
+  }
+}
+
+export function newCallId(): string {
+  return newId("call");
+}
+
+function excerpt(s: string, max = 200): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A tool_call event from a name and raw arguments (a JSON string as streamed, or an object as
+ * Ollama sends). Unreadable arguments give `arguments: {}` plus an `error` for the loop to report.
+ */
+export function toolCallEvent(id: string, name: string, raw: string | unknown): StreamEvent {
+  const call: ToolCallRequest = { id: id || newCallId(), name: name || INVALID_TOOL_NAME, arguments: {} };
+  if (!name) {
+    return { type: "tool_call", call, error: "the tool call has no tool name; call again with one" };
+  }
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    if (raw.trim() === "") return { type: "tool_call", call };
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return {
+        type: "tool_call",
+        call,
+        error: `the arguments for ${name} are not valid JSON (${why}): ${excerpt(raw)} — call again with a JSON object`,
+      };
+    }
+  }
+  if (value === undefined || value === null) return { type: "tool_call", call };
+  if (!isPlainObject(value)) {
+    return {
+      type: "tool_call",
+      call,
+      error: `the arguments for ${name} must be a JSON object, got: ${excerpt(JSON.stringify(value))}`,
+    };
+  }
+  call.arguments = value;
+  return { type: "tool_call", call };
+}
+
+/** Strips trailing slashes so `${baseUrl}/path` never doubles them. */
+export function trimBaseUrl(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+/** Loopback and private-network hosts: where local model servers live. */
+export function isLocalUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return false;
+  }
+  return (
+    host === "localhost" ||
+    host === "::1" ||
+    host.endsWith(".local") ||
+    /^127\./.test(host) ||
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
+    host === "0.0.0.0"
+  );
+}

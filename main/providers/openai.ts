@@ -1,0 +1,284 @@
+/**
+ * OpenAI-compatible chat completions (llama.cpp server, LM Studio, vLLM, OpenAI, OpenRouter…):
+ * POST {baseUrl}/chat/completions with SSE streaming.
+ */
+import type { Message } from "../agent/message.ts";
+import type { ModelInfo } from "../../plugins/sdk/index.ts";
+import { isLocalUrl, normalizeStopReason, toolCallEvent, trimBaseUrl } from "./common.ts";
+import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
+import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
+import { SseDecoder } from "./sse.ts";
+import type { ChatRequest, ModelSummary, Provider, StreamEvent } from "./types.ts";
+
+export interface OpenAIProviderOptions {
+  /** Configured name; defaults to "openai-compatible". */
+  name?: string;
+  /** Up to and including the API version, e.g. http://127.0.0.1:8080/v1 or https://api.openai.com/v1. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer` only when set. */
+  apiKey?: string;
+  /** Where the key came from, for error advice. */
+  apiKeyEnv?: string;
+  headers?: Record<string, string>;
+  /** Known context window; wins over anything the server reports. */
+  contextLength?: number;
+  /** Known capabilities; default ["tools"] plus what the server reports. */
+  capabilities?: string[];
+  fetch?: FetchLike;
+}
+
+type Json = Record<string, unknown>;
+
+/** Our conversation as chat-completions messages (system first, tool results as role "tool"). */
+export function toOpenAIMessages(system: string, messages: Message[]): Json[] {
+  const out: Json[] = [];
+  if (system) out.push({ role: "system", content: system });
+  for (const m of messages) {
+    if (m.role === "tool") {
+      out.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: m.content });
+    } else if (m.role === "assistant" && m.toolCalls && m.toolCalls.length > 0) {
+      out.push({
+        role: "assistant",
+        content: m.content,
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+        })),
+      });
+    } else {
+      out.push({ role: m.role, content: m.content });
+    }
+  }
+  return out;
+}
+
+/** The exact request body sent for a chat request. */
+export function toOpenAIBody(req: ChatRequest, baseUrl: string): Json {
+  const body: Json = {
+    model: req.model,
+    messages: toOpenAIMessages(req.system, req.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  if (req.maxTokens !== undefined) {
+    // OpenAI's reasoning models reject max_tokens; local servers only know max_tokens.
+    const field = /api\.openai\.com/.test(baseUrl) ? "max_completion_tokens" : "max_tokens";
+    body[field] = req.maxTokens;
+  }
+  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (req.thinking && req.thinking !== "off") body.reasoning_effort = req.thinking;
+  return body;
+}
+
+interface PendingCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Chat-completion chunks to StreamEvents. Tool calls arrive as fragments keyed by `index`; they
+ * are emitted whole after the last chunk. Usage follows the finish chunk, so done comes last.
+ */
+export async function* decodeOpenAIStream(
+  chunks: AsyncIterable<string>,
+  ctx: ErrorContext,
+): AsyncGenerator<StreamEvent> {
+  const sse = new SseDecoder();
+  const calls = new Map<number, PendingCall>();
+  let lastCallKey = -1;
+  let finish: string | undefined;
+  let usage: StreamEvent | undefined;
+  let sawDone = false;
+
+  const handle = function* (data: string): Generator<StreamEvent> {
+    if (data === "[DONE]") {
+      sawDone = true;
+      return;
+    }
+    let chunk: Json;
+    try {
+      chunk = JSON.parse(data) as Json;
+    } catch {
+      throw streamError(ctx, { error: { message: `malformed stream chunk: ${data.slice(0, 120)}`, type: "server_error" } });
+    }
+    if (chunk.error) throw streamError(ctx, chunk);
+    const u = chunk.usage as Json | null | undefined;
+    if (u && typeof u.prompt_tokens === "number") {
+      const out = typeof u.completion_tokens === "number" ? u.completion_tokens : 0;
+      usage = { type: "usage", inputTokens: u.prompt_tokens, outputTokens: out };
+    }
+    const choices = chunk.choices as Json[] | undefined;
+    const choice = choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta as Json | undefined;
+    if (delta) {
+      // llama.cpp, DeepSeek, LM Studio: reasoning_content; vLLM ≥ 0.10, OpenRouter: reasoning.
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === "string" && reasoning.length > 0) yield { type: "thinking", text: reasoning };
+      const content = delta.content;
+      if (typeof content === "string" && content.length > 0) yield { type: "text", text: content };
+      const toolCalls = delta.tool_calls as Json[] | undefined;
+      if (toolCalls) {
+        for (let i = 0; i < toolCalls.length; i++) {
+          const tc = toolCalls[i];
+          const id = typeof tc.id === "string" ? tc.id : "";
+          let key: number;
+          if (typeof tc.index === "number") key = tc.index;
+          else if (id && ![...calls.values()].some((c) => c.id === id)) key = calls.size;
+          else key = lastCallKey >= 0 ? lastCallKey : i;
+          lastCallKey = key;
+          let call = calls.get(key);
+          if (!call) calls.set(key, (call = { id: "", name: "", args: "" }));
+          if (id && !call.id) call.id = id;
+          const fn = tc.function as Json | undefined;
+          if (fn) {
+            if (typeof fn.name === "string" && fn.name && !call.name) call.name = fn.name;
+            if (typeof fn.arguments === "string") call.args += fn.arguments;
+            else if (fn.arguments && typeof fn.arguments === "object") call.args += JSON.stringify(fn.arguments);
+          }
+        }
+      }
+    }
+    if (typeof choice.finish_reason === "string") finish = choice.finish_reason;
+  };
+
+  for await (const text of chunks) {
+    for (const ev of sse.push(text)) {
+      yield* handle(ev.data);
+      if (sawDone) break;
+    }
+    if (sawDone) break;
+  }
+  if (!sawDone) for (const ev of sse.end()) yield* handle(ev.data);
+  if (!sawDone && finish === undefined) throw truncatedStreamError(ctx);
+  const ordered = [...calls.entries()].sort((a, b) => a[0] - b[0]);
+  for (const [, c] of ordered) yield toolCallEvent(c.id, c.name, c.args);
+  if (usage) yield usage;
+  yield { type: "done", stopReason: normalizeStopReason(finish, calls.size > 0) };
+}
+
+interface ModelEntry {
+  id?: unknown;
+  max_model_len?: unknown;
+  context_length?: unknown;
+  context_window?: unknown;
+  meta?: { n_ctx_train?: unknown; n_params?: unknown };
+}
+
+function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+/** Short limit for the best-effort model-info probes. */
+const PROBE_TIMEOUT_MS = 3000;
+
+export class OpenAIProvider implements Provider {
+  readonly name: string;
+  readonly kind = "openai-compatible" as const;
+  readonly baseUrl: string;
+  private readonly opts: OpenAIProviderOptions;
+
+  constructor(opts: OpenAIProviderOptions) {
+    this.opts = opts;
+    this.name = opts.name ?? "openai-compatible";
+    this.baseUrl = trimBaseUrl(opts.baseUrl);
+  }
+
+  private ctx(model?: string): ErrorContext {
+    return {
+      provider: this.name,
+      kind: this.kind,
+      baseUrl: this.baseUrl,
+      model,
+      keyEnv: this.opts.apiKeyEnv,
+      secrets: this.opts.apiKey ? [this.opts.apiKey] : [],
+    };
+  }
+
+  private headers(): Record<string, string> {
+    const h: Record<string, string> = { ...this.opts.headers };
+    if (this.opts.apiKey) h.authorization = `Bearer ${this.opts.apiKey}`;
+    return h;
+  }
+
+  async *chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
+    const ctx = this.ctx(req.model);
+    const res = await send(ctx, `${this.baseUrl}/chat/completions`, {
+      headers: { ...this.headers(), accept: "text/event-stream" },
+      body: toOpenAIBody(req, this.baseUrl),
+      signal: req.signal,
+      fetch: this.opts.fetch,
+    });
+    yield* decodeOpenAIStream(bodyText(ctx, res.body, req.signal), ctx);
+  }
+
+  private async modelEntries(signal?: AbortSignal, timeoutMs?: number): Promise<ModelEntry[]> {
+    const body = (await requestJson(this.ctx(), `${this.baseUrl}/models`, {
+      headers: this.headers(),
+      signal,
+      timeoutMs,
+      fetch: this.opts.fetch,
+    })) as { data?: unknown };
+    return Array.isArray(body.data) ? (body.data as ModelEntry[]) : [];
+  }
+
+  async listModels(signal?: AbortSignal): Promise<ModelSummary[]> {
+    const entries = await this.modelEntries(signal, 10_000);
+    return entries.filter((e) => typeof e.id === "string").map((e) => ({ name: e.id as string }));
+  }
+
+  /**
+   * Best effort, never throws for missing endpoints: /models (vLLM max_model_len, OpenRouter
+   * context_length, llama.cpp meta), and on local servers llama.cpp /props (the running n_ctx)
+   * and LM Studio /api/v0/models/{id}.
+   */
+  async modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo> {
+    const root = this.baseUrl.replace(/\/v1$/, "");
+    const local = isLocalUrl(this.baseUrl);
+    const get = (url: string) =>
+      requestJson(this.ctx(model), url, {
+        headers: this.headers(),
+        signal,
+        timeoutMs: PROBE_TIMEOUT_MS,
+        fetch: this.opts.fetch,
+      }) as Promise<Json>;
+    const [entries, props, lms] = await Promise.allSettled([
+      this.modelEntries(signal, PROBE_TIMEOUT_MS),
+      local ? get(`${root}/props`) : Promise.reject(new Error("remote")),
+      local ? get(`${root}/api/v0/models/${encodeURIComponent(model)}`) : Promise.reject(new Error("remote")),
+    ]);
+    if (signal?.aborted) throw signal.reason;
+    const entry = entries.status === "fulfilled" ? entries.value.find((e) => e.id === model) : undefined;
+    const p = props.status === "fulfilled" ? props.value : {};
+    const l = lms.status === "fulfilled" ? lms.value : {};
+    const settings = (p.default_generation_settings ?? {}) as Json;
+    const contextLength =
+      this.opts.contextLength ||
+      num(settings.n_ctx) ||
+      num(p.n_ctx) ||
+      num(l.loaded_context_length) ||
+      num(l.max_context_length) ||
+      num(entry?.max_model_len) ||
+      num(entry?.context_length) ||
+      num(entry?.context_window) ||
+      num(entry?.meta?.n_ctx_train);
+    const capabilities = this.opts.capabilities ? [...this.opts.capabilities] : ["tools"];
+    const vision = (p.modalities as Json | undefined)?.vision === true || l.type === "vlm";
+    if (!this.opts.capabilities && vision) capabilities.push("vision");
+    return {
+      name: model,
+      family: typeof l.arch === "string" ? l.arch : "",
+      parameterCount: num(entry?.meta?.n_params),
+      contextLength,
+      capabilities,
+    };
+  }
+}
