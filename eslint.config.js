@@ -29,11 +29,28 @@ export default tseslint.config(
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
+    },
+  },
+  {
+    // Electron stays in main/electron/ (and the preload), for TypeScript and JavaScript alike.
+    files: ["**/*.ts", "**/*.tsx", "**/*.js", "**/*.mjs", "**/*.cjs"],
+    rules: {
       "no-restricted-imports": [
         "error",
         {
           paths: [
             { name: "electron", message: "Only main/electron/ may import electron (SPEC §2)." },
+            {
+              name: "electron-store",
+              message:
+                "electron-store imports electron: use it in main/electron/ only (ENGINEERING §5).",
+            },
+          ],
+          patterns: [
+            {
+              group: ["electron/*"],
+              message: "Only main/electron/ may import electron (SPEC §2).",
+            },
           ],
         },
       ],

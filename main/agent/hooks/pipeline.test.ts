@@ -1,0 +1,206 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Context } from "../../../plugins/sdk/index.ts";
+import { newStats } from "../stats.ts";
+import { runAfterTool, runBeforeChat, runBeforeTool, runOnError, runReadOnly } from "./pipeline.ts";
+import type {
+  HookContexts,
+  HookHandler,
+  HookInvocation,
+  HookResults,
+  HookTiming,
+} from "./types.ts";
+
+const base: Context = {
+  iteration: 1,
+  tokens: { estimate: 0, lastApi: 0, percent: 0, max: 0 },
+  agent: "default",
+  mode: "",
+  modelInfo: { name: "m", family: "", parameterCount: 0, contextLength: 0, capabilities: [] },
+  stats: newStats(),
+  workdir: "/w",
+  messageCount: 0,
+  auto: false,
+  doneActive: false,
+  hasToolCalls: false,
+  maxSteps: 10,
+  response: { empty: false, contentEmpty: false },
+  todo: { pending: 0, inProgress: 0, total: 0 },
+  patchCounts: {},
+  toolHistory: [],
+  session: { id: "s", title: "" },
+  provider: "p",
+  thinkMode: "off",
+  features: {
+    sandbox: { enabled: false, requested: false },
+    readBeforeWrite: true,
+    showThinking: true,
+    compactionEnabled: true,
+  },
+  availableTools: [],
+  loadedTools: [],
+  turns: [],
+  systemPrompt: "",
+  mcpServers: [],
+  vars: {},
+  pluginConfig: {},
+};
+
+function handler<T extends HookTiming>(
+  source: string,
+  timing: T,
+  fn: (ctx: HookContexts[T]) => HookResults[T] | undefined | HookInvocation<T>,
+): HookHandler<T> {
+  return {
+    source,
+    timing,
+    async invoke(ctx) {
+      const r = fn(ctx);
+      if (r && typeof r === "object" && "status" in r) return r as HookInvocation<T>;
+      return { status: "ok", result: r as HookResults[T] | undefined };
+    },
+  };
+}
+
+test("beforeChat: notice wins over message, disableTools accumulate, appendSystem composes, skip ORs", async () => {
+  const out = await runBeforeChat(
+    [
+      handler("a", "beforeChat", () => ({
+        message: "hidden",
+        notice: "shown",
+        disableTools: ["Bash"],
+      })),
+      handler("b", "beforeChat", () => ({
+        message: "hi",
+        prefix: "[b] ",
+        role: "user",
+        eject: true,
+        request: { appendSystem: "one" },
+      })),
+      handler("c", "beforeChat", () => ({
+        disableTools: ["Wr*"],
+        request: { appendSystem: "two", skip: true },
+      })),
+      handler("d", "beforeChat", () => undefined),
+    ],
+    base,
+  );
+  assert.deepEqual(out.notices, [{ source: "a", text: "shown" }]);
+  assert.deepEqual(out.injections, [{ source: "b", role: "user", content: "[b] hi", eject: true }]);
+  assert.deepEqual(out.disableTools, ["Bash", "Wr*"]);
+  assert.deepEqual(out.appendSystem, ["one", "two"]);
+  assert.equal(out.skip, true);
+  assert.deepEqual(
+    out.trace.map((t) => [t.source, t.changed]),
+    [
+      ["a", ["notice", "disableTools"]],
+      ["b", ["message", "appendSystem"]],
+      ["c", ["disableTools", "appendSystem", "skip"]],
+      ["d", []],
+    ],
+  );
+});
+
+test("messages default to the assistant role", async () => {
+  const out = await runBeforeChat([handler("a", "beforeChat", () => ({ message: "x" }))], base);
+  assert.equal(out.injections[0].role, "assistant");
+  assert.equal(out.injections[0].eject, false);
+});
+
+test("a failing or throwing handler becomes a notice and the rest still run", async () => {
+  const out = await runBeforeChat(
+    [
+      handler("bad", "beforeChat", () => ({ status: "error", message: "boom" })),
+      {
+        source: "worse",
+        timing: "beforeChat",
+        invoke: () => Promise.reject(new Error("thrown")),
+      },
+      handler("skipped", "beforeChat", () => ({ status: "skipped", reason: "condition false" })),
+      handler("good", "beforeChat", () => ({ message: "ok" })),
+    ],
+    base,
+  );
+  assert.deepEqual(
+    out.notices.map((n) => n.text),
+    ["bad: beforeChat failed: boom", "worse: beforeChat failed: thrown"],
+  );
+  assert.equal(out.injections.length, 1);
+  assert.deepEqual(
+    out.trace.map((t) => [t.status, t.detail]),
+    [
+      ["error", "boom"],
+      ["error", "thrown"],
+      ["skipped", "condition false"],
+      ["ok", undefined],
+    ],
+  );
+});
+
+test("beforeToolExecution: argument rewrites chain and any block wins", async () => {
+  const seen: unknown[] = [];
+  const out = await runBeforeTool(
+    [
+      handler("a", "beforeToolExecution", (ctx) => {
+        seen.push(ctx.arguments);
+        return {
+          arguments: { ...ctx.arguments, command: `set -e; ${String(ctx.arguments.command)}` },
+        };
+      }),
+      handler("b", "beforeToolExecution", (ctx) => {
+        seen.push(ctx.arguments);
+        return { arguments: { ...ctx.arguments, timeout_ms: 5 } };
+      }),
+      handler("c", "beforeToolExecution", () => ({ block: true, message: "not today" })),
+    ],
+    { ...base, toolName: "Bash", arguments: { command: "ls" } },
+  );
+  assert.deepEqual(seen, [{ command: "ls" }, { command: "set -e; ls" }]);
+  assert.deepEqual(out.arguments, { command: "set -e; ls", timeout_ms: 5 });
+  assert.deepEqual(out.rewrittenBy, ["a", "b"]);
+  assert.equal(out.block, true);
+  assert.deepEqual(out.blockedBy, ["c"]);
+  assert.equal(out.injections[0].content, "not today");
+});
+
+test("afterToolExecution: output rewrites chain", async () => {
+  const out = await runAfterTool(
+    [
+      handler("a", "afterToolExecution", (ctx) => ({
+        output: ctx.tool.result.replace("/home/u", "~"),
+      })),
+      handler("b", "afterToolExecution", (ctx) => ({ output: ctx.tool.result.toUpperCase() })),
+    ],
+    { ...base, tool: { name: "Bash", result: "/home/u/x", error: "", duration: 1 } },
+  );
+  assert.equal(out.output, "~/X");
+});
+
+test("onError: retry and skip use OR logic", async () => {
+  const out = await runOnError(
+    [
+      handler("a", "onError", () => ({ error: { skip: true } })),
+      handler("b", "onError", () => ({ error: { retry: true } })),
+      handler("c", "onError", () => ({})),
+    ],
+    { ...base, error: "x", errorType: "server", retryable: true, statusCode: 500 },
+  );
+  assert.equal(out.retry, true);
+  assert.equal(out.skip, true);
+});
+
+test("read-only timings keep notices and ignore everything else", async () => {
+  const out = await runReadOnly(
+    [
+      handler("a", "onAgentSwitch", () => ({
+        notice: "switched",
+        message: "ignored",
+        disableTools: ["*"],
+      })),
+    ],
+    { ...base, previousAgent: "a", newAgent: "b", reason: "user" },
+  );
+  assert.deepEqual(out.notices, [{ source: "a", text: "switched" }]);
+  assert.deepEqual(out.injections, []);
+  assert.deepEqual(out.disableTools, []);
+});

@@ -1,0 +1,287 @@
+/**
+ * Runs the handlers of one timing in order and folds their Results with the seed's semantics:
+ * notices win over messages, disableTools accumulate, appendSystem composes, skip/retry use OR,
+ * argument and output rewrites chain (each handler sees the previous one's rewrite).
+ */
+import type { BeforeToolResult, Result } from "../../../plugins/sdk/index.ts";
+import type {
+  HookContexts,
+  HookHandler,
+  HookInvocation,
+  HookResults,
+  HookTiming,
+  HookTraceEntry,
+  Injection,
+  Notice,
+} from "./types.ts";
+
+export interface CommonOutcome {
+  injections: Injection[];
+  notices: Notice[];
+  disableTools: string[];
+  trace: HookTraceEntry[];
+}
+
+function emptyOutcome(): CommonOutcome {
+  return { injections: [], notices: [], disableTools: [], trace: [] };
+}
+
+/** Calls each handler with the context `makeCtx` builds for it; `apply` folds an ok result. */
+export async function runHandlers<T extends HookTiming>(
+  handlers: readonly HookHandler<T>[],
+  makeCtx: () => HookContexts[T],
+  out: CommonOutcome,
+  apply: (source: string, result: HookResults[T], changed: string[]) => void,
+): Promise<void> {
+  for (const handler of handlers) {
+    const started = performance.now();
+    let invocation: HookInvocation<T>;
+    try {
+      invocation = await handler.invoke(makeCtx());
+    } catch (err) {
+      // Handlers promise not to throw; a broken one must still not take the turn down.
+      invocation = { status: "error", message: err instanceof Error ? err.message : String(err) };
+    }
+    const entry: HookTraceEntry = {
+      source: handler.source,
+      timing: handler.timing,
+      status: invocation.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      changed: [],
+    };
+    if (invocation.status === "skipped") entry.detail = invocation.reason;
+    else if (invocation.status === "error") {
+      entry.detail = invocation.message;
+      out.notices.push({
+        source: handler.source,
+        text: `${handler.source}: ${handler.timing} failed: ${invocation.message}`,
+      });
+    } else if (invocation.result !== undefined && invocation.result !== null) {
+      apply(handler.source, invocation.result, entry.changed);
+    }
+    out.trace.push(entry);
+  }
+}
+
+/** Message / notice / disableTools: the part of Result every timing honours. */
+export function applyCommon(
+  source: string,
+  r: Result,
+  out: CommonOutcome,
+  changed: string[],
+): void {
+  if (r.notice) {
+    out.notices.push({ source, text: r.notice });
+    changed.push("notice");
+  } else if (r.message) {
+    out.injections.push({
+      source,
+      role: r.role === "user" ? "user" : "assistant",
+      content: (r.prefix ?? "") + r.message,
+      eject: r.eject === true,
+    });
+    changed.push("message");
+  }
+  if (r.disableTools && r.disableTools.length > 0) {
+    out.disableTools.push(...r.disableTools);
+    changed.push("disableTools");
+  }
+}
+
+export interface BeforeChatOutcome extends CommonOutcome {
+  appendSystem: string[];
+  skip: boolean;
+}
+
+export async function runBeforeChat(
+  handlers: readonly HookHandler<"beforeChat">[],
+  ctx: HookContexts["beforeChat"],
+): Promise<BeforeChatOutcome> {
+  const out: BeforeChatOutcome = { ...emptyOutcome(), appendSystem: [], skip: false };
+  await runHandlers(
+    handlers,
+    () => ({ ...ctx }),
+    out,
+    (source, r, changed) => {
+      applyCommon(source, r, out, changed);
+      if (r.request?.appendSystem) {
+        out.appendSystem.push(r.request.appendSystem);
+        changed.push("appendSystem");
+      }
+      if (r.request?.skip) {
+        out.skip = true;
+        changed.push("skip");
+      }
+    },
+  );
+  return out;
+}
+
+export interface AfterResponseOutcome extends CommonOutcome {
+  skip: boolean;
+  /** Replacement content for history; the last handler that sets it wins. */
+  content: string | undefined;
+}
+
+export async function runAfterResponse(
+  handlers: readonly HookHandler<"afterResponse">[],
+  ctx: HookContexts["afterResponse"],
+): Promise<AfterResponseOutcome> {
+  const out: AfterResponseOutcome = { ...emptyOutcome(), skip: false, content: undefined };
+  await runHandlers(
+    handlers,
+    () => ({ ...ctx }),
+    out,
+    (source, r, changed) => {
+      applyCommon(source, r, out, changed);
+      if (r.response?.skip) {
+        out.skip = true;
+        changed.push("response.skip");
+      }
+      if (typeof r.response?.content === "string") {
+        out.content = r.response.content;
+        changed.push("response.content");
+      }
+    },
+  );
+  return out;
+}
+
+export interface BeforeToolOutcome extends CommonOutcome {
+  /** Arguments after every rewrite, in order. */
+  arguments: Record<string, unknown>;
+  /** Which handlers rewrote the arguments (for error messages and the trace). */
+  rewrittenBy: string[];
+  block: boolean;
+  blockedBy: string[];
+}
+
+export async function runBeforeTool(
+  handlers: readonly HookHandler<"beforeToolExecution">[],
+  ctx: HookContexts["beforeToolExecution"],
+): Promise<BeforeToolOutcome> {
+  const out: BeforeToolOutcome = {
+    ...emptyOutcome(),
+    arguments: ctx.arguments,
+    rewrittenBy: [],
+    block: false,
+    blockedBy: [],
+  };
+  await runHandlers(
+    handlers,
+    () => ({ ...ctx, arguments: out.arguments }),
+    out,
+    (source, r: BeforeToolResult, changed) => {
+      applyCommon(source, r, out, changed);
+      if (r.arguments && typeof r.arguments === "object") {
+        out.arguments = r.arguments;
+        out.rewrittenBy.push(source);
+        changed.push("arguments");
+      }
+      if (r.block) {
+        out.block = true;
+        out.blockedBy.push(source);
+        changed.push("block");
+      }
+    },
+  );
+  return out;
+}
+
+export interface AfterToolOutcome extends CommonOutcome {
+  /** Output after every rewrite; undefined when no handler rewrote it. */
+  output: string | undefined;
+}
+
+export async function runAfterTool(
+  handlers: readonly HookHandler<"afterToolExecution">[],
+  ctx: HookContexts["afterToolExecution"],
+): Promise<AfterToolOutcome> {
+  const out: AfterToolOutcome = { ...emptyOutcome(), output: undefined };
+  await runHandlers(
+    handlers,
+    () => ({ ...ctx, tool: { ...ctx.tool, result: out.output ?? ctx.tool.result } }),
+    out,
+    (source, r, changed) => {
+      applyCommon(source, r, out, changed);
+      if (typeof r.output === "string") {
+        out.output = r.output;
+        changed.push("output");
+      }
+    },
+  );
+  return out;
+}
+
+export interface OnErrorOutcome extends CommonOutcome {
+  retry: boolean;
+  skip: boolean;
+}
+
+export async function runOnError(
+  handlers: readonly HookHandler<"onError">[],
+  ctx: HookContexts["onError"],
+): Promise<OnErrorOutcome> {
+  const out: OnErrorOutcome = { ...emptyOutcome(), retry: false, skip: false };
+  await runHandlers(
+    handlers,
+    () => ({ ...ctx }),
+    out,
+    (source, r, changed) => {
+      applyCommon(source, r, out, changed);
+      if (r.error?.retry) {
+        out.retry = true;
+        changed.push("error.retry");
+      }
+      if (r.error?.skip) {
+        out.skip = true;
+        changed.push("error.skip");
+      }
+    },
+  );
+  return out;
+}
+
+export interface BeforeCompactionOutcome extends CommonOutcome {
+  skip: boolean;
+}
+
+export async function runBeforeCompaction(
+  handlers: readonly HookHandler<"beforeCompaction">[],
+  ctx: HookContexts["beforeCompaction"],
+): Promise<BeforeCompactionOutcome> {
+  const out: BeforeCompactionOutcome = { ...emptyOutcome(), skip: false };
+  await runHandlers(
+    handlers,
+    () => ({ ...ctx }),
+    out,
+    (source, r, changed) => {
+      applyCommon(source, r, out, changed);
+      if (r.compaction?.skip) {
+        out.skip = true;
+        changed.push("compaction.skip");
+      }
+    },
+  );
+  return out;
+}
+
+/** afterCompaction and onAgentSwitch observe only: their notices show, nothing else applies. */
+export async function runReadOnly<T extends "afterCompaction" | "onAgentSwitch">(
+  handlers: readonly HookHandler<T>[],
+  ctx: HookContexts[T],
+): Promise<CommonOutcome> {
+  const out = emptyOutcome();
+  await runHandlers(
+    handlers,
+    () => ({ ...ctx }),
+    out,
+    (source, r: Result, changed) => {
+      if (r.notice) {
+        out.notices.push({ source, text: r.notice });
+        changed.push("notice");
+      }
+    },
+  );
+  return out;
+}

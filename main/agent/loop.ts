@@ -1,0 +1,484 @@
+/**
+ * The turn loop (SPEC §5): build request → BeforeChat → TransformMessages → provider call
+ * (streamed, with recovery) → AfterResponse → tool calls → loop until no tool calls, Done,
+ * max steps or stop.
+ */
+import type { AgentConfig } from "../agents/definition.ts";
+import { environmentPrompt } from "../agents/definition.ts";
+import type { ChatRequest, ToolSpec } from "../providers/types.ts";
+import { ProviderError } from "../providers/types.ts";
+import { filterTools } from "../tools/registry.ts";
+import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
+import type { Stats, ToolCall } from "../../plugins/sdk/index.ts";
+import { compactHistory, type CompactionMode, type CompactionResult } from "./compaction.ts";
+import { buildContext } from "./context.ts";
+import { runAfterResponse, runBeforeChat, runOnError, runReadOnly } from "./hooks/pipeline.ts";
+import { runTransform } from "./hooks/transform.ts";
+import type { Injection } from "./hooks/types.ts";
+import { makeMessage, type Message } from "./message.ts";
+import {
+  backoffDelay,
+  emptyResponse,
+  sleep,
+  streamOnce,
+  type ModelResponse,
+} from "./model-call.ts";
+import { reportOutcome } from "./report.ts";
+import { newStats, snapshotStats } from "./stats.ts";
+import type { AgentState, EngineDeps } from "./state.ts";
+import { runToolPhase } from "./tool-phase.ts";
+
+export type RunStatus = "done" | "max_steps" | "stopped" | "error" | "skipped";
+
+export interface RunOutcome {
+  status: RunStatus;
+  /** Text of the last model step. */
+  text: string;
+  error?: ProviderError;
+}
+
+export interface SessionInit {
+  agent: string;
+  sessionId: string;
+  title?: string;
+  messages?: Message[];
+  todos?: TodoItem[];
+  stats?: Stats;
+}
+
+/** OnError may ask for retries; the seed caps them at three per call. */
+const MAX_HOOK_RETRIES = 3;
+
+type StepResult =
+  | { kind: "response"; response: ModelResponse; offered: Map<string, Tool> }
+  | { kind: "skipped" }
+  | { kind: "error"; error: ProviderError };
+
+export class AgentSession {
+  readonly state: AgentState;
+  private readonly deps: EngineDeps;
+  private controller: AbortController | null = null;
+
+  constructor(deps: EngineDeps, init: SessionInit) {
+    this.deps = deps;
+    const agent = deps.agents.get(init.agent);
+    if (!agent)
+      throw new Error(
+        `unknown agent "${init.agent}"; known: ${[...deps.agents.keys()].join(", ")}`,
+      );
+    const tools = newToolSessionState();
+    tools.todos = init.todos ?? [];
+    this.state = {
+      agent,
+      resolved: null,
+      messages: init.messages ?? [],
+      tools,
+      stats: init.stats ?? newStats(),
+      iteration: 0,
+      lastApiTokens: 0,
+      toolHistory: [],
+      patchCounts: {},
+      sessionId: init.sessionId,
+      title: init.title ?? "",
+      lastResponse: { empty: false, contentEmpty: false, hasToolCalls: false },
+      availableTools: [],
+      lastSystemPrompt: "",
+    };
+  }
+
+  get busy(): boolean {
+    return this.controller !== null;
+  }
+
+  /** Stops the running turn: the stream is cut, running tools are aborted. */
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  /** A user turn: the prompt enters history and the loop runs until it settles. */
+  async send(prompt: string): Promise<RunOutcome> {
+    if (this.controller) throw new Error("a turn is already running; stop it first");
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      this.append(makeMessage("user", prompt));
+      if (!this.state.title) this.state.title = prompt.replace(/\s+/g, " ").trim().slice(0, 60);
+      this.state.stats.interactions++;
+      this.state.tools.done = null;
+      const outcome = await this.run(controller.signal);
+      if (outcome.error) {
+        this.deps.emit({
+          type: "error",
+          errorType: outcome.error.errorType,
+          message: outcome.error.message,
+        });
+      }
+      return outcome;
+    } finally {
+      this.controller = null;
+      await this.settle();
+    }
+  }
+
+  /** `/compact`: summarise older history now. */
+  async compact(): Promise<CompactionResult> {
+    await this.ensureModel();
+    const result = await compactHistory(this.state, this.deps, "manual");
+    await this.settle();
+    return result;
+  }
+
+  async switchAgent(
+    name: string,
+    reason: "user" | "failover" | "task" | "cycle" | "resume",
+  ): Promise<void> {
+    const next = this.deps.agents.get(name);
+    if (!next)
+      throw new Error(`unknown agent "${name}"; known: ${[...this.deps.agents.keys()].join(", ")}`);
+    const previous = this.state.agent;
+    this.state.agent = next;
+    this.state.resolved = null;
+    this.deps.session?.setAgent(next.name);
+    this.deps.emit({ type: "agent_switch", from: previous.name, to: next.name, reason });
+    const out = await runReadOnly(this.deps.hooks.handlers("onAgentSwitch"), {
+      ...buildContext(this.state, this.deps),
+      previousAgent: previous.name,
+      newAgent: next.name,
+      reason,
+    });
+    reportOutcome(this.deps, out);
+  }
+
+  private async settle(): Promise<void> {
+    const stats = snapshotStats(this.state.stats);
+    this.deps.session?.setStats(stats);
+    await this.deps.session?.flush();
+    this.deps.emit({ type: "done", stats, sessionId: this.state.sessionId });
+  }
+
+  private append(message: Message): void {
+    this.state.messages.push(message);
+    this.deps.session?.appendMessage(message);
+  }
+
+  private inject(injections: readonly Injection[]): void {
+    for (const inj of injections) {
+      this.append(
+        makeMessage(inj.role, inj.content, {
+          kind: "synthetic",
+          source: inj.source,
+          eject: inj.eject || undefined,
+        }),
+      );
+      this.deps.emit({ type: "injected", source: inj.source, role: inj.role, text: inj.content });
+    }
+  }
+
+  /** Ejectable messages leave history once a model call has seen them. */
+  private eject(seen: ReadonlySet<string>): void {
+    const gone = this.state.messages.filter((m) => m.eject && seen.has(m.id)).map((m) => m.id);
+    if (gone.length === 0) return;
+    const drop = new Set(gone);
+    this.state.messages = this.state.messages.filter((m) => !drop.has(m.id));
+    this.deps.session?.removeMessages(gone);
+  }
+
+  private async ensureModel(): Promise<void> {
+    if (!this.state.resolved) this.state.resolved = await this.deps.resolveModel(this.state.agent);
+  }
+
+  private agentTools(): Tool[] {
+    return filterTools(this.deps.tools.list(), { enabled: this.state.agent.tools ?? [] });
+  }
+
+  private systemPrompt(extra: readonly string[]): string {
+    const parts = [this.state.agent.systemPrompt, environmentPrompt(this.deps.workdir)];
+    parts.push(...this.deps.promptFragments(), ...extra);
+    return parts.filter((p) => p.trim() !== "").join("\n\n");
+  }
+
+  private async run(signal: AbortSignal): Promise<RunOutcome> {
+    const maxSteps = this.deps.maxSteps ?? this.state.agent.maxSteps;
+    let text = "";
+    for (let step = 1; ; step++) {
+      if (signal.aborted) return { status: "stopped", text };
+      if (step > maxSteps) {
+        this.deps.emit({
+          type: "notice",
+          source: "engine",
+          text: `Stopped after ${maxSteps} steps (max steps).`,
+        });
+        return { status: "max_steps", text };
+      }
+      try {
+        await this.ensureModel();
+      } catch (err) {
+        return {
+          status: "error",
+          text,
+          error: err instanceof ProviderError ? err : new ProviderError((err as Error).message, ""),
+        };
+      }
+      this.state.iteration = step;
+      this.state.stats.iterations++;
+      await this.autoCompact(signal);
+
+      const result = await this.chatStep(signal);
+      if (result.kind === "error") return { status: "error", text, error: result.error };
+      if (result.kind === "skipped") return { status: "skipped", text };
+      const { response, offered } = result;
+      text = response.content;
+      if (response.aborted) {
+        this.deps.emit({ type: "notice", source: "engine", text: "Stopped." });
+        return { status: "stopped", text };
+      }
+      if (response.toolCalls.length === 0) return { status: "done", text };
+
+      const todosBefore = JSON.stringify(this.state.tools.todos);
+      this.state.stats.parseRetries += response.invalidCalls.size;
+      const phase = await runToolPhase(
+        response.toolCalls,
+        response.invalidCalls,
+        offered,
+        this.state,
+        this.deps,
+        signal,
+      );
+      for (const o of phase.outcomes) {
+        this.deps.emit({
+          type: "tool_result",
+          id: o.call.id,
+          name: o.call.name,
+          output: o.result.output,
+          error: o.result.error,
+          durationMs: o.result.durationMs,
+        });
+        this.append(
+          makeMessage("tool", o.result.output, {
+            toolCallId: o.call.id,
+            toolName: o.call.name,
+            isError: o.result.error || undefined,
+          }),
+        );
+      }
+      this.inject(phase.injections);
+      if (JSON.stringify(this.state.tools.todos) !== todosBefore)
+        this.deps.session?.setTodos(this.state.tools.todos);
+      if (this.state.tools.done) return { status: "done", text };
+    }
+  }
+
+  private async autoCompact(signal: AbortSignal): Promise<void> {
+    const { compaction } = this.deps;
+    if (!compaction.enabled) return;
+    const specs = this.agentTools().map(toolSpec);
+    const percent = buildContext(this.state, this.deps, specs).tokens.percent;
+    if (percent >= compaction.threshold)
+      await compactHistory(this.state, this.deps, "auto", signal);
+  }
+
+  /** BeforeChat → TransformMessages → provider call with recovery → AfterResponse. */
+  private async chatStep(signal: AbortSignal): Promise<StepResult> {
+    const { deps, state } = this;
+    const agentTools = this.agentTools();
+    state.availableTools = agentTools.map((t) => t.name);
+    state.lastSystemPrompt = this.systemPrompt([]);
+    const before = await runBeforeChat(
+      deps.hooks.handlers("beforeChat"),
+      buildContext(state, deps, agentTools.map(toolSpec)),
+    );
+    reportOutcome(deps, before);
+    this.inject(before.injections);
+    if (before.skip) return { kind: "skipped" };
+
+    const offeredTools = filterTools(agentTools, { disabled: before.disableTools });
+    const offered = new Map(offeredTools.map((t) => [t.name, t]));
+    const specs: ToolSpec[] = offeredTools.map(toolSpec);
+    state.availableTools = offeredTools.map((t) => t.name);
+    state.lastSystemPrompt = this.systemPrompt(before.appendSystem);
+
+    let seen = new Set<string>();
+    const prepare = async (): Promise<ChatRequest> => {
+      const transformed = await runTransform(
+        deps.hooks.handlers("transformMessages"),
+        buildContext(state, deps, specs),
+        state.lastSystemPrompt,
+        state.messages,
+      );
+      reportOutcome(deps, transformed);
+      seen = new Set(state.messages.map((m) => m.id));
+      const agent: AgentConfig = state.agent;
+      return {
+        model: state.resolved!.model,
+        system: transformed.system,
+        messages: transformed.messages,
+        tools: specs,
+        signal,
+        thinking: agent.thinking ?? deps.thinkMode,
+      };
+    };
+
+    const called = await this.callWithRecovery(prepare, signal);
+    if (called.kind === "error") return called;
+    const response = called.response;
+    // OnError chose skip: the turn ends quietly, as if the model had said nothing.
+    if (response.stopReason === "skipped") return { kind: "skipped" };
+    this.eject(seen);
+    this.account(response);
+    return (await this.afterResponse(response))
+      ? { kind: "response", response, offered }
+      : { kind: "response", response: { ...response, toolCalls: [] }, offered };
+  }
+
+  private account(response: ModelResponse): void {
+    const { state, deps } = this;
+    state.stats.turns++;
+    state.stats.tokens.in += response.inputTokens;
+    state.stats.tokens.out += response.outputTokens;
+    if (response.inputTokens > 0) state.lastApiTokens = response.inputTokens;
+    state.lastResponse = {
+      empty: response.content === "" && response.toolCalls.length === 0,
+      contentEmpty: response.content.trim() === "",
+      hasToolCalls: response.toolCalls.length > 0,
+    };
+    if (response.thinking) deps.emit({ type: "thinking", text: response.thinking });
+    deps.emit({ type: "assistant", text: response.content });
+    for (const c of response.toolCalls)
+      deps.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments });
+    deps.emit({ type: "tokens", tokens: buildContext(state, deps).tokens });
+  }
+
+  /** Returns false when the response was kept out of history (its tool calls then do not run). */
+  private async afterResponse(response: ModelResponse): Promise<boolean> {
+    const { state, deps } = this;
+    const calls: ToolCall[] = response.toolCalls.map((c) => ({
+      name: c.name,
+      args: c.arguments,
+      argsJson: JSON.stringify(c.arguments),
+      result: "",
+      error: "",
+      duration: 0,
+    }));
+    const after = await runAfterResponse(deps.hooks.handlers("afterResponse"), {
+      ...buildContext(state, deps),
+      content: response.content,
+      thinking: response.thinking,
+      calls,
+    });
+    reportOutcome(deps, after);
+    const keep =
+      !after.skip &&
+      (response.content !== "" || response.toolCalls.length > 0 || response.thinking !== "");
+    if (keep) {
+      this.append(
+        makeMessage("assistant", after.content ?? response.content, {
+          thinking: response.thinking || undefined,
+          thinkingSignature: response.thinkingSignature,
+          toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
+        }),
+      );
+    }
+    this.inject(after.injections);
+    return !after.skip;
+  }
+
+  /**
+   * Built-in recovery first (compaction on context overflow, backoff for transient errors,
+   * agent failover), then OnError hooks (retry up to three times, or skip).
+   */
+  private async callWithRecovery(
+    prepare: () => Promise<ChatRequest>,
+    signal: AbortSignal,
+  ): Promise<{ kind: "ok"; response: ModelResponse } | { kind: "error"; error: ProviderError }> {
+    const { deps, state } = this;
+    let attempt = 0;
+    let hookRetries = 0;
+    let compacted = false;
+    const tried = new Set<string>([state.agent.name]);
+    for (;;) {
+      const request = await prepare();
+      try {
+        return {
+          kind: "ok",
+          response: await streamOnce(state.resolved!.provider, request, deps.emit),
+        };
+      } catch (err) {
+        const error = err as ProviderError;
+        if (signal.aborted)
+          return {
+            kind: "ok",
+            response: { ...emptyResponse(), aborted: true, stopReason: "aborted" },
+          };
+        if (error.errorType === "context_exhausted" && !compacted) {
+          compacted = true;
+          deps.emit({
+            type: "notice",
+            source: "engine",
+            text: "The context window is full; compacting and retrying.",
+          });
+          await compactHistory(state, deps, "recovery", signal);
+          continue;
+        }
+        attempt++;
+        if (error.retryable && attempt < deps.retry.maxAttempts) {
+          const delayMs = Math.round(
+            backoffDelay(
+              attempt,
+              deps.retry.baseDelayMs,
+              deps.retry.maxDelayMs,
+              error.retryAfterMs,
+            ),
+          );
+          deps.emit({ type: "retry", attempt, delayMs, reason: error.message });
+          deps.emit({
+            type: "notice",
+            source: "engine",
+            text: `${error.message}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${deps.retry.maxAttempts}).`,
+          });
+          await sleep(delayMs, signal);
+          continue;
+        }
+        const next = state.agent.failover.find((name) => !tried.has(name) && deps.agents.has(name));
+        if (next) {
+          tried.add(next);
+          deps.emit({
+            type: "notice",
+            source: "engine",
+            text: `${error.message}; failing over to agent "${next}".`,
+          });
+          await this.switchAgent(next, "failover");
+          try {
+            await this.ensureModel();
+          } catch (resolveErr) {
+            return {
+              kind: "error",
+              error:
+                resolveErr instanceof ProviderError
+                  ? resolveErr
+                  : new ProviderError((resolveErr as Error).message, ""),
+            };
+          }
+          attempt = 0;
+          compacted = false;
+          continue;
+        }
+        const onError = await runOnError(deps.hooks.handlers("onError"), {
+          ...buildContext(state, deps),
+          error: error.message,
+          errorType: error.errorType,
+          retryable: error.retryable,
+          statusCode: error.statusCode,
+        });
+        reportOutcome(deps, onError);
+        if (onError.retry && hookRetries < MAX_HOOK_RETRIES) {
+          // A hook retry is one more call, not another round of built-in backoff.
+          hookRetries++;
+          attempt = deps.retry.maxAttempts;
+          continue;
+        }
+        if (onError.skip) return { kind: "ok", response: emptyResponse() };
+        return { kind: "error", error };
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/** Everything the turn loop keeps between calls, shared by its parts. */
+import type { AgentConfig } from "../agents/definition.ts";
+import type { Provider } from "../providers/types.ts";
+import type { Tool, ToolSessionState } from "../tools/types.ts";
+import type { ModelInfo, Stats, ThinkMode, ToolCall } from "../../plugins/sdk/index.ts";
+import type { HookRegistry } from "./hooks/types.ts";
+import type { EventSink } from "./events.ts";
+import type { Message } from "./message.ts";
+import type { SessionSink } from "./session-sink.ts";
+
+export interface ResolvedModel {
+  provider: Provider;
+  model: string;
+  info: ModelInfo;
+}
+
+export interface ToolSet {
+  /** Every tool the session could offer (before agent and plugin filtering). */
+  list(): readonly Tool[];
+}
+
+export interface ApprovalDecision {
+  allowed: boolean;
+  reason?: string;
+}
+
+export interface CompactionSettings {
+  enabled: boolean;
+  /** Auto-compact when the context estimate passes this percent of the window. */
+  threshold: number;
+  /** Recent messages kept verbatim. */
+  keepLast: number;
+}
+
+export interface RetrySettings {
+  /** Attempts for transient errors (rate_limit, server, network), including the first. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface EngineDeps {
+  workdir: string;
+  agents: ReadonlyMap<string, AgentConfig>;
+  resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
+  tools: ToolSet;
+  hooks: HookRegistry;
+  approve(tool: Tool, args: Record<string, unknown>): Promise<ApprovalDecision>;
+  emit: EventSink;
+  session: SessionSink | null;
+  compaction: CompactionSettings;
+  retry: RetrySettings;
+  /** Extra system prompt text (plugin and pack prompt fragments), read at every call. */
+  promptFragments(): string[];
+  vars: Record<string, string>;
+  /** Overrides the agent's max_steps (--max-steps). */
+  maxSteps?: number;
+  thinkMode: ThinkMode;
+  /** Per tool call wall-clock limit. */
+  toolTimeoutMs: number;
+  /** Names of connected MCP servers (for hook contexts). */
+  mcpServers(): string[];
+}
+
+export interface AgentState {
+  agent: AgentConfig;
+  resolved: ResolvedModel | null;
+  messages: Message[];
+  tools: ToolSessionState;
+  stats: Stats;
+  iteration: number;
+  lastApiTokens: number;
+  toolHistory: ToolCall[];
+  patchCounts: Record<string, number>;
+  sessionId: string;
+  title: string;
+  lastResponse: { empty: boolean; contentEmpty: boolean; hasToolCalls: boolean };
+  /** Tool names offered on the latest call (after filtering). */
+  availableTools: string[];
+  /** System prompt of the latest call. */
+  lastSystemPrompt: string;
+}

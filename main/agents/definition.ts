@@ -1,0 +1,48 @@
+/** Agents: named configurations of prompt, model, tools and step limit, with a failover chain. */
+import os from "node:os";
+import type { ThinkMode } from "../../plugins/sdk/index.ts";
+
+export interface AgentConfig {
+  name: string;
+  description: string;
+  /** The agent's own system prompt (the body of its .md file). */
+  systemPrompt: string;
+  /** Provider name from providers.yaml (or a provider kind); unset = the session default. */
+  provider?: string;
+  /** Model name; unset = the session default. */
+  model?: string;
+  /** Allowed tool name patterns (`*` wildcards); unset = every tool. */
+  tools?: string[];
+  maxSteps: number;
+  /** Agents tried in order when this one's provider keeps failing. */
+  failover: string[];
+  thinking?: ThinkMode;
+  /** Where it was defined (absent for the built-in default). */
+  file?: string;
+}
+
+export const DEFAULT_MAX_STEPS = 50;
+
+export const DEFAULT_AGENT: AgentConfig = {
+  name: "default",
+  description: "General coding and research assistant with every tool.",
+  systemPrompt: [
+    "You are Islet, a careful and capable assistant working in the user's project.",
+    "Use the tools to inspect files before changing them; read a file before you Write or Patch it.",
+    "Keep a todo list with TodoWrite for multi-step work. Prefer small, verifiable steps.",
+    "When the task is finished, call Done with a short summary.",
+  ].join("\n"),
+  maxSteps: DEFAULT_MAX_STEPS,
+  failover: [],
+};
+
+/** Facts every agent gets appended to its prompt. */
+export function environmentPrompt(workdir: string, now = new Date()): string {
+  return [
+    "<environment>",
+    `Working directory: ${workdir}`,
+    `Platform: ${os.platform()} ${os.arch()}`,
+    `Date: ${now.toISOString().slice(0, 10)}`,
+    "</environment>",
+  ].join("\n");
+}

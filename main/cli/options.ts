@@ -1,0 +1,61 @@
+/** Flag parsing on node:util parseArgs, with usage errors in one line. */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./usage.ts";
+
+export const COMMON_OPTIONS = {
+  home: { type: "string" },
+  workdir: { type: "string" },
+  "env-file": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
+export const MODEL_OPTIONS = {
+  provider: { type: "string" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  agent: { type: "string" },
+  "without-plugins": { type: "boolean" },
+  "unsafe-plugins": { type: "boolean" },
+  set: { type: "string", multiple: true },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
+export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(
+  argv: string[],
+  options: O,
+): {
+  values: ReturnType<
+    typeof parseArgs<{ options: O; allowPositionals: true; strict: true; args: string[] }>
+  >["values"];
+  positionals: string[];
+} {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values, positionals };
+  } catch (err) {
+    // parseArgs messages are long and mention internals; keep the useful first sentence.
+    const message = (err as Error).message.split(/\. (?=To specify)/)[0];
+    throw new UsageError(message);
+  }
+}
+
+export function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`${flag}: expected a positive whole number, got "${value}"`);
+  return Number(value);
+}
+
+export function parseVars(pairs: readonly string[] | undefined): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const pair of pairs ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--set: expected KEY=VALUE, got "${pair}"`);
+    vars[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return vars;
+}

@@ -1,0 +1,37 @@
+/** Help text and the error type for bad usage (exit code 2). */
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export const USAGE = `islet — the Islet agent engine, headless
+
+Usage:
+  islet run [options] PROMPT...            run the agent on a prompt (a /command runs that command)
+  islet tools [NAME [KEY=VALUE... | JSON]] list tools, show one's schema, or run it (no hooks)
+  islet sessions list|show|export|rename|delete ...
+  islet models [--json]                    detected local servers and configured providers
+  islet serve [--port N]                   the app UI for a browser on 127.0.0.1
+
+Common options:
+  --home DIR          global home (default ~/.islet, or ISLET_HOME)
+  --workdir DIR       working directory; its .islet/ is the project home (default: current dir)
+  --env-file FILE     KEY=VALUE file with API keys (default: secrets.env in the workdir)
+
+Run options:
+  --provider NAME     provider from providers.yaml, or a kind: ollama, openai-compatible, anthropic
+  --model NAME        model name
+  --base-url URL      provider base URL
+  --agent NAME        agent from config/agents/*.md (default: default)
+  --session ID        resume a saved session (unique id prefix is enough)
+  --max-steps N       stop after N model steps
+  --yes               approve every tool call
+  --json              print one JSON event per line
+  --set KEY=VALUE     template variable for plugins (repeatable)
+  --without-plugins   load no plugins
+  --unsafe-plugins    allow plugins to run processes
+
+Exit codes: 0 success, 1 the run failed, 2 bad usage.`;

@@ -1,0 +1,35 @@
+/** Slash commands: built-in ones here; custom (Markdown) and plugin ones register later. */
+import type { AgentSession } from "../agent/loop.ts";
+
+export type CommandSource = "builtin" | "custom" | "plugin";
+
+export interface CommandOutput {
+  /** Text for the user (or for the model when forward is set). */
+  output: string;
+  /** Send output to the model as a user message and run a turn. */
+  forward?: boolean;
+  /** Suppress the output in the transcript. */
+  silent?: boolean;
+}
+
+export interface CommandEnv {
+  session: AgentSession;
+  /** Names of the agents the user may switch to. */
+  agentNames(): string[];
+  toolNames(): string[];
+}
+
+export interface SlashCommand {
+  name: string;
+  description: string;
+  /** Ghost text for the composer, e.g. "[agent name]". */
+  hints?: string;
+  source: CommandSource;
+  run(args: string, env: CommandEnv): Promise<CommandOutput>;
+}
+
+/** Splits "/name rest of line" into its parts; null when the text is not a command. */
+export function parseCommandLine(text: string): { name: string; args: string } | null {
+  const m = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m ? { name: m[1], args: (m[2] ?? "").trim() } : null;
+}
