@@ -44,7 +44,10 @@ test("parameters are a clean JSON Schema object", () => {
 });
 
 test("validate accepts good arguments", () => {
-  assert.deepEqual(echo.validate({ text: "a", times: 2 }), { ok: true, value: { text: "a", times: 2 } });
+  assert.deepEqual(echo.validate({ text: "a", times: 2 }), {
+    ok: true,
+    value: { text: "a", times: 2 },
+  });
 });
 
 test("validate names the field and what is wrong, on one line", () => {
@@ -58,12 +61,21 @@ test("validate names the field and what is wrong, on one line", () => {
   assert.equal(error({}), '"text" is required');
   assert.equal(error({ text: 5 }), '"text": expected string, got number');
   assert.equal(error({ text: "a", times: 1.5 }), '"times": expected int, got number 1.5');
-  assert.equal(error({ text: "a", mode: "shout" }), '"mode": expected one of "loud", "quiet", got "shout"');
-  assert.equal(error({ text: "a", tags: [{ name: 1 }] }), '"tags.0.name": expected string, got number');
+  assert.equal(
+    error({ text: "a", mode: "shout" }),
+    '"mode": expected one of "loud", "quiet", got "shout"',
+  );
+  assert.equal(
+    error({ text: "a", tags: [{ name: 1 }] }),
+    '"tags.0.name": expected string, got number',
+  );
   assert.equal(error({ text: "a", tags: [{ name: "x", y: 1 }] }), 'unknown field in "tags.0": "y"');
   assert.equal(error("text"), "arguments: expected object, got string");
   assert.equal(error(null), "arguments: expected object, got null");
-  assert.match(error({ text: 1, times: "2" }), /^"text": .*; "times": expected number, got string$/);
+  assert.match(
+    error({ text: 1, times: "2" }),
+    /^"text": .*; "times": expected number, got string$/,
+  );
   assert.ok(!error({ text: 1, times: "2" }).includes("\n"));
 });
 
@@ -71,7 +83,10 @@ test("execute re-validates when called directly", async () => {
   const ws = await tempWorkspace();
   try {
     assert.equal(await echo.execute({ text: "ab", times: 2 }, ws.ctx), "abab");
-    await assert.rejects(echo.execute({ text: 3 }, ws.ctx), { name: "ToolError", message: /"text"/ });
+    await assert.rejects(echo.execute({ text: 3 }, ws.ctx), {
+      name: "ToolError",
+      message: /"text"/,
+    });
   } finally {
     await ws.cleanup();
   }

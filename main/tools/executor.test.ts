@@ -56,7 +56,10 @@ test("invalid arguments are an error naming the field, and the tool does not run
   });
   try {
     const wrong = await executeToolCall(spy, { n: "1" }, ws.ctx);
-    assert.deepEqual([wrong.error, wrong.output], [true, 'Invalid arguments for Spy: "n": expected number, got string']);
+    assert.deepEqual(
+      [wrong.error, wrong.output],
+      [true, 'Invalid arguments for Spy: "n": expected number, got string'],
+    );
     const unknown = await executeToolCall(spy, { n: 1, m: 2 }, ws.ctx);
     assert.equal(unknown.output, 'Invalid arguments for Spy: unknown field: "m"');
     const missing = await executeToolCall(spy, {}, ws.ctx);
@@ -79,11 +82,26 @@ test("every kind of exception becomes an error result", async () => {
       const result = await executeToolCall(failing(thrown), {}, ws.ctx);
       assert.deepEqual([result.error, result.output], [true, expected]);
     }
-    const syncThrow: Tool = { ...echo, execute: () => { throw new Error("sync"); } };
+    const syncThrow: Tool = {
+      ...echo,
+      execute: () => {
+        throw new Error("sync");
+      },
+    };
     assert.equal((await executeToolCall(syncThrow, { text: "x" }, ws.ctx)).output, "sync");
-    const badValidate: Tool = { ...echo, validate: () => { throw new Error("validator crashed"); } };
+    const badValidate: Tool = {
+      ...echo,
+      validate: () => {
+        throw new Error("validator crashed");
+      },
+    };
     assert.match((await executeToolCall(badValidate, {}, ws.ctx)).output, /validator crashed/);
-    const badPaths: Tool = { ...echo, paths: () => { throw new Error("paths crashed"); } };
+    const badPaths: Tool = {
+      ...echo,
+      paths: () => {
+        throw new Error("paths crashed");
+      },
+    };
     assert.equal((await executeToolCall(badPaths, { text: "x" }, ws.ctx)).output, "paths crashed");
     const notString: Tool = { ...echo, execute: async () => ({ a: 1 }) as unknown as string };
     assert.equal((await executeToolCall(notString, { text: "x" }, ws.ctx)).output, '{"a":1}');
@@ -97,8 +115,13 @@ test("output above the limit is truncated", async () => {
   try {
     const text = "a".repeat(100) + "b".repeat(1000) + "c".repeat(100);
     const result = await executeToolCall(echo, { text }, ws.ctx, { maxOutputChars: 200 });
-    assert.equal(result.output, `${"a".repeat(100)}\n[… 1000 chars truncated …]\n${"c".repeat(100)}`);
-    const long = await executeToolCall(failing(new Error("e".repeat(500))), {}, ws.ctx, { maxOutputChars: 100 });
+    assert.equal(
+      result.output,
+      `${"a".repeat(100)}\n[… 1000 chars truncated …]\n${"c".repeat(100)}`,
+    );
+    const long = await executeToolCall(failing(new Error("e".repeat(500))), {}, ws.ctx, {
+      maxOutputChars: 100,
+    });
     assert.match(long.output, /\[… 400 chars truncated …\]/);
   } finally {
     await ws.cleanup();
@@ -114,7 +137,10 @@ function hanging(honoursSignal: boolean): Tool {
     parallel: true,
     execute: (_args, ctx) =>
       new Promise<string>((_resolve, reject) => {
-        if (honoursSignal) ctx.signal.addEventListener("abort", () => reject(new Error("stopped: " + String(ctx.signal.reason?.name))));
+        if (honoursSignal)
+          ctx.signal.addEventListener("abort", () =>
+            reject(new Error("stopped: " + String(ctx.signal.reason?.name))),
+          );
       }),
   });
 }
@@ -196,11 +222,17 @@ test("runToolCalls: parallel calls overlap, others run alone, results keep call 
   );
   assert.deepEqual(results, ["0:r1", "1:r2", "2:r3", "3:w1", "4:w2", "5:r4", "6:r5"]);
   const span = (id: string) => spans.get(id) as { start: number; end: number };
-  const overlaps = (a: string, b: string) => span(a).start < span(b).end && span(b).start < span(a).end;
-  assert.ok(overlaps("r1", "r2") && overlaps("r1", "r3") && overlaps("r4", "r5"), "parallel calls overlap");
+  const overlaps = (a: string, b: string) =>
+    span(a).start < span(b).end && span(b).start < span(a).end;
+  assert.ok(
+    overlaps("r1", "r2") && overlaps("r1", "r3") && overlaps("r4", "r5"),
+    "parallel calls overlap",
+  );
   assert.equal(maxRunning, 3);
-  for (const other of ["r1", "r2", "r3", "w2", "r4", "r5"]) assert.ok(!overlaps("w1", other), `w1 alone vs ${other}`);
-  for (const other of ["r1", "r2", "r3", "w1", "r4", "r5"]) assert.ok(!overlaps("w2", other), `w2 alone vs ${other}`);
+  for (const other of ["r1", "r2", "r3", "w2", "r4", "r5"])
+    assert.ok(!overlaps("w1", other), `w1 alone vs ${other}`);
+  for (const other of ["r1", "r2", "r3", "w1", "r4", "r5"])
+    assert.ok(!overlaps("w2", other), `w2 alone vs ${other}`);
   assert.ok(span("w1").start >= span("r1").end, "a write waits for the reads before it");
 });
 
@@ -208,16 +240,30 @@ test("runToolCalls with real tools through executeToolCall", async () => {
   const ws = await tempWorkspace();
   try {
     const results = await runToolCalls(
-      [{ tool: echo, args: { text: "a" } }, { tool: echo, args: { text: 1 } }, { tool: echo, args: { text: "c" } }],
+      [
+        { tool: echo, args: { text: "a" } },
+        { tool: echo, args: { text: 1 } },
+        { tool: echo, args: { text: "c" } },
+      ],
       (call) => executeToolCall(call.tool, call.args, ws.ctx),
       (call) => call.tool.parallel,
     );
-    assert.deepEqual(results.map((r) => [r.output, r.error]), [
-      ["a", false],
-      ['Invalid arguments for Echo: "text": expected string, got number', true],
-      ["c", false],
-    ]);
-    assert.deepEqual(await runToolCalls([], async () => 1, () => true), []);
+    assert.deepEqual(
+      results.map((r) => [r.output, r.error]),
+      [
+        ["a", false],
+        ['Invalid arguments for Echo: "text": expected string, got number', true],
+        ["c", false],
+      ],
+    );
+    assert.deepEqual(
+      await runToolCalls(
+        [],
+        async () => 1,
+        () => true,
+      ),
+      [],
+    );
   } finally {
     await ws.cleanup();
   }

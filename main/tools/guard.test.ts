@@ -12,7 +12,10 @@ import { patchTool } from "./builtin/patch.ts";
 import { tempWorkspace } from "./test-support.ts";
 
 test("resolvePaths makes every list absolute and drops empty entries", () => {
-  const paths = resolvePaths({ read: ["a.txt", "/abs/b"], guard: [""], record: ["sub/../c"] }, "/work");
+  const paths = resolvePaths(
+    { read: ["a.txt", "/abs/b"], guard: [""], record: ["sub/../c"] },
+    "/work",
+  );
   assert.deepEqual(paths, {
     read: [path.resolve("/work/a.txt"), path.resolve("/abs/b")],
     write: [],
@@ -28,7 +31,10 @@ test("write to an existing file that was never read fails with a clear error", a
     await ws.file("a.txt", "old\n");
     const result = await executeToolCall(writeTool, { path: "a.txt", content: "new" }, ws.ctx);
     assert.equal(result.error, true);
-    assert.equal(result.output, "a.txt exists but has not been read in this session. Read it first, then retry.");
+    assert.equal(
+      result.output,
+      "a.txt exists but has not been read in this session. Read it first, then retry.",
+    );
     assert.equal(await fs.readFile(path.join(ws.dir, "a.txt"), "utf8"), "old\n");
   } finally {
     await ws.cleanup();
@@ -40,9 +46,17 @@ test("read then write succeeds, and the write is recorded so a second write need
   try {
     await ws.file("a.txt", "old\n");
     assert.equal((await executeToolCall(readTool, { path: "a.txt" }, ws.ctx)).error, false);
-    const first = await executeToolCall(writeTool, { path: "a.txt", content: "new content" }, ws.ctx);
+    const first = await executeToolCall(
+      writeTool,
+      { path: "a.txt", content: "new content" },
+      ws.ctx,
+    );
     assert.equal(first.error, false, first.output);
-    const second = await executeToolCall(patchTool, { path: "a.txt", old_string: "new", new_string: "newer" }, ws.ctx);
+    const second = await executeToolCall(
+      patchTool,
+      { path: "a.txt", old_string: "new", new_string: "newer" },
+      ws.ctx,
+    );
     assert.equal(second.error, false, second.output);
     assert.equal(await fs.readFile(path.join(ws.dir, "a.txt"), "utf8"), "newer content");
   } finally {
@@ -56,9 +70,16 @@ test("a file changed on disk after it was read must be read again", async () => 
     const file = await ws.file("a.txt", "one\n");
     await executeToolCall(readTool, { path: "a.txt" }, ws.ctx);
     await fs.writeFile(file, "changed by someone else\n");
-    const result = await executeToolCall(patchTool, { path: file, old_string: "one", new_string: "two" }, ws.ctx);
+    const result = await executeToolCall(
+      patchTool,
+      { path: file, old_string: "one", new_string: "two" },
+      ws.ctx,
+    );
     assert.equal(result.error, true);
-    assert.equal(result.output, "a.txt has changed on disk since it was last read. Read it again, then retry.");
+    assert.equal(
+      result.output,
+      "a.txt has changed on disk since it was last read. Read it again, then retry.",
+    );
     await executeToolCall(readTool, { path: "a.txt" }, ws.ctx);
     const retry = await executeToolCall(writeTool, { path: "a.txt", content: "mine" }, ws.ctx);
     assert.equal(retry.error, false, retry.output);
@@ -70,7 +91,11 @@ test("a file changed on disk after it was read must be read again", async () => 
 test("a new file needs no read; creating it records it", async () => {
   const ws = await tempWorkspace();
   try {
-    const result = await executeToolCall(writeTool, { path: "deep/new.txt", content: "hi" }, ws.ctx);
+    const result = await executeToolCall(
+      writeTool,
+      { path: "deep/new.txt", content: "hi" },
+      ws.ctx,
+    );
     assert.equal(result.error, false, result.output);
     assert.ok(ws.ctx.state.seenFiles.has(path.join(ws.dir, "deep/new.txt")));
   } finally {
@@ -124,7 +149,9 @@ test("guard applies to plugin tools through paths(), and can be switched off", a
     await ws.file("note.txt", "x");
     const guarded = await executeToolCall(pluginWrite, { path: "note.txt" }, ws.ctx);
     assert.equal(guarded.error, true);
-    const free = await executeToolCall(pluginWrite, { path: "note.txt" }, ws.ctx, { readBeforeWrite: false });
+    const free = await executeToolCall(pluginWrite, { path: "note.txt" }, ws.ctx, {
+      readBeforeWrite: false,
+    });
     assert.deepEqual([free.error, free.output], [false, "wrote"]);
   } finally {
     await ws.cleanup();

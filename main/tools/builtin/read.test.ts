@@ -11,7 +11,10 @@ test("Read numbers lines like cat -n and records the file as seen", async () => 
   try {
     const file = await ws.file("src/a.txt", "alpha\nbeta\r\ngamma\n");
     const result = await executeToolCall(readTool, { path: "src/a.txt" }, ws.ctx);
-    assert.deepEqual([result.error, result.output], [false, "     1\talpha\n     2\tbeta\n     3\tgamma"]);
+    assert.deepEqual(
+      [result.error, result.output],
+      [false, "     1\talpha\n     2\tbeta\n     3\tgamma"],
+    );
     const stat = await fs.stat(file);
     assert.deepEqual(ws.ctx.state.seenFiles.get(file), { mtimeMs: stat.mtimeMs, size: stat.size });
   } finally {
@@ -25,11 +28,20 @@ test("Read offset and limit show a window and say so", async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n");
     const file = await ws.file("ten.txt", lines);
     const result = await executeToolCall(readTool, { path: file, offset: 4, limit: 2 }, ws.ctx);
-    assert.equal(result.output, "     4\tline 4\n     5\tline 5\n[showing lines 4-5 of 10; use offset to read more]");
+    assert.equal(
+      result.output,
+      "     4\tline 4\n     5\tline 5\n[showing lines 4-5 of 10; use offset to read more]",
+    );
     const tail = await executeToolCall(readTool, { path: "ten.txt", offset: 9 }, ws.ctx);
-    assert.equal(tail.output, "     9\tline 9\n    10\tline 10\n[showing lines 9-10 of 10; use offset to read more]");
+    assert.equal(
+      tail.output,
+      "     9\tline 9\n    10\tline 10\n[showing lines 9-10 of 10; use offset to read more]",
+    );
     const past = await executeToolCall(readTool, { path: "ten.txt", offset: 11 }, ws.ctx);
-    assert.deepEqual([past.error, past.output], [true, "ten.txt has 10 lines; offset 11 is past the end"]);
+    assert.deepEqual(
+      [past.error, past.output],
+      [true, "ten.txt has 10 lines; offset 11 is past the end"],
+    );
   } finally {
     await ws.cleanup();
   }
@@ -45,7 +57,10 @@ test("Read errors: missing file, directory, binary file; empty file is fine", as
     assert.deepEqual([dir.error, dir.output], [true, "dir is a directory; use Ls to list it"]);
     await fs.writeFile(path.join(ws.dir, "img.bin"), Buffer.from([0x89, 0x50, 0x00, 0x01, 0x02]));
     const binary = await executeToolCall(readTool, { path: "img.bin" }, ws.ctx);
-    assert.deepEqual([binary.error, binary.output], [true, "img.bin is a binary file (5 B); Read shows text files only"]);
+    assert.deepEqual(
+      [binary.error, binary.output],
+      [true, "img.bin is a binary file (5 B); Read shows text files only"],
+    );
     assert.equal(ws.ctx.state.seenFiles.size, 0, "failed reads record nothing");
     await ws.file("empty.txt");
     const empty = await executeToolCall(readTool, { path: "empty.txt" }, ws.ctx);

@@ -12,14 +12,21 @@ import { lsTool } from "./ls.ts";
 async function project(ws: Workspace): Promise<void> {
   await touch(await ws.file("src/old.ts", "export const old = 1;\n"), 300);
   await touch(await ws.file("src/new.ts", "export const fresh = 2;\n// TODO: more\n"), 10);
-  await touch(await ws.file("src/lib/mid.ts", "import { old } from '../old';\nconst todo = old;\n"), 100);
+  await touch(
+    await ws.file("src/lib/mid.ts", "import { old } from '../old';\nconst todo = old;\n"),
+    100,
+  );
   await touch(await ws.file("README.md", "# Title\nTODO list\n"), 200);
   await ws.file("node_modules/dep/index.ts", "TODO in a dependency\n");
   await ws.file(".git/config", "TODO in git\n");
   await fs.writeFile(path.join(ws.dir, "src/blob.bin"), Buffer.from("TODO\0binary"));
 }
 
-async function run(ws: Workspace, tool: typeof globTool, args: Record<string, unknown>): Promise<string> {
+async function run(
+  ws: Workspace,
+  tool: typeof globTool,
+  args: Record<string, unknown>,
+): Promise<string> {
   const result = await executeToolCall(tool, args, ws.ctx);
   assert.equal(result.error, false, result.output);
   return result.output;
@@ -29,9 +36,18 @@ test("Glob lists matches newest first, skipping node_modules and .git", async ()
   const ws = await tempWorkspace();
   try {
     await project(ws);
-    assert.equal(await run(ws, globTool, { pattern: "**/*.ts" }), "src/new.ts\nsrc/lib/mid.ts\nsrc/old.ts");
-    assert.equal(await run(ws, globTool, { pattern: "*.ts", path: "src" }), "src/new.ts\nsrc/old.ts");
-    assert.equal(await run(ws, globTool, { pattern: "node_modules/**/*.ts" }), "node_modules/dep/index.ts");
+    assert.equal(
+      await run(ws, globTool, { pattern: "**/*.ts" }),
+      "src/new.ts\nsrc/lib/mid.ts\nsrc/old.ts",
+    );
+    assert.equal(
+      await run(ws, globTool, { pattern: "*.ts", path: "src" }),
+      "src/new.ts\nsrc/old.ts",
+    );
+    assert.equal(
+      await run(ws, globTool, { pattern: "node_modules/**/*.ts" }),
+      "node_modules/dep/index.ts",
+    );
     assert.equal(await run(ws, globTool, { pattern: "**/*.py" }), "No files match **/*.py");
     const abs = await run(ws, globTool, { pattern: "**/*.md", path: ws.dir });
     assert.equal(abs, "README.md");
@@ -47,7 +63,10 @@ test("Glob caps the list at 100 and errors on a missing directory", async () => 
     const output = await run(ws, globTool, { pattern: "many/*.txt" });
     const lines = output.split("\n");
     assert.equal(lines.length, 101);
-    assert.equal(lines[100], "[105 files match; showing the 100 newest. Narrow the pattern or path.]");
+    assert.equal(
+      lines[100],
+      "[105 files match; showing the 100 newest. Narrow the pattern or path.]",
+    );
     const missing = await executeToolCall(globTool, { pattern: "*", path: "nowhere" }, ws.ctx);
     assert.deepEqual([missing.error, missing.output], [true, "nowhere does not exist"]);
   } finally {
@@ -68,7 +87,10 @@ test("Grep files_with_matches (default), count and content modes", async () => {
       await run(ws, grepTool, { pattern: "export const \\w+", output_mode: "content" }),
       "src/new.ts:1:export const fresh = 2;\nsrc/old.ts:1:export const old = 1;",
     );
-    assert.equal(await run(ws, grepTool, { pattern: "nothing-matches-this" }), "No matches for nothing-matches-this");
+    assert.equal(
+      await run(ws, grepTool, { pattern: "nothing-matches-this" }),
+      "No matches for nothing-matches-this",
+    );
   } finally {
     await ws.cleanup();
   }
@@ -81,12 +103,22 @@ test("Grep glob filter, single-file path, context lines and max_results", async 
     assert.equal(await run(ws, grepTool, { pattern: "TODO", glob: "*.md" }), "README.md");
     assert.equal(await run(ws, grepTool, { pattern: "old", glob: "src/lib/**" }), "src/lib/mid.ts");
     assert.equal(
-      await run(ws, grepTool, { pattern: "const todo", path: "src/lib/mid.ts", output_mode: "content", context: 1 }),
+      await run(ws, grepTool, {
+        pattern: "const todo",
+        path: "src/lib/mid.ts",
+        output_mode: "content",
+        context: 1,
+      }),
       "src/lib/mid.ts-1-import { old } from '../old';\nsrc/lib/mid.ts:2:const todo = old;",
     );
     await ws.file("many.txt", Array.from({ length: 10 }, (_, i) => `hit ${i}`).join("\n"));
     assert.equal(
-      await run(ws, grepTool, { pattern: "hit", path: "many.txt", output_mode: "content", max_results: 2 }),
+      await run(ws, grepTool, {
+        pattern: "hit",
+        path: "many.txt",
+        output_mode: "content",
+        max_results: 2,
+      }),
       "many.txt:1:hit 0\nmany.txt:2:hit 1\n[results capped at 2; narrow the pattern, path or glob, or raise max_results]",
     );
   } finally {
@@ -135,7 +167,10 @@ test("Ls lists directories first with types and sizes", async () => {
     );
     assert.equal(await run(ws, lsTool, { path: "adir" }), "adir is empty");
     const file = await executeToolCall(lsTool, { path: "b.txt" }, ws.ctx);
-    assert.deepEqual([file.error, file.output], [true, "b.txt is a file, not a directory; use Read to read it"]);
+    assert.deepEqual(
+      [file.error, file.output],
+      [true, "b.txt is a file, not a directory; use Read to read it"],
+    );
     const missing = await executeToolCall(lsTool, { path: "nope" }, ws.ctx);
     assert.deepEqual([missing.error, missing.output], [true, "nope does not exist"]);
     assert.equal(ws.ctx.state.seenFiles.size, 0, "listing is not reading");

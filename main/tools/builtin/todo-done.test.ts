@@ -20,13 +20,24 @@ test("TodoWrite replaces the session's list and summarises it", async () => {
       "Todo list updated: 3 items (1 completed, 1 in progress, 1 pending)\n[x] Read the code\n[~] Fix the bug\n[ ] Run tests",
     );
     assert.deepEqual(ws.ctx.state.todos, todos);
-    await executeToolCall(todoWriteTool, { todos: [{ content: "Only", status: "pending" }] }, ws.ctx);
+    await executeToolCall(
+      todoWriteTool,
+      { todos: [{ content: "Only", status: "pending" }] },
+      ws.ctx,
+    );
     assert.deepEqual(ws.ctx.state.todos, [{ content: "Only", status: "pending" }]);
     const cleared = await executeToolCall(todoWriteTool, { todos: [] }, ws.ctx);
     assert.equal(cleared.output, "Todo list cleared.");
-    const bad = await executeToolCall(todoWriteTool, { todos: [{ content: "x", status: "doing" }] }, ws.ctx);
+    const bad = await executeToolCall(
+      todoWriteTool,
+      { todos: [{ content: "x", status: "doing" }] },
+      ws.ctx,
+    );
     assert.equal(bad.error, true);
-    assert.match(bad.output, /"todos\.0\.status": expected one of "pending", "in_progress", "completed", got "doing"/);
+    assert.match(
+      bad.output,
+      /"todos\.0\.status": expected one of "pending", "in_progress", "completed", got "doing"/,
+    );
     assert.deepEqual(ws.ctx.state.todos, [], "an invalid call leaves the list alone");
   } finally {
     await ws.cleanup();

@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { approvalsFile, ApprovalPolicy, autoApprove } from "./approval.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "./approval.ts";
+import { tempWorkspace } from "./test-support.ts";
+
+function asking(answers: ApprovalAnswer[]): {
+  ask: (r: ApprovalRequest) => Promise<ApprovalAnswer>;
+  asked: ApprovalRequest[];
+} {
+  const asked: ApprovalRequest[] = [];
+  return {
+    asked,
+    ask: async (request) => {
+      asked.push(request);
+      return answers.shift() ?? "deny";
+    },
+  };
+}
+
+test("defaults: reading tools allowed, changing tools ask, unknown tools ask", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project" });
+    for (const name of ["Read", "Glob", "Grep", "Ls", "TodoWrite", "Done"])
+      assert.equal(await policy.rule(name), "allow");
+    for (const name of ["Write", "Patch", "Bash", "mcp__x__y"])
+      assert.equal(await policy.rule(name), "ask");
+    assert.deepEqual(await policy.decide("Read", {}), { allowed: true });
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("ask goes to the host; once-answers are not remembered", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const host = asking(["allow", "deny"]);
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project", ask: host.ask });
+    assert.deepEqual(await policy.decide("Bash", { command: "ls" }), { allowed: true });
+    assert.deepEqual(host.asked[0], {
+      toolName: "Bash",
+      args: { command: "ls" },
+      workdir: path.resolve("/project"),
+    });
+    assert.deepEqual(await policy.decide("Bash", { command: "rm" }), {
+      allowed: false,
+      reason: "The user denied Bash",
+    });
+    assert.equal(host.asked.length, 2);
+    await assert.rejects(fs.access(approvalsFile(ws.dir)));
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("always/never are persisted per workspace and survive a new policy", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const host = asking(["always", "never"]);
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project", ask: host.ask });
+    assert.deepEqual(await policy.decide("Bash", {}), { allowed: true });
+    const denied = await policy.decide("Write", {});
+    assert.equal(denied.allowed, false);
+    assert.equal(host.asked.length, 2);
+
+    const later = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project/", ask: host.ask });
+    assert.deepEqual(await later.decide("Bash", {}), { allowed: true });
+    const never = await later.decide("Write", {});
+    assert.equal(never.allowed, false);
+    assert.match(never.reason ?? "", /^Write is set to never run in this workspace/);
+    assert.equal(host.asked.length, 2, "remembered rules do not ask again");
+
+    const other = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/elsewhere" });
+    assert.equal(await other.rule("Bash"), "ask", "rules are per workspace");
+
+    const stored = JSON.parse(await fs.readFile(approvalsFile(ws.dir), "utf8"));
+    assert.deepEqual(stored, { [path.resolve("/project")]: { Bash: "allow", Write: "deny" } });
+    const leftovers = (await fs.readdir(ws.dir)).filter((f) => f.endsWith(".tmp"));
+    assert.deepEqual(leftovers, [], "atomic writes leave no temp files");
+
+    await later.remember("Write", "ask");
+    assert.deepEqual(await later.remembered(), { Bash: "allow" });
+    await later.remember("Bash", "ask");
+    assert.deepEqual(JSON.parse(await fs.readFile(approvalsFile(ws.dir), "utf8")), {});
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("concurrent remembers in one process both land", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const policy = new ApprovalPolicy({ globalHome: path.join(ws.dir, "new-home"), workdir: "/p" });
+    await Promise.all([
+      policy.remember("A", "allow"),
+      policy.remember("B", "deny"),
+      policy.remember("C", "allow"),
+    ]);
+    assert.deepEqual(await policy.remembered(), { A: "allow", B: "deny", C: "allow" });
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("headless without --yes denies with a reason; --yes approves but never overrides deny", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const headless = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/p" });
+    const denied = await headless.decide("Bash", {});
+    assert.equal(denied.allowed, false);
+    assert.match(denied.reason ?? "", /pass --yes .* or set its policy to allow/);
+    const yes = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/p", ask: autoApprove });
+    assert.deepEqual(await yes.decide("Bash", {}), { allowed: true });
+    await yes.remember("Bash", "deny");
+    assert.equal((await yes.decide("Bash", {})).allowed, false);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a corrupt file is reported in one line, treated as empty, and kept aside on the next write", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const file = approvalsFile(ws.dir);
+    await fs.writeFile(file, "{ not json");
+    const warnings: string[] = [];
+    const policy = new ApprovalPolicy({
+      globalHome: ws.dir,
+      workdir: "/p",
+      warn: (l) => warnings.push(l),
+    });
+    assert.equal(await policy.rule("Read"), "allow");
+    assert.equal(await policy.rule("Bash"), "ask");
+    assert.equal(warnings.length, 1, "reported once, not on every decision");
+    assert.match(warnings[0], /approvals\.json: not valid JSON \(.*\); approval rules ignored$/);
+    assert.ok(!warnings[0].includes("\n"));
+
+    await policy.remember("Bash", "allow");
+    assert.equal(await fs.readFile(`${file}.bad`, "utf8"), "{ not json");
+    assert.equal(await policy.rule("Bash"), "allow");
+
+    await fs.writeFile(file, JSON.stringify({ "/p": { Bash: "sometimes" } }));
+    assert.equal(await policy.rule("Bash"), "ask");
+    assert.match(warnings[1], /approvals\.json: "\/p" > "Bash": .*approval rules ignored$/);
+    await fs.writeFile(file, "[1, 2]");
+    assert.equal(await policy.rule("Bash"), "ask");
+    assert.match(warnings[2], /approvals\.json: top level: /);
+  } finally {
+    await ws.cleanup();
+  }
+});
