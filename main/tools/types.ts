@@ -5,8 +5,7 @@ import type { ToolPaths } from "../../plugins/sdk/index.ts";
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
 
 export type Validation =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; error: string };
+  { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 export interface TodoItem {
   content: string;

@@ -29,7 +29,9 @@ export const globTool = defineTool({
     } catch (err) {
       throw fsError(err, displayPath(ctx.workdir, root));
     }
-    const skipped = [...SKIPPED_DIRS].filter((dir) => !args.pattern.includes(dir));
+    // A pattern naming node_modules (as a path segment) is asking to search it.
+    const segments = args.pattern.split(/[\\/]/);
+    const skipped = [...SKIPPED_DIRS].filter((dir) => !segments.includes(dir));
     const found: { file: string; mtimeMs: number }[] = [];
     let capped = false;
     const entries = fs.glob(args.pattern, {

@@ -49,6 +49,8 @@ test("Glob lists matches newest first, skipping node_modules and .git", async ()
       "node_modules/dep/index.ts",
     );
     assert.equal(await run(ws, globTool, { pattern: "**/*.py" }), "No files match **/*.py");
+    assert.equal(await run(ws, globTool, { pattern: ".git/*" }), ".git/config");
+    assert.equal(await run(ws, globTool, { pattern: ".gitx/**" }), "No files match .gitx/**");
     const abs = await run(ws, globTool, { pattern: "**/*.md", path: ws.dir });
     assert.equal(abs, "README.md");
   } finally {
