@@ -64,5 +64,5 @@ export default tseslint.config(
     files: ["renderer/**"],
     languageOptions: { globals: { ...globals.browser } },
   },
-  { files: ["**/*.js"], languageOptions: { globals: { ...globals.node } } },
+  { files: ["**/*.js", "**/*.mjs", "**/*.cjs"], languageOptions: { globals: { ...globals.node } } },
 );

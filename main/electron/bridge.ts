@@ -13,11 +13,13 @@ import { CALLS, type AppVersion } from "./contract.ts";
 import { handle, unhandle } from "./ipc.ts";
 
 export function appVersion(): AppVersion {
+  // `?? "unknown"`: these are always set under Electron, not under the plain-Node test harness.
+  const versions: Partial<Record<string, string>> = process.versions;
   return {
     name: app.getName(),
     version: app.getVersion(),
-    electron: process.versions.electron,
-    chrome: process.versions.chrome,
+    electron: versions["electron"] ?? "unknown",
+    chrome: versions["chrome"] ?? "unknown",
     node: process.versions.node,
     platform: `${process.platform}-${process.arch}`,
   };

@@ -64,7 +64,7 @@ function EngineStatus({ state }: { state: BridgeState }) {
     case "absent":
       return (
         <p className="status status-absent" role="status">
-          <span className="dot" /> No engine bridge in this page — it was opened in a plain browser.
+          <span className="dot" /> No engine bridge: this page is open in a plain browser.
         </p>
       );
     case "failed":

@@ -1,0 +1,205 @@
+// Exercises the Electron shell under plain Node with a fake 'electron' (testing/fake-electron.ts):
+// start-up order, hardened window, navigation and permission locks, the app:// handler, and the
+// IPC seam's sender check and zod validation.
+import { strict as assert } from "node:assert";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { registerHooks } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+const fakeUrl = new URL("./testing/fake-electron.ts", import.meta.url).href;
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    if (specifier === "electron") return { url: fakeUrl, shortCircuit: true };
+    return nextResolve(specifier, context);
+  },
+});
+
+const fake = await import("./testing/fake-electron.ts");
+await import("./app.ts");
+const { CHANNELS } = await import("./channels.ts");
+const { handleAppScheme } = await import("./protocol.ts");
+
+type Win = InstanceType<typeof fake.BrowserWindow>;
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe("Electron shell (fake electron)", () => {
+  let win: Win;
+
+  before(async () => {
+    assert.deepEqual(fake.recorded.order, [
+      "setName",
+      "enableSandbox",
+      "registerSchemes",
+      "requestSingleInstanceLock",
+    ]);
+    fake.emitReady();
+    await settle();
+    assert.equal(fake.BrowserWindow.all.length, 1);
+    win = fake.BrowserWindow.all[0] as Win;
+  });
+
+  it("registers app:// as a standard secure scheme without CORS or CSP bypass", () => {
+    assert.deepEqual(fake.recorded.privileges, [
+      {
+        scheme: "app",
+        privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+      },
+    ]);
+  });
+
+  it("opens one hardened window on app://islet", () => {
+    const prefs = win.options["webPreferences"] as Record<string, unknown>;
+    assert.equal(prefs["contextIsolation"], true);
+    assert.equal(prefs["sandbox"], true);
+    assert.equal(prefs["nodeIntegration"], false);
+    assert.equal(prefs["webSecurity"], true);
+    assert.equal(prefs["webviewTag"], false);
+    assert.match(String(prefs["preload"]), /preload[/\\]index\.cjs$/);
+    assert.equal(win.loadedUrl, "app://islet/index.html");
+  });
+
+  it("locks navigation and window.open; https links go to the OS browser", () => {
+    let prevented = 0;
+    const event = { preventDefault: () => void prevented++ };
+    win.webContents.emit("will-navigate", event, "https://example.com/a");
+    win.webContents.emit("will-navigate", event, "file:///etc/passwd");
+    assert.equal(prevented, 2);
+    assert.deepEqual(win.webContents.windowOpenHandler?.({ url: "https://example.com/b" }), {
+      action: "deny",
+    });
+    assert.deepEqual(win.webContents.windowOpenHandler?.({ url: "javascript:alert(1)" }), {
+      action: "deny",
+    });
+    assert.deepEqual(fake.recorded.opened, ["https://example.com/a", "https://example.com/b"]);
+  });
+
+  it("denies permissions except clipboard write for our own origin", () => {
+    const check = fake.recorded.permissionCheck;
+    assert.ok(check);
+    assert.equal(check(null, "media", "app://islet"), false);
+    assert.equal(check(null, "geolocation", "app://islet"), false);
+    assert.equal(check(null, "clipboard-sanitized-write", "app://islet"), true);
+    assert.equal(check(null, "clipboard-sanitized-write", "https://evil.example"), false);
+    const decisions: boolean[] = [];
+    fake.recorded.permissionRequest?.(null, "notifications", (ok: boolean) => decisions.push(ok), {
+      requestingUrl: "app://islet/index.html",
+    });
+    assert.deepEqual(decisions, [false]);
+  });
+
+  describe("IPC seam", () => {
+    const call = (channel: string, event: unknown, ...args: unknown[]): unknown => {
+      const handler = fake.recorded.ipcHandlers.get(channel);
+      assert.ok(handler, `no handler for ${channel}`);
+      return handler(event, ...args);
+    };
+    const trusted = (): unknown => ({
+      sender: win.webContents,
+      senderFrame: win.webContents.mainFrame,
+    });
+
+    it("answers ping and app/version from our window", async () => {
+      const pong = (await call(CHANNELS.ping, trusted(), { nonce: "n1" })) as { nonce: string };
+      assert.equal(pong.nonce, "n1");
+      const version = (await call(CHANNELS.appVersion, trusted())) as Record<string, string>;
+      assert.equal(version["name"], "Islet");
+      assert.equal(version["version"], "0.1.0");
+      assert.equal(version["node"], process.versions.node);
+    });
+
+    it("refuses senders that are not our window's main frame on our origin", async () => {
+      const subframe = new fake.FakeFrame("app://islet");
+      subframe.parent = win.webContents.mainFrame;
+      const stranger = new fake.FakeWebContents();
+      stranger.mainFrame.origin = "app://islet";
+      const foreignOrigin = new fake.FakeWebContents();
+      const cases = [
+        { sender: win.webContents, senderFrame: null },
+        { sender: win.webContents, senderFrame: subframe },
+        { sender: stranger, senderFrame: stranger.mainFrame },
+        { sender: foreignOrigin, senderFrame: foreignOrigin.mainFrame },
+      ];
+      for (const event of cases) {
+        await assert.rejects(
+          async () => call(CHANNELS.ping, event, { nonce: "x" }),
+          /refused, the sender is not this app's window/,
+        );
+      }
+    });
+
+    it("rejects malformed payloads with a message naming the channel", async () => {
+      for (const payload of [undefined, { nonce: "" }, { nonce: 1 }, { nonce: "a", extra: 1 }]) {
+        await assert.rejects(
+          async () => call(CHANNELS.ping, trusted(), payload),
+          /islet:ping: invalid payload/,
+        );
+      }
+      await assert.rejects(
+        async () => call(CHANNELS.appVersion, trusted(), { sneaky: true }),
+        /islet:app\/version: invalid payload/,
+      );
+      await assert.rejects(
+        async () => call(CHANNELS.ping, trusted(), { nonce: "a" }, "second"),
+        /expected one payload/,
+      );
+    });
+  });
+
+  describe("app:// handler", () => {
+    let root: string;
+    let serve: (url: string, method?: string) => Promise<Response>;
+
+    before(async () => {
+      root = await mkdtemp(join(tmpdir(), "islet-renderer-"));
+      await mkdir(join(root, "assets"));
+      await writeFile(join(root, "index.html"), "<!doctype html><title>Islet</title>");
+      await writeFile(join(root, "assets", "a.js"), "export {};");
+      await writeFile(join(root, "..", "islet-secret.txt"), "secret");
+      handleAppScheme(root);
+      const handler = fake.recorded.protocolHandlers.get("app");
+      assert.ok(handler);
+      serve = async (url, method = "GET") => handler(new Request(url, { method }));
+    });
+
+    after(async () => {
+      await rm(root, { recursive: true, force: true });
+      await rm(join(root, "..", "islet-secret.txt"), { force: true });
+    });
+
+    it("serves files with a MIME type and the CSP header", async () => {
+      const page = await serve("app://islet/index.html");
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+      assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+      assert.equal(page.headers.get("x-content-type-options"), "nosniff");
+      assert.match(await page.text(), /<title>Islet/);
+      const script = await serve("app://islet/assets/a.js");
+      assert.match(script.headers.get("content-type") ?? "", /^text\/javascript/);
+    });
+
+    it("falls back to index.html for routes, 404s missing assets, refuses other hosts", async () => {
+      assert.equal((await serve("app://islet/")).status, 200);
+      assert.equal((await serve("app://islet/settings/providers")).status, 200);
+      assert.equal((await serve("app://islet/assets/missing.js")).status, 404);
+      assert.equal((await serve("app://other/index.html")).status, 404);
+      assert.equal((await serve("app://islet/index.html", "POST")).status, 405);
+    });
+
+    it("never serves files outside the renderer folder", async () => {
+      for (const url of [
+        "app://islet/../islet-secret.txt",
+        "app://islet/%2e%2e/islet-secret.txt",
+        "app://islet/..%2fislet-secret.txt",
+        "app://islet/assets/..%2f..%2fislet-secret.txt",
+      ]) {
+        const response = await serve(url);
+        assert.notEqual(await response.text(), "secret", url);
+      }
+    });
+  });
+});
