@@ -4,7 +4,16 @@
  * process being killed; `sync()` (fsync) makes it survive power loss too. A crash mid-write can
  * therefore tear at most the last line, and opening repairs that before anything is appended.
  */
-import { closeSync, constants, fstatSync, fsync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { promisify } from "node:util";
 
 const fsyncAsync = promisify(fsync);

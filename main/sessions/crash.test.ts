@@ -36,35 +36,42 @@ function runAndKill(dir: string, id: string, minRecords: number): Promise<number
   });
 }
 
-test("a writer killed mid-write loses no record whose append had returned", { timeout: 60_000 }, async (t) => {
-  const dir = tempDir(t);
-  let tornTails = 0;
-  for (let round = 0; round < 4; round++) {
-    const store = new SessionStore(dir);
-    const id = await store.create(baseSession);
-    const lastReported = await runAndKill(dir, id, 150 + round * 40);
+test(
+  "a writer killed mid-write loses no record whose append had returned",
+  { timeout: 60_000 },
+  async (t) => {
+    const dir = tempDir(t);
+    let tornTails = 0;
+    for (let round = 0; round < 4; round++) {
+      const store = new SessionStore(dir);
+      const id = await store.create(baseSession);
+      const lastReported = await runAndKill(dir, id, 150 + round * 40);
 
-    const loaded = await store.load(id);
-    const n = loaded.messages.length;
-    assert.ok(n - 1 >= lastReported, `loaded ${n} messages but the writer had reported m${lastReported}`);
-    loaded.messages.forEach((m, i) => {
-      assert.equal(m.id, `m${i}`, "an unbroken prefix m0..mn");
-      assert.equal(m.content, crashContent(i));
-    });
-    // The only thing a kill may leave is one torn last line.
-    assert.ok(loaded.warnings.length <= 1, loaded.warnings.join("\n"));
-    if (loaded.warnings.length === 1) {
-      assert.match(loaded.warnings[0], /dropped torn last line/);
-      tornTails++;
+      const loaded = await store.load(id);
+      const n = loaded.messages.length;
+      assert.ok(
+        n - 1 >= lastReported,
+        `loaded ${n} messages but the writer had reported m${lastReported}`,
+      );
+      loaded.messages.forEach((m, i) => {
+        assert.equal(m.id, `m${i}`, "an unbroken prefix m0..mn");
+        assert.equal(m.content, crashContent(i));
+      });
+      // The only thing a kill may leave is one torn last line.
+      assert.ok(loaded.warnings.length <= 1, loaded.warnings.join("\n"));
+      if (loaded.warnings.length === 1) {
+        assert.match(loaded.warnings[0], /dropped torn last line/);
+        tornTails++;
+      }
+
+      store.appendMessage(id, msg("after", "user", "resumed"));
+      await store.flush(id);
+      await store.close();
+      const resumed = await new SessionStore(dir).load(id);
+      assert.deepEqual(resumed.warnings, []);
+      assert.equal(resumed.messages.length, n + 1);
+      assert.equal(resumed.messages[n].id, "after");
     }
-
-    store.appendMessage(id, msg("after", "user", "resumed"));
-    await store.flush(id);
-    await store.close();
-    const resumed = await new SessionStore(dir).load(id);
-    assert.deepEqual(resumed.warnings, []);
-    assert.equal(resumed.messages.length, n + 1);
-    assert.equal(resumed.messages[n].id, "after");
-  }
-  t.diagnostic(`torn tails seen and repaired: ${tornTails} of 4 kills`);
-});
+    t.diagnostic(`torn tails seen and repaired: ${tornTails} of 4 kills`);
+  },
+);

@@ -91,18 +91,26 @@ function heading(m: Message): string {
   return `## ${title}`;
 }
 
+/** Model output with an unclosed code fence would swallow every later section: close it. */
+function closeOpenFence(text: string): string {
+  const fenceLines = text.split("\n").filter((line) => /^\s*(```|~~~)/.test(line)).length;
+  return fenceLines % 2 === 1 ? text + "\n```" : text;
+}
+
 function messageMarkdown(m: Message): string {
   const parts = [heading(m)];
   if (m.kind === "synthetic" && m.eject) parts.push("_Removed from history after one turn._");
   if (m.thinking) {
-    parts.push(`<details>\n<summary>Thinking</summary>\n\n${fenced(m.thinking, "text")}\n\n</details>`);
+    parts.push(
+      `<details>\n<summary>Thinking</summary>\n\n${fenced(m.thinking, "text")}\n\n</details>`,
+    );
   }
   if (m.role === "tool") {
     const label = m.isError ? "Error output" : "Output";
     const call = m.toolCallId ? ` for call ${code(m.toolCallId)}` : "";
     parts.push(`${label}${call}:\n\n${fenced(m.content, "text")}`);
   } else if (m.content.trim() !== "") {
-    parts.push(m.content.trimEnd());
+    parts.push(closeOpenFence(m.content.trimEnd()));
   }
   for (const call of m.toolCalls ?? []) {
     const args = JSON.stringify(call.arguments, null, 2);
@@ -129,7 +137,9 @@ function statsMarkdown(stats: Stats): string {
   if (stats.topTools.length > 0) {
     rows.push(["Top tools", stats.topTools.map((t) => `${t.name} ×${t.count}`).join(", ")]);
   }
-  return ["| Stat | Value |", "| --- | --- |", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
+  return ["| Stat | Value |", "| --- | --- |", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join(
+    "\n",
+  );
 }
 
 export function exportMarkdown(s: LoadedSession): string {
@@ -148,8 +158,13 @@ export function exportMarkdown(s: LoadedSession): string {
   const sections = [`# ${s.title.trim() || "Untitled session"}`, meta.join("\n"), "---"];
   for (const m of s.messages) sections.push(messageMarkdown(m));
   if (s.todos.length > 0) {
-    sections.push("---", "## Todos", s.todos.map((t) => TODO_MARKS[t.status] + t.content).join("\n"));
+    sections.push(
+      "---",
+      "## Todos",
+      s.todos.map((t) => TODO_MARKS[t.status] + t.content).join("\n"),
+    );
   }
-  if (s.stats) sections.push(s.todos.length > 0 ? "## Stats" : "---\n\n## Stats", statsMarkdown(s.stats));
+  if (s.stats)
+    sections.push(s.todos.length > 0 ? "## Stats" : "---\n\n## Stats", statsMarkdown(s.stats));
   return sections.join("\n\n") + "\n";
 }

@@ -25,7 +25,10 @@ const entrySchema = z.object({
   }),
 });
 
-const indexSchema = z.object({ v: z.literal(INDEX_VERSION), entries: z.record(z.string(), entrySchema) });
+const indexSchema = z.object({
+  v: z.literal(INDEX_VERSION),
+  entries: z.record(z.string(), entrySchema),
+});
 
 export type IndexEntry = z.infer<typeof entrySchema>;
 
@@ -42,7 +45,10 @@ export async function readIndex(path: string): Promise<Map<string, IndexEntry>> 
 export async function writeIndex(path: string, entries: Map<string, IndexEntry>): Promise<void> {
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
-    await writeFile(tmp, JSON.stringify({ v: INDEX_VERSION, entries: Object.fromEntries(entries) }));
+    await writeFile(
+      tmp,
+      JSON.stringify({ v: INDEX_VERSION, entries: Object.fromEntries(entries) }),
+    );
     await rename(tmp, path);
   } catch {
     // A cache that could not be written is rebuilt next time.

@@ -17,7 +17,6 @@ const meta: SessionRecord = {
   appVersion: "0.1.0",
 };
 
-
 function file(...records: SessionRecord[]): string {
   return records.map(encodeRecord).join("");
 }
@@ -28,7 +27,10 @@ test("remove, reset and in-place updates rebuild the history", () => {
   const text = file(
     meta,
     { t: "message", message: msg("m1", "user", "first question") },
-    { t: "message", message: msg("m2", "user", "hint", { kind: "synthetic", source: "p", eject: true }) },
+    {
+      t: "message",
+      message: msg("m2", "user", "hint", { kind: "synthetic", source: "p", eject: true }),
+    },
     { t: "message", message: msg("m3", "assistant", "answer") },
     { t: "remove", ids: ["m2", "never-existed"] },
     { t: "message", message: msg("m1", "user", "first question, edited") },
@@ -93,7 +95,11 @@ test("title, todos, agent, model, stats, files, tools and state are last-write-w
 });
 
 test("an empty rename falls back to the default title", () => {
-  const text = file(meta, { t: "message", message: msg("a", "user", "hello there") }, { t: "title", title: "" });
+  const text = file(
+    meta,
+    { t: "message", message: msg("a", "user", "hello there") },
+    { t: "title", title: "" },
+  );
   assert.equal(reconstruct(text, "f", fallback).title, "hello there");
 });
 
@@ -124,7 +130,13 @@ test("bad middle lines are skipped with a warning naming file and line", () => {
     { t: "message", message: msg("c", "user", "3") },
   ).split("\n");
   lines[1] = lines[1].slice(0, 20); // corrupt JSON
-  lines.splice(3, 0, '{"t":"message","message":{"id":"x"}}', '{"t":"hologram","x":1}', '{"t":"todos","todos":"no"}');
+  lines.splice(
+    3,
+    0,
+    '{"t":"message","message":{"id":"x"}}',
+    '{"t":"hologram","x":1}',
+    '{"t":"todos","todos":"no"}',
+  );
   const s = reconstruct(lines.join("\n"), "/h/s1.jsonl", fallback);
   assert.deepEqual(
     s.messages.map((m) => m.id),
@@ -152,7 +164,9 @@ test("a lost meta line still yields the messages, with placeholder metadata", ()
 });
 
 test("a file from a newer format loads what it understands and says so", () => {
-  const text = file({ ...meta, v: 99 } as SessionRecord, { t: "message", message: msg("a", "user", "hi") }) + '{"t":"future"}\n';
+  const text =
+    file({ ...meta, v: 99 } as SessionRecord, { t: "message", message: msg("a", "user", "hi") }) +
+    '{"t":"future"}\n';
   const s = reconstruct(text, "f", fallback);
   assert.equal(s.messages.length, 1);
   assert.match(s.warnings[0], /newer Islet \(format v99\)/);

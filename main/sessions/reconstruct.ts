@@ -39,11 +39,15 @@ export type Decoded = { ok: true; record: BodyRecord | MetaRecord } | { ok: fals
 
 /** Validates one parsed line (after upgrading it from `version`) into a typed record. */
 export function decode(raw: unknown, version: number): Decoded {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, why: "not a record object" };
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return { ok: false, why: "not a record object" };
   const upgraded = upgradeRecord(raw as Record<string, unknown>, version);
   const t = upgraded.t;
   if (!isRecordType(t)) {
-    return { ok: false, why: `unknown record type ${JSON.stringify(t)} (written by a newer Islet?)` };
+    return {
+      ok: false,
+      why: `unknown record type ${JSON.stringify(t)} (written by a newer Islet?)`,
+    };
   }
   // Messages dominate a session's size: check them structurally, keep zod for everything else.
   if (t === "message") {
@@ -52,7 +56,8 @@ export function decode(raw: unknown, version: number): Decoded {
     return { ok: true, record: { t, message: upgraded.message as Message } };
   }
   if (t === "reset") {
-    if (!Array.isArray(upgraded.messages)) return { ok: false, why: "reset.messages must be an array" };
+    if (!Array.isArray(upgraded.messages))
+      return { ok: false, why: "reset.messages must be an array" };
     for (const m of upgraded.messages as unknown[]) {
       const problem = messageProblem(m);
       if (problem) return { ok: false, why: `reset: ${problem}` };
@@ -92,7 +97,8 @@ class Builder {
   }
 
   private noteMessage(m: Message): void {
-    if (this.firstUserTitle === "" && isTitleSource(m)) this.firstUserTitle = titleFromText(m.content);
+    if (this.firstUserTitle === "" && isTitleSource(m))
+      this.firstUserTitle = titleFromText(m.content);
   }
 
   apply(r: BodyRecord): void {
@@ -201,7 +207,9 @@ export function reconstruct(text: string, file: string, fallback: Fallback): Ses
     try {
       raw = JSON.parse(line);
     } catch {
-      warnings.push(isLast ? `${where}: dropped torn last line` : `${where}: skipped line: not valid JSON`);
+      warnings.push(
+        isLast ? `${where}: dropped torn last line` : `${where}: skipped line: not valid JSON`,
+      );
       continue;
     }
     if (builder === null) {
@@ -210,7 +218,9 @@ export function reconstruct(text: string, file: string, fallback: Fallback): Ses
         builder = new Builder(meta.data);
         version = meta.data.v;
         if (version > SESSION_FORMAT_VERSION) {
-          warnings.push(`${where}: written by a newer Islet (format v${version}); unknown records are skipped`);
+          warnings.push(
+            `${where}: written by a newer Islet (format v${version}); unknown records are skipped`,
+          );
         }
         continue;
       }

@@ -8,7 +8,10 @@ import { isCanonicalSessionId, isSafeSessionId, newSessionId } from "./ids.ts";
 
 const good: unknown[] = [
   msg("a", "user", "hi"),
-  msg("b", "assistant", "", { thinking: "hmm", toolCalls: [{ id: "c1", name: "Read", arguments: { path: "x" } }] }),
+  msg("b", "assistant", "", {
+    thinking: "hmm",
+    toolCalls: [{ id: "c1", name: "Read", arguments: { path: "x" } }],
+  }),
   msg("c", "tool", "out", { toolCallId: "c1", toolName: "Read", isError: true }),
   msg("d", "user", "note", { kind: "synthetic", source: "plugin-x", eject: true }),
   { ...msg("e", "assistant", "x"), futureField: [1, 2] },

@@ -150,7 +150,10 @@ export function isRecordType(t: unknown): t is RecordType {
  * is current, so this is the identity; when v2 changes a record, convert it here, keyed on
  * `fromVersion`, and never change how v1 files are read.
  */
-export function upgradeRecord(raw: Record<string, unknown>, fromVersion: number): Record<string, unknown> {
+export function upgradeRecord(
+  raw: Record<string, unknown>,
+  fromVersion: number,
+): Record<string, unknown> {
   void fromVersion;
   return raw;
 }

@@ -11,7 +11,12 @@ test("create, append, flush and load round-trip the whole session state", async 
   const { store, id } = await storeWithSession(t);
   store.appendMessage(id, msg("a", "user", "  Add a   --json flag to the CLI\n"));
   store.append(id, [
-    { t: "message", message: msg("b", "assistant", "ok", { toolCalls: [{ id: "c1", name: "Read", arguments: {} }] }) },
+    {
+      t: "message",
+      message: msg("b", "assistant", "ok", {
+        toolCalls: [{ id: "c1", name: "Read", arguments: {} }],
+      }),
+    },
     { t: "message", message: msg("c", "tool", "file", { toolCallId: "c1", toolName: "Read" }) },
     { t: "todos", todos: [{ content: "write flag", status: "in_progress" }] },
     { t: "stats", stats },
@@ -38,7 +43,11 @@ test("an invalid record is refused before anything is written", async (t) => {
   const before = readFileSync(store.fileOf(id), "utf8");
   const broken = { ...msg("a", "user", "x"), role: "robot" } as unknown as ReturnType<typeof msg>;
   assert.throws(
-    () => store.append(id, [{ t: "message", message: msg("ok", "user", "x") }, { t: "message", message: broken }]),
+    () =>
+      store.append(id, [
+        { t: "message", message: msg("ok", "user", "x") },
+        { t: "message", message: broken },
+      ]),
     (err: unknown) => err instanceof SessionError && err.code === "invalid_record",
   );
   assert.equal(readFileSync(store.fileOf(id), "utf8"), before);
@@ -49,7 +58,10 @@ test("appending to a file with a torn tail cuts the tail off first", async (t) =
   store.appendMessage(id, msg("a", "user", "kept"));
   await store.close(id);
   // A crash in the middle of writing record "b":
-  appendFileSync(store.fileOf(id), encodeRecord({ t: "message", message: msg("b", "assistant", "lost") }).slice(0, 25));
+  appendFileSync(
+    store.fileOf(id),
+    encodeRecord({ t: "message", message: msg("b", "assistant", "lost") }).slice(0, 25),
+  );
 
   const torn = await store.load(id);
   assert.deepEqual(
@@ -74,7 +86,10 @@ test("appending to a file with a torn tail cuts the tail off first", async (t) =
 test("a complete last record missing its newline is kept when appending", async (t) => {
   const { store, id } = await storeWithSession(t);
   await store.close(id);
-  appendFileSync(store.fileOf(id), encodeRecord({ t: "message", message: msg("a", "user", "x") }).trimEnd());
+  appendFileSync(
+    store.fileOf(id),
+    encodeRecord({ t: "message", message: msg("a", "user", "x") }).trimEnd(),
+  );
   store.appendMessage(id, msg("b", "user", "y"));
   const s = await store.load(id);
   assert.deepEqual(s.warnings, []);
@@ -113,8 +128,16 @@ test("list: newest first, with counts after removals, titles and switches", asyn
     { t: "model", provider: "anthropic", model: "claude" },
   ]);
   store.appendMessage(newer, msg("x", "user", "newer"));
-  utimesSync(store.fileOf(older), new Date("2020-01-02T00:00:00Z"), new Date("2020-01-02T00:00:00Z"));
-  utimesSync(store.fileOf(newer), new Date("2020-01-01T00:00:00Z"), new Date("2020-01-01T00:00:00Z"));
+  utimesSync(
+    store.fileOf(older),
+    new Date("2020-01-02T00:00:00Z"),
+    new Date("2020-01-02T00:00:00Z"),
+  );
+  utimesSync(
+    store.fileOf(newer),
+    new Date("2020-01-01T00:00:00Z"),
+    new Date("2020-01-01T00:00:00Z"),
+  );
 
   const list = await store.list();
   assert.deepEqual(
@@ -135,7 +158,9 @@ test("list: newest first, with counts after removals, titles and switches", asyn
   });
 
   // The index caches unchanged files; a change to one file is picked up.
-  const index = JSON.parse(readFileSync(join(dir, INDEX_FILE), "utf8")) as { entries: Record<string, unknown> };
+  const index = JSON.parse(readFileSync(join(dir, INDEX_FILE), "utf8")) as {
+    entries: Record<string, unknown>;
+  };
   assert.deepEqual(Object.keys(index.entries).sort(), [older, newer].sort());
   await store.rename(newer, "Renamed");
   const again = await store.list();

@@ -20,7 +20,12 @@ import { AppendFile } from "./append-file.ts";
 import { isSafeSessionId, newSessionId } from "./ids.ts";
 import { entryFor, INDEX_FILE, readIndex, writeIndex, type IndexEntry } from "./index-cache.ts";
 import { decode, reconstruct, type SessionState } from "./reconstruct.ts";
-import { encodeRecord, SESSION_FORMAT_VERSION, type BodyRecord, type MetaRecord } from "./records.ts";
+import {
+  encodeRecord,
+  SESSION_FORMAT_VERSION,
+  type BodyRecord,
+  type MetaRecord,
+} from "./records.ts";
 import { scanSummary, type SessionSummary } from "./summary.ts";
 
 export type { SessionSummary } from "./summary.ts";
@@ -29,7 +34,8 @@ export type { SessionState } from "./reconstruct.ts";
 const EXT = ".jsonl";
 const LIST_CONCURRENCY = 8;
 
-export type SessionErrorCode = "not_found" | "ambiguous" | "invalid_id" | "invalid_record" | "exists";
+export type SessionErrorCode =
+  "not_found" | "ambiguous" | "invalid_id" | "invalid_record" | "exists";
 
 export class SessionError extends Error {
   readonly code: SessionErrorCode;
@@ -71,7 +77,11 @@ function isErrno(err: unknown, code: string): boolean {
   return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
 }
 
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimited<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -100,7 +110,8 @@ export class SessionStore {
   }
 
   fileOf(id: string): string {
-    if (!isSafeSessionId(id)) throw new SessionError("invalid_id", `invalid session id: ${JSON.stringify(id)}`);
+    if (!isSafeSessionId(id))
+      throw new SessionError("invalid_id", `invalid session id: ${JSON.stringify(id)}`);
     return join(this.dir, id + EXT);
   }
 
@@ -126,7 +137,8 @@ export class SessionStore {
     try {
       handle = await open(file, "wx");
     } catch (err) {
-      if (isErrno(err, "EEXIST")) throw new SessionError("exists", `session already exists: ${file}`);
+      if (isErrno(err, "EEXIST"))
+        throw new SessionError("exists", `session already exists: ${file}`);
       throw err;
     }
     try {
@@ -160,7 +172,8 @@ export class SessionStore {
       try {
         file = new AppendFile(path);
       } catch (err) {
-        if (isErrno(err, "ENOENT")) throw new SessionError("not_found", `no session ${id} (${path})`);
+        if (isErrno(err, "ENOENT"))
+          throw new SessionError("not_found", `no session ${id} (${path})`);
         throw err;
       }
       this.files.set(id, file);
@@ -221,7 +234,10 @@ export class SessionStore {
       if (isErrno(err, "ENOENT")) return [];
       throw err;
     }
-    return names.filter((n) => n.endsWith(EXT)).map((n) => n.slice(0, -EXT.length)).filter(isSafeSessionId);
+    return names
+      .filter((n) => n.endsWith(EXT))
+      .map((n) => n.slice(0, -EXT.length))
+      .filter(isSafeSessionId);
   }
 
   /** Summaries, most recently updated first; unchanged files come from the index cache. */
@@ -231,26 +247,35 @@ export class SessionStore {
     const cached = await readIndex(indexPath);
     const fresh = new Map<string, IndexEntry>();
     let changed = cached.size !== ids.length;
-    const rows = await mapLimited(ids, LIST_CONCURRENCY, async (id): Promise<SessionSummary | null> => {
-      const file = this.fileOf(id);
-      try {
-        const info = await stat(file);
-        let entry = cached.get(id);
-        if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) {
-          const summary = scanSummary(await readFile(file, "utf8"), { id, createdAt: info.mtime.toISOString() });
-          entry = entryFor(info.size, info.mtimeMs, summary);
-          changed = true;
+    const rows = await mapLimited(
+      ids,
+      LIST_CONCURRENCY,
+      async (id): Promise<SessionSummary | null> => {
+        const file = this.fileOf(id);
+        try {
+          const info = await stat(file);
+          let entry = cached.get(id);
+          if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) {
+            const summary = scanSummary(await readFile(file, "utf8"), {
+              id,
+              createdAt: info.mtime.toISOString(),
+            });
+            entry = entryFor(info.size, info.mtimeMs, summary);
+            changed = true;
+          }
+          fresh.set(id, entry);
+          return { ...entry.summary, updatedAt: info.mtime.toISOString() };
+        } catch (err) {
+          if (isErrno(err, "ENOENT")) return null; // deleted while listing
+          throw err;
         }
-        fresh.set(id, entry);
-        return { ...entry.summary, updatedAt: info.mtime.toISOString() };
-      } catch (err) {
-        if (isErrno(err, "ENOENT")) return null; // deleted while listing
-        throw err;
-      }
-    });
+      },
+    );
     if (changed) await writeIndex(indexPath, fresh);
     const summaries = rows.filter((r): r is SessionSummary => r !== null);
-    return summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));
+    return summaries.sort(
+      (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id),
+    );
   }
 
   async rename(id: string, title: string): Promise<void> {
@@ -279,9 +304,13 @@ export class SessionStore {
     if (ids.includes(wanted)) return wanted;
     const matches = ids.filter((id) => id.startsWith(wanted)).sort();
     if (matches.length === 1) return matches[0];
-    if (matches.length === 0) throw new SessionError("not_found", `no session matches "${wanted}" in ${this.dir}`);
+    if (matches.length === 0)
+      throw new SessionError("not_found", `no session matches "${wanted}" in ${this.dir}`);
     const shown = matches.slice(0, 5).join(", ") + (matches.length > 5 ? ", …" : "");
-    throw new SessionError("ambiguous", `"${wanted}" matches ${matches.length} sessions: ${shown}; type more of the id`);
+    throw new SessionError(
+      "ambiguous",
+      `"${wanted}" matches ${matches.length} sessions: ${shown}; type more of the id`,
+    );
   }
 
   /** Waits for pending fsyncs and closes one session's file, or all of them. */

@@ -74,7 +74,8 @@ export function scanSummary(text: string, fallback: Fallback): ScannedSummary {
     switch (r.t) {
       case "message":
         ids.add(r.message.id);
-        if (firstUserTitle === "" && isTitleSource(r.message)) firstUserTitle = titleFromText(r.message.content);
+        if (firstUserTitle === "" && isTitleSource(r.message))
+          firstUserTitle = titleFromText(r.message.content);
         break;
       case "remove":
         for (const id of r.ids) ids.delete(id);

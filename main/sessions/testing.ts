@@ -13,14 +13,26 @@ export function tempDir(t: TestContext): string {
   return dir;
 }
 
-export function msg(id: string, role: Message["role"], content: string, extra: Partial<Message> = {}): Message {
+export function msg(
+  id: string,
+  role: Message["role"],
+  content: string,
+  extra: Partial<Message> = {},
+): Message {
   return { id, role, content, kind: "normal", createdAt: "2026-11-21T10:00:00.000Z", ...extra };
 }
 
-export const baseSession = { workdir: "/work/proj", agent: "coder", provider: "ollama", model: "qwen3:8b" };
+export const baseSession = {
+  workdir: "/work/proj",
+  agent: "coder",
+  provider: "ollama",
+  model: "qwen3:8b",
+};
 
 /** A store in a fresh folder with one session; files are closed before the folder is removed. */
-export async function storeWithSession(t: TestContext): Promise<{ store: SessionStore; id: string; dir: string }> {
+export async function storeWithSession(
+  t: TestContext,
+): Promise<{ store: SessionStore; id: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), "islet-sessions-"));
   const store = new SessionStore(dir, { appVersion: "0.1.0" });
   t.after(async () => {
