@@ -47,9 +47,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * Ollama sends). Unreadable arguments give `arguments: {}` plus an `error` for the loop to report.
  */
 export function toolCallEvent(id: string, name: string, raw: string | unknown): StreamEvent {
-  const call: ToolCallRequest = { id: id || newCallId(), name: name || INVALID_TOOL_NAME, arguments: {} };
+  const call: ToolCallRequest = {
+    id: id || newCallId(),
+    name: name || INVALID_TOOL_NAME,
+    arguments: {},
+  };
   if (!name) {
-    return { type: "tool_call", call, error: "the tool call has no tool name; call again with one" };
+    return {
+      type: "tool_call",
+      call,
+      error: "the tool call has no tool name; call again with one",
+    };
   }
   let value: unknown = raw;
   if (typeof raw === "string") {

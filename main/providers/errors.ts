@@ -31,7 +31,8 @@ const CREDIT_RE =
   /insufficient[_ ]quota|credit balance|billing|payment required|out of credits|insufficient (?:credits|funds|balance)|exceeded your current quota|requires more credits/i;
 const MODEL_RE =
   /model_not_found|model\b[^.]*?\bnot (?:found|loaded|available)|no models? (?:is |are )?loaded|not loaded|unknown model|invalid model|no such model|model[^.]*does not exist/i;
-const FILTER_RE = /content[_ ]filter|content[_ ]policy|content management policy|safety system|responsible ai/i;
+const FILTER_RE =
+  /content[_ ]filter|content[_ ]policy|content management policy|safety system|responsible ai/i;
 const OVERLOADED_RE = /overloaded/i;
 
 function str(v: unknown): string {
@@ -88,7 +89,10 @@ export function classify(status: number, err: ServerError): ErrorType {
 }
 
 /** Retry-After as ms: `retry-after-ms` (OpenAI), then `retry-after` seconds or HTTP date. */
-export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: Headers | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) {
@@ -155,7 +159,10 @@ function explain(type: ErrorType, ctx: ErrorContext, err: ServerError, retryAfte
     case "content_filter":
       return ["blocked by the content filter", "rephrase the request"];
     case "network":
-      return [`cannot reach ${ctx.baseUrl}`, "check that the server is running and base_url is right"];
+      return [
+        `cannot reach ${ctx.baseUrl}`,
+        "check that the server is running and base_url is right",
+      ];
     default:
       return ["request failed", ""];
   }
@@ -241,7 +248,8 @@ export function networkError(ctx: ErrorContext, err: unknown): ProviderError {
     }
     e = e instanceof Error ? e.cause : undefined;
   }
-  if (!reason) reason = err instanceof Error && err.message === "terminated" ? "connection lost" : "";
+  if (!reason)
+    reason = err instanceof Error && err.message === "terminated" ? "connection lost" : "";
   if (!reason) reason = scrub(err instanceof Error ? err.message : String(err), ctx.secrets);
   return new ProviderError(
     `${ctx.provider}: cannot reach ${ctx.baseUrl}: ${reason} — check that the server is running and base_url is right`,

@@ -35,7 +35,11 @@ export interface RequestOptions {
 }
 
 /** Sends a request; resolves to the response only when it is 2xx, otherwise throws classified. */
-export async function send(ctx: ErrorContext, url: string, opts: RequestOptions): Promise<Response> {
+export async function send(
+  ctx: ErrorContext,
+  url: string,
+  opts: RequestOptions,
+): Promise<Response> {
   const signals = [opts.signal, opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined];
   const active = signals.filter((s): s is AbortSignal => s !== undefined);
   const signal = active.length > 1 ? AbortSignal.any(active) : active[0];

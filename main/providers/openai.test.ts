@@ -6,7 +6,12 @@ import { startFakeOpenAI } from "./testing/fake-openai.ts";
 import { collect, joined, READ_TOOL, request, sampleConversation } from "./testing/collect.ts";
 
 function provider(url: string, apiKey?: string) {
-  return new OpenAIProvider({ name: "work", baseUrl: url, apiKey, apiKeyEnv: apiKey ? "OPENAI_API_KEY" : undefined });
+  return new OpenAIProvider({
+    name: "work",
+    baseUrl: url,
+    apiKey,
+    apiKeyEnv: apiKey ? "OPENAI_API_KEY" : undefined,
+  });
 }
 
 async function failure(p: OpenAIProvider, model = "m"): Promise<ProviderError> {
@@ -20,7 +25,9 @@ async function failure(p: OpenAIProvider, model = "m"): Promise<ProviderError> {
 }
 
 test("openai: streams text, usage and done", async () => {
-  const srv = await startFakeOpenAI([{ text: ["Hel", "lo ", "wörld 🌍"], usage: { input: 12, output: 3 } }]);
+  const srv = await startFakeOpenAI([
+    { text: ["Hel", "lo ", "wörld 🌍"], usage: { input: 12, output: 3 } },
+  ]);
   try {
     const events = await collect(provider(srv.url).chat(request("m")));
     assert.deepEqual(events, [
@@ -59,7 +66,7 @@ test("openai: parallel tool calls assembled from fragments; bad JSON becomes an 
       text: ["Reading."],
       toolCalls: [
         { id: "call_1", name: "Read", arguments: { path: "src/ä.ts", limit: 20 }, fragments: 7 },
-        { id: "call_2", name: "Grep", arguments: { pattern: "a\"b", path: "." }, fragments: 4 },
+        { id: "call_2", name: "Grep", arguments: { pattern: 'a"b', path: "." }, fragments: 4 },
         { id: "call_3", name: "Read", arguments: '{"path": "x"', fragments: 2 },
       ],
     },
@@ -68,8 +75,14 @@ test("openai: parallel tool calls assembled from fragments; bad JSON becomes an 
     const events = await collect(provider(srv.url).chat(request("m", { tools: [READ_TOOL] })));
     const calls = events.filter((e) => e.type === "tool_call");
     assert.deepEqual(calls.slice(0, 2), [
-      { type: "tool_call", call: { id: "call_1", name: "Read", arguments: { path: "src/ä.ts", limit: 20 } } },
-      { type: "tool_call", call: { id: "call_2", name: "Grep", arguments: { pattern: 'a"b', path: "." } } },
+      {
+        type: "tool_call",
+        call: { id: "call_1", name: "Read", arguments: { path: "src/ä.ts", limit: 20 } },
+      },
+      {
+        type: "tool_call",
+        call: { id: "call_2", name: "Grep", arguments: { pattern: 'a"b', path: "." } },
+      },
     ]);
     const bad = calls[2] as Extract<StreamEvent, { type: "tool_call" }>;
     assert.deepEqual(bad.call, { id: "call_3", name: "Read", arguments: {} });
@@ -105,8 +118,16 @@ test("openai: request body maps system, tool calls and tool results exactly", as
           role: "assistant",
           content: "Reading both.",
           tool_calls: [
-            { id: "call_a", type: "function", function: { name: "Read", arguments: '{"path":"a"}' } },
-            { id: "call_b", type: "function", function: { name: "Read", arguments: '{"path":"b"}' } },
+            {
+              id: "call_a",
+              type: "function",
+              function: { name: "Read", arguments: '{"path":"a"}' },
+            },
+            {
+              id: "call_b",
+              type: "function",
+              function: { name: "Read", arguments: '{"path":"b"}' },
+            },
           ],
         },
         { role: "tool", tool_call_id: "call_a", content: "contents of a" },
@@ -129,13 +150,39 @@ test("openai: error statuses are classified with one actionable line and no key"
   const srv = await startFakeOpenAI([
     { error: { status: 401 } },
     { error: { status: 429, headers: { "retry-after": "20" } } },
-    { error: { status: 429, message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", code: "insufficient_quota" } },
+    {
+      error: {
+        status: 429,
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        type: "insufficient_quota",
+        code: "insufficient_quota",
+      },
+    },
     { error: { status: 500 } },
-    { error: { status: 400, code: "context_length_exceeded", message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130012 tokens." } },
+    {
+      error: {
+        status: 400,
+        code: "context_length_exceeded",
+        message:
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130012 tokens.",
+      },
+    },
     // llama.cpp's own shape
-    { error: { status: 400, body: '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}' } },
+    {
+      error: {
+        status: 400,
+        body: '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}',
+      },
+    },
     { error: { status: 404 } },
-    { error: { status: 400, code: "content_filter", message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy." } },
+    {
+      error: {
+        status: 400,
+        code: "content_filter",
+        message:
+          "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.",
+      },
+    },
     { error: { status: 413, body: "Payload Too Large" } },
   ]);
   try {
@@ -171,7 +218,10 @@ test("openai: error statuses are classified with one actionable line and no key"
 
 test("openai: an error chunk mid-stream, a truncated stream and a closed port", async () => {
   const srv = await startFakeOpenAI([
-    { text: ["partial"], streamError: { message: "Internal error while generating", type: "server_error" } },
+    {
+      text: ["partial"],
+      streamError: { message: "Internal error while generating", type: "server_error" },
+    },
     { text: ["partial"], truncate: true },
   ]);
   try {
@@ -186,7 +236,10 @@ test("openai: an error chunk mid-stream, a truncated stream and a closed port", 
   }
   const refused = await failure(provider(srv.url));
   assert.equal(refused.errorType, "network");
-  assert.match(refused.message, /cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: connection (refused|reset|closed|lost)/);
+  assert.match(
+    refused.message,
+    /cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: connection (refused|reset|closed|lost)/,
+  );
 });
 
 test("openai: servers that never send [DONE] still finish", async () => {
@@ -206,7 +259,9 @@ test("openai: aborting mid-stream rejects with the abort reason and closes the c
     const seen: string[] = [];
     await assert.rejects(
       (async () => {
-        for await (const ev of provider(srv.url).chat(request("m", { signal: controller.signal }))) {
+        for await (const ev of provider(srv.url).chat(
+          request("m", { signal: controller.signal }),
+        )) {
           if (ev.type === "text") seen.push(ev.text);
           if (seen.join("") === "first second") controller.abort();
         }
@@ -228,11 +283,17 @@ test("openai: listModels and best-effort modelInfo from /models, /props, LM Stud
       { id: "gguf", object: "model", meta: { n_ctx_train: 131072, n_params: 8030261248 } },
     ],
     props: { default_generation_settings: { n_ctx: 16384 }, modalities: { vision: true } },
-    lmstudio: { "lms-model": { id: "lms-model", type: "llm", arch: "qwen3", max_context_length: 40960 } },
+    lmstudio: {
+      "lms-model": { id: "lms-model", type: "llm", arch: "qwen3", max_context_length: 40960 },
+    },
   });
   try {
     const p = provider(srv.url);
-    assert.deepEqual(await p.listModels(), [{ name: "plain" }, { name: "vllm-model" }, { name: "gguf" }]);
+    assert.deepEqual(await p.listModels(), [
+      { name: "plain" },
+      { name: "vllm-model" },
+      { name: "gguf" },
+    ]);
     const gguf = await p.modelInfo("gguf");
     // llama.cpp's running n_ctx beats the training context.
     assert.deepEqual(gguf, {
@@ -242,14 +303,20 @@ test("openai: listModels and best-effort modelInfo from /models, /props, LM Stud
       contextLength: 16384,
       capabilities: ["tools", "vision"],
     });
-    const configured = new OpenAIProvider({ baseUrl: srv.url, contextLength: 4096, capabilities: ["tools"] });
+    const configured = new OpenAIProvider({
+      baseUrl: srv.url,
+      contextLength: 4096,
+      capabilities: ["tools"],
+    });
     assert.equal((await configured.modelInfo("gguf")).contextLength, 4096);
   } finally {
     await srv.close();
   }
   const lmsOnly = await startFakeOpenAI([], {
     models: ["lms-model"],
-    lmstudio: { "lms-model": { id: "lms-model", type: "vlm", arch: "gemma3", max_context_length: 40960 } },
+    lmstudio: {
+      "lms-model": { id: "lms-model", type: "vlm", arch: "gemma3", max_context_length: 40960 },
+    },
   });
   try {
     const info = await provider(lmsOnly.url).modelInfo("lms-model");

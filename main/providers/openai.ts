@@ -107,7 +107,9 @@ export async function* decodeOpenAIStream(
     try {
       chunk = JSON.parse(data) as Json;
     } catch {
-      throw streamError(ctx, { error: { message: `malformed stream chunk: ${data.slice(0, 120)}`, type: "server_error" } });
+      throw streamError(ctx, {
+        error: { message: `malformed stream chunk: ${data.slice(0, 120)}`, type: "server_error" },
+      });
     }
     if (chunk.error) throw streamError(ctx, chunk);
     const u = chunk.usage as Json | null | undefined;
@@ -122,7 +124,8 @@ export async function* decodeOpenAIStream(
     if (delta) {
       // llama.cpp, DeepSeek, LM Studio: reasoning_content; vLLM ≥ 0.10, OpenRouter: reasoning.
       const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === "string" && reasoning.length > 0) yield { type: "thinking", text: reasoning };
+      if (typeof reasoning === "string" && reasoning.length > 0)
+        yield { type: "thinking", text: reasoning };
       const content = delta.content;
       if (typeof content === "string" && content.length > 0) yield { type: "text", text: content };
       const toolCalls = delta.tool_calls as Json[] | undefined;
@@ -142,7 +145,8 @@ export async function* decodeOpenAIStream(
           if (fn) {
             if (typeof fn.name === "string" && fn.name && !call.name) call.name = fn.name;
             if (typeof fn.arguments === "string") call.args += fn.arguments;
-            else if (fn.arguments && typeof fn.arguments === "object") call.args += JSON.stringify(fn.arguments);
+            else if (fn.arguments && typeof fn.arguments === "object")
+              call.args += JSON.stringify(fn.arguments);
           }
         }
       }
@@ -253,10 +257,13 @@ export class OpenAIProvider implements Provider {
     const [entries, props, lms] = await Promise.allSettled([
       this.modelEntries(signal, PROBE_TIMEOUT_MS),
       local ? get(`${root}/props`) : Promise.reject(new Error("remote")),
-      local ? get(`${root}/api/v0/models/${encodeURIComponent(model)}`) : Promise.reject(new Error("remote")),
+      local
+        ? get(`${root}/api/v0/models/${encodeURIComponent(model)}`)
+        : Promise.reject(new Error("remote")),
     ]);
     if (signal?.aborted) throw signal.reason;
-    const entry = entries.status === "fulfilled" ? entries.value.find((e) => e.id === model) : undefined;
+    const entry =
+      entries.status === "fulfilled" ? entries.value.find((e) => e.id === model) : undefined;
     const p = props.status === "fulfilled" ? props.value : {};
     const l = lms.status === "fulfilled" ? lms.value : {};
     const settings = (p.default_generation_settings ?? {}) as Json;

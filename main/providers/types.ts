@@ -5,10 +5,11 @@ import type { ErrorType, ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts
 export type ProviderKind = "ollama" | "openai-compatible" | "anthropic";
 
 /** A JSON Schema object as sent to models (always type "object" at the top). */
-export type JsonSchema = { type: "object"; properties?: Record<string, unknown>; required?: string[] } & Record<
-  string,
-  unknown
->;
+export type JsonSchema = {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+} & Record<string, unknown>;
 
 export interface ToolSpec {
   name: string;

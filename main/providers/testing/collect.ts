@@ -43,7 +43,12 @@ export function sampleConversation(): Message[] {
         { id: "call_b", name: "Read", arguments: { path: "b" } },
       ],
     }),
-    makeMessage("tool", "contents of a", { id: "m3", ...at, toolCallId: "call_a", toolName: "Read" }),
+    makeMessage("tool", "contents of a", {
+      id: "m3",
+      ...at,
+      toolCallId: "call_a",
+      toolName: "Read",
+    }),
     makeMessage("tool", "no such file: b", {
       id: "m4",
       ...at,

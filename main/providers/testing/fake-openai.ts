@@ -54,7 +54,11 @@ export function encodeOpenAI(
     for (const p of parts) out.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
   });
   if (r.streamError) {
-    out.push(sse({ error: { message: r.streamError.message, type: r.streamError.type ?? "server_error" } }));
+    out.push(
+      sse({
+        error: { message: r.streamError.message, type: r.streamError.type ?? "server_error" },
+      }),
+    );
     return out;
   }
   if (r.hang || r.truncate) return out;
@@ -79,7 +83,8 @@ export function encodeOpenAI(
 const DEFAULTS: Record<number, { message: string; type: string; code: string | null }> = {
   400: { message: "Invalid request.", type: "invalid_request_error", code: null },
   401: {
-    message: "Incorrect API key provided: sk-fake*****1234. You can find your API key at https://platform.openai.com/account/api-keys.",
+    message:
+      "Incorrect API key provided: sk-fake*****1234. You can find your API key at https://platform.openai.com/account/api-keys.",
     type: "invalid_request_error",
     code: "invalid_api_key",
   },
@@ -93,26 +98,45 @@ const DEFAULTS: Record<number, { message: string; type: string; code: string | n
     type: "requests",
     code: "rate_limit_exceeded",
   },
-  500: { message: "The server had an error while processing your request.", type: "server_error", code: null },
+  500: {
+    message: "The server had an error while processing your request.",
+    type: "server_error",
+    code: null,
+  },
 };
 
 export function openAIErrorBody(e: ScriptedError): string {
   if (e.body !== undefined) return e.body;
   const d = DEFAULTS[e.status] ?? { message: `HTTP ${e.status}`, type: "server_error", code: null };
   return JSON.stringify({
-    error: { message: e.message ?? d.message, type: e.type ?? d.type, param: null, code: e.code ?? d.code },
+    error: {
+      message: e.message ?? d.message,
+      type: e.type ?? d.type,
+      param: null,
+      code: e.code ?? d.code,
+    },
   });
 }
 
 async function chat(ex: Exchange, opts: FakeOpenAIOptions): Promise<void> {
   const r = ex.next();
-  if (!r) return ex.json(500, openAIErrorBody({ status: 500, message: "fake server: no scripted response left" }));
+  if (!r)
+    return ex.json(
+      500,
+      openAIErrorBody({ status: 500, message: "fake server: no scripted response left" }),
+    );
   if (r.error) return ex.json(r.error.status, openAIErrorBody(r.error), r.error.headers);
   const model = (ex.req.body as { model?: string } | undefined)?.model ?? "fake-model";
-  await ex.stream("text/event-stream", encodeOpenAI(r, model, opts), { fast: !!r.fast, hang: r.hang });
+  await ex.stream("text/event-stream", encodeOpenAI(r, model, opts), {
+    fast: !!r.fast,
+    hang: r.hang,
+  });
 }
 
-export function startFakeOpenAI(script: ScriptedResponse[], opts: FakeOpenAIOptions = {}): Promise<FakeServer> {
+export function startFakeOpenAI(
+  script: ScriptedResponse[],
+  opts: FakeOpenAIOptions = {},
+): Promise<FakeServer> {
   const models = (opts.models ?? ["fake-model"]).map((m) =>
     typeof m === "string" ? { id: m, object: "model", created: 1700000000, owned_by: "fake" } : m,
   );
@@ -125,7 +149,8 @@ export function startFakeOpenAI(script: ScriptedResponse[], opts: FakeOpenAIOpti
       "POST /v1/chat/completions": (ex) => chat(ex, opts),
       "GET /v1/models": (ex) => ex.json(200, { object: "list", data: models }),
       "GET /health": (ex) => ex.json(200, { status: "ok" }),
-      "GET /props": (ex) => (opts.props ? ex.json(200, opts.props) : ex.json(404, { error: "Not Found" })),
+      "GET /props": (ex) =>
+        opts.props ? ex.json(200, opts.props) : ex.json(404, { error: "Not Found" }),
       "GET /api/v0/models/*": (ex) => {
         const id = decodeURIComponent(ex.req.path.slice("/api/v0/models/".length));
         const entry = opts.lmstudio?.[id];

@@ -40,7 +40,11 @@ export interface Exchange {
   next(): ScriptedResponse | undefined;
   json(status: number, body: unknown, headers?: Record<string, string>): void;
   /** Streams pieces, split at random bytes across writes; resolves when done or the client left. */
-  stream(contentType: string, pieces: WirePiece[], opts?: { fast?: boolean; hang?: boolean }): Promise<void>;
+  stream(
+    contentType: string,
+    pieces: WirePiece[],
+    opts?: { fast?: boolean; hang?: boolean },
+  ): Promise<void>;
 }
 
 export type Handler = (ex: Exchange) => void | Promise<void>;

@@ -1,0 +1,270 @@
+/** Ollama's native API: POST {baseUrl}/api/chat with NDJSON streaming, /api/tags, /api/show. */
+import type { Message } from "../agent/message.ts";
+import type { ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
+import { normalizeStopReason, toolCallEvent, trimBaseUrl } from "./common.ts";
+import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
+import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
+import { NdjsonDecoder, NdjsonParseError } from "./ndjson.ts";
+import {
+  ProviderError,
+  type ChatRequest,
+  type ModelSummary,
+  type Provider,
+  type StreamEvent,
+} from "./types.ts";
+
+export interface OllamaProviderOptions {
+  name?: string;
+  /** Default http://127.0.0.1:11434. */
+  baseUrl?: string;
+  /** For Ollama behind an authenticating proxy: sent as Bearer. */
+  apiKey?: string;
+  apiKeyEnv?: string;
+  headers?: Record<string, string>;
+  /** Sent as options.num_ctx: Ollama's default window is small and it truncates silently. */
+  contextLength?: number;
+  capabilities?: string[];
+  fetch?: FetchLike;
+}
+
+type Json = Record<string, unknown>;
+
+export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434";
+
+export function toOllamaMessages(system: string, messages: Message[]): Json[] {
+  const out: Json[] = [];
+  if (system) out.push({ role: "system", content: system });
+  for (const m of messages) {
+    if (m.role === "tool") {
+      out.push({ role: "tool", content: m.content, tool_name: m.toolName ?? "" });
+      continue;
+    }
+    const msg: Json = { role: m.role, content: m.content };
+    // gpt-oss needs its reasoning back to continue after a tool call; other templates drop it.
+    if (m.role === "assistant" && m.thinking) msg.thinking = m.thinking;
+    if (m.role === "assistant" && m.toolCalls?.length) {
+      msg.tool_calls = m.toolCalls.map((c) => ({
+        function: { name: c.name, arguments: c.arguments },
+      }));
+    }
+    out.push(msg);
+  }
+  return out;
+}
+
+/** gpt-oss takes a level; other thinking models take a boolean. */
+function thinkValue(mode: ThinkMode, model: string): boolean | string {
+  if (/gpt-oss/i.test(model)) return mode === "off" ? "low" : mode;
+  return mode !== "off";
+}
+
+export function toOllamaBody(req: ChatRequest, contextLength?: number): Json {
+  const body: Json = {
+    model: req.model,
+    messages: toOllamaMessages(req.system, req.messages),
+    stream: true,
+  };
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  if (req.thinking) body.think = thinkValue(req.thinking, req.model);
+  const options: Json = {};
+  if (contextLength) options.num_ctx = contextLength;
+  if (req.maxTokens !== undefined) options.num_predict = req.maxTokens;
+  if (req.temperature !== undefined) options.temperature = req.temperature;
+  if (Object.keys(options).length > 0) body.options = options;
+  return body;
+}
+
+/** Ollama chat lines to StreamEvents. Tool calls come whole (object arguments), without ids. */
+export async function* decodeOllamaStream(
+  chunks: AsyncIterable<string>,
+  ctx: ErrorContext,
+): AsyncGenerator<StreamEvent> {
+  const ndjson = new NdjsonDecoder();
+  let toolCalls = 0;
+  let done: Json | undefined;
+
+  const handle = function* (value: unknown): Generator<StreamEvent> {
+    const obj = value as Json;
+    if (obj.error !== undefined) throw streamError(ctx, obj);
+    const m = obj.message as Json | undefined;
+    if (m) {
+      if (typeof m.thinking === "string" && m.thinking)
+        yield { type: "thinking", text: m.thinking };
+      if (typeof m.content === "string" && m.content) yield { type: "text", text: m.content };
+      if (Array.isArray(m.tool_calls)) {
+        for (const tc of m.tool_calls as Json[]) {
+          const fn = (tc.function ?? {}) as Json;
+          toolCalls++;
+          yield toolCallEvent(
+            typeof tc.id === "string" ? tc.id : "",
+            String(fn.name ?? ""),
+            fn.arguments,
+          );
+        }
+      }
+    }
+    if (obj.done === true) done = obj;
+  };
+
+  try {
+    outer: for await (const text of chunks) {
+      for (const value of ndjson.push(text)) {
+        yield* handle(value);
+        if (done) break outer;
+      }
+    }
+    if (!done) for (const value of ndjson.end()) yield* handle(value);
+  } catch (err) {
+    if (err instanceof NdjsonParseError) {
+      throw streamError(ctx, { error: `malformed stream line: ${err.line.slice(0, 120)}` });
+    }
+    throw err;
+  }
+  if (!done) throw truncatedStreamError(ctx);
+  const inputTokens = typeof done.prompt_eval_count === "number" ? done.prompt_eval_count : 0;
+  const outputTokens = typeof done.eval_count === "number" ? done.eval_count : 0;
+  yield { type: "usage", inputTokens, outputTokens };
+  yield {
+    type: "done",
+    stopReason: normalizeStopReason(done.done_reason as string | undefined, toolCalls > 0),
+  };
+}
+
+/** "8.0B" → 8e9, "270M" → 2.7e8. */
+export function parseParameterSize(s: unknown): number {
+  if (typeof s !== "string") return 0;
+  const m = /^\s*([\d.]+)\s*([KMBT])?/i.exec(s);
+  if (!m) return 0;
+  const scale: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 };
+  return Math.round(Number(m[1]) * (scale[(m[2] ?? "").toUpperCase()] ?? 1));
+}
+
+/** ModelInfo from an /api/show body. An explicit num_ctx parameter wins over the model's maximum. */
+export function modelInfoFromShow(name: string, show: Json): ModelInfo {
+  const details = (show.details ?? {}) as Json;
+  const info = (show.model_info ?? {}) as Json;
+  const arch = typeof info["general.architecture"] === "string" ? info["general.architecture"] : "";
+  let contextLength = 0;
+  const numCtx = /^num_ctx\s+(\d+)/m.exec(
+    typeof show.parameters === "string" ? show.parameters : "",
+  );
+  if (numCtx) contextLength = Number(numCtx[1]);
+  else if (typeof info[`${arch}.context_length`] === "number")
+    contextLength = info[`${arch}.context_length`] as number;
+  else {
+    const key = Object.keys(info).find((k) => k.endsWith(".context_length"));
+    if (key && typeof info[key] === "number") contextLength = info[key] as number;
+  }
+  const count = info["general.parameter_count"];
+  let capabilities = Array.isArray(show.capabilities)
+    ? show.capabilities.filter((c) => typeof c === "string")
+    : [];
+  // Ollama before 0.6 has no capabilities list: a template that renders .Tools takes tools.
+  if (
+    !Array.isArray(show.capabilities) &&
+    typeof show.template === "string" &&
+    show.template.includes(".Tools")
+  ) {
+    capabilities = ["completion", "tools"];
+  }
+  return {
+    name,
+    family: typeof details.family === "string" ? details.family : arch,
+    parameterCount:
+      typeof count === "number" && count > 0 ? count : parseParameterSize(details.parameter_size),
+    contextLength,
+    capabilities,
+  };
+}
+
+export class OllamaProvider implements Provider {
+  readonly name: string;
+  readonly kind = "ollama" as const;
+  readonly baseUrl: string;
+  private readonly opts: OllamaProviderOptions;
+
+  constructor(opts: OllamaProviderOptions = {}) {
+    this.opts = opts;
+    this.name = opts.name ?? "ollama";
+    this.baseUrl = trimBaseUrl(opts.baseUrl ?? DEFAULT_OLLAMA_URL);
+  }
+
+  private ctx(model?: string): ErrorContext {
+    return {
+      provider: this.name,
+      kind: this.kind,
+      baseUrl: this.baseUrl,
+      model,
+      keyEnv: this.opts.apiKeyEnv,
+      secrets: this.opts.apiKey ? [this.opts.apiKey] : [],
+    };
+  }
+
+  private headers(): Record<string, string> {
+    const h: Record<string, string> = { ...this.opts.headers };
+    if (this.opts.apiKey) h.authorization = `Bearer ${this.opts.apiKey}`;
+    return h;
+  }
+
+  async *chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
+    const ctx = this.ctx(req.model);
+    const body = toOllamaBody(req, this.opts.contextLength);
+    const post = (b: Json) =>
+      send(ctx, `${this.baseUrl}/api/chat`, {
+        headers: this.headers(),
+        body: b,
+        signal: req.signal,
+        fetch: this.opts.fetch,
+      });
+    let res: Response;
+    try {
+      res = await post(body);
+    } catch (err) {
+      // Asking a model without thinking to think is a 400; answering without it beats failing.
+      if (!(
+        err instanceof ProviderError &&
+        err.statusCode === 400 &&
+        /support thinking/i.test(err.message)
+      ))
+        throw err;
+      delete body.think;
+      res = await post(body);
+    }
+    yield* decodeOllamaStream(bodyText(ctx, res.body, req.signal), ctx);
+  }
+
+  async listModels(signal?: AbortSignal): Promise<ModelSummary[]> {
+    const body = (await requestJson(this.ctx(), `${this.baseUrl}/api/tags`, {
+      headers: this.headers(),
+      signal,
+      timeoutMs: 10_000,
+      fetch: this.opts.fetch,
+    })) as { models?: { name?: unknown; size?: unknown }[] };
+    return (body.models ?? [])
+      .filter((m) => typeof m.name === "string")
+      .map((m) =>
+        typeof m.size === "number"
+          ? { name: m.name as string, size: m.size }
+          : { name: m.name as string },
+      );
+  }
+
+  async modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo> {
+    const show = (await requestJson(this.ctx(model), `${this.baseUrl}/api/show`, {
+      headers: this.headers(),
+      body: { model },
+      signal,
+      timeoutMs: 10_000,
+      fetch: this.opts.fetch,
+    })) as Json;
+    const info = modelInfoFromShow(model, show);
+    if (this.opts.contextLength) info.contextLength = this.opts.contextLength;
+    if (this.opts.capabilities) info.capabilities = [...this.opts.capabilities];
+    return info;
+  }
+}
