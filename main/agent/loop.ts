@@ -10,7 +10,7 @@ import { ProviderError } from "../providers/types.ts";
 import { filterTools } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
 import type { Stats, ToolCall } from "../../plugins/sdk/index.ts";
-import { compactHistory, type CompactionMode, type CompactionResult } from "./compaction.ts";
+import { compactHistory, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
 import { runAfterResponse, runBeforeChat, runOnError, runReadOnly } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";

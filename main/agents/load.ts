@@ -40,7 +40,7 @@ export function parseAgentFile(file: string, text: string): AgentConfig {
   try {
     doc = parseFrontmatter(text);
   } catch (err) {
-    throw new Error(`${file}: ${(err as Error).message}`);
+    throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
   }
   const fm = Frontmatter.safeParse(doc.data);
   if (!fm.success) throw new Error(`${file}: ${describeZodError(fm.error)}`);

@@ -33,9 +33,8 @@ export function loadEnvFile(file: string, explicit: boolean): Record<string, str
     text = readFileSync(file, "utf8");
   } catch (err) {
     if (!explicit && (err as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new Error(
-      `${file}: cannot read env file (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-    );
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new Error(`${file}: cannot read env file (${code})`, { cause: err });
   }
   return parseEnvFile(text, file);
 }
