@@ -13,12 +13,13 @@
  * One process writes a session at a time (the app, or `islet run --session`); two concurrent
  * writers would not corrupt lines (O_APPEND) but could interleave their histories.
  */
-import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { mkdir, open, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../agent/message.ts";
 import { AppendFile } from "./append-file.ts";
 import { isSafeSessionId, newSessionId } from "./ids.ts";
-import { entryFor, INDEX_FILE, readIndex, writeIndex, type IndexEntry } from "./index-cache.ts";
+import { isErrno, SessionError } from "./errors.ts";
+import { listSummaries, SESSION_EXT, sessionIds } from "./listing.ts";
 import { decode, reconstruct, type SessionState } from "./reconstruct.ts";
 import {
   encodeRecord,
@@ -26,25 +27,12 @@ import {
   type BodyRecord,
   type MetaRecord,
 } from "./records.ts";
-import { scanSummary, type SessionSummary } from "./summary.ts";
+import type { SessionSummary } from "./summary.ts";
 
 export type { SessionSummary } from "./summary.ts";
 export type { SessionState } from "./reconstruct.ts";
 
-const EXT = ".jsonl";
-const LIST_CONCURRENCY = 8;
-
-export type SessionErrorCode =
-  "not_found" | "ambiguous" | "invalid_id" | "invalid_record" | "exists";
-
-export class SessionError extends Error {
-  readonly code: SessionErrorCode;
-  constructor(code: SessionErrorCode, message: string) {
-    super(message);
-    this.name = "SessionError";
-    this.code = code;
-  }
-}
+export { SessionError, type SessionErrorCode } from "./errors.ts";
 
 export interface NewSession {
   workdir: string;
@@ -73,27 +61,6 @@ export interface SessionStoreOptions {
   appVersion?: string;
 }
 
-function isErrno(err: unknown, code: string): boolean {
-  return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
-}
-
-async function mapLimited<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 export class SessionStore {
   readonly dir: string;
   private readonly appVersion: string;
@@ -112,7 +79,7 @@ export class SessionStore {
   fileOf(id: string): string {
     if (!isSafeSessionId(id))
       throw new SessionError("invalid_id", `invalid session id: ${JSON.stringify(id)}`);
-    return join(this.dir, id + EXT);
+    return join(this.dir, id + SESSION_EXT);
   }
 
   async create(init: NewSession): Promise<string> {
@@ -226,56 +193,9 @@ export class SessionStore {
     return { ...state, id, file, updatedAt: mtime.toISOString() };
   }
 
-  private async ids(): Promise<string[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch (err) {
-      if (isErrno(err, "ENOENT")) return [];
-      throw err;
-    }
-    return names
-      .filter((n) => n.endsWith(EXT))
-      .map((n) => n.slice(0, -EXT.length))
-      .filter(isSafeSessionId);
-  }
-
   /** Summaries, most recently updated first; unchanged files come from the index cache. */
-  async list(): Promise<SessionSummary[]> {
-    const ids = await this.ids();
-    const indexPath = join(this.dir, INDEX_FILE);
-    const cached = await readIndex(indexPath);
-    const fresh = new Map<string, IndexEntry>();
-    let changed = cached.size !== ids.length;
-    const rows = await mapLimited(
-      ids,
-      LIST_CONCURRENCY,
-      async (id): Promise<SessionSummary | null> => {
-        const file = this.fileOf(id);
-        try {
-          const info = await stat(file);
-          let entry = cached.get(id);
-          if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) {
-            const summary = scanSummary(await readFile(file, "utf8"), {
-              id,
-              createdAt: info.mtime.toISOString(),
-            });
-            entry = entryFor(info.size, info.mtimeMs, summary);
-            changed = true;
-          }
-          fresh.set(id, entry);
-          return { ...entry.summary, updatedAt: info.mtime.toISOString() };
-        } catch (err) {
-          if (isErrno(err, "ENOENT")) return null; // deleted while listing
-          throw err;
-        }
-      },
-    );
-    if (changed) await writeIndex(indexPath, fresh);
-    const summaries = rows.filter((r): r is SessionSummary => r !== null);
-    return summaries.sort(
-      (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id),
-    );
+  list(): Promise<SessionSummary[]> {
+    return listSummaries(this.dir);
   }
 
   async rename(id: string, title: string): Promise<void> {
@@ -300,7 +220,7 @@ export class SessionStore {
     if (wanted === "" || !isSafeSessionId(wanted)) {
       throw new SessionError("invalid_id", `invalid session id: ${JSON.stringify(prefix)}`);
     }
-    const ids = await this.ids();
+    const ids = await sessionIds(this.dir);
     if (ids.includes(wanted)) return wanted;
     const matches = ids.filter((id) => id.startsWith(wanted)).sort();
     if (matches.length === 1) return matches[0];
