@@ -10,7 +10,7 @@ import { ProviderError } from "../providers/types.ts";
 import { filterTools } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
 import type { Stats, ToolCall } from "../../plugins/sdk/index.ts";
-import { compactHistory, type CompactionResult } from "./compaction.ts";
+import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
 import { runAfterResponse, runBeforeChat, runOnError, runReadOnly } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";
@@ -271,10 +271,13 @@ export class AgentSession {
   private async autoCompact(signal: AbortSignal): Promise<void> {
     const { compaction } = this.deps;
     if (!compaction.enabled) return;
+    // Nothing old enough to summarise: compacting would only burn a model call.
+    if (splitPoint(this.state.messages, compaction.keepLast) === 0) return;
     const specs = this.agentTools().map(toolSpec);
     const percent = buildContext(this.state, this.deps, specs).tokens.percent;
-    if (percent >= compaction.threshold)
+    if (percent >= compaction.threshold) {
       await compactHistory(this.state, this.deps, "auto", signal);
+    }
   }
 
   /** BeforeChat → TransformMessages → provider call with recovery → AfterResponse. */

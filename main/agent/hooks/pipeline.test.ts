@@ -3,13 +3,7 @@ import { test } from "node:test";
 import type { Context } from "../../../plugins/sdk/index.ts";
 import { newStats } from "../stats.ts";
 import { runAfterTool, runBeforeChat, runBeforeTool, runOnError, runReadOnly } from "./pipeline.ts";
-import type {
-  HookContexts,
-  HookHandler,
-  HookInvocation,
-  HookResults,
-  HookTiming,
-} from "./types.ts";
+import { handler } from "./testing.ts";
 
 const base: Context = {
   iteration: 1,
@@ -45,22 +39,6 @@ const base: Context = {
   vars: {},
   pluginConfig: {},
 };
-
-function handler<T extends HookTiming>(
-  source: string,
-  timing: T,
-  fn: (ctx: HookContexts[T]) => HookResults[T] | undefined | HookInvocation<T>,
-): HookHandler<T> {
-  return {
-    source,
-    timing,
-    async invoke(ctx) {
-      const r = fn(ctx);
-      if (r && typeof r === "object" && "status" in r) return r as HookInvocation<T>;
-      return { status: "ok", result: r as HookResults[T] | undefined };
-    },
-  };
-}
 
 test("beforeChat: notice wins over message, disableTools accumulate, appendSystem composes, skip ORs", async () => {
   const out = await runBeforeChat(
