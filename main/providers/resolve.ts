@@ -1,0 +1,217 @@
+/**
+ * From configuration, flags, environment and detected local servers to one ready provider and
+ * model. Precedence: flags > project config > global config > detected servers. A user with
+ * Ollama running and no configuration gets its first model.
+ */
+import type { ModelInfo } from "../../plugins/sdk/index.ts";
+import { AnthropicProvider } from "./anthropic.ts";
+import { isLocalUrl } from "./common.ts";
+import {
+  ConfigError,
+  PROVIDER_KINDS,
+  type ProviderConfig,
+  type ProvidersConfig,
+} from "./config.ts";
+import { detectLocalServers, type DetectedServer } from "./detect.ts";
+import type { FetchLike } from "./http.ts";
+import { DEFAULT_OLLAMA_URL, OllamaProvider } from "./ollama.ts";
+import { OpenAIProvider } from "./openai.ts";
+import { withTextToolProtocol } from "./text-tools.ts";
+import type { Provider, ProviderKind } from "./types.ts";
+
+export interface ResolveFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+export interface ResolveOptions {
+  configs: ProvidersConfig;
+  flags?: ResolveFlags;
+  env?: Record<string, string | undefined>;
+  /** Servers already detected, or how to detect them (default: probe loopback, 500 ms). */
+  detected?: DetectedServer[] | (() => Promise<DetectedServer[]>);
+  signal?: AbortSignal;
+  fetch?: FetchLike;
+}
+
+export interface ResolvedProvider {
+  /** Ready to use; already wrapped with the text tool protocol when toolMode is "text". */
+  provider: Provider;
+  model: string;
+  toolMode: "native" | "text";
+  config: ProviderConfig;
+  /** Present when resolving needed it (tool-mode "auto" on Ollama). */
+  modelInfo?: ModelInfo;
+}
+
+const HINT =
+  "start Ollama (`ollama serve`), LM Studio or llama.cpp server, add a provider to ~/.islet/config/providers.yaml, or pass --provider and --base-url";
+
+function isKind(name: string): name is ProviderKind {
+  return (PROVIDER_KINDS as string[]).includes(name);
+}
+
+function guessKind(url: string): ProviderKind {
+  if (/anthropic\.com/.test(url)) return "anthropic";
+  if (/:11434(\/|$)/.test(url)) return "ollama";
+  return "openai-compatible";
+}
+
+function fromFlags(name: string, kind: ProviderKind): ProviderConfig {
+  return { name, type: kind, tools: "auto", source: "" };
+}
+
+function fromDetected(s: DetectedServer): ProviderConfig {
+  return { name: s.id, type: s.kind, baseUrl: s.baseUrl, tools: "auto", source: "" };
+}
+
+function where(c: ProviderConfig, field: string): string {
+  return c.source ? `${c.source}: providers.${c.name}.${field}` : `--provider ${c.name}`;
+}
+
+/** Builds the provider for a config; the API key comes from the environment only. */
+export function createProvider(
+  c: ProviderConfig,
+  env: Record<string, string | undefined> = {},
+  fetchFn?: FetchLike,
+): Provider {
+  const baseUrl =
+    c.baseUrl ??
+    (c.type === "ollama" ? DEFAULT_OLLAMA_URL : c.type === "anthropic" ? undefined : "");
+  if (baseUrl === "") {
+    throw new ConfigError(
+      `${where(c, "base_url")}: openai-compatible needs a base URL (e.g. --base-url http://127.0.0.1:8080/v1)`,
+    );
+  }
+  // Conventional key variables; OPENAI_API_KEY is not sent to servers on this machine or LAN.
+  const conventional =
+    c.type === "anthropic"
+      ? "ANTHROPIC_API_KEY"
+      : c.type === "openai-compatible" && !isLocalUrl(baseUrl ?? "")
+        ? "OPENAI_API_KEY"
+        : undefined;
+  const keyEnv = c.apiKeyEnv ?? conventional;
+  const apiKey = keyEnv ? env[keyEnv] || undefined : undefined;
+  if (c.apiKeyEnv && !apiKey) {
+    throw new ConfigError(
+      `${where(c, "api_key_env")}: ${c.apiKeyEnv} is not set in the environment (or the env file)`,
+    );
+  }
+  if (c.type === "anthropic" && !apiKey) {
+    throw new ConfigError(
+      `${c.name}: no API key — set ANTHROPIC_API_KEY (or api_key_env in providers.yaml)`,
+    );
+  }
+  const common = {
+    name: c.name,
+    apiKey,
+    apiKeyEnv: apiKey ? keyEnv : undefined,
+    headers: c.headers,
+    contextLength: c.contextLength,
+    capabilities: c.capabilities,
+    fetch: fetchFn,
+  };
+  if (c.type === "ollama") return new OllamaProvider({ ...common, baseUrl });
+  if (c.type === "anthropic") return new AnthropicProvider({ ...common, baseUrl });
+  return new OpenAIProvider({ ...common, baseUrl: baseUrl ?? "" });
+}
+
+class Detection {
+  private result: Promise<DetectedServer[]> | undefined;
+  private readonly source: ResolveOptions["detected"];
+  constructor(source: ResolveOptions["detected"]) {
+    this.source = source;
+  }
+  get(): Promise<DetectedServer[]> {
+    if (!this.result) {
+      const s = this.source;
+      this.result = Array.isArray(s)
+        ? Promise.resolve(s)
+        : s
+          ? s()
+          : detectLocalServers({ timeoutMs: 500 });
+    }
+    return this.result;
+  }
+}
+
+/** Which provider config applies, and the detected server it came from (if any). */
+async function choose(
+  opts: ResolveOptions,
+  detection: Detection,
+): Promise<[ProviderConfig, DetectedServer?]> {
+  const { configs } = opts;
+  const flags = opts.flags ?? {};
+  const name = flags.provider ?? configs.default?.provider;
+  if (name) {
+    const configured = configs.providers[name];
+    if (configured) return [configured];
+    if (isKind(name)) return [fromFlags(name, name)];
+    const server = (await detection.get()).find((s) => s.id === name);
+    if (server) return [fromDetected(server), server];
+    const known = Object.keys(configs.providers);
+    const source = flags.provider ? "--provider" : `${configs.default?.source}: default.provider`;
+    throw new ConfigError(
+      `${source}: unknown provider "${name}" — ${known.length ? `configured: ${known.join(", ")}; ` : ""}or use one of ${PROVIDER_KINDS.join(", ")} with --base-url`,
+    );
+  }
+  const names = Object.keys(configs.providers);
+  if (names.length === 1) return [configs.providers[names[0]]];
+  if (names.length > 1) {
+    const source = configs.providers[names[0]].source;
+    throw new ConfigError(
+      `${source}: default.provider: several providers are configured (${names.join(", ")}); set default.provider or pass --provider`,
+    );
+  }
+  if (flags.baseUrl) {
+    const kind = guessKind(flags.baseUrl);
+    return [fromFlags(kind, kind)];
+  }
+  const servers = await detection.get();
+  const server = servers.find((s) => s.models.length > 0) ?? servers[0];
+  if (!server) throw new ConfigError(`no model provider configured or running — ${HINT}`);
+  return [fromDetected(server), server];
+}
+
+async function chooseModel(
+  opts: ResolveOptions,
+  config: ProviderConfig,
+  provider: Provider,
+  server: DetectedServer | undefined,
+): Promise<string> {
+  const flags = opts.flags ?? {};
+  const fromDefault =
+    opts.configs.default?.provider === config.name ? opts.configs.default.model : undefined;
+  const direct = flags.model ?? fromDefault ?? config.model ?? server?.models[0]?.name;
+  if (direct) return direct;
+  const models = await provider.listModels(opts.signal).catch(() => []);
+  if (models[0]) return models[0].name;
+  const pull = config.type === "ollama" ? " (or pull one: `ollama pull qwen3:8b`)" : "";
+  throw new ConfigError(
+    `${config.name}: no model chosen — pass --model or set default.model in providers.yaml${pull}`,
+  );
+}
+
+export async function resolveProvider(opts: ResolveOptions): Promise<ResolvedProvider> {
+  const flags = opts.flags ?? {};
+  const detection = new Detection(opts.detected);
+  const [chosen, server] = await choose(opts, detection);
+  const config: ProviderConfig = flags.baseUrl ? { ...chosen, baseUrl: flags.baseUrl } : chosen;
+  const native = createProvider(config, opts.env ?? {}, opts.fetch);
+  const model = await chooseModel(opts, config, native, server);
+
+  let toolMode: "native" | "text" = config.tools === "text" ? "text" : "native";
+  let modelInfo: ModelInfo | undefined;
+  if (config.tools === "auto") {
+    if (config.type === "ollama") {
+      // Unknown (server down, model missing) stays native: the chat call reports the real problem.
+      modelInfo = await native.modelInfo(model, opts.signal).catch(() => undefined);
+      if (modelInfo && !modelInfo.capabilities.includes("tools")) toolMode = "text";
+    } else if (config.capabilities && !config.capabilities.includes("tools")) {
+      toolMode = "text";
+    }
+  }
+  const provider = toolMode === "text" ? withTextToolProtocol(native) : native;
+  return { provider, model, toolMode, config, ...(modelInfo ? { modelInfo } : {}) };
+}
