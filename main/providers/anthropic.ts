@@ -1,7 +1,13 @@
 /** Anthropic Messages API: POST {baseUrl}/v1/messages with SSE streaming. */
 import type { Message } from "../agent/message.ts";
 import type { ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
-import { normalizeStopReason, toolCallEvent, trimBaseUrl } from "./common.ts";
+import {
+  normalizeStopReason,
+  pump,
+  toolCallEvent,
+  trimBaseUrl,
+  type StreamDecoder,
+} from "./common.ts";
 import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { SseDecoder } from "./sse.ts";
@@ -98,111 +104,124 @@ interface Block {
 }
 
 /** Messages API events to StreamEvents; tool calls are emitted at their content_block_stop. */
-export async function* decodeAnthropicStream(
-  chunks: AsyncIterable<string>,
-  ctx: ErrorContext,
-): AsyncGenerator<StreamEvent> {
-  const sse = new SseDecoder();
-  const blocks = new Map<number, Block>();
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let stop: string | null = null;
-  let toolCalls = 0;
-  let finished = false;
+class AnthropicDecoder implements StreamDecoder {
+  private readonly sse = new SseDecoder();
+  private readonly blocks = new Map<number, Block>();
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private stop: string | null = null;
+  private toolCalls = 0;
+  private finished = false;
+  private readonly ctx: ErrorContext;
 
-  const handle = function* (data: string): Generator<StreamEvent> {
+  constructor(ctx: ErrorContext) {
+    this.ctx = ctx;
+  }
+
+  push(text: string, out: StreamEvent[]): boolean {
+    for (const ev of this.sse.push(text)) {
+      this.event(ev.data, out);
+      if (this.finished) return true;
+    }
+    return false;
+  }
+
+  end(out: StreamEvent[]): void {
+    if (!this.finished) for (const ev of this.sse.end()) this.event(ev.data, out);
+    if (!this.finished) throw truncatedStreamError(this.ctx);
+    out.push({ type: "usage", inputTokens: this.inputTokens, outputTokens: this.outputTokens });
+    out.push({ type: "done", stopReason: normalizeStopReason(this.stop, this.toolCalls > 0) });
+  }
+
+  private event(data: string, out: StreamEvent[]): void {
     let ev: Json;
     try {
       ev = JSON.parse(data) as Json;
     } catch {
-      throw streamError(ctx, {
-        error: { type: "api_error", message: `malformed stream event: ${data.slice(0, 120)}` },
-      });
+      const message = `malformed stream event: ${data.slice(0, 120)}`;
+      throw streamError(this.ctx, { error: { type: "api_error", message } });
     }
     switch (ev.type) {
-      case "content_block_delta": {
-        const d = ev.delta as Json;
-        if (d.type === "text_delta") {
-          if (typeof d.text === "string" && d.text) yield { type: "text", text: d.text };
-        } else if (d.type === "thinking_delta") {
-          if (typeof d.thinking === "string" && d.thinking)
-            yield { type: "thinking", text: d.thinking };
-        } else if (d.type === "input_json_delta") {
-          const b = blocks.get(ev.index as number);
-          if (b && typeof d.partial_json === "string") b.json += d.partial_json;
-        } else if (d.type === "signature_delta" && typeof d.signature === "string") {
-          yield { type: "thinking_signature", signature: d.signature };
-        }
-        return;
-      }
-      case "content_block_start": {
-        const cb = ev.content_block as Json;
-        const b: Block = {
-          type: String(cb.type),
-          id: String(cb.id ?? ""),
-          name: String(cb.name ?? ""),
-          json: "",
-        };
-        blocks.set(ev.index as number, b);
-        if (b.type === "text" && typeof cb.text === "string" && cb.text)
-          yield { type: "text", text: cb.text };
-        if (b.type === "thinking" && typeof cb.thinking === "string" && cb.thinking) {
-          yield { type: "thinking", text: cb.thinking };
-        }
-        // A tool_use may arrive with its input whole and no deltas.
-        if (b.type === "tool_use" && cb.input && Object.keys(cb.input as Json).length > 0) {
-          b.json = JSON.stringify(cb.input);
-        }
-        return;
-      }
+      case "content_block_delta":
+        return this.delta(ev.index as number, ev.delta as Json, out);
+      case "content_block_start":
+        return this.start(ev.index as number, ev.content_block as Json, out);
       case "content_block_stop": {
-        const b = blocks.get(ev.index as number);
+        const b = this.blocks.get(ev.index as number);
         if (b?.type === "tool_use") {
-          toolCalls++;
-          yield toolCallEvent(b.id, b.name, b.json);
+          this.toolCalls++;
+          out.push(toolCallEvent(b.id, b.name, b.json));
         }
-        blocks.delete(ev.index as number);
+        this.blocks.delete(ev.index as number);
         return;
       }
-      case "message_start": {
-        const u = ((ev.message as Json | undefined)?.usage ?? {}) as Json;
-        // Cached prompt tokens are still prompt tokens for context accounting.
-        inputTokens =
-          n(u.input_tokens) + n(u.cache_creation_input_tokens) + n(u.cache_read_input_tokens);
-        outputTokens = n(u.output_tokens);
-        return;
-      }
+      case "message_start":
+        return this.usage(((ev.message as Json | undefined)?.usage ?? {}) as Json);
       case "message_delta": {
         const d = ev.delta as Json | undefined;
-        if (typeof d?.stop_reason === "string") stop = d.stop_reason;
-        const u = (ev.usage ?? {}) as Json;
-        if (typeof u.output_tokens === "number") outputTokens = u.output_tokens;
-        if (typeof u.input_tokens === "number" && u.input_tokens > 0) {
-          inputTokens =
-            n(u.input_tokens) + n(u.cache_creation_input_tokens) + n(u.cache_read_input_tokens);
-        }
-        return;
+        if (typeof d?.stop_reason === "string") this.stop = d.stop_reason;
+        return this.usage((ev.usage ?? {}) as Json);
       }
       case "message_stop":
-        finished = true;
+        this.finished = true;
         return;
       case "error":
-        throw streamError(ctx, ev);
+        throw streamError(this.ctx, ev);
       default:
         return; // ping and future event types
     }
-  };
+  }
 
-  outer: for await (const text of chunks) {
-    for (const ev of sse.push(text)) {
-      yield* handle(ev.data);
-      if (finished) break outer;
+  private delta(index: number, d: Json, out: StreamEvent[]): void {
+    if (d.type === "text_delta") {
+      if (typeof d.text === "string" && d.text) out.push({ type: "text", text: d.text });
+    } else if (d.type === "thinking_delta") {
+      if (typeof d.thinking === "string" && d.thinking)
+        out.push({ type: "thinking", text: d.thinking });
+    } else if (d.type === "input_json_delta") {
+      const b = this.blocks.get(index);
+      if (b && typeof d.partial_json === "string") b.json += d.partial_json;
+    } else if (d.type === "signature_delta" && typeof d.signature === "string") {
+      out.push({ type: "thinking_signature", signature: d.signature });
     }
   }
-  if (!finished) for (const ev of sse.end()) yield* handle(ev.data);
-  if (!finished) throw truncatedStreamError(ctx);
-  yield { type: "usage", inputTokens, outputTokens };
-  yield { type: "done", stopReason: normalizeStopReason(stop, toolCalls > 0) };
+
+  private start(index: number, cb: Json, out: StreamEvent[]): void {
+    const b: Block = {
+      type: String(cb.type),
+      id: String(cb.id ?? ""),
+      name: String(cb.name ?? ""),
+      json: "",
+    };
+    this.blocks.set(index, b);
+    if (b.type === "text" && typeof cb.text === "string" && cb.text)
+      out.push({ type: "text", text: cb.text });
+    if (b.type === "thinking" && typeof cb.thinking === "string" && cb.thinking) {
+      out.push({ type: "thinking", text: cb.thinking });
+    }
+    // A tool_use may arrive with its input whole and no deltas.
+    if (b.type === "tool_use" && isNonEmptyObject(cb.input)) b.json = JSON.stringify(cb.input);
+  }
+
+  /** message_start has the prompt size; message_delta may repeat it and has the running output. */
+  private usage(u: Json): void {
+    // Cached prompt tokens are still prompt tokens for context accounting.
+    const input =
+      n(u.input_tokens) + n(u.cache_creation_input_tokens) + n(u.cache_read_input_tokens);
+    if (input > 0) this.inputTokens = input;
+    if (typeof u.output_tokens === "number") this.outputTokens = u.output_tokens;
+  }
+}
+
+export function decodeAnthropicStream(
+  chunks: AsyncIterable<string>,
+  ctx: ErrorContext,
+): AsyncGenerator<StreamEvent> {
+  return pump(chunks, new AnthropicDecoder(ctx));
+}
+
+function isNonEmptyObject(v: unknown): boolean {
+  return typeof v === "object" && v !== null && Object.keys(v).length > 0;
 }
 
 function n(v: unknown): number {
@@ -241,15 +260,19 @@ export class AnthropicProvider implements Provider {
     return h;
   }
 
-  async *chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
+  chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
     const ctx = this.ctx(req.model);
+    return decodeAnthropicStream(this.open(req, ctx), ctx);
+  }
+
+  private async *open(req: ChatRequest, ctx: ErrorContext): AsyncGenerator<string> {
     const res = await send(ctx, `${this.baseUrl}/v1/messages`, {
       headers: { ...this.headers(), accept: "text/event-stream" },
       body: toAnthropicBody(req),
       signal: req.signal,
       fetch: this.opts.fetch,
     });
-    yield* decodeAnthropicStream(bodyText(ctx, res.body, req.signal), ctx);
+    yield* bodyText(ctx, res.body, req.signal);
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelSummary[]> {

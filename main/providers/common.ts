@@ -109,3 +109,39 @@ export function isLocalUrl(url: string): boolean {
     host === "0.0.0.0"
   );
 }
+
+/** A provider's wire decoder: synchronous, fed one network chunk of text at a time. */
+export interface StreamDecoder {
+  /** Appends the events this text completes; true once the server signalled the end. */
+  push(text: string, out: StreamEvent[]): boolean;
+  /** End of input: appends the closing events, or throws if the stream was cut short. */
+  end(out: StreamEvent[]): void;
+}
+
+/**
+ * Runs a decoder over text chunks with one async hop per event and none per line or JSON value.
+ * An error is thrown only after the events that preceded it in the same chunk.
+ */
+export async function* pump(
+  chunks: AsyncIterable<string>,
+  decoder: StreamDecoder,
+): AsyncGenerator<StreamEvent> {
+  const out: StreamEvent[] = [];
+  let failed = false;
+  let failure: unknown;
+  let finished = false;
+  for await (const text of chunks) {
+    try {
+      finished = decoder.push(text, out);
+    } catch (err) {
+      failed = true;
+      failure = err;
+    }
+    for (let i = 0; i < out.length; i++) yield out[i];
+    out.length = 0;
+    if (failed) throw failure;
+    if (finished) break;
+  }
+  decoder.end(out);
+  for (let i = 0; i < out.length; i++) yield out[i];
+}

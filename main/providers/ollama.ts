@@ -1,7 +1,13 @@
 /** Ollama's native API: POST {baseUrl}/api/chat with NDJSON streaming, /api/tags, /api/show. */
 import type { Message } from "../agent/message.ts";
 import type { ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
-import { normalizeStopReason, toolCallEvent, trimBaseUrl } from "./common.ts";
+import {
+  normalizeStopReason,
+  pump,
+  toolCallEvent,
+  trimBaseUrl,
+  type StreamDecoder,
+} from "./common.ts";
 import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { NdjsonDecoder, NdjsonParseError } from "./ndjson.ts";
@@ -80,59 +86,75 @@ export function toOllamaBody(req: ChatRequest, contextLength?: number): Json {
 }
 
 /** Ollama chat lines to StreamEvents. Tool calls come whole (object arguments), without ids. */
-export async function* decodeOllamaStream(
-  chunks: AsyncIterable<string>,
-  ctx: ErrorContext,
-): AsyncGenerator<StreamEvent> {
-  const ndjson = new NdjsonDecoder();
-  let toolCalls = 0;
-  let done: Json | undefined;
+class OllamaDecoder implements StreamDecoder {
+  private readonly ndjson = new NdjsonDecoder();
+  private toolCalls = 0;
+  private done: Json | undefined;
+  private readonly ctx: ErrorContext;
 
-  const handle = function* (value: unknown): Generator<StreamEvent> {
-    const obj = value as Json;
-    if (obj.error !== undefined) throw streamError(ctx, obj);
+  constructor(ctx: ErrorContext) {
+    this.ctx = ctx;
+  }
+
+  push(text: string, out: StreamEvent[]): boolean {
+    for (const value of this.lines(() => this.ndjson.push(text))) {
+      this.line(value as Json, out);
+      if (this.done) return true;
+    }
+    return false;
+  }
+
+  end(out: StreamEvent[]): void {
+    if (!this.done)
+      for (const value of this.lines(() => this.ndjson.end())) this.line(value as Json, out);
+    const done = this.done;
+    if (!done) throw truncatedStreamError(this.ctx);
+    const inputTokens = typeof done.prompt_eval_count === "number" ? done.prompt_eval_count : 0;
+    const outputTokens = typeof done.eval_count === "number" ? done.eval_count : 0;
+    out.push({ type: "usage", inputTokens, outputTokens });
+    const reason = typeof done.done_reason === "string" ? done.done_reason : undefined;
+    out.push({ type: "done", stopReason: normalizeStopReason(reason, this.toolCalls > 0) });
+  }
+
+  private lines(parse: () => unknown[]): unknown[] {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof NdjsonParseError)) throw err;
+      throw streamError(this.ctx, { error: `malformed stream line: ${err.line.slice(0, 120)}` });
+    }
+  }
+
+  private line(obj: Json, out: StreamEvent[]): void {
+    if (obj.error !== undefined) throw streamError(this.ctx, obj);
     const m = obj.message as Json | undefined;
     if (m) {
       if (typeof m.thinking === "string" && m.thinking)
-        yield { type: "thinking", text: m.thinking };
-      if (typeof m.content === "string" && m.content) yield { type: "text", text: m.content };
+        out.push({ type: "thinking", text: m.thinking });
+      if (typeof m.content === "string" && m.content) out.push({ type: "text", text: m.content });
       if (Array.isArray(m.tool_calls)) {
         for (const tc of m.tool_calls as Json[]) {
           const fn = (tc.function ?? {}) as Json;
-          toolCalls++;
-          yield toolCallEvent(
-            typeof tc.id === "string" ? tc.id : "",
-            String(fn.name ?? ""),
-            fn.arguments,
+          this.toolCalls++;
+          out.push(
+            toolCallEvent(
+              typeof tc.id === "string" ? tc.id : "",
+              String(fn.name ?? ""),
+              fn.arguments,
+            ),
           );
         }
       }
     }
-    if (obj.done === true) done = obj;
-  };
-
-  try {
-    outer: for await (const text of chunks) {
-      for (const value of ndjson.push(text)) {
-        yield* handle(value);
-        if (done) break outer;
-      }
-    }
-    if (!done) for (const value of ndjson.end()) yield* handle(value);
-  } catch (err) {
-    if (err instanceof NdjsonParseError) {
-      throw streamError(ctx, { error: `malformed stream line: ${err.line.slice(0, 120)}` });
-    }
-    throw err;
+    if (obj.done === true) this.done = obj;
   }
-  if (!done) throw truncatedStreamError(ctx);
-  const inputTokens = typeof done.prompt_eval_count === "number" ? done.prompt_eval_count : 0;
-  const outputTokens = typeof done.eval_count === "number" ? done.eval_count : 0;
-  yield { type: "usage", inputTokens, outputTokens };
-  yield {
-    type: "done",
-    stopReason: normalizeStopReason(done.done_reason as string | undefined, toolCalls > 0),
-  };
+}
+
+export function decodeOllamaStream(
+  chunks: AsyncIterable<string>,
+  ctx: ErrorContext,
+): AsyncGenerator<StreamEvent> {
+  return pump(chunks, new OllamaDecoder(ctx));
 }
 
 /** "8.0B" → 8e9, "270M" → 2.7e8. */
@@ -211,8 +233,12 @@ export class OllamaProvider implements Provider {
     return h;
   }
 
-  async *chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
+  chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
     const ctx = this.ctx(req.model);
+    return decodeOllamaStream(this.open(req, ctx), ctx);
+  }
+
+  private async *open(req: ChatRequest, ctx: ErrorContext): AsyncGenerator<string> {
     const body = toOllamaBody(req, this.opts.contextLength);
     const post = (b: Json) =>
       send(ctx, `${this.baseUrl}/api/chat`, {
@@ -235,7 +261,7 @@ export class OllamaProvider implements Provider {
       delete body.think;
       res = await post(body);
     }
-    yield* decodeOllamaStream(bodyText(ctx, res.body, req.signal), ctx);
+    yield* bodyText(ctx, res.body, req.signal);
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelSummary[]> {

@@ -4,7 +4,14 @@
  */
 import type { Message } from "../agent/message.ts";
 import type { ModelInfo } from "../../plugins/sdk/index.ts";
-import { isLocalUrl, normalizeStopReason, toolCallEvent, trimBaseUrl } from "./common.ts";
+import {
+  isLocalUrl,
+  normalizeStopReason,
+  pump,
+  toolCallEvent,
+  trimBaseUrl,
+  type StreamDecoder,
+} from "./common.ts";
 import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { SseDecoder } from "./sse.ts";
@@ -87,86 +94,98 @@ interface PendingCall {
  * Chat-completion chunks to StreamEvents. Tool calls arrive as fragments keyed by `index`; they
  * are emitted whole after the last chunk. Usage follows the finish chunk, so done comes last.
  */
-export async function* decodeOpenAIStream(
-  chunks: AsyncIterable<string>,
-  ctx: ErrorContext,
-): AsyncGenerator<StreamEvent> {
-  const sse = new SseDecoder();
-  const calls = new Map<number, PendingCall>();
-  let lastCallKey = -1;
-  let finish: string | undefined;
-  let usage: StreamEvent | undefined;
-  let sawDone = false;
+class OpenAIDecoder implements StreamDecoder {
+  private readonly sse = new SseDecoder();
+  private readonly calls = new Map<number, PendingCall>();
+  private lastCallKey = -1;
+  private finish: string | undefined;
+  private usage: StreamEvent | undefined;
+  private sawDone = false;
+  private readonly ctx: ErrorContext;
 
-  const handle = function* (data: string): Generator<StreamEvent> {
+  constructor(ctx: ErrorContext) {
+    this.ctx = ctx;
+  }
+
+  push(text: string, out: StreamEvent[]): boolean {
+    for (const ev of this.sse.push(text)) {
+      this.event(ev.data, out);
+      if (this.sawDone) return true;
+    }
+    return false;
+  }
+
+  end(out: StreamEvent[]): void {
+    if (!this.sawDone) for (const ev of this.sse.end()) this.event(ev.data, out);
+    if (!this.sawDone && this.finish === undefined) throw truncatedStreamError(this.ctx);
+    const ordered = [...this.calls.entries()].sort((a, b) => a[0] - b[0]);
+    for (const [, c] of ordered) out.push(toolCallEvent(c.id, c.name, c.args));
+    if (this.usage) out.push(this.usage);
+    out.push({ type: "done", stopReason: normalizeStopReason(this.finish, this.calls.size > 0) });
+  }
+
+  private event(data: string, out: StreamEvent[]): void {
     if (data === "[DONE]") {
-      sawDone = true;
+      this.sawDone = true;
       return;
     }
     let chunk: Json;
     try {
       chunk = JSON.parse(data) as Json;
     } catch {
-      throw streamError(ctx, {
-        error: { message: `malformed stream chunk: ${data.slice(0, 120)}`, type: "server_error" },
-      });
+      const message = `malformed stream chunk: ${data.slice(0, 120)}`;
+      throw streamError(this.ctx, { error: { message, type: "server_error" } });
     }
-    if (chunk.error) throw streamError(ctx, chunk);
+    if (chunk.error) throw streamError(this.ctx, chunk);
     const u = chunk.usage as Json | null | undefined;
     if (u && typeof u.prompt_tokens === "number") {
-      const out = typeof u.completion_tokens === "number" ? u.completion_tokens : 0;
-      usage = { type: "usage", inputTokens: u.prompt_tokens, outputTokens: out };
+      const output = typeof u.completion_tokens === "number" ? u.completion_tokens : 0;
+      this.usage = { type: "usage", inputTokens: u.prompt_tokens, outputTokens: output };
     }
-    const choices = chunk.choices as Json[] | undefined;
-    const choice = choices?.[0];
+    const choice = (chunk.choices as Json[] | undefined)?.[0];
     if (!choice) return;
     const delta = choice.delta as Json | undefined;
     if (delta) {
       // llama.cpp, DeepSeek, LM Studio: reasoning_content; vLLM ≥ 0.10, OpenRouter: reasoning.
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === "string" && reasoning.length > 0)
-        yield { type: "thinking", text: reasoning };
+        out.push({ type: "thinking", text: reasoning });
       const content = delta.content;
-      if (typeof content === "string" && content.length > 0) yield { type: "text", text: content };
-      const toolCalls = delta.tool_calls as Json[] | undefined;
-      if (toolCalls) {
-        for (let i = 0; i < toolCalls.length; i++) {
-          const tc = toolCalls[i];
-          const id = typeof tc.id === "string" ? tc.id : "";
-          let key: number;
-          if (typeof tc.index === "number") key = tc.index;
-          else if (id && ![...calls.values()].some((c) => c.id === id)) key = calls.size;
-          else key = lastCallKey >= 0 ? lastCallKey : i;
-          lastCallKey = key;
-          let call = calls.get(key);
-          if (!call) calls.set(key, (call = { id: "", name: "", args: "" }));
-          if (id && !call.id) call.id = id;
-          const fn = tc.function as Json | undefined;
-          if (fn) {
-            if (typeof fn.name === "string" && fn.name && !call.name) call.name = fn.name;
-            if (typeof fn.arguments === "string") call.args += fn.arguments;
-            else if (fn.arguments && typeof fn.arguments === "object")
-              call.args += JSON.stringify(fn.arguments);
-          }
-        }
-      }
+      if (typeof content === "string" && content.length > 0)
+        out.push({ type: "text", text: content });
+      if (delta.tool_calls) this.toolDeltas(delta.tool_calls as Json[]);
     }
-    if (typeof choice.finish_reason === "string") finish = choice.finish_reason;
-  };
-
-  for await (const text of chunks) {
-    for (const ev of sse.push(text)) {
-      yield* handle(ev.data);
-      if (sawDone) break;
-    }
-    if (sawDone) break;
+    if (typeof choice.finish_reason === "string") this.finish = choice.finish_reason;
   }
-  if (!sawDone) for (const ev of sse.end()) yield* handle(ev.data);
-  if (!sawDone && finish === undefined) throw truncatedStreamError(ctx);
-  const ordered = [...calls.entries()].sort((a, b) => a[0] - b[0]);
-  for (const [, c] of ordered) yield toolCallEvent(c.id, c.name, c.args);
-  if (usage) yield usage;
-  yield { type: "done", stopReason: normalizeStopReason(finish, calls.size > 0) };
+
+  private toolDeltas(deltas: Json[]): void {
+    for (let i = 0; i < deltas.length; i++) {
+      const tc = deltas[i];
+      const id = typeof tc.id === "string" ? tc.id : "";
+      let key: number;
+      // Servers without `index` (some proxies) mark a new call by a new id.
+      if (typeof tc.index === "number") key = tc.index;
+      else if (id && ![...this.calls.values()].some((c) => c.id === id)) key = this.calls.size;
+      else key = this.lastCallKey >= 0 ? this.lastCallKey : i;
+      this.lastCallKey = key;
+      let call = this.calls.get(key);
+      if (!call) this.calls.set(key, (call = { id: "", name: "", args: "" }));
+      if (id && !call.id) call.id = id;
+      const fn = tc.function as Json | undefined;
+      if (!fn) continue;
+      if (typeof fn.name === "string" && fn.name && !call.name) call.name = fn.name;
+      if (typeof fn.arguments === "string") call.args += fn.arguments;
+      else if (fn.arguments && typeof fn.arguments === "object")
+        call.args += JSON.stringify(fn.arguments);
+    }
+  }
+}
+
+export function decodeOpenAIStream(
+  chunks: AsyncIterable<string>,
+  ctx: ErrorContext,
+): AsyncGenerator<StreamEvent> {
+  return pump(chunks, new OpenAIDecoder(ctx));
 }
 
 interface ModelEntry {
@@ -213,15 +232,19 @@ export class OpenAIProvider implements Provider {
     return h;
   }
 
-  async *chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
+  chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
     const ctx = this.ctx(req.model);
+    return decodeOpenAIStream(this.open(req, ctx), ctx);
+  }
+
+  private async *open(req: ChatRequest, ctx: ErrorContext): AsyncGenerator<string> {
     const res = await send(ctx, `${this.baseUrl}/chat/completions`, {
       headers: { ...this.headers(), accept: "text/event-stream" },
       body: toOpenAIBody(req, this.baseUrl),
       signal: req.signal,
       fetch: this.opts.fetch,
     });
-    yield* decodeOpenAIStream(bodyText(ctx, res.body, req.signal), ctx);
+    yield* bodyText(ctx, res.body, req.signal);
   }
 
   private async modelEntries(signal?: AbortSignal, timeoutMs?: number): Promise<ModelEntry[]> {

@@ -11,6 +11,7 @@ import {
   type ScriptedError,
   type ScriptedResponse,
   type WirePiece,
+  encodeOnce,
 } from "./script.ts";
 
 export interface FakeAnthropicOptions {
@@ -128,7 +129,11 @@ async function messages(ex: Exchange): Promise<void> {
     );
   if (r.error) return ex.json(r.error.status, anthropicErrorBody(r.error), r.error.headers);
   const model = (ex.req.body as { model?: string } | undefined)?.model;
-  await ex.stream("text/event-stream", encodeAnthropic(r, model), { fast: !!r.fast, hang: r.hang });
+  await ex.stream(
+    "text/event-stream",
+    encodeOnce(r, "anthropic", () => encodeAnthropic(r, model)),
+    { fast: !!r.fast, hang: r.hang },
+  );
 }
 
 export function startFakeAnthropic(

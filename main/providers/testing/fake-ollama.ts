@@ -4,7 +4,13 @@
  * POST /api/show, GET /api/version. Errors are `{"error":"..."}` bodies.
  */
 import { startFakeServer, type Exchange, type FakeServer } from "./fake-server.ts";
-import { fastTokens, type ScriptedError, type ScriptedResponse, type WirePiece } from "./script.ts";
+import {
+  encodeOnce,
+  fastTokens,
+  type ScriptedError,
+  type ScriptedResponse,
+  type WirePiece,
+} from "./script.ts";
 
 export interface FakeOllamaModel {
   name: string;
@@ -117,7 +123,11 @@ async function chat(ex: Exchange): Promise<void> {
     );
   if (r.error) return ex.json(r.error.status, ollamaErrorBody(r.error), r.error.headers);
   const model = (ex.req.body as { model?: string } | undefined)?.model;
-  await ex.stream("application/x-ndjson", encodeOllama(r, model), { fast: !!r.fast, hang: r.hang });
+  await ex.stream(
+    "application/x-ndjson",
+    encodeOnce(r, "ollama", () => encodeOllama(r, model)),
+    { fast: !!r.fast, hang: r.hang },
+  );
 }
 
 export function startFakeOllama(

@@ -11,6 +11,7 @@ import {
   type ScriptedError,
   type ScriptedResponse,
   type WirePiece,
+  encodeOnce,
 } from "./script.ts";
 
 export interface FakeOpenAIOptions {
@@ -127,10 +128,14 @@ async function chat(ex: Exchange, opts: FakeOpenAIOptions): Promise<void> {
     );
   if (r.error) return ex.json(r.error.status, openAIErrorBody(r.error), r.error.headers);
   const model = (ex.req.body as { model?: string } | undefined)?.model ?? "fake-model";
-  await ex.stream("text/event-stream", encodeOpenAI(r, model, opts), {
-    fast: !!r.fast,
-    hang: r.hang,
-  });
+  await ex.stream(
+    "text/event-stream",
+    encodeOnce(r, "openai", () => encodeOpenAI(r, model, opts)),
+    {
+      fast: !!r.fast,
+      hang: r.hang,
+    },
+  );
 }
 
 export function startFakeOpenAI(

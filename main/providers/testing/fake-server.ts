@@ -188,13 +188,20 @@ export async function startFakeServer(setup: FakeServerSetup): Promise<FakeServe
   };
 }
 
-/** Benchmark path: big writes, honouring backpressure, no artificial splitting. */
+const batches = new WeakMap<WirePiece[], Buffer[]>();
+
+/** Benchmark path: big writes (joined once per pieces array), honouring backpressure. */
 async function writeFast(res: ServerResponse, pieces: WirePiece[]): Promise<void> {
-  const BATCH = 2048;
-  for (let i = 0; i < pieces.length; i += BATCH) {
+  let buffers = batches.get(pieces);
+  if (!buffers) {
+    buffers = [];
+    for (let i = 0; i < pieces.length; i += 2048)
+      buffers.push(Buffer.from(pieces.slice(i, i + 2048).join("")));
+    batches.set(pieces, buffers);
+  }
+  for (const b of buffers) {
     if (res.destroyed) return;
-    const ok = res.write(pieces.slice(i, i + BATCH).join(""));
-    if (!ok) await drainOrClose(res);
+    if (!res.write(b)) await drainOrClose(res);
   }
 }
 

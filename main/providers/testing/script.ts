@@ -69,3 +69,22 @@ export function fastTokens(fast: { tokens: number; token?: string }): string[] {
   const token = fast.token ?? " tok";
   return Array.from({ length: fast.tokens }, () => token);
 }
+
+const fastCache = new WeakMap<ScriptedResponse, Map<string, WirePiece[]>>();
+
+/**
+ * Fast-mode answers are encoded once per response object and protocol, so a benchmark reusing
+ * one response measures the client, not the fake server's JSON encoding.
+ */
+export function encodeOnce(
+  r: ScriptedResponse,
+  protocol: string,
+  encode: () => WirePiece[],
+): WirePiece[] {
+  if (!r.fast) return encode();
+  let byProtocol = fastCache.get(r);
+  if (!byProtocol) fastCache.set(r, (byProtocol = new Map()));
+  let pieces = byProtocol.get(protocol);
+  if (!pieces) byProtocol.set(protocol, (pieces = encode()));
+  return pieces;
+}
