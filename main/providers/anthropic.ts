@@ -8,7 +8,7 @@ import {
   trimBaseUrl,
   type StreamDecoder,
 } from "./common.ts";
-import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
+import { secretsOf, streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { SseDecoder } from "./sse.ts";
 import type { ChatRequest, ModelSummary, Provider, StreamEvent } from "./types.ts";
@@ -247,7 +247,7 @@ export class AnthropicProvider implements Provider {
       baseUrl: this.baseUrl,
       model,
       keyEnv: this.opts.apiKeyEnv ?? "ANTHROPIC_API_KEY",
-      secrets: this.opts.apiKey ? [this.opts.apiKey] : [],
+      secrets: secretsOf(this.opts.apiKey, this.opts.headers),
     };
   }
 

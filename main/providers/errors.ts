@@ -106,6 +106,14 @@ export function parseRetryAfter(
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** What must never be repeated in a message: the key and custom header values (often tokens). */
+export function secretsOf(
+  apiKey: string | undefined,
+  headers: Record<string, string> = {},
+): string[] {
+  return [apiKey ?? "", ...Object.values(headers)].filter((s) => s.length >= 8);
+}
+
 /** Removes keys and key-shaped tokens, flattens to one line and bounds the length. */
 export function scrub(text: string, secrets: string[] = []): string {
   let out = text;
@@ -116,6 +124,19 @@ export function scrub(text: string, secrets: string[] = []): string {
     .replace(/\s+/g, " ")
     .trim();
   return out.length > 300 ? `${out.slice(0, 300)}…` : out;
+}
+
+/** A URL safe to print: user:password@ and query strings (which can hold keys) removed. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = "";
+    u.password = "";
+    u.search = "";
+    return u.toString().replace(/\/$/, "");
+  } catch {
+    return url;
+  }
 }
 
 function seconds(ms: number): string {
@@ -160,11 +181,17 @@ function explain(type: ErrorType, ctx: ErrorContext, err: ServerError, retryAfte
       return ["blocked by the content filter", "rephrase the request"];
     case "network":
       return [
-        `cannot reach ${ctx.baseUrl}`,
+        `cannot reach ${displayUrl(ctx.baseUrl)}`,
         "check that the server is running and base_url is right",
       ];
     default:
-      return ["request failed", ""];
+      // Ollama "does not support tools", llama.cpp "tools param requires --jinja".
+      return /\btools?\b/i.test(err.message)
+        ? [
+            "request failed",
+            "if the model cannot call tools natively, set `tools: text` for this provider in providers.yaml",
+          ]
+        : ["request failed", ""];
   }
 }
 
@@ -197,7 +224,7 @@ export function httpError(
   // A 404 that says nothing about a model is a wrong URL, not a missing model.
   if (status === 404 && type !== "model_unavailable") {
     return new ProviderError(
-      `${ctx.provider}: endpoint not found (404) at ${ctx.baseUrl} — check base_url`,
+      `${ctx.provider}: endpoint not found (404) at ${displayUrl(ctx.baseUrl)} — check base_url`,
       "",
       404,
     );
@@ -252,7 +279,7 @@ export function networkError(ctx: ErrorContext, err: unknown): ProviderError {
     reason = err instanceof Error && err.message === "terminated" ? "connection lost" : "";
   if (!reason) reason = scrub(err instanceof Error ? err.message : String(err), ctx.secrets);
   return new ProviderError(
-    `${ctx.provider}: cannot reach ${ctx.baseUrl}: ${reason} — check that the server is running and base_url is right`,
+    `${ctx.provider}: cannot reach ${displayUrl(ctx.baseUrl)}: ${reason} — check that the server is running and base_url is right`,
     "network",
     0,
     undefined,

@@ -8,7 +8,7 @@ import {
   trimBaseUrl,
   type StreamDecoder,
 } from "./common.ts";
-import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
+import { secretsOf, streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { NdjsonDecoder, NdjsonParseError } from "./ndjson.ts";
 import {
@@ -223,7 +223,7 @@ export class OllamaProvider implements Provider {
       baseUrl: this.baseUrl,
       model,
       keyEnv: this.opts.apiKeyEnv,
-      secrets: this.opts.apiKey ? [this.opts.apiKey] : [],
+      secrets: secretsOf(this.opts.apiKey, this.opts.headers),
     };
   }
 

@@ -12,7 +12,7 @@ import {
   trimBaseUrl,
   type StreamDecoder,
 } from "./common.ts";
-import { streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
+import { secretsOf, streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { SseDecoder } from "./sse.ts";
 import type { ChatRequest, ModelSummary, Provider, StreamEvent } from "./types.ts";
@@ -222,7 +222,7 @@ export class OpenAIProvider implements Provider {
       baseUrl: this.baseUrl,
       model,
       keyEnv: this.opts.apiKeyEnv,
-      secrets: this.opts.apiKey ? [this.opts.apiKey] : [],
+      secrets: secretsOf(this.opts.apiKey, this.opts.headers),
     };
   }
 

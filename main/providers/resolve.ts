@@ -8,6 +8,7 @@ import { AnthropicProvider } from "./anthropic.ts";
 import { isLocalUrl } from "./common.ts";
 import {
   ConfigError,
+  mergeProvidersConfigs,
   PROVIDER_KINDS,
   type ProviderConfig,
   type ProvidersConfig,
@@ -26,7 +27,8 @@ export interface ResolveFlags {
 }
 
 export interface ResolveOptions {
-  configs: ProvidersConfig;
+  /** Merged config, or several in precedence order (global, then project). */
+  configs: ProvidersConfig | ProvidersConfig[];
   flags?: ResolveFlags;
   env?: Record<string, string | undefined>;
   /** Servers already detected, or how to detect them (default: probe loopback, 500 ms). */
@@ -34,6 +36,8 @@ export interface ResolveOptions {
   signal?: AbortSignal;
   fetch?: FetchLike;
 }
+
+type Merged = ResolveOptions & { configs: ProvidersConfig };
 
 export interface ResolvedProvider {
   /** Ready to use; already wrapped with the text tool protocol when toolMode is "text". */
@@ -138,7 +142,7 @@ class Detection {
 
 /** Which provider config applies, and the detected server it came from (if any). */
 async function choose(
-  opts: ResolveOptions,
+  opts: Merged,
   detection: Detection,
 ): Promise<[ProviderConfig, DetectedServer?]> {
   const { configs } = opts;
@@ -175,7 +179,7 @@ async function choose(
 }
 
 async function chooseModel(
-  opts: ResolveOptions,
+  opts: Merged,
   config: ProviderConfig,
   provider: Provider,
   server: DetectedServer | undefined,
@@ -193,7 +197,11 @@ async function chooseModel(
   );
 }
 
-export async function resolveProvider(opts: ResolveOptions): Promise<ResolvedProvider> {
+export async function resolveProvider(options: ResolveOptions): Promise<ResolvedProvider> {
+  const configs = Array.isArray(options.configs)
+    ? mergeProvidersConfigs(...options.configs)
+    : options.configs;
+  const opts: Merged = { ...options, configs };
   const flags = opts.flags ?? {};
   const detection = new Detection(opts.detected);
   const [chosen, server] = await choose(opts, detection);
