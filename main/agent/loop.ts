@@ -123,9 +123,7 @@ export class AgentSession {
   /** `/compact`: summarise older history now. */
   async compact(): Promise<CompactionResult> {
     await this.ensureModel();
-    const result = await compactHistory(this.state, this.deps, "manual");
-    await this.settle();
-    return result;
+    return compactHistory(this.state, this.deps, "manual");
   }
 
   async switchAgent(
@@ -149,7 +147,8 @@ export class AgentSession {
     reportOutcome(this.deps, out);
   }
 
-  private async settle(): Promise<void> {
+  /** Ends a unit of work: stats saved, the session file made durable, `done` emitted. */
+  async settle(): Promise<void> {
     const stats = snapshotStats(this.state.stats);
     this.deps.session?.setStats(stats);
     await this.deps.session?.flush();

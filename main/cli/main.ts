@@ -1,0 +1,52 @@
+/** The `islet` command line (SPEC §10). Exit codes: 0 success, 1 failure, 2 bad usage. */
+import { COMMON_OPTIONS, parseFlags } from "./options.ts";
+import { processOutput, type Output } from "./render.ts";
+import { USAGE, UsageError } from "./usage.ts";
+import { APP_VERSION } from "../version.ts";
+
+export async function main(argv: string[], io: Output = processOutput): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "run":
+        return await (await import("./run-command.ts")).runCommand(rest, io);
+      case "tools": {
+        const { values, positionals } = parseFlags(rest, COMMON_OPTIONS);
+        const { createEngine } = await import("../engine/bootstrap.ts");
+        const { toolsCommand } = await import("./tools-command.ts");
+        const engine = await createEngine({
+          home: values.home,
+          workdir: values.workdir,
+          warn: (l) => io.err(`warning: ${l}\n`),
+        });
+        return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io);
+      }
+      case "sessions": {
+        return await (await import("./sessions-command.ts")).sessionsCommand(rest, io);
+      }
+      case "models":
+        return await (await import("./models-command.ts")).modelsCommand(rest, io);
+      case "--version":
+      case "-v":
+        io.out(`islet ${APP_VERSION}\n`);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.out(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"; run \`islet help\``);
+    }
+  } catch (err) {
+    const e = err as Error;
+    io.err(`islet: ${e.message}\n`);
+    return e instanceof UsageError ? 2 : 1;
+  }
+}
+
+// Run only as the entry point (tests import main()).
+if (import.meta.main) {
+  process.exitCode = await main(process.argv.slice(2));
+}

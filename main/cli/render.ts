@@ -1,0 +1,90 @@
+/** How `islet run` shows events: JSON lines, or text for a person (answer on stdout, the rest on stderr). */
+import { PUBLIC_EVENT_TYPES, type AgentEvent, type EventSink } from "../agent/events.ts";
+
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processOutput: Output = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+/** `run --json`: the public events, one JSON object per line. */
+export function jsonRenderer(io: Output): EventSink {
+  return (event) => {
+    if (!PUBLIC_EVENT_TYPES.has(event.type)) return;
+    // Deltas are enough for `thinking_delta`-style streaming; the public contract has the final thinking.
+    io.out(`${JSON.stringify(event)}\n`);
+  };
+}
+
+function brief(args: Record<string, unknown>): string {
+  const parts = Object.entries(args).map(([k, v]) => {
+    const text = typeof v === "string" ? v : JSON.stringify(v);
+    const line = text.replace(/\s+/g, " ");
+    return `${k}=${line.length > 60 ? `${line.slice(0, 57)}…` : line}`;
+  });
+  return parts.join(" ");
+}
+
+/** Text for a terminal: the answer streams to stdout, tool activity and notices go to stderr. */
+export function textRenderer(io: Output, opts: { color: boolean }): EventSink {
+  const dim = (s: string) => (opts.color ? `\x1b[2m${s}\x1b[22m` : s);
+  const red = (s: string) => (opts.color ? `\x1b[31m${s}\x1b[39m` : s);
+  let midLine = false;
+  const endLine = () => {
+    if (midLine) io.out("\n");
+    midLine = false;
+  };
+  return (event: AgentEvent) => {
+    switch (event.type) {
+      case "assistant_delta":
+        io.out(event.text);
+        midLine = !event.text.endsWith("\n");
+        break;
+      case "assistant":
+        endLine();
+        break;
+      case "thinking":
+        io.err(dim(`thinking: ${event.text.trim()}\n`));
+        break;
+      case "tool_call":
+        endLine();
+        io.err(`${dim("→")} ${event.name} ${dim(brief(event.arguments))}\n`);
+        break;
+      case "tool_result": {
+        const first = event.output.split("\n", 1)[0].slice(0, 100);
+        const mark = event.error ? red("✗") : dim("✓");
+        io.err(
+          `  ${mark} ${dim(`${event.name} ${event.durationMs} ms`)} ${event.error ? red(first) : dim(first)}\n`,
+        );
+        break;
+      }
+      case "notice":
+        endLine();
+        io.err(dim(`[${event.source}] ${event.text}\n`));
+        break;
+      case "injected":
+        io.err(dim(`[${event.source} → ${event.role}] ${event.text.slice(0, 200)}\n`));
+        break;
+      case "agent_switch":
+        io.err(dim(`agent: ${event.from} → ${event.to} (${event.reason})\n`));
+        break;
+      case "compaction":
+        io.err(
+          dim(
+            `compacted ${event.preMessages} → ${event.postMessages} messages${event.success ? "" : " (no summary)"}\n`,
+          ),
+        );
+        break;
+      case "error":
+        endLine();
+        io.err(red(`error (${event.errorType || "unclassified"}): ${event.message}\n`));
+        break;
+      default:
+        break;
+    }
+  };
+}

@@ -1,0 +1,78 @@
+/** `islet run`: one prompt (or /command) through the agent, streamed as text or JSON events. */
+import { createEngine } from "../engine/bootstrap.ts";
+import { autoApprove } from "../tools/approval.ts";
+import { ttyApproval } from "./ask-tty.ts";
+import {
+  COMMON_OPTIONS,
+  MODEL_OPTIONS,
+  parseFlags,
+  parsePositiveInt,
+  parseVars,
+} from "./options.ts";
+import { jsonRenderer, textRenderer, type Output } from "./render.ts";
+import { UsageError } from "./usage.ts";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function runCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON_OPTIONS,
+    ...MODEL_OPTIONS,
+    session: { type: "string" },
+    "max-steps": { type: "string" },
+    yes: { type: "boolean", short: "y" },
+    json: { type: "boolean" },
+  });
+  let prompt = positionals.join(" ").trim();
+  if (prompt === "" && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+  if (prompt === "")
+    throw new UsageError('run: a prompt is required (islet run "…", or pipe it on stdin)');
+  const maxSteps = parsePositiveInt(values["max-steps"], "--max-steps");
+  const vars = parseVars(values.set);
+  const interactive =
+    process.stdin.isTTY === true && process.stderr.isTTY === true && positionals.length > 0;
+
+  const engine = await createEngine({
+    home: values.home,
+    workdir: values.workdir,
+    envFile: values["env-file"],
+    flags: { provider: values.provider, model: values.model, baseUrl: values["base-url"] },
+    ask: values.yes ? autoApprove : interactive ? ttyApproval() : undefined,
+    maxSteps,
+    vars,
+    warn: (line) => io.err(`warning: ${line}\n`),
+  });
+  const emit = values.json
+    ? jsonRenderer(io)
+    : textRenderer(io, { color: process.stderr.isTTY === true && !process.env.NO_COLOR });
+  const conversation = await engine.open({ sessionId: values.session, agent: values.agent, emit });
+
+  // First Ctrl-C stops the turn (the session is saved); a second one leaves at once.
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    conversation.stop();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const result = await conversation.submit(prompt);
+    if (result.kind === "command" && !result.silent) {
+      if (values.json)
+        io.out(
+          `${JSON.stringify({ type: "notice", source: `/${result.name}`, text: result.output })}\n`,
+        );
+      else io.out(`${result.output}\n`);
+    }
+    const outcome = result.kind === "turn" ? result.outcome : result.outcome;
+    if (!values.json) io.err(`session ${conversation.id}\n`);
+    return outcome?.status === "error" ? 1 : 0;
+  } finally {
+    process.off("SIGINT", onSigint);
+    await conversation.close();
+  }
+}

@@ -1,0 +1,51 @@
+/** Builds an Engine from host options (CLI flags, `islet serve`, the desktop app's settings). */
+import path from "node:path";
+import { loadEnvFile } from "../config/env-file.ts";
+import { resolveHomes } from "../config/homes.ts";
+import { loadProvidersConfig, type DetectedServer, type ResolveFlags } from "../providers/index.ts";
+import type { AskApproval } from "../tools/approval.ts";
+import type { ThinkMode } from "../../plugins/sdk/index.ts";
+import { Engine } from "./engine.ts";
+import { createModelResolver } from "./models.ts";
+
+export interface HostOptions {
+  home?: string;
+  workdir?: string;
+  /** Explicit env file (must exist); otherwise `secrets.env` in the workdir if present. */
+  envFile?: string;
+  env?: NodeJS.ProcessEnv;
+  flags?: ResolveFlags;
+  ask?: AskApproval;
+  maxSteps?: number;
+  vars?: Record<string, string>;
+  thinkMode?: ThinkMode;
+  detect?: () => Promise<DetectedServer[]>;
+  warn(line: string): void;
+}
+
+export async function createEngine(opts: HostOptions): Promise<Engine> {
+  const processEnv = opts.env ?? process.env;
+  const homes = resolveHomes({ home: opts.home, workdir: opts.workdir, env: processEnv });
+  const envFile = opts.envFile
+    ? loadEnvFile(path.resolve(opts.envFile), true)
+    : loadEnvFile(path.join(homes.workdir, "secrets.env"), false);
+  // Like Node's own --env-file: variables already set in the environment win.
+  const env: Record<string, string | undefined> = { ...envFile, ...processEnv };
+  const configs = await loadProvidersConfig({ global: homes.global, project: homes.project });
+  const resolveModel = createModelResolver({
+    configs,
+    flags: opts.flags ?? {},
+    env,
+    detect: opts.detect,
+  });
+  return new Engine({
+    homes,
+    env,
+    resolveModel,
+    ask: opts.ask,
+    maxSteps: opts.maxSteps,
+    vars: opts.vars,
+    thinkMode: opts.thinkMode,
+    warn: opts.warn,
+  });
+}
