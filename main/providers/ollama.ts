@@ -11,6 +11,7 @@ import {
 import { secretsOf, streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { NdjsonDecoder, NdjsonParseError } from "./ndjson.ts";
+import { ThinkTagSplitter } from "./think-tags.ts";
 import {
   ProviderError,
   type ChatRequest,
@@ -88,6 +89,7 @@ export function toOllamaBody(req: ChatRequest, contextLength?: number): Json {
 /** Ollama chat lines to StreamEvents. Tool calls come whole (object arguments), without ids. */
 class OllamaDecoder implements StreamDecoder {
   private readonly ndjson = new NdjsonDecoder();
+  private readonly think = new ThinkTagSplitter();
   private toolCalls = 0;
   private done: Json | undefined;
   private readonly ctx: ErrorContext;
@@ -109,6 +111,7 @@ class OllamaDecoder implements StreamDecoder {
       for (const value of this.lines(() => this.ndjson.end())) this.line(value as Json, out);
     const done = this.done;
     if (!done) throw truncatedStreamError(this.ctx);
+    this.think.end(out);
     const inputTokens = typeof done.prompt_eval_count === "number" ? done.prompt_eval_count : 0;
     const outputTokens = typeof done.eval_count === "number" ? done.eval_count : 0;
     out.push({ type: "usage", inputTokens, outputTokens });
@@ -131,7 +134,7 @@ class OllamaDecoder implements StreamDecoder {
     if (m) {
       if (typeof m.thinking === "string" && m.thinking)
         out.push({ type: "thinking", text: m.thinking });
-      if (typeof m.content === "string" && m.content) out.push({ type: "text", text: m.content });
+      if (typeof m.content === "string" && m.content) this.think.push(m.content, out);
       if (Array.isArray(m.tool_calls)) {
         for (const tc of m.tool_calls as Json[]) {
           const fn = (tc.function ?? {}) as Json;

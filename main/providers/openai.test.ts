@@ -327,3 +327,18 @@ test("openai: listModels and best-effort modelInfo from /models, /props, LM Stud
     await lmsOnly.close();
   }
 });
+
+test("openai: inline <think> blocks from servers without a reasoning parser become thinking", async () => {
+  const srv = await startFakeOpenAI([
+    { text: ["<thi", "nk>\nplan", " it</think>", "\n\nAnswer."] },
+  ]);
+  try {
+    const events = joined(await collect(provider(srv.url).chat(request("m"))));
+    assert.deepEqual(events.slice(0, 2), [
+      { type: "thinking", text: "\nplan it" },
+      { type: "text", text: "Answer." },
+    ]);
+  } finally {
+    await srv.close();
+  }
+});

@@ -15,6 +15,7 @@ import {
 import { secretsOf, streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { SseDecoder } from "./sse.ts";
+import { ThinkTagSplitter } from "./think-tags.ts";
 import type { ChatRequest, ModelSummary, Provider, StreamEvent } from "./types.ts";
 
 export interface OpenAIProviderOptions {
@@ -96,6 +97,7 @@ interface PendingCall {
  */
 class OpenAIDecoder implements StreamDecoder {
   private readonly sse = new SseDecoder();
+  private readonly think = new ThinkTagSplitter();
   private readonly calls = new Map<number, PendingCall>();
   private lastCallKey = -1;
   private finish: string | undefined;
@@ -118,6 +120,7 @@ class OpenAIDecoder implements StreamDecoder {
   end(out: StreamEvent[]): void {
     if (!this.sawDone) for (const ev of this.sse.end()) this.event(ev.data, out);
     if (!this.sawDone && this.finish === undefined) throw truncatedStreamError(this.ctx);
+    this.think.end(out);
     const ordered = [...this.calls.entries()].sort((a, b) => a[0] - b[0]);
     for (const [, c] of ordered) out.push(toolCallEvent(c.id, c.name, c.args));
     if (this.usage) out.push(this.usage);
@@ -151,8 +154,7 @@ class OpenAIDecoder implements StreamDecoder {
       if (typeof reasoning === "string" && reasoning.length > 0)
         out.push({ type: "thinking", text: reasoning });
       const content = delta.content;
-      if (typeof content === "string" && content.length > 0)
-        out.push({ type: "text", text: content });
+      if (typeof content === "string" && content.length > 0) this.think.push(content, out);
       if (delta.tool_calls) this.toolDeltas(delta.tool_calls as Json[]);
     }
     if (typeof choice.finish_reason === "string") this.finish = choice.finish_reason;

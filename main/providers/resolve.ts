@@ -110,7 +110,7 @@ export function createProvider(
   const common = {
     name: c.name,
     apiKey,
-    apiKeyEnv: apiKey ? keyEnv : undefined,
+    apiKeyEnv: keyEnv,
     headers: c.headers,
     contextLength: c.contextLength,
     capabilities: c.capabilities,
