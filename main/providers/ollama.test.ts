@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { OllamaProvider, parseParameterSize } from "./ollama.ts";
+import { DEFAULT_OLLAMA_WINDOW, OllamaProvider, parseParameterSize } from "./ollama.ts";
 import { ProviderError } from "./types.ts";
 import { startFakeOllama } from "./testing/fake-ollama.ts";
 import { collect, joined, READ_TOOL, request, sampleConversation } from "./testing/collect.ts";
@@ -210,7 +210,8 @@ test("ollama: listModels from /api/tags; modelInfo from /api/show", async () => 
       name: "qwen3:8b",
       family: "qwen3",
       parameterCount: 8190735360,
-      contextLength: 40960,
+      // The model allows 40960; without num_ctx anywhere the window is capped (and requested).
+      contextLength: DEFAULT_OLLAMA_WINDOW,
       capabilities: ["completion", "tools", "thinking"],
     });
     assert.deepEqual(await p.modelInfo("tiny:1b"), {
@@ -231,4 +232,31 @@ test("ollama: parameter sizes", () => {
   assert.equal(parseParameterSize("270M"), 2.7e8);
   assert.equal(parseParameterSize("1.5T"), 1.5e12);
   assert.equal(parseParameterSize(undefined), 0);
+});
+
+test("ollama: the window learned from /api/show is requested as num_ctx", async () => {
+  const srv = await startFakeOllama([{ text: ["a"] }, { text: ["b"] }], {
+    models: [
+      { name: "big:8b", contextLength: 131072, capabilities: ["completion", "tools"] },
+      {
+        name: "set:1b",
+        contextLength: 131072,
+        parameters: "num_ctx 4096",
+        capabilities: ["completion"],
+      },
+    ],
+  });
+  try {
+    const p = new OllamaProvider({ baseUrl: srv.url });
+    await p.modelInfo("big:8b");
+    await p.modelInfo("set:1b");
+    await collect(p.chat(request("big:8b")));
+    await collect(p.chat(request("set:1b")));
+    const windows = srv.chatRequests.map(
+      (r) => (r.body as { options: { num_ctx: number } }).options.num_ctx,
+    );
+    assert.deepEqual(windows, [DEFAULT_OLLAMA_WINDOW, 4096]);
+  } finally {
+    await srv.close();
+  }
 });

@@ -38,6 +38,9 @@ type Json = Record<string, unknown>;
 
 export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434";
 
+/** num_ctx sent when neither providers.yaml nor the model's Modelfile sets one. */
+export const DEFAULT_OLLAMA_WINDOW = 16_384;
+
 export function toOllamaMessages(system: string, messages: Message[]): Json[] {
   const out: Json[] = [];
   if (system) out.push({ role: "system", content: system });
@@ -212,6 +215,8 @@ export class OllamaProvider implements Provider {
   readonly kind = "ollama" as const;
   readonly baseUrl: string;
   private readonly opts: OllamaProviderOptions;
+  /** Effective window per model, learned from /api/show. */
+  private readonly windows = new Map<string, number>();
 
   constructor(opts: OllamaProviderOptions = {}) {
     this.opts = opts;
@@ -242,7 +247,8 @@ export class OllamaProvider implements Provider {
   }
 
   private async *open(req: ChatRequest, ctx: ErrorContext): AsyncGenerator<string> {
-    const body = toOllamaBody(req, this.opts.contextLength);
+    const window = this.opts.contextLength ?? this.windows.get(req.model) ?? DEFAULT_OLLAMA_WINDOW;
+    const body = toOllamaBody(req, window);
     const post = (b: Json) =>
       send(ctx, `${this.baseUrl}/api/chat`, {
         headers: this.headers(),
@@ -293,6 +299,15 @@ export class OllamaProvider implements Provider {
     })) as Json;
     const info = modelInfoFromShow(model, show);
     if (this.opts.contextLength) info.contextLength = this.opts.contextLength;
+    else if (!/^num_ctx\s/m.test(String(show.parameters ?? ""))) {
+      // Without num_ctx Ollama runs a small default window and silently drops the start of long
+      // prompts; ask for the model's window, capped so memory use stays sane on a laptop.
+      info.contextLength = Math.min(
+        info.contextLength || DEFAULT_OLLAMA_WINDOW,
+        DEFAULT_OLLAMA_WINDOW,
+      );
+    }
+    this.windows.set(model, info.contextLength);
     if (this.opts.capabilities) info.capabilities = [...this.opts.capabilities];
     return info;
   }
