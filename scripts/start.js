@@ -31,7 +31,7 @@ const found = findElectron();
 if (!("path" in found)) {
   console.error(
     `islet: the Electron binary is not installed (${found.missing} not found), so the desktop app ` +
-      "cannot start here; run `npx islet serve` to use the app in your browser instead.",
+      "cannot start here; use the same engine headless with `npx islet run 'your prompt'` (`islet serve` will open the UI in a browser).",
   );
   process.exit(1);
 }

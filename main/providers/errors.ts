@@ -277,7 +277,12 @@ export function networkError(ctx: ErrorContext, err: unknown): ProviderError {
   }
   if (!reason)
     reason = err instanceof Error && err.message === "terminated" ? "connection lost" : "";
-  if (!reason) reason = scrub(err instanceof Error ? err.message : String(err), ctx.secrets);
+  if (!reason) {
+    // undici says only "fetch failed"; the useful words are in the innermost cause.
+    let inner: unknown = err;
+    while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+    reason = scrub(inner instanceof Error ? inner.message : String(inner), ctx.secrets);
+  }
   return new ProviderError(
     `${ctx.provider}: cannot reach ${displayUrl(ctx.baseUrl)}: ${reason} — check that the server is running and base_url is right`,
     "network",
