@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { loadAgents, parseAgentFile } from "./load.ts";
+
+test("an agent file: frontmatter fields, body as system prompt, name from the file", () => {
+  const a = parseAgentFile(
+    "/h/config/agents/reviewer.md",
+    "---\ndescription: Reviews\ntools: Read, Grep\nmax_steps: 7\nfailover: [local]\nthinking: low\n---\nYou review code.\n",
+  );
+  assert.equal(a.name, "reviewer");
+  assert.equal(a.description, "Reviews");
+  assert.deepEqual(a.tools, ["Read", "Grep"]);
+  assert.equal(a.maxSteps, 7);
+  assert.deepEqual(a.failover, ["local"]);
+  assert.equal(a.thinking, "low");
+  assert.equal(a.systemPrompt, "You review code.");
+});
+
+test("bad fields are one line naming the file and field", () => {
+  assert.throws(
+    () => parseAgentFile("/h/a.md", "---\nmax_steps: lots\n---\nx"),
+    /^Error: \/h\/a\.md: max_steps: /,
+  );
+  assert.throws(() => parseAgentFile("/h/b.md", "---\n: [\n---\nx"), /^Error: \/h\/b\.md: /);
+});
+
+test("project agents override global ones; broken files are reported and skipped", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "islet-agents-"));
+  try {
+    const g = path.join(root, "global", "config", "agents");
+    const p = path.join(root, "project", "config", "agents");
+    await mkdir(g, { recursive: true });
+    await mkdir(p, { recursive: true });
+    await writeFile(path.join(g, "coder.md"), "---\nmodel: a\n---\nglobal");
+    await writeFile(path.join(p, "coder.md"), "---\nmodel: b\nfailover: [ghost]\n---\nproject");
+    await writeFile(path.join(p, "broken.md"), "---\nmax_steps: -1\n---\n");
+    const { agents, errors } = loadAgents([path.join(root, "global"), path.join(root, "project")]);
+    assert.equal(agents.get("coder")?.model, "b");
+    assert.equal(agents.get("coder")?.systemPrompt, "project");
+    assert.ok(agents.has("default"));
+    assert.ok(!agents.has("broken"));
+    assert.equal(errors.length, 2);
+    assert.match(errors[0], /broken\.md: max_steps/);
+    assert.match(errors[1], /coder\.md: failover: unknown agent "ghost"/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
