@@ -50,7 +50,7 @@ test("islet models lists detected local servers and configured providers with th
     await modelsCommand(["--home", root, "--workdir", root], text, { ports });
     assert.match(
       text.stdout,
-      /^ollama \(ollama, detected\) http:\/\/127\.0\.0\.1:\d+\n  qwen3:8b\n/m,
+      /^ollama \(ollama, detected\) http:\/\/127\.0\.0\.1:\d+\n {2}qwen3:8b\n/m,
     );
   } finally {
     await ollama.close();
