@@ -307,3 +307,61 @@ export type BeforeCompactionHook = (ctx: BeforeCompactionContext) => MaybePromis
 export type AfterCompactionHook = (ctx: AfterCompactionContext) => MaybePromise<Result | void>;
 export type OnAgentSwitchHook = (ctx: OnAgentSwitchContext) => MaybePromise<Result | void>;
 export type TransformMessagesHook = (ctx: TransformContext) => MaybePromise<Message[]>;
+
+// ── Tools and commands ─────────────────────────────────────────────────────────────────────
+
+/** Required for a tool: the function-calling schema. */
+export type SchemaExport = () => ToolSchema;
+/** Required for a tool: runs it; the string goes to the model. Throw to report an error. */
+export type ExecuteExport = (ctx: Context, args: Record<string, unknown>) => MaybePromise<string>;
+/** Optional: paths the call reads/writes (read-before-write Record/Guard/Clear). */
+export type PathsExport = (args: Record<string, unknown>) => ToolPaths;
+/** Optional (default true): may run concurrently with other tools of the same step. */
+export type ParallelExport = () => boolean;
+/** Optional (default true): may run in the sandbox. */
+export type SandboxableExport = () => boolean;
+/** Optional: called once at load. */
+export type InitExport = (cfg: ToolConfig) => void;
+/** Optional: false keeps the tool from being registered. */
+export type AvailableExport = () => boolean;
+/** Required for a command: its schema. */
+export type CommandExport = () => CommandSchema;
+/** Required for a command: `args` is the raw text after the command name. */
+export type ExecuteCommandExport = (args: string, ctx: Context) => MaybePromise<CommandResult>;
+
+// ── Host capabilities (provided inside the sandbox) ───────────────────────────────────────
+
+export interface FileStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+  /** ISO timestamp. */
+  mtime: string;
+}
+
+/**
+ * File access limited to the workspace and the plugin's own folder (plus paths granted in
+ * plugin.yaml `permissions.paths`). Relative paths resolve against the workspace.
+ */
+export interface PluginFs {
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, content: string): Promise<void>;
+  appendFile(path: string, content: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  stat(path: string): Promise<FileStat>;
+  exists(path: string): Promise<boolean>;
+}
+
+export declare const fs: PluginFs;
+
+/** `import { exec } from "@islet/sdk/exec"` (unsafe mode only). */
+export interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+export interface ExecOptions {
+  cwd?: string;
+  timeoutMs?: number;
+  stdin?: string;
+}
