@@ -9,7 +9,7 @@ import type { ChatRequest, ToolSpec } from "../providers/types.ts";
 import { ProviderError } from "../providers/types.ts";
 import { filterTools } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
-import type { Stats, ToolCall } from "../../plugins/sdk/index.ts";
+import type { Context, Stats, ToolCall } from "../../plugins/sdk/index.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
 import { runAfterResponse, runBeforeChat, runOnError, runReadOnly } from "./hooks/pipeline.ts";
@@ -84,6 +84,11 @@ export class AgentSession {
       availableTools: [],
       lastSystemPrompt: "",
     };
+  }
+
+  /** The hook-style context as it stands (for commands and tools run outside a turn). */
+  context(): Context {
+    return buildContext(this.state, this.deps);
   }
 
   get busy(): boolean {

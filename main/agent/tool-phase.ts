@@ -156,6 +156,10 @@ export async function runToolPhase(
       );
   }
 
+  // Plugin tools receive the same context hooks see, taken once for the whole step.
+  const sdk = prepared.some((p) => p.ready && p.tool.source === "plugin")
+    ? buildContext(state, deps)
+    : undefined;
   const results = await runToolCalls(
     prepared,
     async (p) =>
@@ -165,6 +169,7 @@ export async function runToolPhase(
             signal,
             state: state.tools,
             timeoutMs: deps.toolTimeoutMs,
+            sdk,
           })
         : p.result,
     (p) => p.ready && p.tool.parallel,

@@ -1,5 +1,6 @@
 /** Slash commands: built-in ones here; custom (Markdown) and plugin ones register later. */
 import type { AgentSession } from "../agent/loop.ts";
+import type { Context } from "../../plugins/sdk/index.ts";
 
 export type CommandSource = "builtin" | "custom" | "plugin";
 
@@ -17,6 +18,8 @@ export interface CommandEnv {
   /** Names of the agents the user may switch to. */
   agentNames(): string[];
   toolNames(): string[];
+  /** The hook-style context of the session right now (plugin commands receive it). */
+  context(): Context;
 }
 
 export interface SlashCommand {

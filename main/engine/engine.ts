@@ -158,6 +158,7 @@ export class Conversation {
       session: this.session,
       agentNames: () => [...this.engine.agents.keys()],
       toolNames: () => this.engine.tools.names(),
+      context: () => this.session.context(),
     });
     const out: TurnResult = {
       kind: "command",

@@ -75,7 +75,7 @@ export async function executeToolCall(
   try {
     let paths: ResolvedPaths;
     try {
-      paths = resolvePaths(tool.paths?.(value, callCtx), ctx.workdir);
+      paths = resolvePaths(await tool.paths?.(value, callCtx), ctx.workdir);
     } catch (err) {
       return finish(errorText(err), true);
     }

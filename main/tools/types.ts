@@ -1,6 +1,6 @@
 /** The tool contract shared by built-in, plugin, MCP and extension tools. */
 import type { JsonSchema, ToolSpec } from "../providers/types.ts";
-import type { ToolPaths } from "../../plugins/sdk/index.ts";
+import type { Context, ToolPaths } from "../../plugins/sdk/index.ts";
 
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
 
@@ -33,6 +33,8 @@ export interface ToolContext {
   state: ToolSessionState;
   /** Per-call wall-clock limit in ms (tools with their own timeout argument may lower it). */
   timeoutMs: number;
+  /** The hook-style context of the current turn (plugin tools receive it). */
+  sdk?: Context;
 }
 
 export interface Tool {
@@ -53,7 +55,7 @@ export interface Tool {
   /** Returns the output for the model; throws ToolError (or any Error) for a failed call. */
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
   /** Paths the call touches: guard before, record/clear after (read-before-write). */
-  paths?(args: Record<string, unknown>, ctx: ToolContext): ToolPaths;
+  paths?(args: Record<string, unknown>, ctx: ToolContext): ToolPaths | Promise<ToolPaths>;
   /** Wall-clock limit this call asks for (e.g. Bash's timeout_ms); replaces ctx.timeoutMs. */
   timeoutMs?(args: Record<string, unknown>): number | undefined;
 }

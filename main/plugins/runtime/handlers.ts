@@ -1,0 +1,121 @@
+/**
+ * Hook handlers backed by plugins: the condition is checked before every call, `once` hooks fire
+ * at most once per session, the plugin's merged config goes into the context, and whatever comes
+ * back is validated before the engine applies it.
+ */
+import type { z } from "zod";
+import type {
+  HookContexts,
+  HookHandler,
+  HookInvocation,
+  HookResults,
+  HookTiming,
+} from "../../agent/hooks/types.ts";
+import type { Context } from "../../../plugins/sdk/index.ts";
+import { PluginCallError, type LoadedPlugin } from "./loaded-plugin.ts";
+import {
+  beforeToolResultSchema,
+  describeIssue,
+  resultSchema,
+  transformResultSchema,
+} from "./result-schema.ts";
+
+export interface ConditionCheck {
+  /** The expression as written in plugin.yaml. */
+  text: string;
+  test(ctx: Context): Promise<boolean>;
+}
+
+/** Which once-hooks have fired, per session; survives plugin reloads (it lives in the runtime). */
+export class OnceTracker {
+  private readonly fired = new Set<string>();
+  private key(session: string, plugin: string, timing: HookTiming): string {
+    return `${session}\u0000${plugin}\u0000${timing}`;
+  }
+  has(session: string, plugin: string, timing: HookTiming): boolean {
+    return this.fired.has(this.key(session, plugin, timing));
+  }
+  mark(session: string, plugin: string, timing: HookTiming): void {
+    this.fired.add(this.key(session, plugin, timing));
+  }
+  /** Any session: for /plugins "(fired)". */
+  anyFired(plugin: string, timing: HookTiming): boolean {
+    const suffix = `\u0000${plugin}\u0000${timing}`;
+    for (const k of this.fired) if (k.endsWith(suffix)) return true;
+    return false;
+  }
+}
+
+const SCHEMAS: Record<HookTiming, z.ZodType> = {
+  beforeChat: resultSchema,
+  afterResponse: resultSchema,
+  beforeToolExecution: beforeToolResultSchema,
+  afterToolExecution: resultSchema,
+  onError: resultSchema,
+  beforeCompaction: resultSchema,
+  afterCompaction: resultSchema,
+  onAgentSwitch: resultSchema,
+  transformMessages: transformResultSchema,
+};
+
+export interface HandlerOptions {
+  plugin: () => LoadedPlugin;
+  timing: HookTiming;
+  condition: ConditionCheck | null;
+  once: boolean;
+  onceTracker: OnceTracker;
+  pluginConfig: Record<string, unknown>;
+}
+
+export function pluginHandler<T extends HookTiming>(
+  opts: HandlerOptions & { timing: T },
+): HookHandler<T> {
+  const { timing } = opts;
+  return {
+    source: opts.plugin().name,
+    timing,
+    async invoke(ctx: HookContexts[T]): Promise<HookInvocation<T>> {
+      // Looked up per call: a reload swaps the plugin behind a stable handler.
+      const plugin = opts.plugin();
+      if (!plugin.available) return { status: "skipped", reason: `plugin ${plugin.status}` };
+      const session = ctx.session.id;
+      if (opts.once && opts.onceTracker.has(session, plugin.name, timing))
+        return { status: "skipped", reason: "once: already fired" };
+      if (opts.condition) {
+        let ok: boolean;
+        try {
+          ok = await opts.condition.test(ctx);
+        } catch (err) {
+          return {
+            status: "error",
+            message: `condition "${opts.condition.text}" failed: ${(err as Error).message}`,
+          };
+        }
+        if (!ok) return { status: "skipped", reason: `condition false: ${opts.condition.text}` };
+      }
+      if (opts.once) opts.onceTracker.mark(session, plugin.name, timing);
+      let raw: unknown;
+      try {
+        raw = await plugin.call(timing, [{ ...ctx, pluginConfig: opts.pluginConfig }]);
+      } catch (err) {
+        return {
+          status: "error",
+          message: err instanceof PluginCallError ? err.message : String(err),
+        };
+      }
+      if (raw === undefined || raw === null) return { status: "ok", result: undefined };
+      const parsed = SCHEMAS[timing].safeParse(raw);
+      if (!parsed.success) {
+        plugin.log.write(
+          "error",
+          `${timing} returned a malformed result: ${describeIssue(parsed.error)}`,
+        );
+        return {
+          status: "error",
+          message: `returned a malformed result (${describeIssue(parsed.error)})`,
+        };
+      }
+      return { status: "ok", result: parsed.data as HookResults[T] };
+    },
+  };
+}

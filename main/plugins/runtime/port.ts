@@ -1,0 +1,58 @@
+/**
+ * What the runtime needs from discovery, bundling, conditions, capabilities and the sandbox.
+ * `setup.ts` builds it from the real modules; the runtime itself only orchestrates.
+ */
+import type { ConditionCheck } from "./handlers.ts";
+import type { PluginLog } from "./plugin-log.ts";
+import type { HostCapabilities, PluginSandbox, SandboxLimits } from "../sandbox/types.ts";
+import type { ToolConfig } from "../../../plugins/sdk/index.ts";
+
+export interface PluginSpec {
+  name: string;
+  dir: string;
+  entry: string;
+  manifestFile: string;
+  /** Which home it came from. */
+  source: "global" | "project";
+  description: string;
+  disabled: boolean;
+  condition: string | undefined;
+  once: boolean;
+  override: boolean;
+  optIn: boolean;
+  /** Merged plugin.yaml → config.global → config.local.<name>. */
+  config: Record<string, unknown>;
+  /** SDK compatibility: undefined when fine (or unchecked), else the error line. */
+  sdkProblem: string | undefined;
+  sdkStatus: "compatible" | "incompatible" | "unchecked";
+  /** Warnings from reading the manifest (unknown fields…). */
+  warnings: string[];
+}
+
+export interface LoadProblem {
+  file: string;
+  message: string;
+}
+
+export interface BundleOutput {
+  code: string;
+  /** Every file the bundle read (the watcher maps changes back to the plugin through them). */
+  inputs: string[];
+}
+
+export interface PluginPort {
+  discover(): Promise<{ plugins: PluginSpec[]; errors: LoadProblem[] }>;
+  /** Rejects with an Error whose message is the one-line (or per-line) build error. */
+  bundle(spec: PluginSpec): Promise<BundleOutput>;
+  /** Throws with a clear message for an invalid expression. */
+  condition(text: string, workdir: string): ConditionCheck;
+  capabilities(spec: PluginSpec, log: PluginLog): HostCapabilities;
+  sandbox: PluginSandbox;
+  limits: SandboxLimits;
+  toolConfig: ToolConfig;
+  workdir: string;
+  /** Where each plugin's log file goes (null: memory only). */
+  logFile(name: string): string | null;
+  /** Folders to watch for hot reload. */
+  pluginDirs(): string[];
+}

@@ -1,0 +1,235 @@
+/**
+ * The plugin runtime: loads every discovered plugin into its own sandbox, serves their hooks to
+ * the engine (HookRegistry), registers their tools and commands, and reloads them with an atomic
+ * swap — the running version serves until the new one is ready, and a broken edit leaves the last
+ * good version running with the error reported.
+ */
+import type { HookHandler, HookRegistry, HookTiming } from "../../agent/hooks/types.ts";
+import type { CommandRegistry } from "../../commands/registry.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
+import type { Tool } from "../../tools/types.ts";
+import { buildPlugin, type Built } from "./build.ts";
+import { OnceTracker, pluginHandler, type ConditionCheck } from "./handlers.ts";
+import type { LoadedPlugin } from "./loaded-plugin.ts";
+import { pluginCommand } from "./plugin-command.ts";
+import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
+import type { LoadProblem, PluginPort, PluginSpec } from "./port.ts";
+
+interface Entry {
+  spec: PluginSpec;
+  plugin: LoadedPlugin;
+  condition: ConditionCheck | null;
+  /** Files the bundle read, for mapping watcher events to plugins. */
+  inputs: string[];
+  tool: Tool | null;
+  /** The last reload attempt failed; the previous version keeps serving. */
+  reloadError?: string;
+}
+
+export interface ReloadReport {
+  name: string;
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
+
+export interface RuntimeOptions {
+  tools: ToolRegistry;
+  commands: CommandRegistry;
+  /** Plugin tools get it when run outside a turn. */
+  contextFallback: ContextFallback;
+  /** Signature and manifest warnings (stderr in the CLI, the log panel in the app). */
+  warn(line: string): void;
+  onReload?(report: ReloadReport): void;
+}
+
+export class PluginRuntime implements HookRegistry {
+  readonly port: PluginPort;
+  readonly once = new OnceTracker();
+  /** Discovery problems (bad manifests, duplicates) as of the last load. */
+  problems: LoadProblem[] = [];
+  private readonly entries = new Map<string, Entry>();
+  private readonly opts: RuntimeOptions;
+  private handlerCache = new Map<HookTiming, HookHandler[]>();
+
+  constructor(port: PluginPort, opts: RuntimeOptions) {
+    this.port = port;
+    this.opts = opts;
+  }
+
+  /** Discovers and loads every plugin (replacing whatever was loaded). */
+  async loadAll(): Promise<void> {
+    const { plugins, errors } = await this.port.discover();
+    this.problems = errors;
+    for (const p of errors) this.opts.warn(`${p.file}: ${p.message}`);
+    for (const name of [...this.entries.keys()])
+      if (!plugins.some((s) => s.name === name)) this.remove(name);
+    for (const spec of plugins) await this.install(spec, await buildPlugin(spec, this.port), false);
+    this.handlerCache.clear();
+  }
+
+  /** `/reload`: rediscovers and rebuilds every plugin. */
+  async reloadAll(): Promise<ReloadReport[]> {
+    const { plugins, errors } = await this.port.discover();
+    this.problems = errors;
+    const reports: ReloadReport[] = [];
+    for (const name of [...this.entries.keys()])
+      if (!plugins.some((s) => s.name === name)) this.remove(name);
+    for (const spec of plugins) reports.push(await this.rebuild(spec));
+    this.handlerCache.clear();
+    return reports;
+  }
+
+  /** Rediscovers and rebuilds the plugins whose files are among `changed` (hot reload). */
+  async reloadChanged(changed: readonly string[]): Promise<ReloadReport[]> {
+    const { plugins, errors } = await this.port.discover();
+    this.problems = errors;
+    const reports: ReloadReport[] = [];
+    for (const name of [...this.entries.keys()])
+      if (!plugins.some((s) => s.name === name)) this.remove(name);
+    for (const spec of plugins) {
+      const entry = this.entries.get(spec.name);
+      const touched = changed.some(
+        (file) =>
+          file.startsWith(spec.dir + "/") ||
+          file === spec.dir ||
+          (entry?.inputs.includes(file) ?? false),
+      );
+      if (!entry || touched) reports.push(await this.rebuild(spec));
+    }
+    this.handlerCache.clear();
+    return reports;
+  }
+
+  private async rebuild(spec: PluginSpec): Promise<ReloadReport> {
+    const started = performance.now();
+    const current = this.entries.get(spec.name);
+    const built = await buildPlugin(spec, this.port, current?.plugin.log);
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    let report: ReloadReport;
+    if (built.plugin.status === "failed" && current && current.plugin.status === "active") {
+      // Atomic swap, failure side: the last good version keeps serving.
+      current.reloadError = built.plugin.error;
+      report = { name: spec.name, ok: false, ms, error: built.plugin.error };
+    } else {
+      await this.install(spec, built, true);
+      const installed = this.entries.get(spec.name)!;
+      report =
+        installed.plugin.status === "failed"
+          ? { name: spec.name, ok: false, ms, error: installed.plugin.error }
+          : { name: spec.name, ok: true, ms };
+    }
+    for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
+    this.opts.onReload?.(report);
+    return report;
+  }
+
+  /** Puts a built plugin in place, swapping out (and disposing) the previous version. */
+  private async install(spec: PluginSpec, built: Built, reloading: boolean): Promise<void> {
+    const previous = this.entries.get(spec.name);
+    if (previous) this.unregister(previous);
+    const entry: Entry = {
+      spec,
+      plugin: built.plugin,
+      condition: built.condition,
+      inputs: built.bundle?.inputs ?? [],
+      tool: null,
+    };
+    const exp = built.plugin.exports;
+    if (built.plugin.status === "active" && exp.tool) {
+      const tool = pluginTool(
+        () => this.entries.get(spec.name)!.plugin,
+        exp.tool,
+        spec,
+        this.opts.contextFallback,
+      );
+      try {
+        this.opts.tools.register(tool);
+        entry.tool = tool;
+      } catch (err) {
+        built.plugin.dispose();
+        built.plugin.status = "failed";
+        built.plugin.error = `${spec.manifestFile}: ${(err as Error).message}`;
+      }
+    }
+    if (built.plugin.status === "active" && exp.command) {
+      const serving = this.opts.commands.register(
+        pluginCommand(() => this.entries.get(spec.name)!.plugin, exp.command),
+      );
+      if (serving.source !== "plugin") {
+        built.plugin.warnings.push(
+          `command /${exp.command.name} is shadowed by a ${serving.source} command of the same name`,
+        );
+      }
+    }
+    this.entries.set(spec.name, entry);
+    previous?.plugin.dispose();
+    if (!reloading) for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
+    this.handlerCache.clear();
+  }
+
+  private unregister(entry: Entry): void {
+    if (entry.tool && this.opts.tools.get(entry.tool.name) === entry.tool)
+      this.opts.tools.unregister(entry.tool.name);
+    const cmd = entry.plugin.exports.command;
+    if (cmd) this.opts.commands.unregister(cmd.name, "plugin");
+  }
+
+  private remove(name: string): void {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    this.unregister(entry);
+    entry.plugin.dispose();
+    this.entries.delete(name);
+    this.handlerCache.clear();
+  }
+
+  handlers<T extends HookTiming>(timing: T): readonly HookHandler<T>[] {
+    let list = this.handlerCache.get(timing);
+    if (!list) {
+      list = [];
+      for (const name of [...this.entries.keys()].sort()) {
+        const entry = this.entries.get(name)!;
+        if (entry.plugin.status === "disabled" || entry.plugin.status === "failed") continue;
+        if (!entry.plugin.exports.hooks.includes(timing)) continue;
+        list.push(
+          pluginHandler({
+            plugin: () => this.entries.get(name)!.plugin,
+            timing,
+            condition: entry.condition,
+            once: entry.spec.once,
+            onceTracker: this.once,
+            pluginConfig: entry.spec.config,
+          }),
+        );
+      }
+      this.handlerCache.set(timing, list);
+    }
+    return list as HookHandler<T>[];
+  }
+
+  get(name: string): { spec: PluginSpec; plugin: LoadedPlugin; reloadError?: string } | undefined {
+    const e = this.entries.get(name);
+    return e && { spec: e.spec, plugin: e.plugin, reloadError: e.reloadError };
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  condition(name: string): ConditionCheck | null {
+    return this.entries.get(name)?.condition ?? null;
+  }
+
+  /** Restart an errored plugin (plugin browser button). */
+  async restart(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`no plugin named "${name}"`);
+    await entry.plugin.restart();
+    this.handlerCache.clear();
+  }
+
+  dispose(): void {
+    for (const name of [...this.entries.keys()]) this.remove(name);
+  }
+}
