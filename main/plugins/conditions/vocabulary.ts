@@ -113,5 +113,7 @@ export function closest(word: string, candidates: readonly string[]): string | u
     }
   }
   // A third of the word (at least 2 edits) catches typos without suggesting unrelated names.
-  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  if (bestDistance <= Math.max(2, Math.floor(word.length / 3))) return best;
+  // A known name plus a suffix ("unsafe_mode") is a near miss, however long the suffix.
+  return candidates.find((c) => c.length >= 3 && word.startsWith(c));
 }

@@ -1,0 +1,187 @@
+/**
+ * Bundles a plugin's entry and its node_modules into one ES module for the sandbox (SPEC §6,
+ * ENGINEERING §3), with an inline source map so stack traces point at the plugin's own lines,
+ * and caches the result by the content of every input (see bundle-cache.ts).
+ */
+import * as esbuild from "esbuild";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import {
+  bundleHash,
+  hashBytes,
+  hashFile,
+  readCache,
+  writeCache,
+  type BundleMessage,
+} from "./bundle-cache.ts";
+import { trackedFilesFor } from "./bundle-inputs.ts";
+import { nodeBuiltinGuard } from "./node-builtins.ts";
+
+export type { BundleMessage } from "./bundle-cache.ts";
+
+/** ENGINEERING §3 settings; part of the cache key, so changing them invalidates every bundle. */
+export const BUNDLE_SETTINGS = {
+  bundle: true,
+  write: false,
+  platform: "neutral",
+  format: "esm",
+  target: "es2023",
+  mainFields: ["module", "main"],
+  conditions: ["import", "default"],
+  external: ["@islet/sdk", "@islet/sdk/exec"],
+  metafile: true,
+  sourcemap: "inline",
+  logLevel: "silent",
+} as const satisfies esbuild.BuildOptions;
+
+export interface BundleOptions {
+  /** Absolute path of the entry module. */
+  entry: string;
+  /** The plugin folder: source map paths and error locations are relative to it. */
+  pluginDir: string;
+  /** Where cached bundles live (e.g. <globalHome>/cache/plugins); none = always build. */
+  cacheDir?: string;
+  /** Replaces esbuild.build (tests count calls through it). */
+  build?: (options: esbuild.BuildOptions) => Promise<esbuild.BuildResult>;
+}
+
+export type BundleResult =
+  | {
+      ok: true;
+      /** One ES module: imports only @islet/sdk and @islet/sdk/exec. */
+      code: string;
+      /** Every file the bundle depends on (absolute), for the watcher. */
+      inputs: string[];
+      cached: boolean;
+      /** Content hash of this exact bundle. */
+      hash: string;
+      warnings: BundleMessage[];
+    }
+  | {
+      ok: false;
+      errors: BundleMessage[];
+      /** One line per error: `file:line:column: text`. */
+      message: string;
+      /** Files read before the failure (a syntax error's file among them). */
+      inputs: string[];
+    };
+
+/** `file:line:column: text`, dropping the parts esbuild did not know. */
+export function formatBundleMessage(m: BundleMessage): string {
+  const where = m.line > 0 ? `${m.file}:${m.line}:${m.column}` : m.file;
+  return `${where}: ${m.text}`;
+}
+
+const LOADERS: Record<string, esbuild.Loader> = {
+  ".ts": "ts",
+  ".mts": "ts",
+  ".cts": "ts",
+  ".tsx": "tsx",
+  ".js": "js",
+  ".mjs": "js",
+  ".cjs": "js",
+  ".jsx": "jsx",
+  ".json": "json",
+};
+
+/**
+ * Reads each module for esbuild and hashes those exact bytes, so the cache records what was
+ * bundled even if a file changes while the build runs.
+ */
+function hashingLoader(seen: Map<string, string>): esbuild.Plugin {
+  return {
+    name: "islet-hash-inputs",
+    setup(build) {
+      build.onLoad({ filter: /.*/, namespace: "file" }, async (args) => {
+        const loader = LOADERS[path.extname(args.path).toLowerCase()];
+        if (!loader) return undefined; // esbuild's default; hashed from disk afterwards
+        const contents = await readFile(args.path);
+        seen.set(args.path, hashBytes(contents));
+        return { contents, loader };
+      });
+    },
+  };
+}
+
+function toMessages(list: esbuild.Message[], pluginDir: string, entry: string): BundleMessage[] {
+  return list.map((m) => {
+    const loc = m.location;
+    let text = m.text;
+    if (/^Could not resolve "[^./]/.test(text)) {
+      text += ` (is it a dependency in the plugin's package.json? run npm install in ${pluginDir})`;
+    }
+    if (!loc) return { file: entry, line: 0, column: 0, text };
+    // esbuild columns are 0-based; editors and `file:line:col` are 1-based.
+    return {
+      file: path.resolve(pluginDir, loc.file),
+      line: loc.line,
+      column: loc.column + 1,
+      text,
+    };
+  });
+}
+
+async function readTsconfig(pluginDir: string): Promise<string> {
+  try {
+    return await readFile(path.join(pluginDir, "tsconfig.json"), "utf8");
+  } catch {
+    return "{}";
+  }
+}
+
+export async function bundlePlugin(opts: BundleOptions): Promise<BundleResult> {
+  const entry = path.resolve(opts.entry);
+  const pluginDir = path.resolve(opts.pluginDir);
+  const key = hashBytes(
+    JSON.stringify({ esbuild: esbuild.version, entry, pluginDir, settings: BUNDLE_SETTINGS }),
+  );
+  if (opts.cacheDir) {
+    const hit = await readCache(opts.cacheDir, key);
+    if (hit) {
+      const inputs = Object.keys(hit.inputs).filter((f) => hit.inputs[f] !== null);
+      return {
+        ok: true,
+        code: hit.code,
+        inputs,
+        cached: true,
+        hash: hit.hash,
+        warnings: hit.warnings,
+      };
+    }
+  }
+
+  const seen = new Map<string, string>();
+  const build = opts.build ?? esbuild.build;
+  let result: esbuild.BuildResult;
+  try {
+    result = await build({
+      ...BUNDLE_SETTINGS,
+      entryPoints: [entry],
+      absWorkingDir: pluginDir,
+      // Only the plugin's own tsconfig.json counts: never one from a folder above the plugin.
+      tsconfigRaw: await readTsconfig(pluginDir),
+      plugins: [nodeBuiltinGuard(), hashingLoader(seen)],
+    });
+  } catch (err) {
+    const failure = err as esbuild.BuildFailure;
+    if (!Array.isArray(failure.errors)) throw err;
+    const errors = toMessages(failure.errors, pluginDir, entry);
+    const inputs = [...new Set([entry, ...seen.keys()])];
+    return { ok: false, errors, message: errors.map(formatBundleMessage).join("\n"), inputs };
+  }
+
+  const metaInputs = Object.keys(result.metafile?.inputs ?? {})
+    // "ns:path" inputs (none today) have no file behind them; a drive letter is one character.
+    .filter((f) => !/^[\w-]{2,}:/.test(f))
+    .map((f) => path.resolve(pluginDir, f));
+  const hashes: Record<string, string | null> = {};
+  for (const f of metaInputs) hashes[f] = seen.get(f) ?? (await hashFile(f));
+  for (const f of await trackedFilesFor(pluginDir, metaInputs)) hashes[f] ??= await hashFile(f);
+
+  const code = result.outputFiles?.[0]?.text ?? "";
+  const warnings = toMessages(result.warnings, pluginDir, entry);
+  const hash = bundleHash(key, hashes);
+  if (opts.cacheDir) await writeCache(opts.cacheDir, { key, hash, inputs: hashes, warnings, code });
+  const inputs = Object.keys(hashes).filter((f) => hashes[f] !== null);
+  return { ok: true, code, inputs, cached: false, hash, warnings };
+}

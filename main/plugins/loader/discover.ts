@@ -1,0 +1,192 @@
+/**
+ * Plugin discovery (seed 000, SPEC §6): every plugin folder under each home's plugins dir, its
+ * validated manifest and entry module, include/exclude, and duplicate names as load errors.
+ * The list is sorted by name: alphabetical order is the hook execution order.
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { HomeSource, LoadProblem, PluginDir } from "./features.ts";
+import { readManifest, type PluginManifest } from "./manifest.ts";
+import {
+  hostSdkVersion,
+  sdkCompatibility,
+  sdkLoadError,
+  type SdkCompatibility,
+} from "./sdk-version.ts";
+import { findPluginFolders, MANIFEST_NAME } from "./walk.ts";
+
+export type PluginStatus =
+  /** To be loaded. */
+  | "enabled"
+  /** `disabled: true` in plugin.yaml. */
+  | "disabled"
+  /** Left out by features include/exclude. */
+  | "excluded"
+  /** Its `sdk:` is outside the host's range (an error says so). */
+  | "incompatible";
+
+export interface DiscoveredPlugin {
+  name: string;
+  dir: string;
+  manifestFile: string;
+  manifest: PluginManifest;
+  /** Absolute entry module; "" when a skipped plugin has none. */
+  entry: string;
+  home: string;
+  source: HomeSource;
+  status: PluginStatus;
+  sdk: SdkCompatibility;
+  /** Manifest warnings (unknown fields…). */
+  warnings: string[];
+}
+
+export interface DiscoverOptions {
+  /** Plugins dirs in discovery order (global first). */
+  dirs: PluginDir[];
+  include?: string[];
+  exclude?: string[];
+  /** `--without-plugins`: nothing is read at all. */
+  withoutPlugins?: boolean;
+  hostSdk?: string;
+}
+
+export interface Discovery {
+  plugins: DiscoveredPlugin[];
+  errors: LoadProblem[];
+  warnings: string[];
+}
+
+export const DEFAULT_ENTRIES = ["index.ts", "index.js", "index.mjs", "index.mts"];
+
+/** `*` matches any run of characters; everything else is literal. */
+export function matchesPattern(name: string, pattern: string): boolean {
+  const re = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${re.join(".*")}$`).test(name);
+}
+
+/** include (empty = all), then exclude. */
+export function isSelected(name: string, include: string[] = [], exclude: string[] = []): boolean {
+  if (include.length > 0 && !include.some((p) => matchesPattern(name, p))) return false;
+  return !exclude.some((p) => matchesPattern(name, p));
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The entry module: `main:` or the first index.* found. */
+async function findEntry(
+  dir: string,
+  manifest: PluginManifest,
+  manifestFile: string,
+): Promise<{ entry: string } | { error: string }> {
+  if (manifest.main !== undefined) {
+    const entry = path.resolve(dir, manifest.main);
+    if (await isFile(entry)) return { entry };
+    return { error: `${manifestFile}: main: "${manifest.main}" does not exist in ${dir}` };
+  }
+  for (const name of DEFAULT_ENTRIES) {
+    const entry = path.join(dir, name);
+    if (await isFile(entry)) return { entry };
+  }
+  return {
+    error: `${dir}: no entry module: add index.ts (or index.js, index.mjs, index.mts), or set main: in plugin.yaml`,
+  };
+}
+
+/** Reads one plugin folder. Problems with skipped plugins become warnings: skipping is how users silence them. */
+async function readPlugin(folder: string, where: PluginDir, opts: DiscoverOptions, out: Discovery) {
+  const manifestFile = path.join(folder, MANIFEST_NAME);
+  const read = await readManifest(manifestFile);
+  const leaf = path.basename(folder);
+  if (!read.ok) {
+    const name = read.partial.name ?? leaf;
+    const skipped = read.partial.disabled === true || !isSelected(name, opts.include, opts.exclude);
+    if (skipped) out.warnings.push(...read.errors.map((e) => `${e} (plugin skipped)`));
+    else out.errors.push(...read.errors.map((message) => ({ file: manifestFile, message })));
+    out.warnings.push(...read.warnings);
+    return;
+  }
+  const { manifest } = read;
+  const name = manifest.name ?? leaf;
+  let status: PluginStatus = manifest.disabled
+    ? "disabled"
+    : isSelected(name, opts.include, opts.exclude)
+      ? "enabled"
+      : "excluded";
+  const found = await findEntry(folder, manifest, manifestFile);
+  if ("error" in found && status === "enabled") {
+    out.errors.push({ file: manifestFile, message: found.error });
+    return;
+  }
+  const sdk = sdkCompatibility(manifest, opts.hostSdk ?? hostSdkVersion);
+  if (sdk.status === "incompatible" && status === "enabled") {
+    status = "incompatible";
+    const message = sdkLoadError(name, manifest, opts.hostSdk ?? hostSdkVersion) ?? "";
+    out.errors.push({ file: manifestFile, message });
+  }
+  out.plugins.push({
+    name,
+    dir: folder,
+    manifestFile,
+    manifest,
+    entry: "entry" in found ? found.entry : "",
+    home: where.home,
+    source: where.source,
+    status,
+    sdk,
+    warnings: read.warnings,
+  });
+}
+
+/** Duplicate names among plugins that would load: both are dropped, one error names both paths. */
+function dropDuplicates(out: Discovery): void {
+  const byName = new Map<string, DiscoveredPlugin[]>();
+  for (const p of out.plugins) {
+    if (p.status === "disabled" || p.status === "excluded") continue;
+    byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+  }
+  const dropped = new Set<DiscoveredPlugin>();
+  for (const [name, group] of byName) {
+    if (group.length < 2) continue;
+    const [first, ...rest] = group;
+    for (const other of rest) {
+      out.errors.push({
+        file: other.manifestFile,
+        message: `duplicate plugin name "${name}": ${first.dir} and ${other.dir} (rename one with name: in its plugin.yaml, or set disabled: true)`,
+      });
+    }
+    for (const p of group) dropped.add(p);
+  }
+  out.plugins = out.plugins.filter((p) => !dropped.has(p));
+}
+
+export async function discoverPlugins(opts: DiscoverOptions): Promise<Discovery> {
+  const out: Discovery = { plugins: [], errors: [], warnings: [] };
+  if (opts.withoutPlugins) return out;
+  for (const where of opts.dirs) {
+    const walked = await findPluginFolders(where.dir);
+    out.errors.push(...walked.errors);
+    // Read in parallel, merged in folder order so messages come out the same every time.
+    const reads = await Promise.all(
+      walked.folders.map(async (folder) => {
+        const one: Discovery = { plugins: [], errors: [], warnings: [] };
+        await readPlugin(folder, where, opts, one);
+        return one;
+      }),
+    );
+    for (const one of reads) {
+      out.plugins.push(...one.plugins);
+      out.errors.push(...one.errors);
+      out.warnings.push(...one.warnings);
+    }
+  }
+  // Still in discovery order here, so a duplicate's "first" is the global one, then by path.
+  dropDuplicates(out);
+  out.plugins.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
+}

@@ -1,0 +1,86 @@
+/**
+ * Finds plugin folders under a plugins dir (seed 000 "Directory Structure"): recursive, with the
+ * nesting invisible to the system; a folder holding plugin.yaml is a plugin and is not searched
+ * further (its node_modules and nested plugins belong to it).
+ */
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+
+export const MANIFEST_NAME = "plugin.yaml";
+
+/** Never plugins, and often huge: dependency trees and vendored code. */
+const SKIPPED = new Set(["node_modules", "vendor"]);
+
+export function isSkippedFolder(name: string): boolean {
+  return name.startsWith(".") || SKIPPED.has(name);
+}
+
+export interface WalkResult {
+  /** Absolute plugin folders, in a stable (sorted) order. */
+  folders: string[];
+  errors: { file: string; message: string }[];
+}
+
+async function isDirectory(full: string, entry: Dirent): Promise<boolean> {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  // A linked plugin (or pack) is a common way to develop one in place.
+  try {
+    return (await stat(full)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** All plugin folders below `root` (root itself counts if it holds plugin.yaml). Missing root = none. */
+export async function findPluginFolders(root: string): Promise<WalkResult> {
+  const result: WalkResult = { folders: [], errors: [] };
+  const seen = new Set<string>();
+
+  async function visit(dir: string, isRoot: boolean): Promise<void> {
+    let real: string;
+    try {
+      real = await realpath(dir);
+    } catch (err) {
+      if (!isRoot || (err as NodeJS.ErrnoException).code !== "ENOENT") {
+        result.errors.push({ file: dir, message: `${dir}: cannot open (${errCode(err)})` });
+      }
+      return;
+    }
+    if (seen.has(real)) return; // a symlink loop, or two links to one folder
+    seen.add(real);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      const code = errCode(err);
+      if (isRoot && code === "ENOTDIR") {
+        result.errors.push({ file: dir, message: `${dir}: plugins dir is not a folder` });
+      } else {
+        result.errors.push({ file: dir, message: `${dir}: cannot list (${code})` });
+      }
+      return;
+    }
+    if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {
+      result.folders.push(dir);
+      return;
+    }
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      if (isSkippedFolder(e.name)) continue;
+      const full = path.join(dir, e.name);
+      if (await isDirectory(full, e)) subdirs.push(full);
+    }
+    subdirs.sort();
+    await Promise.all(subdirs.map((d) => visit(d, false)));
+  }
+
+  await visit(path.resolve(root), true);
+  result.folders.sort();
+  return result;
+}
+
+function errCode(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? String(err);
+}
