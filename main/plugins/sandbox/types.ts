@@ -37,10 +37,11 @@ export interface HostCapabilities {
   /** The environment the plugin may see (already filtered by its `env:` whitelist). */
   env: Readonly<Record<string, string>>;
   /**
-   * Host services by name, JSON in and out: "fetch", "fs.readFile", "fs.writeFile", "fs.readdir",
-   * "fs.stat", "fs.exists", "exec". Rejections carry a message meant for the plugin author.
+   * Host services by name, JSON in and out: "fetch", "fs.readFile", "fs.writeFile", "fs.appendFile",
+   * "fs.readdir", "fs.stat", "fs.exists", "exec". Rejections carry a message meant for the plugin author.
+   * The sandbox aborts `signal` when it is disposed (in-flight fetch and exec stop then).
    */
-  call(name: string, args: unknown[]): Promise<unknown>;
+  call(name: string, args: unknown[], signal?: AbortSignal): Promise<unknown>;
   /** Unsafe mode: `@islet/sdk/exec` exists. Otherwise importing it fails at load with advice. */
   exec: boolean;
 }

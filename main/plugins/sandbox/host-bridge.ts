@@ -1,0 +1,137 @@
+/**
+ * The host side of the prelude's services, shared by every backend: runs the services the
+ * sandbox starts (timers here, everything else through HostCapabilities.call), and answers each
+ * through the backend's `settle` entry. Everything arriving from the sandbox is untrusted and
+ * checked here; nothing but strings, numbers and booleans goes back.
+ */
+import { TIMER_SERVICE } from "./prelude.ts";
+import type { HostCapabilities, LogLevel } from "./types.ts";
+
+/** Enters the sandbox to finish a service: ok with a JSON payload (or undefined), or a message. */
+export type SettleEntry = (id: number, ok: boolean, payload: string | undefined) => void;
+
+/** More than this many unfinished services (timers included) is a runaway plugin, not a feature. */
+export const MAX_PENDING_SERVICES = 1_000;
+
+const LOG_LEVELS: ReadonlySet<string> = new Set<LogLevel>([
+  "debug",
+  "log",
+  "info",
+  "warn",
+  "error",
+]);
+
+export class HostBridge {
+  readonly #host: HostCapabilities;
+  readonly #settle: SettleEntry;
+  // Aborts in-flight fetch/exec when the sandbox goes away.
+  readonly #abort = new AbortController();
+  // id → its timer (for timers) or null (host calls in flight).
+  readonly #pending = new Map<number, NodeJS.Timeout | null>();
+
+  constructor(host: HostCapabilities, settle: SettleEntry) {
+    this.#host = host;
+    this.#settle = settle;
+  }
+
+  get disposed(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  log(level: unknown, text: unknown): void {
+    if (this.disposed) return;
+    try {
+      this.#host.log(
+        typeof level === "string" && LOG_LEVELS.has(level) ? (level as LogLevel) : "log",
+        String(text),
+      );
+    } catch {
+      // a failing log sink must not turn into an exception inside the plugin
+    }
+  }
+
+  start(id: unknown, name: unknown, argsJson: unknown): void {
+    if (this.disposed || typeof id !== "number") return;
+    if (this.#pending.size >= MAX_PENDING_SERVICES) {
+      this.#later(id, `more than ${MAX_PENDING_SERVICES} timers and host calls are pending`);
+      return;
+    }
+    let args: unknown;
+    try {
+      args = JSON.parse(String(argsJson));
+    } catch {
+      args = undefined;
+    }
+    if (typeof name !== "string" || !Array.isArray(args)) {
+      this.#later(id, "malformed host call");
+      return;
+    }
+    if (name === TIMER_SERVICE) this.#startTimer(id, Number(args[0]));
+    else this.#startCall(id, name, args);
+  }
+
+  /** Forgets a service: a cleared timer stops; a host call's answer is dropped. */
+  cancel(id: unknown): void {
+    if (typeof id !== "number") return;
+    const timer = this.#pending.get(id);
+    if (timer) clearTimeout(timer);
+    this.#pending.delete(id);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.#abort.abort(new Error("the plugin was unloaded"));
+    for (const timer of this.#pending.values()) if (timer) clearTimeout(timer);
+    this.#pending.clear();
+  }
+
+  #startTimer(id: number, delayMs: number): void {
+    const timer = setTimeout(
+      () => {
+        if (this.#pending.delete(id)) this.#settle(id, true, undefined);
+      },
+      Number.isFinite(delayMs) ? Math.max(0, delayMs) : 0,
+    );
+    // A plugin's timer alone must not keep the host process alive (an awaited one is covered by
+    // the pending call's deadline timer).
+    timer.unref();
+    this.#pending.set(id, timer);
+  }
+
+  #startCall(id: number, name: string, args: unknown[]): void {
+    this.#pending.set(id, null);
+    let answer: Promise<unknown>;
+    try {
+      answer = this.#host.call(name, args, this.#abort.signal);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    answer.then(
+      (value) => {
+        if (!this.#pending.delete(id)) return;
+        let json: string | undefined;
+        try {
+          json = value === undefined ? undefined : JSON.stringify(value);
+        } catch {
+          this.#settle(id, false, `host service ${name} returned something that is not JSON`);
+          return;
+        }
+        this.#settle(id, true, json);
+      },
+      (error: unknown) => {
+        if (this.#pending.delete(id)) this.#settle(id, false, messageOf(error));
+      },
+    );
+  }
+
+  // Answers asynchronously: the sandbox is mid-entry when it starts a service.
+  #later(id: number, message: string): void {
+    queueMicrotask(() => {
+      if (!this.disposed) this.#settle(id, false, message);
+    });
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

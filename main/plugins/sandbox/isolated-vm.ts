@@ -1,0 +1,342 @@
+/**
+ * The isolated-vm backend: one V8 isolate per loaded plugin (ENGINEERING §1).
+ *
+ * Design: the isolate only ever runs inside a host-thread entry — `applySync` with a `timeout` —
+ * never in isolated-vm's background tasks. Export calls enter `invoke`; host services (fs, fetch,
+ * exec, timers) are started through a synchronous callback and answered by entering `settle`;
+ * microtasks (every `await` continuation) drain inside the entry that resolved them, under the
+ * same timeout. So a synchronous loop, a loop after an await, a loop in a timer or a `.then` all
+ * run inside an entry that isolated-vm stops, and a cpuTime sampler is not needed. What a timeout
+ * cannot see — a call waiting forever — is caught by the per-call wall deadline (CallTable),
+ * which disposes the isolate. The alternative (async `apply`, promise-returning References)
+ * would let continuations run on isolated-vm's threads, where a loop both escapes `timeout` and
+ * holds the isolate lock that the next `applySync` would block the host thread on.
+ *
+ * Cost: a synchronous export is one `applySync` (arguments structured-cloned, the result a JSON
+ * string built and size-checked inside the isolate) — measured at ~1.2× the bare isolated-vm
+ * call+copy floor, versus ~4× for async `apply` (bench/sandbox-bench.ts). The price of `applySync`
+ * is that plugin CPU time is spent on the host thread: a runaway blocks it for at most one budget.
+ */
+import type IsolatedVM from "isolated-vm";
+import { CallTable } from "./calls.ts";
+import { HostBridge, messageOf } from "./host-bridge.ts";
+import { checkImport } from "./imports.ts";
+import { decodeDescription, decodeOutcome, pluginFrame } from "./outcome.ts";
+import {
+  ENTRY_MODULE_SOURCE,
+  EXEC_MODULE_SOURCE,
+  INTERNAL_MODULE_SOURCE,
+  INTERNAL_SPECIFIER,
+  LOAD_CALL_ID,
+  PLUGIN_SPECIFIER,
+  PRELUDE_SOURCE,
+  SDK_MODULE_SOURCE,
+  type PreludeConfig,
+} from "./prelude.ts";
+import {
+  SandboxFault,
+  type PluginSandbox,
+  type SandboxLoadOptions,
+  type SandboxModule,
+} from "./types.ts";
+
+type Ivm = typeof IsolatedVM;
+type Entry = IsolatedVM.Reference<(...args: unknown[]) => unknown>;
+
+const MAX_LOG_CHARS = 8_192;
+const TIMED_OUT = "Script execution timed out.";
+
+let ivmModule: Promise<Ivm> | undefined;
+
+// Loaded on first use: where the native module is missing (an Electron build without it) only
+// this backend fails, with a clear load fault, instead of every importer of this file.
+async function loadIsolatedVm(): Promise<Ivm> {
+  ivmModule ??= import("isolated-vm").then((m: { default: Ivm }) => m.default);
+  try {
+    return await ivmModule;
+  } catch (error) {
+    ivmModule = undefined;
+    throw new SandboxFault("load", `isolated-vm is not available here: ${messageOf(error)}`);
+  }
+}
+
+export class IsolatedVmSandbox implements PluginSandbox {
+  readonly backend = "isolated-vm" as const;
+
+  async load(opts: SandboxLoadOptions): Promise<SandboxModule> {
+    const module = new IsolatedVmModule(await loadIsolatedVm(), opts);
+    try {
+      await module.boot();
+    } catch (error) {
+      module.dispose();
+      throw error instanceof SandboxFault && error.kind === "load"
+        ? error
+        : new SandboxFault("load", `${opts.filename}: ${messageOf(error)}`, { cause: error });
+    }
+    return module;
+  }
+}
+
+class IsolatedVmModule implements SandboxModule {
+  functions: ReadonlySet<string> = new Set();
+  arity: ReadonlyMap<string, number> = new Map();
+  values: Readonly<Record<string, unknown>> = {};
+
+  readonly #ivm: Ivm;
+  readonly #opts: SandboxLoadOptions;
+  readonly #iso: IsolatedVM.Isolate;
+  readonly #calls: CallTable;
+  readonly #bridge: HostBridge;
+  #invoke?: Entry;
+  #settle?: Entry;
+  #describe?: Entry;
+  #dead = false;
+  /** Why the sandbox died, for the "disposed" fault of later calls. */
+  #fault?: SandboxFault;
+  #evaluated = false;
+  #onEvaluated?: { resolve: () => void; reject: (fault: SandboxFault) => void };
+
+  constructor(ivm: Ivm, opts: SandboxLoadOptions) {
+    this.#ivm = ivm;
+    this.#opts = opts;
+    const { limits, filename } = opts;
+    this.#iso = new ivm.Isolate({
+      memoryLimit: Math.max(8, limits.memoryMb),
+      onCatastrophicError: (message) =>
+        this.#die(new SandboxFault("memory", `V8 gave up on the plugin's isolate: ${message}`)),
+    });
+    this.#calls = new CallTable({
+      budgetMs: limits.callTimeoutMs,
+      decode: (outcome, name) => decodeOutcome(outcome, name, filename, limits.maxResultChars),
+      onDeadline: (name) =>
+        this.#die(
+          new SandboxFault(
+            "timeout",
+            `${name} did not finish within its ${limits.callTimeoutMs} ms budget`,
+          ),
+        ),
+    });
+    this.#bridge = new HostBridge(opts.host, (id, ok, payload) =>
+      this.#enterSettle(id, ok, payload),
+    );
+  }
+
+  get disposed(): boolean {
+    return this.#dead;
+  }
+
+  async boot(): Promise<void> {
+    const ivm = this.#ivm;
+    const { code, filename, host, limits } = this.#opts;
+    const context = this.#iso.createContextSync();
+    const config: PreludeConfig = {
+      env: { ...host.env },
+      exec: host.exec,
+      maxResultChars: limits.maxResultChars,
+      maxLogChars: MAX_LOG_CHARS,
+    };
+    const callbacks = [
+      new ivm.Callback((level: unknown, text: unknown) => this.#bridge.log(level, text)),
+      new ivm.Callback((id: unknown, name: unknown, args: unknown) =>
+        this.#bridge.start(id, name, args),
+      ),
+      new ivm.Callback((id: unknown) => this.#bridge.cancel(id)),
+      new ivm.Callback((id: unknown, outcome: unknown) => this.#done(id, outcome)),
+    ];
+    const entries = context.evalClosureSync(
+      `return (${PRELUDE_SOURCE})({ log: $0, call: $1, cancel: $2, done: $3 }, $4);`,
+      [...callbacks, new ivm.ExternalCopy(config).copyInto()],
+      { result: { reference: true }, timeout: limits.callTimeoutMs, filename: "islet:prelude" },
+    ) as IsolatedVM.Reference<Record<string, unknown>>;
+    const entry = (name: string) => entries.getSync(name, { reference: true }) as Entry;
+    this.#invoke = entry("invoke");
+    this.#settle = entry("settle");
+    this.#describe = entry("describe");
+
+    const plugin = await this.#iso.compileModule(code, { filename }).catch((error: unknown) => {
+      throw new SandboxFault("load", `${filename}: ${messageOf(error)}`, { cause: error });
+    });
+    for (const specifier of plugin.dependencySpecifiers)
+      checkImport(specifier, filename, host.exec);
+    const compile = (source: string, name: string) =>
+      this.#iso.compileModuleSync(source, { filename: name });
+    const internal = compile(INTERNAL_MODULE_SOURCE, INTERNAL_SPECIFIER);
+    const sdk = compile(SDK_MODULE_SOURCE, "@islet/sdk");
+    const exec = host.exec ? compile(EXEC_MODULE_SOURCE, "@islet/sdk/exec") : undefined;
+    const main = compile(ENTRY_MODULE_SOURCE, "islet:entry");
+    main.instantiateSync(context, (specifier, referrer) => {
+      if (referrer === plugin)
+        return checkImport(specifier, filename, host.exec) === "sdk" ? sdk : exec!;
+      if (specifier === INTERNAL_SPECIFIER) return internal;
+      if (specifier === PLUGIN_SPECIFIER && referrer === main) return plugin;
+      throw new Error(`unexpected import ${specifier}`);
+    });
+
+    await this.#evaluate(main);
+    const description = decodeDescription(
+      this.#enter(this.#describe, [], false, "describing exports"),
+    );
+    this.functions = description.functions;
+    this.arity = description.arity;
+    this.values = description.values;
+    if (description.skipped.length > 0) {
+      this.#bridge.log(
+        "debug",
+        `exports left out (neither functions nor JSON data): ${description.skipped.join(", ")}`,
+      );
+    }
+  }
+
+  call(name: string, args: unknown[]): Promise<unknown> {
+    if (this.#dead) return Promise.reject(this.#disposedFault());
+    if (!this.functions.has(name)) {
+      return Promise.reject(
+        new SandboxFault("exception", `the plugin has no exported function ${name}`),
+      );
+    }
+    const id = this.#calls.open(name);
+    let outcome: unknown;
+    try {
+      outcome = this.#enter(this.#invoke!, [id, name, args], true, name);
+    } catch (fault) {
+      this.#calls.abandon(id);
+      return Promise.reject(fault);
+    }
+    return this.#calls.entered(id, outcome);
+  }
+
+  heapUsed(): number {
+    if (this.#dead) return 0;
+    try {
+      return this.#iso.getHeapStatisticsSync().used_heap_size;
+    } catch {
+      return 0;
+    }
+  }
+
+  dispose(): void {
+    if (this.#dead) return;
+    this.#shutdown(new SandboxFault("disposed", "the sandbox was disposed"));
+  }
+
+  // Runs the module graph; its top-level code (and any top-level await) is on the call budget.
+  async #evaluate(main: IsolatedVM.Module): Promise<void> {
+    const { filename, limits } = this.#opts;
+    try {
+      main.evaluateSync({ timeout: limits.callTimeoutMs });
+    } catch (error) {
+      const fault = this.#faultFrom(error, "the module's top-level code");
+      if (fault.kind !== "exception")
+        throw new SandboxFault("load", fault.message, { cause: fault });
+      const frame = pluginFrame(error instanceof Error ? String(error.stack) : "", filename);
+      throw new SandboxFault(
+        "load",
+        `${filename} failed while loading: ${fault.message}${frame ? ` (at ${frame})` : ""}`,
+      );
+    }
+    if (this.#evaluated) return;
+    // Top-level await still pending: wait for it, but not past the budget.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new SandboxFault(
+              "load",
+              `${filename}: top-level await did not finish within ${limits.callTimeoutMs} ms (or failed after awaiting)`,
+            ),
+          ),
+        limits.callTimeoutMs,
+      );
+      this.#onEvaluated = {
+        resolve: () => (clearTimeout(timer), resolve()),
+        reject: (fault) => (
+          clearTimeout(timer),
+          reject(new SandboxFault("load", fault.message, { cause: fault }))
+        ),
+      };
+    });
+  }
+
+  #done(id: unknown, outcome: unknown): void {
+    if (id === LOAD_CALL_ID) {
+      this.#evaluated = true;
+      this.#onEvaluated?.resolve();
+    } else if (typeof id === "number") {
+      this.#calls.complete(id, outcome);
+    }
+  }
+
+  #enterSettle(id: number, ok: boolean, payload: string | undefined): void {
+    if (this.#dead) return;
+    try {
+      this.#enter(
+        this.#settle!,
+        [id, ok, payload],
+        false,
+        "async work (an awaited host call, a timer or a callback)",
+      );
+    } catch (fault) {
+      // Fatal faults already stopped the sandbox; anything else is worth a line in the plugin log.
+      if (!this.#dead) this.#bridge.log("error", `host call answer failed: ${messageOf(fault)}`);
+    }
+  }
+
+  /** Enters the sandbox with the time left in the budget; errors come out as SandboxFaults. */
+  #enter(fn: Entry, args: unknown[], copyArgs: boolean, what: string): unknown {
+    if (this.#dead) throw this.#disposedFault();
+    try {
+      return fn.applySync(undefined, args, {
+        arguments: copyArgs ? { copy: true } : {},
+        timeout: this.#calls.entryBudgetMs(),
+      });
+    } catch (error) {
+      throw this.#faultFrom(error, what);
+    }
+  }
+
+  /** Classifies an error out of isolated-vm; fatal ones stop the sandbox. */
+  #faultFrom(error: unknown, what: string): SandboxFault {
+    if (this.#dead) return this.#disposedFault();
+    const { memoryMb, callTimeoutMs } = this.#opts.limits;
+    if (this.#iso.isDisposed) {
+      return this.#die(
+        new SandboxFault(
+          "memory",
+          `the plugin ran out of memory (limit ${memoryMb} MB) in ${what}`,
+        ),
+      );
+    }
+    if (messageOf(error) === TIMED_OUT) {
+      return this.#die(
+        new SandboxFault("timeout", `${what} ran past the ${callTimeoutMs} ms call budget`),
+      );
+    }
+    return new SandboxFault("exception", messageOf(error), { cause: error });
+  }
+
+  /** A fatal fault: the sandbox is stopped and everything pending fails with it. */
+  #die(fault: SandboxFault): SandboxFault {
+    if (this.#dead) return fault;
+    this.#fault = fault;
+    this.#bridge.log("error", `sandbox stopped (${fault.kind}): ${fault.message}`);
+    this.#shutdown(fault);
+    return fault;
+  }
+
+  #shutdown(fault: SandboxFault): void {
+    this.#dead = true;
+    this.#bridge.dispose();
+    this.#calls.failAll(fault);
+    this.#onEvaluated?.reject(fault);
+    try {
+      if (!this.#iso.isDisposed) this.#iso.dispose();
+    } catch {
+      // already going away
+    }
+  }
+
+  #disposedFault(): SandboxFault {
+    const why = this.#fault ? ` after a fault (${this.#fault.kind}: ${this.#fault.message})` : "";
+    return new SandboxFault("disposed", `the sandbox was disposed${why}`);
+  }
+}
