@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import * as esbuild from "esbuild";
 import { after, before, describe, it } from "node:test";
 import { bundlePlugin, type BundleOptions, type BundleResult } from "./bundle.ts";
@@ -31,6 +32,17 @@ function writeTsPlugin(dir: string): void {
       '{ "name": "tiny-shout", "version": "1.0.0", "main": "index.js" }\n',
     [`${dir}/node_modules/tiny-shout/index.js`]: "exports.shout = (s) => s.toUpperCase();\n",
   });
+}
+
+/**
+ * Dates every file below `dir` a minute back. A bundle whose inputs were modified as the build
+ * started is not cached (the race guard), and tests write files just before bundling.
+ */
+function settle(dir: string): void {
+  const past = new Date(Date.now() - 60_000);
+  for (const e of readdirSync(t.path(dir), { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) utimesSync(path.join(e.parentPath, e.name), past, past);
+  }
 }
 
 /** Counts esbuild runs: the cache must spare them. */
@@ -170,6 +182,7 @@ describe("bundlePlugin", () => {
 describe("bundle cache", () => {
   it("a warm load with unchanged inputs does not run esbuild", async () => {
     writeTsPlugin("c1");
+    settle("c1");
     const cacheDir = t.path("cache1");
     const { calls, build } = countingBuild();
     const opts = { entry: t.path("c1/index.ts"), pluginDir: t.path("c1"), cacheDir, build };
@@ -184,6 +197,7 @@ describe("bundle cache", () => {
 
   it("any input change invalidates: entry, local module, dependency, package.json, new tsconfig", async () => {
     writeTsPlugin("c2");
+    settle("c2");
     const cacheDir = t.path("cache2");
     const { calls, build } = countingBuild();
     const opts = { entry: t.path("c2/index.ts"), pluginDir: t.path("c2"), cacheDir, build };
@@ -228,6 +242,7 @@ describe("bundle cache", () => {
     for (const [what, edit] of edits) {
       const before = calls.n;
       edit();
+      settle("c2");
       const r = expectOk(await bundlePlugin(opts));
       assert.equal(calls.n, before + 1, `${what}: esbuild should run again`);
       assert.equal(r.cached, false, what);
@@ -251,14 +266,41 @@ describe("bundle cache", () => {
 
   it("a corrupt cache file is ignored", async () => {
     writeTsPlugin("c4");
+    settle("c4");
     const cacheDir = t.path("cache4");
     const { calls, build } = countingBuild();
     const opts = { entry: t.path("c4/index.ts"), pluginDir: t.path("c4"), cacheDir, build };
     expectOk(await bundlePlugin(opts));
-    const { readdirSync } = await import("node:fs");
     for (const f of readdirSync(cacheDir)) writeFileSync(t.path("cache4", f), "{ not json");
     const r = expectOk(await bundlePlugin(opts));
     assert.equal(r.cached, false);
     assert.equal(calls.n, 2);
+  });
+
+  it("a bundle whose inputs changed as it was built is not cached", async () => {
+    writeTsPlugin("c5");
+    const cacheDir = t.path("cache5");
+    const { calls, build } = countingBuild();
+    const opts = { entry: t.path("c5/index.ts"), pluginDir: t.path("c5"), cacheDir, build };
+    // Just written: as far as the loader can tell, written while esbuild read it.
+    expectOk(await bundlePlugin(opts));
+    settle("c5");
+    assert.equal(expectOk(await bundlePlugin(opts)).cached, false);
+    assert.equal(expectOk(await bundlePlugin(opts)).cached, true);
+    assert.equal(calls.n, 2);
+  });
+
+  it("the cache holds one code file per entry", async () => {
+    writeTsPlugin("c6");
+    settle("c6");
+    const cacheDir = t.path("cache6");
+    const opts = { entry: t.path("c6/index.ts"), pluginDir: t.path("c6"), cacheDir };
+    expectOk(await bundlePlugin(opts));
+    t.write({ "c6/lib/suffix.ts": 'export const suffix: string = "?";\n' });
+    settle("c6");
+    expectOk(await bundlePlugin(opts));
+    const files = readdirSync(cacheDir).sort();
+    assert.equal(files.length, 2, files.join(", "));
+    assert.ok(files.some((f) => f.endsWith(".json")) && files.some((f) => f.endsWith(".mjs")));
   });
 });

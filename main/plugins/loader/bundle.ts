@@ -8,14 +8,14 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   bundleHash,
+  fileState,
   hashBytes,
-  hashFile,
   readCache,
   writeCache,
   type BundleMessage,
 } from "./bundle-cache.ts";
 import { trackedFilesFor } from "./bundle-inputs.ts";
-import { nodeBuiltinGuard } from "./node-builtins.ts";
+import { explainUnresolved } from "./node-builtins.ts";
 
 export type { BundleMessage } from "./bundle-cache.ts";
 
@@ -31,6 +31,8 @@ export const BUNDLE_SETTINGS = {
   external: ["@islet/sdk", "@islet/sdk/exec"],
   metafile: true,
   sourcemap: "inline",
+  // Stack traces need the mappings only; the sources are on disk. Halves what a warm load reads.
+  sourcesContent: false,
   logLevel: "silent",
 } as const satisfies esbuild.BuildOptions;
 
@@ -72,44 +74,17 @@ export function formatBundleMessage(m: BundleMessage): string {
   return `${where}: ${m.text}`;
 }
 
-const LOADERS: Record<string, esbuild.Loader> = {
-  ".ts": "ts",
-  ".mts": "ts",
-  ".cts": "ts",
-  ".tsx": "tsx",
-  ".js": "js",
-  ".mjs": "js",
-  ".cjs": "js",
-  ".jsx": "jsx",
-  ".json": "json",
-};
-
 /**
- * Reads each module for esbuild and hashes those exact bytes, so the cache records what was
- * bundled even if a file changes while the build runs.
+ * Inputs are hashed after the build. A file written while esbuild ran would then hash newer than
+ * the code it went into, so a bundle whose inputs changed after (about) its start is returned but
+ * not cached. The margin covers coarse file-system timestamps (a jiffy on Linux).
  */
-function hashingLoader(seen: Map<string, string>): esbuild.Plugin {
-  return {
-    name: "islet-hash-inputs",
-    setup(build) {
-      build.onLoad({ filter: /.*/, namespace: "file" }, async (args) => {
-        const loader = LOADERS[path.extname(args.path).toLowerCase()];
-        if (!loader) return undefined; // esbuild's default; hashed from disk afterwards
-        const contents = await readFile(args.path);
-        seen.set(args.path, hashBytes(contents));
-        return { contents, loader };
-      });
-    },
-  };
-}
+const MTIME_MARGIN_MS = 20;
 
 function toMessages(list: esbuild.Message[], pluginDir: string, entry: string): BundleMessage[] {
   return list.map((m) => {
     const loc = m.location;
-    let text = m.text;
-    if (/^Could not resolve "[^./]/.test(text)) {
-      text += ` (is it a dependency in the plugin's package.json? run npm install in ${pluginDir})`;
-    }
+    const text = explainUnresolved(m.text, pluginDir);
     if (!loc) return { file: entry, line: 0, column: 0, text };
     // esbuild columns are 0-based; editors and `file:line:col` are 1-based.
     return {
@@ -138,20 +113,14 @@ export async function bundlePlugin(opts: BundleOptions): Promise<BundleResult> {
   if (opts.cacheDir) {
     const hit = await readCache(opts.cacheDir, key);
     if (hit) {
-      const inputs = Object.keys(hit.inputs).filter((f) => hit.inputs[f] !== null);
-      return {
-        ok: true,
-        code: hit.code,
-        inputs,
-        cached: true,
-        hash: hit.hash,
-        warnings: hit.warnings,
-      };
+      const { record, code } = hit;
+      const inputs = Object.keys(record.inputs).filter((f) => record.inputs[f] !== null);
+      return { ok: true, code, inputs, cached: true, hash: record.hash, warnings: record.warnings };
     }
   }
 
-  const seen = new Map<string, string>();
   const build = opts.build ?? esbuild.build;
+  const startedAt = Date.now();
   let result: esbuild.BuildResult;
   try {
     result = await build({
@@ -160,28 +129,34 @@ export async function bundlePlugin(opts: BundleOptions): Promise<BundleResult> {
       absWorkingDir: pluginDir,
       // Only the plugin's own tsconfig.json counts: never one from a folder above the plugin.
       tsconfigRaw: await readTsconfig(pluginDir),
-      plugins: [nodeBuiltinGuard(), hashingLoader(seen)],
     });
   } catch (err) {
     const failure = err as esbuild.BuildFailure;
     if (!Array.isArray(failure.errors)) throw err;
     const errors = toMessages(failure.errors, pluginDir, entry);
-    const inputs = [...new Set([entry, ...seen.keys()])];
+    // esbuild gives no metafile on failure: the entry and the files named in errors.
+    const inputs = [...new Set([entry, ...errors.map((e) => e.file)])];
     return { ok: false, errors, message: errors.map(formatBundleMessage).join("\n"), inputs };
   }
 
-  const metaInputs = Object.keys(result.metafile?.inputs ?? {})
+  const modules = Object.keys(result.metafile?.inputs ?? {})
     // "ns:path" inputs (none today) have no file behind them; a drive letter is one character.
     .filter((f) => !/^[\w-]{2,}:/.test(f))
     .map((f) => path.resolve(pluginDir, f));
   const hashes: Record<string, string | null> = {};
-  for (const f of metaInputs) hashes[f] = seen.get(f) ?? (await hashFile(f));
-  for (const f of await trackedFilesFor(pluginDir, metaInputs)) hashes[f] ??= await hashFile(f);
+  let changedDuringBuild = false;
+  for (const f of [...modules, ...(await trackedFilesFor(pluginDir, modules))]) {
+    const state = fileState(f);
+    hashes[f] = state.hash;
+    if (state.mtimeMs >= startedAt - MTIME_MARGIN_MS) changedDuringBuild = true;
+  }
 
   const code = result.outputFiles?.[0]?.text ?? "";
   const warnings = toMessages(result.warnings, pluginDir, entry);
   const hash = bundleHash(key, hashes);
-  if (opts.cacheDir) await writeCache(opts.cacheDir, { key, hash, inputs: hashes, warnings, code });
+  if (opts.cacheDir && !changedDuringBuild) {
+    await writeCache(opts.cacheDir, { key, hash, inputs: hashes, warnings }, code);
+  }
   const inputs = Object.keys(hashes).filter((f) => hashes[f] !== null);
   return { ok: true, code, inputs, cached: false, hash, warnings };
 }

@@ -83,7 +83,11 @@ export function pluginFrame(stack: string, filename: string): string | undefined
   const frames = stack
     .split("\n")
     .map((line) => line.trim())
-    .filter((line) => line.startsWith("at ") && !line.includes("<isolated-vm"))
+    // The prelude and the synthetic modules are "islet:…"; the plugin author wants their own line.
+    .filter(
+      (line) =>
+        line.startsWith("at ") && !line.includes("<isolated-vm") && !line.includes("islet:"),
+    )
     .map((line) => line.slice(3));
   return frames.find((frame) => frame.includes(filename)) ?? frames[0];
 }

@@ -134,12 +134,20 @@ export const PRELUDE_SOURCE = String.raw`
   }
 
   // ── results: strict JSON, capped while it is being built ─────────────────────────────────────
+  // Built-ins JSON would silently turn into {}: a plugin returning one has a bug worth reporting.
+  const lossy = new Map([Map, Set, WeakMap, WeakSet, Promise].map((c) => [c.prototype, c.name]));
+  const getPrototypeOf = Object.getPrototypeOf;
+  const at = (key) => (key === "" ? "" : " at key " + stringify(key));
+
   function toJson(value) {
     let left = maxResultChars;
     const check = function (key, v) {
       const type = typeof v;
       if (type === "function" || type === "symbol" || type === "bigint") {
-        throw new ResultError("a " + (type === "bigint" ? "BigInt" : type) + (key === "" ? "" : " at key " + stringify(key)));
+        throw new ResultError("a " + (type === "bigint" ? "BigInt" : type) + at(key));
+      }
+      if (type === "object" && v !== null && lossy.has(getPrototypeOf(v))) {
+        throw new ResultError("a " + lossy.get(getPrototypeOf(v)) + at(key));
       }
       left -= (type === "string" ? v.length : 8) + key.length;
       if (left < 0) throw new ResultError("more than " + maxResultChars + " characters");
