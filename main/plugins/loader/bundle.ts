@@ -84,7 +84,8 @@ const MTIME_MARGIN_MS = 20;
 function toMessages(list: esbuild.Message[], pluginDir: string, entry: string): BundleMessage[] {
   return list.map((m) => {
     const loc = m.location;
-    const text = explainUnresolved(m.text, pluginDir);
+    // One line per message: the editor and the notice list show them line by line.
+    const text = explainUnresolved(m.text, pluginDir).replace(/\s*\n\s*/g, " ");
     if (!loc) return { file: entry, line: 0, column: 0, text };
     // esbuild columns are 0-based; editors and `file:line:col` are 1-based.
     return {
