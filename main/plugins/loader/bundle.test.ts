@@ -3,7 +3,7 @@ import { readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { after, before, describe, it } from "node:test";
-import { bundlePlugin, type BundleOptions, type BundleResult } from "./bundle.ts";
+import { bundlePlugin, warmUpBundler, type BundleOptions, type BundleResult } from "./bundle.ts";
 import { tempDir, type TempDir } from "./testing.ts";
 
 let t: TempDir;
@@ -72,6 +72,10 @@ function expectErrors(r: BundleResult): Extract<BundleResult, { ok: false }> {
 }
 
 describe("bundlePlugin", () => {
+  it("warmUpBundler starts esbuild without bundling anything", async () => {
+    await warmUpBundler();
+  });
+
   it("bundles TypeScript and node_modules into one ES module that runs", async () => {
     writeTsPlugin("ts");
     const r = expectOk(

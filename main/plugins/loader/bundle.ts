@@ -68,6 +68,14 @@ export type BundleResult =
       inputs: string[];
     };
 
+/**
+ * Starts esbuild's service process (~30-60 ms, once per process) ahead of the first plugin
+ * load; call it early at startup, alongside other work, and do not await it on a critical path.
+ */
+export async function warmUpBundler(): Promise<void> {
+  await esbuild.transform("", { loader: "ts" });
+}
+
 /** `file:line:column: text`, dropping the parts esbuild did not know. */
 export function formatBundleMessage(m: BundleMessage): string {
   const where = m.line > 0 ? `${m.file}:${m.line}:${m.column}` : m.file;
