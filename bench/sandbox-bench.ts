@@ -1,0 +1,336 @@
+/**
+ * Plugin sandbox figures (SPEC §11), each against a baseline measured in the same run:
+ *
+ * - hook dispatch: `SandboxModule.call("beforeChat", [ctx])` with a realistic ~10 KB context
+ *   (40 chat turns), sync and async hooks. Floor: the cheapest bare isolated-vm way to deliver
+ *   the same context into an isolate as an object and get a value back (applySync of a trivial
+ *   function, arguments structured-cloned, or a JSON string parsed inside — whichever is faster).
+ *   The pure call with an unparsed string is reported too, as the absolute lower bound.
+ * - worker_threads round trip with the same payload and the same hook (the mechanism of
+ *   process-isolated peers).
+ * - idle plugin memory: isolate heap and process RSS growth per loaded, idle plugin (20 plugins).
+ * - cold load: IsolatedVmSandbox.load of a ~50 KB module, vs a bare isolate + context + module
+ *   compile/instantiate/evaluate without the prelude.
+ *
+ * Run alone: node --no-node-snapshot bench/sandbox-bench.ts
+ */
+import ivm from "isolated-vm";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { Worker } from "node:worker_threads";
+import { IsolatedVmSandbox } from "../main/plugins/sandbox/isolated-vm.ts";
+import { DEFAULT_LIMITS, type HostCapabilities } from "../main/plugins/sandbox/types.ts";
+import type { Context } from "../plugins/sdk/index.ts";
+import type { BenchResult } from "./providers-bench.ts";
+
+const HOOK = `export function beforeChat(ctx) {
+  if (ctx.tokens.percent > 90 || ctx.turns.length > 200) return { message: "compact soon", eject: true };
+  return undefined;
+}
+export async function beforeChatAsync(ctx) { return beforeChat(ctx); }`;
+
+const host: HostCapabilities = {
+  log: () => {},
+  env: {},
+  exec: false,
+  call: () => Promise.reject(new Error("no host services in the benchmark")),
+};
+
+export function benchContext(turns = 40): Context {
+  const sentence =
+    "Refactor the session store so that writes are atomic and a crash loses nothing. ";
+  return {
+    iteration: 3,
+    tokens: { estimate: 12_400, lastApi: 12_100, percent: 9, max: 131_072 },
+    agent: "coder",
+    mode: "default",
+    modelInfo: {
+      name: "qwen3:14b",
+      family: "qwen3",
+      parameterCount: 14e9,
+      contextLength: 131_072,
+      capabilities: ["tools", "thinking"],
+    },
+    stats: {
+      startTime: "2026-11-02T10:00:00.000Z",
+      duration: 95_000,
+      interactions: 20,
+      turns: 40,
+      iterations: 55,
+      tools: { calls: 31, errors: 2 },
+      parseRetries: 0,
+      compactions: 0,
+      tokens: { in: 52_000, out: 9_800 },
+      topTools: [
+        { name: "read", count: 14 },
+        { name: "patch", count: 9 },
+        { name: "bash", count: 8 },
+      ],
+    },
+    workdir: "/home/dev/projects/islet",
+    messageCount: 96,
+    auto: false,
+    doneActive: false,
+    hasToolCalls: true,
+    maxSteps: 50,
+    response: { empty: false, contentEmpty: false },
+    todo: { pending: 2, inProgress: 1, total: 6 },
+    patchCounts: { "main/sessions/store.ts": 3 },
+    toolHistory: [
+      "main/sessions/store.ts",
+      "main/sessions/index.ts",
+      "main/sessions/store.test.ts",
+    ].map((path, i) => ({
+      name: "read",
+      args: { path },
+      argsJson: JSON.stringify({ path }),
+      result: `export function save(session) { /* ${i} */ }\n`.repeat(6),
+      error: "",
+      duration: 3 + i,
+    })),
+    session: { id: "s-20261102-1", title: "Atomic session writes" },
+    provider: "ollama",
+    thinkMode: "off",
+    features: {
+      sandbox: { enabled: false, requested: false },
+      readBeforeWrite: true,
+      showThinking: false,
+      compactionEnabled: true,
+    },
+    availableTools: ["read", "write", "patch", "bash", "glob", "grep", "todo"],
+    loadedTools: ["read", "write", "patch", "bash"],
+    turns: Array.from({ length: turns }, (_, i) => ({
+      role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content: `${sentence.repeat(2)}(turn ${i})`,
+    })),
+    systemPrompt: "You are a careful coding agent.",
+    mcpServers: [],
+    vars: {},
+    pluginConfig: { threshold: 90 },
+  };
+}
+
+type Measured = Record<string, () => unknown>;
+
+/**
+ * Median µs per call for each function, measured in interleaved batches so that machine noise
+ * and GC pressure fall on all of them alike (their ratios are what matters).
+ */
+async function perCallUs(fns: Measured, batch = 400, rounds = 15): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = {};
+  for (const [name, fn] of Object.entries(fns)) {
+    samples[name] = [];
+    for (let i = 0; i < batch; i++) await fn();
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < batch; i++) await fn();
+      samples[name]!.push(Number(process.hrtime.bigint() - start) / batch / 1_000);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, values]) => [name, median(values)]),
+  );
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** The bare isolated-vm ways to hand the context to a trivial function in an isolate. */
+function floorCalls(ctx: Context): { calls: Measured; dispose(): void } {
+  const iso = new ivm.Isolate({ memoryLimit: 64 });
+  const context = iso.createContextSync();
+  const fns = context.evalClosureSync(
+    `return { take: (ctx) => (ctx.turns.length > 200 ? 1 : 0), parse: (s) => (JSON.parse(s).turns.length > 200 ? 1 : 0), bare: (s) => 0 };`,
+    [],
+    { result: { reference: true } },
+  ) as ivm.Reference<Record<string, unknown>>;
+  const fn = (name: string) =>
+    fns.getSync(name, { reference: true }) as ivm.Reference<(arg: unknown) => number>;
+  const [take, parse, bare] = [fn("take"), fn("parse"), fn("bare")];
+  const json = JSON.stringify(ctx);
+  return {
+    calls: {
+      floorCopy: () => take.applySync(undefined, [ctx], { arguments: { copy: true } }),
+      floorJson: () => parse.applySync(undefined, [JSON.stringify(ctx)]),
+      bareString: () => bare.applySync(undefined, [json]),
+    },
+    dispose: () => iso.dispose(),
+  };
+}
+
+async function workerRoundTrip(ctx: Context): Promise<number> {
+  const worker = new Worker(
+    `const { parentPort } = require("node:worker_threads");
+     const beforeChat = (ctx) => (ctx.tokens.percent > 90 || ctx.turns.length > 200 ? { message: "compact soon" } : null);
+     parentPort.on("message", (ctx) => parentPort.postMessage(beforeChat(ctx)));`,
+    { eval: true },
+  );
+  const roundTrip = () =>
+    new Promise((resolve) => {
+      worker.once("message", resolve);
+      worker.postMessage(ctx);
+    });
+  const { worker: us } = await perCallUs({ worker: roundTrip }, 200, 9);
+  await worker.terminate();
+  return us!;
+}
+
+// `gc` without --expose-gc: memory figures need a collected heap before and after.
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+async function idleMemory(count = 20): Promise<{ heapMb: number; rssMb: number }> {
+  collectGarbage();
+  const rssBefore = process.memoryUsage().rss;
+  const modules = [];
+  for (let i = 0; i < count; i++) {
+    const m = await new IsolatedVmSandbox().load({
+      code: HOOK,
+      filename: `/plugins/p${i}/index.ts`,
+      limits: DEFAULT_LIMITS,
+      host,
+    });
+    await m.call("beforeChat", [benchContext()]);
+    modules.push(m);
+  }
+  collectGarbage();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const rssDelta = (process.memoryUsage().rss - rssBefore) / count;
+  const heap = modules.reduce((sum, m) => sum + m.heapUsed(), 0) / count;
+  for (const m of modules) m.dispose();
+  return { heapMb: heap / 2 ** 20, rssMb: rssDelta / 2 ** 20 };
+}
+
+/** A ~50 KB module: many small functions and a table, like a bundled plugin with a helper library. */
+export function moduleOfSize(bytes = 50_000): string {
+  const parts = [HOOK];
+  for (let i = 0; parts.join("\n").length < bytes; i++) {
+    parts.push(`function helper${i}(items, limit = ${i % 17}) {
+  const out = [];
+  for (const item of items) if (typeof item === "string" && item.length > limit) out.push(item.slice(0, limit) + "#${i}");
+  return out.length > 0 ? { index: ${i}, out } : null;
+}
+export const table${i} = { id: ${i}, name: "entry-${i}", tags: ["a${i % 5}", "b${i % 7}"], run: helper${i} };`);
+  }
+  return parts.join("\n");
+}
+
+async function coldLoadMs(code: string): Promise<{ sandbox: number; bare: number }> {
+  const sandboxSamples: number[] = [];
+  const bareSamples: number[] = [];
+  for (let i = 0; i < 25; i++) {
+    let start = performance.now();
+    const m = await new IsolatedVmSandbox().load({
+      code,
+      filename: "/plugins/big/index.ts",
+      limits: DEFAULT_LIMITS,
+      host,
+    });
+    sandboxSamples.push(performance.now() - start);
+    m.dispose();
+    start = performance.now();
+    const iso = new ivm.Isolate({ memoryLimit: 64 });
+    const context = iso.createContextSync();
+    const mod = await iso.compileModule(code, { filename: "/plugins/big/index.ts" });
+    mod.instantiateSync(context, () => {
+      throw new Error("no imports");
+    });
+    mod.evaluateSync();
+    bareSamples.push(performance.now() - start);
+    iso.dispose();
+  }
+  return { sandbox: median(sandboxSamples.slice(5)), bare: median(bareSamples.slice(5)) };
+}
+
+export async function benchHookDispatch(): Promise<BenchResult[]> {
+  const ctx = benchContext();
+  const bytes = JSON.stringify(ctx).length;
+  const m = await new IsolatedVmSandbox().load({
+    code: HOOK,
+    filename: "/plugins/bench/index.ts",
+    limits: DEFAULT_LIMITS,
+    host,
+  });
+  const floor = floorCalls(ctx);
+  const us = await perCallUs({
+    sync: () => m.call("beforeChat", [ctx]),
+    async: () => m.call("beforeChatAsync", [ctx]),
+    ...floor.calls,
+  });
+  m.dispose();
+  floor.dispose();
+  const [syncUs, asyncUs, floorCopy, floorJson] = [
+    us.sync!,
+    us.async!,
+    us.floorCopy!,
+    us.floorJson!,
+  ];
+  const floorUs = Math.min(floorCopy, floorJson);
+  const floorName =
+    floorCopy <= floorJson
+      ? "bare applySync, context structured-cloned"
+      : "bare applySync, context as JSON parsed inside";
+  const workerUs = await workerRoundTrip(ctx);
+  const memory = await idleMemory();
+  const big = moduleOfSize();
+  const load = await coldLoadMs(big);
+  const kb = `${(bytes / 1024).toFixed(1)} KB context`;
+  return [
+    {
+      name: `hook dispatch, sync hook, ${kb}`,
+      value: syncUs,
+      unit: "µs/call",
+      baseline: { name: floorName, value: floorUs, unit: "µs/call" },
+      ratio: syncUs / floorUs,
+    },
+    {
+      name: `hook dispatch, async hook, ${kb}`,
+      value: asyncUs,
+      unit: "µs/call",
+      baseline: { name: floorName, value: floorUs, unit: "µs/call" },
+      ratio: asyncUs / floorUs,
+    },
+    {
+      name: `worker_threads round trip, ${kb}`,
+      value: workerUs,
+      unit: "µs/call",
+      baseline: { name: "hook dispatch, sync hook", value: syncUs, unit: "µs/call" },
+      ratio: workerUs / syncUs,
+    },
+    {
+      name: `bare applySync, unparsed JSON string (lower bound), ${kb}`,
+      value: us.bareString!,
+      unit: "µs/call",
+    },
+    { name: "idle plugin isolate heap", value: memory.heapMb, unit: "MB/plugin" },
+    { name: "idle plugin RSS growth (20 plugins)", value: memory.rssMb, unit: "MB/plugin" },
+    {
+      name: `cold load, ${Math.round(big.length / 1024)} KB module`,
+      value: load.sandbox,
+      unit: "ms (median)",
+      baseline: { name: "bare isolate + compile + evaluate", value: load.bare, unit: "ms" },
+      ratio: load.sandbox / load.bare,
+    },
+  ];
+}
+
+if (import.meta.main) {
+  const round = (n: number) => Math.round(n * 100) / 100;
+  console.table(
+    (await benchHookDispatch()).map((r) => ({
+      figure: r.name,
+      value: round(r.value),
+      unit: r.unit,
+      baseline: r.baseline
+        ? `${r.baseline.name}: ${round(r.baseline.value)} ${r.baseline.unit}`
+        : "",
+      ratio: r.ratio === undefined ? "" : `×${round(r.ratio)}`,
+    })),
+  );
+}
