@@ -1,5 +1,5 @@
 /** The `islet` command line (SPEC §10). Exit codes: 0 success, 1 failure, 2 bad usage. */
-import { COMMON_OPTIONS, parseFlags } from "./options.ts";
+import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import { processOutput, type Output } from "./render.ts";
 import { USAGE, UsageError } from "./usage.ts";
 import { APP_VERSION } from "../version.ts";
@@ -11,16 +11,24 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case "run":
         return await (await import("./run-command.ts")).runCommand(rest, io);
       case "tools": {
-        const { values, positionals } = parseFlags(rest, COMMON_OPTIONS);
+        const { values, positionals } = parseFlags(rest, { ...COMMON_OPTIONS, ...PLUGIN_OPTIONS });
         const { createEngine } = await import("../engine/bootstrap.ts");
         const { toolsCommand } = await import("./tools-command.ts");
         const engine = await createEngine({
           home: values.home,
           workdir: values.workdir,
+          envFile: values["env-file"],
+          plugins: pluginFlags(values),
           warn: (l) => io.err(`warning: ${l}\n`),
         });
-        return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io);
+        try {
+          return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io);
+        } finally {
+          await engine.close();
+        }
       }
+      case "plugins":
+        return await (await import("./plugins-command.ts")).pluginsCommand(rest, io);
       case "sessions": {
         return await (await import("./sessions-command.ts")).sessionsCommand(rest, io);
       }

@@ -16,6 +16,7 @@ export const MODEL_OPTIONS = {
   agent: { type: "string" },
   "without-plugins": { type: "boolean" },
   "unsafe-plugins": { type: "boolean" },
+  "plugin-runtime": { type: "string" },
   set: { type: "string", multiple: true },
 } as const satisfies NonNullable<ParseArgsConfig["options"]>;
 
@@ -58,4 +59,26 @@ export function parseVars(pairs: readonly string[] | undefined): Record<string, 
     vars[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return vars;
+}
+
+export const PLUGIN_OPTIONS = {
+  "without-plugins": { type: "boolean" },
+  "unsafe-plugins": { type: "boolean" },
+  "plugin-runtime": { type: "string" },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
+export function pluginFlags(values: {
+  "without-plugins"?: boolean;
+  "unsafe-plugins"?: boolean;
+  "plugin-runtime"?: string;
+}): { withoutPlugins?: boolean; unsafePlugins?: boolean; pluginRuntime?: string } {
+  const runtime = values["plugin-runtime"];
+  if (runtime !== undefined && runtime !== "isolated-vm" && runtime !== "quickjs") {
+    throw new UsageError(`--plugin-runtime: expected isolated-vm or quickjs, got "${runtime}"`);
+  }
+  return {
+    withoutPlugins: values["without-plugins"],
+    unsafePlugins: values["unsafe-plugins"],
+    pluginRuntime: runtime,
+  };
 }

@@ -8,6 +8,7 @@ import {
   parseFlags,
   parsePositiveInt,
   parseVars,
+  pluginFlags,
 } from "./options.ts";
 import { jsonRenderer, textRenderer, type Output } from "./render.ts";
 import { UsageError } from "./usage.ts";
@@ -44,6 +45,7 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     ask: values.yes ? autoApprove : interactive ? ttyApproval() : undefined,
     maxSteps,
     vars,
+    plugins: pluginFlags(values),
     warn: (line) => io.err(`warning: ${line}\n`),
   });
   const emit = values.json
@@ -74,5 +76,6 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
     await conversation.close();
+    await engine.close();
   }
 }

@@ -5,6 +5,8 @@ import { resolveHomes } from "../config/homes.ts";
 import { loadProvidersConfig, type DetectedServer, type ResolveFlags } from "../providers/index.ts";
 import type { AskApproval } from "../tools/approval.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
+import type { PluginFlags } from "../plugins/loader/index.ts";
+import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import { Engine } from "./engine.ts";
 import { createModelResolver } from "./models.ts";
 
@@ -20,6 +22,10 @@ export interface HostOptions {
   vars?: Record<string, string>;
   thinkMode?: ThinkMode;
   detect?: () => Promise<DetectedServer[]>;
+  /** Plugin flags (--without-plugins, --unsafe-plugins, --plugin-runtime); absent: plugins are not loaded. */
+  plugins?: PluginFlags;
+  /** Sandbox limits for plugin calls (tests lower the time budget). */
+  pluginLimits?: Partial<SandboxLimits>;
   warn(line: string): void;
 }
 
@@ -38,7 +44,7 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     env,
     detect: opts.detect,
   });
-  return new Engine({
+  const engine = new Engine({
     homes,
     env,
     resolveModel,
@@ -48,4 +54,6 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     thinkMode: opts.thinkMode,
     warn: opts.warn,
   });
+  if (opts.plugins) await engine.loadPlugins(opts.plugins, { limits: opts.pluginLimits });
+  return engine;
 }

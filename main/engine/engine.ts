@@ -6,6 +6,11 @@ import { loadAgents } from "../agents/load.ts";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
 import { NO_HOOKS } from "../agent/hooks/types.ts";
+import { createPluginRuntime } from "../plugins/setup.ts";
+import type { PluginFlags } from "../plugins/loader/index.ts";
+import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
+import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
+import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import { AgentSession, type RunOutcome } from "../agent/loop.ts";
 import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
@@ -45,6 +50,9 @@ export class Engine {
   readonly commands = new CommandRegistry();
   readonly store: SessionStore;
   readonly approvals: ApprovalPolicy;
+  /** Null until loadPlugins() (and with --without-plugins nothing is discovered). */
+  plugins: PluginRuntime | null = null;
+  private watcher: PluginWatcher | null = null;
   private readonly opts: EngineOptions;
 
   constructor(opts: EngineOptions) {
@@ -62,6 +70,48 @@ export class Engine {
       ask: opts.ask,
       warn: opts.warn,
     });
+  }
+
+  /** Discovers, bundles and loads the plugins; their hooks, tools and commands join the engine. */
+  async loadPlugins(
+    flags: PluginFlags,
+    opts: { limits?: Partial<SandboxLimits>; onReload?: (report: ReloadReport) => void } = {},
+  ): Promise<PluginRuntime> {
+    this.plugins?.dispose();
+    this.plugins = await createPluginRuntime({
+      homes: this.homes,
+      flags,
+      env: this.opts.env,
+      tools: this.tools,
+      commands: this.commands,
+      contextFallback: () =>
+        new AgentSession(
+          this.deps(() => {}, ""),
+          { agent: "default", sessionId: "" },
+        ).context(),
+      warn: this.opts.warn,
+      limits: opts.limits,
+      onReload: opts.onReload,
+    });
+    return this.plugins;
+  }
+
+  /** Hot reload: watch the plugins folders (the app and `islet serve`; not needed for one-shot runs). */
+  async watchPlugins(onReload?: (reports: ReloadReport[]) => void): Promise<void> {
+    if (!this.plugins || this.watcher) return;
+    this.watcher = watchPlugins(this.plugins, {
+      onReload,
+      onError: (e) => this.opts.warn(`plugin watcher: ${e.message}`),
+    });
+    await this.watcher.ready;
+  }
+
+  async close(): Promise<void> {
+    await this.watcher?.close();
+    this.watcher = null;
+    this.plugins?.dispose();
+    this.plugins = null;
+    await this.store.close();
   }
 
   agent(name: string): AgentConfig {
@@ -108,21 +158,24 @@ export class Engine {
   }
 
   private deps(emit: EventSink, sessionId: string): EngineDeps {
+    const session = sessionId
+      ? storeSink(this.store, sessionId, (err) =>
+          emit({
+            type: "notice",
+            source: "sessions",
+            text: `could not save the session: ${err.message}`,
+          }),
+        )
+      : null;
     return {
       workdir: this.homes.workdir,
       agents: this.agents,
       resolveModel: this.opts.resolveModel,
       tools: this.tools,
-      hooks: NO_HOOKS,
+      hooks: this.plugins ?? NO_HOOKS,
       approve: (tool, args) => this.approvals.decide(tool.name, args),
       emit,
-      session: storeSink(this.store, sessionId, (err) =>
-        emit({
-          type: "notice",
-          source: "sessions",
-          text: `could not save the session: ${err.message}`,
-        }),
-      ),
+      session,
       compaction: { enabled: true, threshold: 80, keepLast: 6 },
       retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
       promptFragments: () => [],

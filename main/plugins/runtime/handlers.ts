@@ -11,7 +11,7 @@ import type {
   HookResults,
   HookTiming,
 } from "../../agent/hooks/types.ts";
-import type { Context } from "../../../plugins/sdk/index.ts";
+import type { ConditionCheck } from "../conditions/index.ts";
 import { PluginCallError, type LoadedPlugin } from "./loaded-plugin.ts";
 import {
   beforeToolResultSchema,
@@ -20,11 +20,7 @@ import {
   transformResultSchema,
 } from "./result-schema.ts";
 
-export interface ConditionCheck {
-  /** The expression as written in plugin.yaml. */
-  text: string;
-  test(ctx: Context): Promise<boolean>;
-}
+export type { ConditionCheck };
 
 /** Which once-hooks have fired, per session; survives plugin reloads (it lives in the runtime). */
 export class OnceTracker {

@@ -1,0 +1,75 @@
+/** `islet plugins list|show [--json]`: what is installed, what it hooks, and what is wrong with it. */
+import { createEngine } from "../engine/bootstrap.ts";
+import { listPlugins, pluginInfo, type PluginInfo } from "../plugins/runtime/describe.ts";
+import { describeHooks } from "../plugins/runtime/commands.ts";
+import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
+import type { Output } from "./render.ts";
+import { UsageError } from "./usage.ts";
+
+function showText(p: PluginInfo): string {
+  const lines = [
+    `Name:        ${p.name}`,
+    `Description: ${p.description || "(none)"}`,
+    `Status:      ${p.status}${p.error ? ` — ${p.error}` : ""}`,
+    ...(p.reloadError
+      ? [`Last reload: failed — ${p.reloadError} (previous version still serving)`]
+      : []),
+    `Source:      ${p.source} (${p.dir})`,
+    `Entry:       ${p.entry}`,
+    `SDK:         ${p.sdk}`,
+    `Hooks:       ${p.hooks.join(", ") || "(none)"}`,
+    ...(p.condition ? [`Condition:   ${p.condition}`] : []),
+    ...(p.once
+      ? [`Once:        true${p.fired.length ? ` (fired: ${p.fired.join(", ")})` : ""}`]
+      : []),
+    ...(p.tool
+      ? [
+          `Tool:        ${p.tool.name}${p.tool.parallel ? "" : " (not parallel)"}${p.tool.optIn ? " (opt-in)" : ""}${p.tool.override ? " (override)" : ""}`,
+        ]
+      : []),
+    ...(p.command
+      ? [`Command:     /${p.command.name}${p.command.hints ? ` ${p.command.hints}` : ""}`]
+      : []),
+    ...(p.logFile ? [`Log:         ${p.logFile}`] : []),
+    ...p.warnings.map((w) => `Warning:     ${w}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+export async function pluginsCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON_OPTIONS,
+    ...PLUGIN_OPTIONS,
+    json: { type: "boolean" },
+  });
+  const [sub = "list", name] = positionals;
+  if (sub !== "list" && sub !== "show") {
+    throw new UsageError(
+      `plugins: unknown subcommand "${sub}" (list, show NAME; add, update and remove arrive with plugin packs)`,
+    );
+  }
+  const engine = await createEngine({
+    home: values.home,
+    workdir: values.workdir,
+    envFile: values["env-file"],
+    plugins: pluginFlags(values),
+    warn: (line) => io.err(`warning: ${line}\n`),
+  });
+  try {
+    const runtime = engine.plugins!;
+    if (sub === "list") {
+      const all = listPlugins(runtime);
+      if (values.json)
+        io.out(`${JSON.stringify({ plugins: all, problems: runtime.problems }, null, 2)}\n`);
+      else io.out(`${describeHooks(runtime)}\n`);
+      return 0;
+    }
+    if (!name) throw new UsageError("plugins show: a plugin name is required");
+    const info = pluginInfo(runtime, name);
+    if (!info) throw new UsageError(`no plugin named "${name}"; \`islet plugins list\` shows them`);
+    io.out(values.json ? `${JSON.stringify(info, null, 2)}\n` : showText(info));
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

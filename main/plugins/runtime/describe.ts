@@ -1,0 +1,75 @@
+/** A plugin as `islet plugins list|show --json`, /plugins and the plugin browser see it. */
+import type { HookTiming } from "../../agent/hooks/types.ts";
+import type { PluginStatus } from "./loaded-plugin.ts";
+import type { PluginRuntime } from "./runtime.ts";
+
+export interface PluginInfo {
+  name: string;
+  description: string;
+  status: PluginStatus;
+  error: string | null;
+  /** The last hot reload failed; the previous version is still serving. */
+  reloadError: string | null;
+  source: "global" | "project";
+  dir: string;
+  entry: string;
+  hooks: HookTiming[];
+  condition: string | null;
+  once: boolean;
+  /** once-hooks that have fired in some session. */
+  fired: HookTiming[];
+  tool: { name: string; parallel: boolean; optIn: boolean; override: boolean } | null;
+  command: { name: string; hints: string | null; forward: boolean } | null;
+  sdk: "compatible" | "incompatible" | "unchecked";
+  warnings: string[];
+  faults: number;
+  restarts: number;
+  heapBytes: number;
+  logFile: string | null;
+}
+
+export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | undefined {
+  const entry = runtime.get(name);
+  if (!entry) return undefined;
+  const { spec, plugin } = entry;
+  const exp = plugin.exports;
+  return {
+    name,
+    description: spec.description,
+    status: plugin.status,
+    error: plugin.error ?? null,
+    reloadError: entry.reloadError ?? null,
+    source: spec.source,
+    dir: spec.dir,
+    entry: spec.entry,
+    hooks: exp.hooks,
+    condition: spec.condition ?? null,
+    once: spec.once,
+    fired: exp.hooks.filter((t) => runtime.once.anyFired(name, t)),
+    tool: exp.tool
+      ? {
+          name: exp.tool.schema.name,
+          parallel: exp.tool.parallel,
+          optIn: spec.optIn,
+          override: spec.override,
+        }
+      : null,
+    command: exp.command
+      ? {
+          name: exp.command.name,
+          hints: exp.command.hints ?? null,
+          forward: exp.command.forward ?? false,
+        }
+      : null,
+    sdk: spec.sdkStatus,
+    warnings: [...plugin.warnings],
+    faults: plugin.totalFaults,
+    restarts: plugin.restarts,
+    heapBytes: plugin.heapUsed(),
+    logFile: plugin.log.file,
+  };
+}
+
+export function listPlugins(runtime: PluginRuntime): PluginInfo[] {
+  return runtime.names().map((n) => pluginInfo(runtime, n)!);
+}

@@ -1,0 +1,142 @@
+/**
+ * Wires the plugin runtime to the real parts: features and discovery from the homes, esbuild
+ * bundles cached in the global home, conditions, host capabilities, and the sandbox backend.
+ */
+import path from "node:path";
+import type { Homes } from "../config/homes.ts";
+import type { CommandRegistry } from "../commands/registry.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import { createHostCapabilities } from "./capabilities/index.ts";
+import { conditionCheck, runBashCondition } from "./conditions/index.ts";
+import {
+  bundlePlugin,
+  loadPlugins,
+  pluginCacheDir,
+  pluginConfigFor,
+  sdkLoadError,
+  warmUpBundler,
+  type DiscoveredPlugin,
+  type PluginFeatures,
+  type PluginFlags,
+} from "./loader/index.ts";
+import { pluginCommands } from "./runtime/commands.ts";
+import type { ContextFallback } from "./runtime/plugin-tool.ts";
+import type { PluginPort, PluginSpec } from "./runtime/port.ts";
+import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
+import { IsolatedVmSandbox } from "./sandbox/isolated-vm.ts";
+import { DEFAULT_LIMITS, type PluginSandbox, type SandboxLimits } from "./sandbox/types.ts";
+
+export interface PluginSetupOptions {
+  homes: Homes;
+  flags: PluginFlags;
+  /** Process environment plus the env file; plugins see only their whitelist of it. */
+  env: Record<string, string | undefined>;
+  tools: ToolRegistry;
+  commands: CommandRegistry;
+  contextFallback: ContextFallback;
+  warn(line: string): void;
+  limits?: Partial<SandboxLimits>;
+  onReload?(report: ReloadReport): void;
+}
+
+/** Only the variables a plugin declared (`env:` and `permissions.env`); "*" means all. */
+export function pluginEnv(
+  p: DiscoveredPlugin,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
+  const names = new Set([
+    ...p.manifest.env,
+    ...(p.manifest.permissions.env ?? []).map((e) => e.name),
+  ]);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && (names.has("*") || names.has(k))) out[k] = v;
+  return out;
+}
+
+function chooseSandbox(features: PluginFeatures): PluginSandbox {
+  if (features.runtime === "quickjs") {
+    throw new Error("plugins.runtime: quickjs is not available in this build yet; use isolated-vm");
+  }
+  return new IsolatedVmSandbox();
+}
+
+export async function createPluginRuntime(opts: PluginSetupOptions): Promise<PluginRuntime> {
+  const { homes } = opts;
+  const first = await loadPlugins(homes, opts.flags);
+  let features = first.features;
+  const discovered = new Map<string, DiscoveredPlugin>();
+  const sandbox = chooseSandbox(features);
+  const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const cacheDir = pluginCacheDir(homes.global);
+  if (first.plugins.length > 0) warmUpBundler();
+  let pending: Awaited<ReturnType<typeof loadPlugins>> | null = first;
+
+  const toSpec = (p: DiscoveredPlugin): PluginSpec => ({
+    name: p.name,
+    dir: p.dir,
+    entry: p.entry,
+    manifestFile: p.manifestFile,
+    source: p.source,
+    description: p.manifest.description,
+    disabled: p.status === "disabled",
+    condition: p.manifest.condition?.source,
+    once: p.manifest.once,
+    override: p.manifest.override,
+    optIn: p.manifest.optIn,
+    config: pluginConfigFor(features, p),
+    sdkProblem: p.sdk.status === "incompatible" ? sdkLoadError(p.name, p.manifest) : undefined,
+    sdkStatus: p.sdk.status,
+    warnings: p.warnings,
+  });
+
+  const port: PluginPort = {
+    async discover() {
+      // The first discovery is the one made above; later ones (reloads) read the disk again.
+      const load = pending ?? (await loadPlugins(homes, opts.flags));
+      pending = null;
+      features = load.features;
+      for (const w of load.warnings) opts.warn(w);
+      discovered.clear();
+      const plugins = load.plugins.filter((p) => p.status !== "excluded");
+      for (const p of plugins) discovered.set(p.name, p);
+      return { plugins: plugins.map(toSpec), errors: load.errors };
+    },
+    async bundle(spec) {
+      const result = await bundlePlugin({ entry: spec.entry, pluginDir: spec.dir, cacheDir });
+      if (!result.ok) throw new Error(result.message);
+      return { code: result.code, inputs: result.inputs };
+    },
+    condition: (text, workdir) =>
+      conditionCheck(text, { workdir, runBash: (cmd) => runBashCondition(cmd, workdir) }),
+    capabilities(spec, log) {
+      const p = discovered.get(spec.name)!;
+      return createHostCapabilities({
+        plugin: spec.name,
+        pluginDir: spec.dir,
+        workdir: homes.workdir,
+        env: pluginEnv(p, opts.env),
+        unsafe: features.unsafe,
+        permissions: p.manifest.permissions,
+        log: (level, text) => log.write(level, text),
+      });
+    },
+    sandbox,
+    limits,
+    toolConfig: { homeDir: homes.global, configDir: homes.project },
+    workdir: homes.workdir,
+    logFile: (name) => path.join(homes.global, "logs", "plugins", `${name}.log`),
+    pluginDirs: () => features.dirs.map((d) => d.dir),
+  };
+
+  const runtime = new PluginRuntime(port, {
+    tools: opts.tools,
+    commands: opts.commands,
+    contextFallback: opts.contextFallback,
+    warn: opts.warn,
+    onReload: opts.onReload,
+  });
+  for (const c of pluginCommands(runtime)) opts.commands.register(c);
+  await runtime.loadAll();
+  return runtime;
+}
