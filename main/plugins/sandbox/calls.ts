@@ -128,3 +128,34 @@ export class CallTable {
     }
   }
 }
+
+/**
+ * Work the sandbox does on its own — timers and callbacks while no call is pending — runs on the
+ * host thread too. Each entry is bounded by the call budget, but many short ones could still
+ * starve the host, so they draw on a leaky bucket: `capacityMs` of burst, refilled at `share` of
+ * wall time. An empty bucket means the plugin is hogging the host.
+ */
+export class BackgroundBudget {
+  readonly #capacityMs: number;
+  readonly #share: number;
+  #leftMs: number;
+  #at = performance.now();
+
+  constructor(capacityMs: number, share = 0.25) {
+    this.#capacityMs = capacityMs;
+    this.#share = share;
+    this.#leftMs = capacityMs;
+  }
+
+  get share(): number {
+    return this.#share;
+  }
+
+  /** Records `ms` of background work; false when the budget is exhausted. */
+  spend(ms: number): boolean {
+    const now = performance.now();
+    this.#leftMs = Math.min(this.#capacityMs, this.#leftMs + (now - this.#at) * this.#share) - ms;
+    this.#at = now;
+    return this.#leftMs >= 0;
+  }
+}

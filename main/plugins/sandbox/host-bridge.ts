@@ -12,6 +12,8 @@ export type SettleEntry = (id: number, ok: boolean, payload: string | undefined)
 
 /** More than this many unfinished services (timers included) is a runaway plugin, not a feature. */
 export const MAX_PENDING_SERVICES = 1_000;
+/** Host calls (fetch, files, exec) in flight at once: each holds host resources (sockets, processes). */
+export const MAX_HOST_CALLS_IN_FLIGHT = 64;
 
 const LOG_LEVELS: ReadonlySet<string> = new Set<LogLevel>([
   "debug",
@@ -28,6 +30,7 @@ export class HostBridge {
   readonly #abort = new AbortController();
   // id → its timer (for timers) or null (host calls in flight).
   readonly #pending = new Map<number, NodeJS.Timeout | null>();
+  #callsInFlight = 0;
 
   constructor(host: HostCapabilities, settle: SettleEntry) {
     this.#host = host;
@@ -99,6 +102,14 @@ export class HostBridge {
   }
 
   #startCall(id: number, name: string, args: unknown[]): void {
+    if (this.#callsInFlight >= MAX_HOST_CALLS_IN_FLIGHT) {
+      this.#later(
+        id,
+        `more than ${MAX_HOST_CALLS_IN_FLIGHT} host calls (fetch, files, exec) are in flight`,
+      );
+      return;
+    }
+    this.#callsInFlight++;
     this.#pending.set(id, null);
     let answer: Promise<unknown>;
     try {
@@ -106,22 +117,24 @@ export class HostBridge {
     } catch (error) {
       answer = Promise.reject(error);
     }
-    answer.then(
-      (value) => {
-        if (!this.#pending.delete(id)) return;
-        let json: string | undefined;
-        try {
-          json = value === undefined ? undefined : JSON.stringify(value);
-        } catch {
-          this.#settle(id, false, `host service ${name} returned something that is not JSON`);
-          return;
-        }
-        this.#settle(id, true, json);
-      },
-      (error: unknown) => {
-        if (this.#pending.delete(id)) this.#settle(id, false, messageOf(error));
-      },
-    );
+    void answer
+      .finally(() => this.#callsInFlight--)
+      .then(
+        (value) => {
+          if (!this.#pending.delete(id)) return;
+          let json: string | undefined;
+          try {
+            json = value === undefined ? undefined : JSON.stringify(value);
+          } catch {
+            this.#settle(id, false, `host service ${name} returned something that is not JSON`);
+            return;
+          }
+          this.#settle(id, true, json);
+        },
+        (error: unknown) => {
+          if (this.#pending.delete(id)) this.#settle(id, false, messageOf(error));
+        },
+      );
   }
 
   // Answers asynchronously: the sandbox is mid-entry when it starts a service.

@@ -276,6 +276,49 @@ forEachBackend((backend) => {
       await hostStillWorks();
     });
 
+    test("a timer hogging the host thread in short slices is stopped", async () => {
+      const host = recordingHost();
+      const m = await loadPlugin(
+        backend,
+        `export function attack() {
+           setInterval(() => { const t = Date.now(); while (Date.now() - t < 40) {} }, 1);
+           return "armed";
+         }`,
+        { host },
+      );
+      assert.equal(await m.call("attack", []), "armed");
+      const started = performance.now();
+      while (!m.disposed && performance.now() - started < 5_000) await sleep(20);
+      assert.equal(m.disposed, true);
+      assert.ok(performance.now() - started < 3_000);
+      assert.ok(
+        host.logs.some((l) =>
+          /background work .* took more than 25% of the host's time/.test(l.text),
+        ),
+      );
+      await hostStillWorks();
+    });
+
+    test("host calls in flight are capped", async () => {
+      const host = recordingHost({ call: () => sleep(50).then(() => true) });
+      const m = await loadPlugin(
+        backend,
+        `import { fs } from "@islet/sdk";
+         export async function attack() {
+           const results = await Promise.allSettled(Array.from({ length: 80 }, () => fs.exists("x")));
+           const refused = results.filter((r) => r.status === "rejected");
+           return { ok: results.length - refused.length, refused: refused.length, why: refused[0]?.reason.message };
+         }`,
+        { host },
+      );
+      assert.deepEqual(await m.call("attack", []), {
+        ok: 64,
+        refused: 16,
+        why: "more than 64 host calls (fetch, files, exec) are in flight",
+      });
+      m.dispose();
+    });
+
     test("top-level infinite loop and top-level memory bomb fail the load", async () => {
       await expectFault(loadPlugin(backend, `for (;;) {}`), "load", /ran past the 300 ms/);
       await expectFault(

@@ -18,7 +18,7 @@
  * is that plugin CPU time is spent on the host thread: a runaway blocks it for at most one budget.
  */
 import type IsolatedVM from "isolated-vm";
-import { CallTable } from "./calls.ts";
+import { BackgroundBudget, CallTable } from "./calls.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
 import { checkImport } from "./imports.ts";
 import { decodeDescription, decodeOutcome, pluginFrame } from "./outcome.ts";
@@ -87,6 +87,7 @@ class IsolatedVmModule implements SandboxModule {
   readonly #iso: IsolatedVM.Isolate;
   readonly #calls: CallTable;
   readonly #bridge: HostBridge;
+  readonly #background: BackgroundBudget;
   #invoke?: Entry;
   #settle?: Entry;
   #describe?: Entry;
@@ -119,6 +120,7 @@ class IsolatedVmModule implements SandboxModule {
     this.#bridge = new HostBridge(opts.host, (id, ok, payload) =>
       this.#enterSettle(id, ok, payload),
     );
+    this.#background = new BackgroundBudget(limits.callTimeoutMs);
   }
 
   get disposed(): boolean {
@@ -268,6 +270,9 @@ class IsolatedVmModule implements SandboxModule {
 
   #enterSettle(id: number, ok: boolean, payload: string | undefined): void {
     if (this.#dead) return;
+    // With no call pending, this is the plugin's own background work: it draws on its share.
+    const background = this.#calls.size === 0;
+    const started = performance.now();
     try {
       this.#enter(
         this.#settle!,
@@ -278,6 +283,15 @@ class IsolatedVmModule implements SandboxModule {
     } catch (fault) {
       // Fatal faults already stopped the sandbox; anything else is worth a line in the plugin log.
       if (!this.#dead) this.#bridge.log("error", `host call answer failed: ${messageOf(fault)}`);
+    }
+    if (background && !this.#dead && !this.#background.spend(performance.now() - started)) {
+      const share = Math.round(this.#background.share * 100);
+      this.#die(
+        new SandboxFault(
+          "timeout",
+          `background work (timers, callbacks) took more than ${share}% of the host's time`,
+        ),
+      );
     }
   }
 
