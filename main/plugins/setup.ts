@@ -14,7 +14,6 @@ import {
   pluginCacheDir,
   pluginConfigFor,
   sdkLoadError,
-  warmUpBundler,
   type DiscoveredPlugin,
   type PluginFeatures,
   type PluginFlags,
@@ -69,7 +68,6 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
   const sandbox = chooseSandbox(features);
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const cacheDir = pluginCacheDir(homes.global);
-  if (first.plugins.length > 0) warmUpBundler();
   let pending: Awaited<ReturnType<typeof loadPlugins>> | null = first;
 
   const toSpec = (p: DiscoveredPlugin): PluginSpec => ({
