@@ -1,0 +1,239 @@
+/**
+ * Plugin runtime figures (SPEC §11), each against a baseline in the same run:
+ * - a beforeChat pipeline over 10 plugin isolates with a realistic context (goal < 0.5 ms median),
+ *   baseline: the same pipeline with 10 in-process handlers;
+ * - plugin load: cold (bundle + compile + instantiate, empty cache) < 30 ms median per plugin,
+ *   warm (bundle cached) < 5 ms; baseline: creating the sandbox for an already-bundled module;
+ * - hot reload from file write to new version serving, p95 < 150 ms; baseline: the runtime's
+ *   own rebuild of the same plugin (no watcher).
+ *
+ * Run alone: node --no-node-snapshot bench/plugins-bench.ts
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Context } from "../plugins/sdk/index.ts";
+import { runBeforeChat } from "../main/agent/hooks/pipeline.ts";
+import type { HookHandler } from "../main/agent/hooks/types.ts";
+import { newStats } from "../main/agent/stats.ts";
+import { CommandRegistry } from "../main/commands/registry.ts";
+import { resolveHomes } from "../main/config/homes.ts";
+import { createPluginRuntime } from "../main/plugins/setup.ts";
+import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
+import { watchPlugins } from "../main/plugins/runtime/watch.ts";
+import { ToolRegistry } from "../main/tools/registry.ts";
+
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: { name: string; value: number; unit: string };
+  ratio?: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** A ~10 KB context: 40 turns of conversation, tool history, the usual counters. */
+export function realisticContext(): Context {
+  const turns = Array.from({ length: 40 }, (_, i) => ({
+    role: (i % 2 ? "assistant" : "user") as "user" | "assistant",
+    content: `Turn ${i}: ${"some realistic words about the code base ".repeat(5)}`,
+  }));
+  return {
+    iteration: 3,
+    tokens: { estimate: 12000, lastApi: 11800, percent: 37.5, max: 32000 },
+    agent: "default",
+    mode: "",
+    modelInfo: { name: "qwen3:8b", family: "qwen3", parameterCount: 8e9, contextLength: 32000, capabilities: ["tools"] },
+    stats: newStats(),
+    workdir: "/work/project",
+    messageCount: 40,
+    auto: false,
+    doneActive: false,
+    hasToolCalls: true,
+    maxSteps: 50,
+    response: { empty: false, contentEmpty: false },
+    todo: { pending: 2, inProgress: 1, total: 5 },
+    patchCounts: { "src/a.ts": 2 },
+    toolHistory: Array.from({ length: 8 }, (_, i) => ({
+      name: "Read",
+      args: { path: `src/f${i}.ts` },
+      argsJson: `{"path":"src/f${i}.ts"}`,
+      result: "x".repeat(100),
+      error: "",
+      duration: 3,
+    })),
+    session: { id: "20261122-000000-bench0", title: "bench" },
+    provider: "ollama",
+    thinkMode: "off",
+    features: { sandbox: { enabled: false, requested: false }, readBeforeWrite: true, showThinking: true, compactionEnabled: true },
+    availableTools: ["Read", "Write", "Patch", "Bash", "Glob", "Grep", "Ls", "TodoWrite", "Done"],
+    loadedTools: [],
+    turns,
+    systemPrompt: "You are Islet. ".repeat(20),
+    mcpServers: [],
+    vars: {},
+    pluginConfig: {},
+  };
+}
+
+const PLUGIN_CODE = (i: number) => `
+import type { BeforeChatContext, Result } from "@islet/sdk";
+let calls = 0;
+export function beforeChat(ctx: BeforeChatContext): Result | undefined {
+  calls++;
+  if (ctx.todo.pending > 100 + ${i}) return { message: "never" };
+  return undefined;
+}
+`;
+
+async function setup(count: number): Promise<{ root: string; runtime: PluginRuntime; close(): Promise<void> }> {
+  const root = await mkdtemp(path.join(tmpdir(), "islet-bench-plugins-"));
+  for (let i = 0; i < count; i++) {
+    const dir = path.join(root, "home", "plugins", `p${String(i).padStart(2, "0")}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "plugin.yaml"), "description: bench\n");
+    await writeFile(path.join(dir, "index.ts"), PLUGIN_CODE(i));
+  }
+  const homes = resolveHomes({ home: path.join(root, "home"), workdir: root });
+  const runtime = await createPluginRuntime({
+    homes,
+    flags: {},
+    env: {},
+    tools: new ToolRegistry(),
+    commands: new CommandRegistry(),
+    contextFallback: realisticContext,
+    warn: (l) => console.error(l),
+  });
+  return { root, runtime, close: async () => (runtime.dispose(), rm(root, { recursive: true, force: true })) };
+}
+
+async function pipelineFigure(): Promise<Figure> {
+  const { runtime, close } = await setup(10);
+  try {
+    const ctx = realisticContext();
+    const handlers = runtime.handlers("beforeChat");
+    if (handlers.length !== 10) throw new Error(`expected 10 handlers, got ${handlers.length}`);
+    const local: HookHandler<"beforeChat">[] = handlers.map((h) => ({
+      source: h.source,
+      timing: "beforeChat",
+      invoke: async (c) => ({ status: "ok", result: c.todo.pending > 100 ? { message: "never" } : undefined }),
+    }));
+    for (let i = 0; i < 200; i++) {
+      await runBeforeChat(handlers, ctx);
+      await runBeforeChat(local, ctx);
+    }
+    const iso: number[] = [];
+    const base: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      let t = performance.now();
+      await runBeforeChat(handlers, ctx);
+      iso.push(performance.now() - t);
+      t = performance.now();
+      await runBeforeChat(local, ctx);
+      base.push(performance.now() - t);
+    }
+    const v = median(iso);
+    const b = median(base);
+    return {
+      name: "beforeChat pipeline, 10 plugin isolates, ~10 KB context",
+      value: round(v),
+      unit: "ms (median)",
+      baseline: { name: "10 in-process handlers", value: round(b), unit: "ms" },
+      ratio: round(v / b),
+    };
+  } finally {
+    await close();
+  }
+}
+
+async function loadFigures(): Promise<Figure[]> {
+  const count = 10;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let round_ = 0; round_ < 3; round_++) {
+    const root = await mkdtemp(path.join(tmpdir(), "islet-bench-load-"));
+    for (let i = 0; i < count; i++) {
+      const dir = path.join(root, "home", "plugins", `p${i}-${round_}`);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, "plugin.yaml"), "description: bench\n");
+      await writeFile(path.join(dir, "index.ts"), PLUGIN_CODE(i + round_ * 100));
+    }
+    const homes = resolveHomes({ home: path.join(root, "home"), workdir: root });
+    for (const list of [cold, warm]) {
+      const t = performance.now();
+      const runtime = await createPluginRuntime({
+        homes,
+        flags: {},
+        env: {},
+        tools: new ToolRegistry(),
+        commands: new CommandRegistry(),
+        contextFallback: realisticContext,
+        warn: () => {},
+      });
+      list.push((performance.now() - t) / count);
+      runtime.dispose();
+    }
+    await rm(root, { recursive: true, force: true });
+  }
+  return [
+    { name: "plugin load, cold (bundle + compile + instantiate), per plugin", value: round(median(cold)), unit: "ms (median)" },
+    {
+      name: "plugin load, warm (bundle cached), per plugin",
+      value: round(median(warm)),
+      unit: "ms (median)",
+      baseline: { name: "cold load", value: round(median(cold)), unit: "ms" },
+      ratio: round(median(warm) / median(cold)),
+    },
+  ];
+}
+
+async function reloadFigure(): Promise<Figure> {
+  const { root, runtime, close } = await setup(1);
+  const file = path.join(root, "home", "plugins", "p00", "index.ts");
+  let version = 0;
+  let resolveReload: (() => void) | null = null;
+  const watcher = watchPlugins(runtime, { debounceMs: 25, onReload: () => resolveReload?.() });
+  await watcher.ready;
+  try {
+    const ctx = realisticContext();
+    const latencies: number[] = [];
+    const rebuilds: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      version++;
+      const reloaded = new Promise<void>((r) => (resolveReload = r));
+      const t = performance.now();
+      await writeFile(file, `export function beforeChat() { return { notice: "v${version}" }; }`);
+      await reloaded;
+      const out = await runBeforeChat(runtime.handlers("beforeChat"), ctx);
+      if (out.notices[0]?.text !== `v${version}`) throw new Error(`reload did not serve v${version}`);
+      latencies.push(performance.now() - t);
+      const t2 = performance.now();
+      await runtime.reloadChanged([file]);
+      rebuilds.push(performance.now() - t2);
+    }
+    return {
+      name: "hot reload, file write → new version serving",
+      value: round(p95(latencies)),
+      unit: "ms (p95)",
+      baseline: { name: "rebuild alone (no watcher, p95)", value: round(p95(rebuilds)), unit: "ms" },
+      ratio: round(p95(latencies) / p95(rebuilds)),
+    };
+  } finally {
+    await watcher.close();
+    await close();
+  }
+}
+
+export async function benchPlugins(): Promise<Figure[]> {
+  return [await pipelineFigure(), ...(await loadFigures()), await reloadFigure()];
+}
+
+if (import.meta.main) {
+  for (const f of await benchPlugins()) {
+    const base = f.baseline ? `  (baseline ${f.baseline.name}: ${f.baseline.value} ${f.baseline.unit}, ×${f.ratio})` : "";
+    console.log(`${f.name}: ${f.value} ${f.unit}${base}`);
+  }
+}
