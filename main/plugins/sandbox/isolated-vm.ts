@@ -20,19 +20,15 @@
 import type IsolatedVM from "isolated-vm";
 import { BackgroundBudget, CallTable } from "./calls.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
-import { checkImport } from "./imports.ts";
-import { decodeDescription, decodeOutcome, pluginFrame } from "./outcome.ts";
 import {
-  ENTRY_MODULE_SOURCE,
-  EXEC_MODULE_SOURCE,
-  INTERNAL_MODULE_SOURCE,
-  INTERNAL_SPECIFIER,
-  LOAD_CALL_ID,
-  PLUGIN_SPECIFIER,
-  PRELUDE_SOURCE,
-  SDK_MODULE_SOURCE,
-  type PreludeConfig,
-} from "./prelude.ts";
+  installPrelude,
+  linkPlugin,
+  loadIsolatedVm,
+  type Ivm,
+  type PreludeEntries,
+} from "./isolated-vm-setup.ts";
+import { decodeDescription, decodeOutcome, pluginFrame } from "./outcome.ts";
+import { LOAD_CALL_ID } from "./prelude.ts";
 import {
   SandboxFault,
   type PluginSandbox,
@@ -40,25 +36,8 @@ import {
   type SandboxModule,
 } from "./types.ts";
 
-type Ivm = typeof IsolatedVM;
-type Entry = IsolatedVM.Reference<(...args: unknown[]) => unknown>;
-
 const MAX_LOG_CHARS = 8_192;
 const TIMED_OUT = "Script execution timed out.";
-
-let ivmModule: Promise<Ivm> | undefined;
-
-// Loaded on first use: where the native module is missing (an Electron build without it) only
-// this backend fails, with a clear load fault, instead of every importer of this file.
-async function loadIsolatedVm(): Promise<Ivm> {
-  ivmModule ??= import("isolated-vm").then((m: { default: Ivm }) => m.default);
-  try {
-    return await ivmModule;
-  } catch (error) {
-    ivmModule = undefined;
-    throw new SandboxFault("load", `isolated-vm is not available here: ${messageOf(error)}`);
-  }
-}
 
 export class IsolatedVmSandbox implements PluginSandbox {
   readonly backend = "isolated-vm" as const;
@@ -88,9 +67,7 @@ class IsolatedVmModule implements SandboxModule {
   readonly #calls: CallTable;
   readonly #bridge: HostBridge;
   readonly #background: BackgroundBudget;
-  #invoke?: Entry;
-  #settle?: Entry;
-  #describe?: Entry;
+  #entries?: PreludeEntries;
   #dead = false;
   /** Why the sandbox died, for the "disposed" fault of later calls. */
   #fault?: SandboxFault;
@@ -128,55 +105,30 @@ class IsolatedVmModule implements SandboxModule {
   }
 
   async boot(): Promise<void> {
-    const ivm = this.#ivm;
     const { code, filename, host, limits } = this.#opts;
     const context = this.#iso.createContextSync();
-    const config: PreludeConfig = {
-      env: { ...host.env },
-      exec: host.exec,
-      maxResultChars: limits.maxResultChars,
-      maxLogChars: MAX_LOG_CHARS,
-    };
-    const callbacks = [
-      new ivm.Callback((level: unknown, text: unknown) => this.#bridge.log(level, text)),
-      new ivm.Callback((id: unknown, name: unknown, args: unknown) =>
-        this.#bridge.start(id, name, args),
-      ),
-      new ivm.Callback((id: unknown) => this.#bridge.cancel(id)),
-      new ivm.Callback((id: unknown, outcome: unknown) => this.#done(id, outcome)),
-    ];
-    const entries = context.evalClosureSync(
-      `return (${PRELUDE_SOURCE})({ log: $0, call: $1, cancel: $2, done: $3 }, $4);`,
-      [...callbacks, new ivm.ExternalCopy(config).copyInto()],
-      { result: { reference: true }, timeout: limits.callTimeoutMs, filename: "islet:prelude" },
-    ) as IsolatedVM.Reference<Record<string, unknown>>;
-    const entry = (name: string) => entries.getSync(name, { reference: true }) as Entry;
-    this.#invoke = entry("invoke");
-    this.#settle = entry("settle");
-    this.#describe = entry("describe");
-
-    const plugin = await this.#iso.compileModule(code, { filename }).catch((error: unknown) => {
-      throw new SandboxFault("load", `${filename}: ${messageOf(error)}`, { cause: error });
-    });
-    for (const specifier of plugin.dependencySpecifiers)
-      checkImport(specifier, filename, host.exec);
-    const compile = (source: string, name: string) =>
-      this.#iso.compileModuleSync(source, { filename: name });
-    const internal = compile(INTERNAL_MODULE_SOURCE, INTERNAL_SPECIFIER);
-    const sdk = compile(SDK_MODULE_SOURCE, "@islet/sdk");
-    const exec = host.exec ? compile(EXEC_MODULE_SOURCE, "@islet/sdk/exec") : undefined;
-    const main = compile(ENTRY_MODULE_SOURCE, "islet:entry");
-    main.instantiateSync(context, (specifier, referrer) => {
-      if (referrer === plugin)
-        return checkImport(specifier, filename, host.exec) === "sdk" ? sdk : exec!;
-      if (specifier === INTERNAL_SPECIFIER) return internal;
-      if (specifier === PLUGIN_SPECIFIER && referrer === main) return plugin;
-      throw new Error(`unexpected import ${specifier}`);
-    });
-
+    const bridge = this.#bridge;
+    this.#entries = installPrelude(
+      this.#ivm,
+      context,
+      {
+        log: (level, text) => bridge.log(level, text),
+        call: (id, name, args) => bridge.start(id, name, args),
+        cancel: (id) => bridge.cancel(id),
+        done: (id, outcome) => this.#done(id, outcome),
+      },
+      {
+        env: { ...host.env },
+        exec: host.exec,
+        maxResultChars: limits.maxResultChars,
+        maxLogChars: MAX_LOG_CHARS,
+      },
+      limits.callTimeoutMs,
+    );
+    const main = await linkPlugin(this.#iso, context, { code, filename, execAllowed: host.exec });
     await this.#evaluate(main);
     const description = decodeDescription(
-      this.#enter(this.#describe, [], false, "describing exports"),
+      this.#enter(this.#entries!.describe, [], false, "describing exports"),
     );
     this.functions = description.functions;
     this.arity = description.arity;
@@ -199,7 +151,7 @@ class IsolatedVmModule implements SandboxModule {
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
-      outcome = this.#enter(this.#invoke!, [id, name, args], true, name);
+      outcome = this.#enter(this.#entries!.invoke, [id, name, args], true, name);
     } catch (fault) {
       this.#calls.abandon(id);
       return Promise.reject(fault);
@@ -275,7 +227,7 @@ class IsolatedVmModule implements SandboxModule {
     const started = performance.now();
     try {
       this.#enter(
-        this.#settle!,
+        this.#entries!.settle,
         [id, ok, payload],
         false,
         "async work (an awaited host call, a timer or a callback)",
@@ -296,7 +248,7 @@ class IsolatedVmModule implements SandboxModule {
   }
 
   /** Enters the sandbox with the time left in the budget; errors come out as SandboxFaults. */
-  #enter(fn: Entry, args: unknown[], copyArgs: boolean, what: string): unknown {
+  #enter(fn: PreludeEntries["invoke"], args: unknown[], copyArgs: boolean, what: string): unknown {
     if (this.#dead) throw this.#disposedFault();
     try {
       return fn.applySync(undefined, args, {
