@@ -15,6 +15,10 @@ export const MAX_PENDING_SERVICES = 1_000;
 /** Host calls (fetch, files, exec) in flight at once: each holds host resources (sockets, processes). */
 export const MAX_HOST_CALLS_IN_FLIGHT = 64;
 
+/** console lines: a burst, then a steady rate; the rest is counted and reported as dropped. */
+const LOG_BURST = 500;
+const LOG_LINES_PER_SECOND = 200;
+
 const LOG_LEVELS: ReadonlySet<string> = new Set<LogLevel>([
   "debug",
   "log",
@@ -31,6 +35,9 @@ export class HostBridge {
   // id → its timer (for timers) or null (host calls in flight).
   readonly #pending = new Map<number, NodeJS.Timeout | null>();
   #callsInFlight = 0;
+  #logTokens = LOG_BURST;
+  #logAt = performance.now();
+  #logDropped = 0;
 
   constructor(host: HostCapabilities, settle: SettleEntry) {
     this.#host = host;
@@ -41,13 +48,37 @@ export class HostBridge {
     return this.#abort.signal.aborted;
   }
 
+  /** console output from the plugin, rate-limited so a logging loop cannot flood the host. */
   log(level: unknown, text: unknown): void {
     if (this.disposed) return;
-    try {
-      this.#host.log(
-        typeof level === "string" && LOG_LEVELS.has(level) ? (level as LogLevel) : "log",
-        String(text),
+    const now = performance.now();
+    this.#logTokens = Math.min(
+      LOG_BURST,
+      this.#logTokens + ((now - this.#logAt) * LOG_LINES_PER_SECOND) / 1000,
+    );
+    this.#logAt = now;
+    if (this.#logTokens < 1) {
+      this.#logDropped++;
+      return;
+    }
+    this.#logTokens--;
+    if (this.#logDropped > 0) {
+      this.notice(
+        "warn",
+        `${this.#logDropped} console lines dropped (more than ${LOG_LINES_PER_SECOND} a second)`,
       );
+      this.#logDropped = 0;
+    }
+    this.notice(
+      typeof level === "string" && LOG_LEVELS.has(level) ? (level as LogLevel) : "log",
+      String(text),
+    );
+  }
+
+  /** A line for the plugin's log from the host itself (faults), never rate-limited. */
+  notice(level: LogLevel, text: string): void {
+    try {
+      this.#host.log(level, text);
     } catch {
       // a failing log sink must not turn into an exception inside the plugin
     }

@@ -12,10 +12,15 @@
  * would let continuations run on isolated-vm's threads, where a loop both escapes `timeout` and
  * holds the isolate lock that the next `applySync` would block the host thread on.
  *
- * Cost: a synchronous export is one `applySync` (arguments structured-cloned, the result a JSON
- * string built and size-checked inside the isolate) — measured at ~1.2× the bare isolated-vm
- * call+copy floor, versus ~4× for async `apply` (bench/sandbox-bench.ts). The price of `applySync`
- * is that plugin CPU time is spent on the host thread: a runaway blocks it for at most one budget.
+ * Cost: a call is one `applySync`. Arguments are structured-cloned (`copy: true`), which beat a
+ * host JSON.stringify + in-isolate JSON.parse for a 10 KB context; the result comes back as a
+ * JSON string that the prelude builds strictly and size-checks inside the isolate, so nothing but
+ * a string ever crosses. bench/sandbox-bench.ts measures this at ~0.8–1.3× the bare applySync +
+ * copy of the same context (noise dominates), where async `apply` costs ~4× (ENGINEERING §1). An
+ * async export that settles without waiting costs the same plus one callback (~3 µs); only a call
+ * still pending after its entry arms a deadline timer. The price of `applySync`: plugin CPU time
+ * is spent on the host thread — a runaway blocks it for at most one budget, and background work
+ * is held to a share of host time (BackgroundBudget).
  */
 import type IsolatedVM from "isolated-vm";
 import { BackgroundBudget, CallTable } from "./calls.ts";
@@ -134,7 +139,7 @@ class IsolatedVmModule implements SandboxModule {
     this.arity = description.arity;
     this.values = description.values;
     if (description.skipped.length > 0) {
-      this.#bridge.log(
+      this.#bridge.notice(
         "debug",
         `exports left out (neither functions nor JSON data): ${description.skipped.join(", ")}`,
       );
@@ -234,7 +239,7 @@ class IsolatedVmModule implements SandboxModule {
       );
     } catch (fault) {
       // Fatal faults already stopped the sandbox; anything else is worth a line in the plugin log.
-      if (!this.#dead) this.#bridge.log("error", `host call answer failed: ${messageOf(fault)}`);
+      if (!this.#dead) this.#bridge.notice("error", `host call answer failed: ${messageOf(fault)}`);
     }
     if (background && !this.#dead && !this.#background.spend(performance.now() - started)) {
       const share = Math.round(this.#background.share * 100);
@@ -284,7 +289,7 @@ class IsolatedVmModule implements SandboxModule {
   #die(fault: SandboxFault): SandboxFault {
     if (this.#dead) return fault;
     this.#fault = fault;
-    this.#bridge.log("error", `sandbox stopped (${fault.kind}): ${fault.message}`);
+    this.#bridge.notice("error", `sandbox stopped (${fault.kind}): ${fault.message}`);
     this.#shutdown(fault);
     return fault;
   }

@@ -181,6 +181,25 @@ forEachBackend((backend) => {
       m.dispose();
     });
 
+    test("a console flood is rate-limited and the drop is reported", async () => {
+      const host = recordingHost();
+      const m = await loadPlugin(
+        backend,
+        `export function f() { for (let i = 0; i < 5000; i++) console.log("line", i); }`,
+        { host },
+      );
+      await m.call("f", []);
+      await m.call("f", []);
+      assert.ok(host.logs.length < 600, `${host.logs.length} lines reached the log`);
+      assert.ok(
+        host.logs.some(
+          (l) =>
+            l.level === "warn" && /console lines dropped \(more than 200 a second\)/.test(l.text),
+        ),
+      );
+      m.dispose();
+    });
+
     test("timers fire, intervals repeat and clear, and a call awaiting a timer waits for it", async () => {
       const m = await loadPlugin(
         backend,
