@@ -51,7 +51,6 @@ test("stopping with open todos injects a warning the model receives; finishing t
     assert.equal(carried.length, 1, "the model got the warning");
     assert.equal(carried[0].role, "user");
     assert.equal(h.of("injected").length, 1, "no warning once everything is completed");
-    assert.equal(h.server.chatRequests.length, 4);
   } finally {
     await h.close();
   }
