@@ -50,7 +50,13 @@ export interface SessionInit {
 const MAX_HOOK_RETRIES = 3;
 
 type StepResult =
-  | { kind: "response"; response: ModelResponse; offered: Map<string, Tool> }
+  | {
+      kind: "response";
+      response: ModelResponse;
+      offered: Map<string, Tool>;
+      /** AfterResponse put messages into history: the model gets another step to answer them. */
+      followUp: boolean;
+    }
   | { kind: "skipped" }
   | { kind: "error"; error: ProviderError };
 
@@ -236,7 +242,10 @@ export class AgentSession {
         this.deps.emit({ type: "notice", source: "engine", text: "Stopped." });
         return { status: "stopped", text };
       }
-      if (response.toolCalls.length === 0) return { status: "done", text };
+      // As in Aura: a reminder injected after a final answer (Done not called, todos open, an
+      // empty reply) gets the model another step; max steps bounds it.
+      if (response.toolCalls.length === 0 && !result.followUp) return { status: "done", text };
+      if (response.toolCalls.length === 0) continue;
 
       const todosBefore = JSON.stringify(this.state.tools.todos);
       this.state.stats.parseRetries += response.invalidCalls.size;
@@ -332,9 +341,13 @@ export class AgentSession {
     if (response.stopReason === "skipped") return { kind: "skipped" };
     this.eject(seen);
     this.account(response);
-    return (await this.afterResponse(response))
-      ? { kind: "response", response, offered }
-      : { kind: "response", response: { ...response, toolCalls: [] }, offered };
+    const after = await this.afterResponse(response);
+    return {
+      kind: "response",
+      response: after.kept ? response : { ...response, toolCalls: [] },
+      offered,
+      followUp: after.injected > 0,
+    };
   }
 
   private account(response: ModelResponse): void {
@@ -355,8 +368,10 @@ export class AgentSession {
     deps.emit({ type: "tokens", tokens: buildContext(state, deps).tokens });
   }
 
-  /** Returns false when the response was kept out of history (its tool calls then do not run). */
-  private async afterResponse(response: ModelResponse): Promise<boolean> {
+  /** kept: false when the response stays out of history (its tool calls then do not run). */
+  private async afterResponse(
+    response: ModelResponse,
+  ): Promise<{ kept: boolean; injected: number }> {
     const { state, deps } = this;
     const calls: ToolCall[] = response.toolCalls.map((c) => ({
       name: c.name,
@@ -386,7 +401,7 @@ export class AgentSession {
       );
     }
     this.inject(after.injections);
-    return !after.skip;
+    return { kept: !after.skip, injected: after.injections.length };
   }
 
   /**

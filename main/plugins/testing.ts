@@ -60,6 +60,10 @@ export async function startPluginHarness(opts: {
   env?: Record<string, string>;
   /** Sandbox limits (default: a 1 s call budget so runaway-plugin tests stay quick). */
   limits?: Partial<SandboxLimits>;
+  /** Agent files (config/agents/NAME.md text) in the global home. */
+  agents?: Record<string, string>;
+  /** Agent the conversation starts with (default: default). */
+  agent?: string;
   /** Plugin folder layout: name → path under plugins/ (default: the name). */
   layout?: Record<string, string>;
 }): Promise<PluginHarness> {
@@ -70,6 +74,10 @@ export async function startPluginHarness(opts: {
   await mkdir(workdir, { recursive: true });
   for (const [name, files] of Object.entries(opts.plugins))
     await writePlugin(path.join(pluginsDir, opts.layout?.[name] ?? name), files);
+  for (const [name, text] of Object.entries(opts.agents ?? {})) {
+    await mkdir(path.join(home, "config", "agents"), { recursive: true });
+    await writeFile(path.join(home, "config", "agents", `${name}.md`), text);
+  }
   if (opts.features) {
     await mkdir(path.join(home, "config", "features"), { recursive: true });
     await writeFile(path.join(home, "config", "features", "plugins.yaml"), opts.features);
@@ -87,7 +95,7 @@ export async function startPluginHarness(opts: {
     ask: async () => "allow",
     warn: (l) => warnings.push(l),
   });
-  const conversation = await engine.open({ emit: (e) => events.push(e) });
+  const conversation = await engine.open({ agent: opts.agent, emit: (e) => events.push(e) });
   return {
     home,
     workdir,

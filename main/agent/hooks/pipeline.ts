@@ -26,7 +26,11 @@ function emptyOutcome(): CommonOutcome {
   return { injections: [], notices: [], disableTools: [], trace: [] };
 }
 
-/** Calls each handler with the context `makeCtx` builds for it; `apply` folds an ok result. */
+/**
+ * Calls each handler with the context `makeCtx` gives it; `apply` folds an ok result. Handlers
+ * must treat the context as read-only: the same object goes to every handler until a rewrite
+ * (arguments, output) makes a new one.
+ */
 export async function runHandlers<T extends HookTiming>(
   handlers: readonly HookHandler<T>[],
   makeCtx: () => HookContexts[T],
@@ -100,7 +104,7 @@ export async function runBeforeChat(
   const out: BeforeChatOutcome = { ...emptyOutcome(), appendSystem: [], skip: false };
   await runHandlers(
     handlers,
-    () => ({ ...ctx }),
+    () => ctx,
     out,
     (source, r, changed) => {
       applyCommon(source, r, out, changed);
@@ -130,7 +134,7 @@ export async function runAfterResponse(
   const out: AfterResponseOutcome = { ...emptyOutcome(), skip: false, content: undefined };
   await runHandlers(
     handlers,
-    () => ({ ...ctx }),
+    () => ctx,
     out,
     (source, r, changed) => {
       applyCommon(source, r, out, changed);
@@ -167,9 +171,14 @@ export async function runBeforeTool(
     block: false,
     blockedBy: [],
   };
+  // One context object per distinct argument set: plugin hosts serialise each object once.
+  let current = ctx;
   await runHandlers(
     handlers,
-    () => ({ ...ctx, arguments: out.arguments }),
+    () =>
+      current.arguments === out.arguments
+        ? current
+        : (current = { ...ctx, arguments: out.arguments }),
     out,
     (source, r: BeforeToolResult, changed) => {
       applyCommon(source, r, out, changed);
@@ -198,9 +207,13 @@ export async function runAfterTool(
   ctx: HookContexts["afterToolExecution"],
 ): Promise<AfterToolOutcome> {
   const out: AfterToolOutcome = { ...emptyOutcome(), output: undefined };
+  let current = ctx;
   await runHandlers(
     handlers,
-    () => ({ ...ctx, tool: { ...ctx.tool, result: out.output ?? ctx.tool.result } }),
+    () =>
+      out.output === undefined || current.tool.result === out.output
+        ? current
+        : (current = { ...ctx, tool: { ...ctx.tool, result: out.output } }),
     out,
     (source, r, changed) => {
       applyCommon(source, r, out, changed);
@@ -225,7 +238,7 @@ export async function runOnError(
   const out: OnErrorOutcome = { ...emptyOutcome(), retry: false, skip: false };
   await runHandlers(
     handlers,
-    () => ({ ...ctx }),
+    () => ctx,
     out,
     (source, r, changed) => {
       applyCommon(source, r, out, changed);
@@ -253,7 +266,7 @@ export async function runBeforeCompaction(
   const out: BeforeCompactionOutcome = { ...emptyOutcome(), skip: false };
   await runHandlers(
     handlers,
-    () => ({ ...ctx }),
+    () => ctx,
     out,
     (source, r, changed) => {
       applyCommon(source, r, out, changed);
@@ -274,7 +287,7 @@ export async function runReadOnly<T extends "afterCompaction" | "onAgentSwitch">
   const out = emptyOutcome();
   await runHandlers(
     handlers,
-    () => ({ ...ctx }),
+    () => ctx,
     out,
     (source, r: Result, changed) => {
       if (r.notice) {

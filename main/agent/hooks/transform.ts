@@ -122,9 +122,11 @@ export async function runTransform(
   };
   if (handlers.length === 0) return out;
   let current = toSdkMessages(system, messages);
+  // Rebuilt only when a handler changed the array (plugin hosts serialise each object once).
+  let view: HookContexts["transformMessages"] | undefined;
   await runHandlers(
     handlers,
-    () => ({ ...base, messages: current.sdk.map((m) => ({ ...m })) }),
+    () => (view ??= { ...base, messages: current.sdk }),
     out,
     (source, result, changed) => {
       const problem = validateTransformed(result);
@@ -137,6 +139,7 @@ export async function runTransform(
       out.system = result[0].content;
       out.messages = merged;
       current = toSdkMessages(out.system, merged);
+      view = undefined;
       changed.push("messages");
     },
   );

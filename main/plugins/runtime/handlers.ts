@@ -42,6 +42,23 @@ export class OnceTracker {
   }
 }
 
+/** Each hook context is serialised once, however many plugins receive it. */
+const serialised = new WeakMap<object, string>();
+
+/** `[ctx]` as JSON with this plugin's config in ctx.pluginConfig. */
+export function contextJson(ctx: object, pluginConfig: Record<string, unknown>): string {
+  let base = serialised.get(ctx);
+  if (base === undefined) {
+    const { pluginConfig: _ignored, ...rest } = ctx as { pluginConfig?: unknown };
+    base = JSON.stringify(rest);
+    serialised.set(ctx, base);
+  }
+  const config = JSON.stringify(pluginConfig);
+  return base === "{}"
+    ? `[{"pluginConfig":${config}}]`
+    : `[${base.slice(0, -1)},"pluginConfig":${config}}]`;
+}
+
 const SCHEMAS: Record<HookTiming, z.ZodType> = {
   beforeChat: resultSchema,
   afterResponse: resultSchema,
@@ -92,7 +109,7 @@ export function pluginHandler<T extends HookTiming>(
       if (opts.once) opts.onceTracker.mark(session, plugin.name, timing);
       let raw: unknown;
       try {
-        raw = await plugin.call(timing, [{ ...ctx, pluginConfig: opts.pluginConfig }]);
+        raw = await plugin.callJson(timing, contextJson(ctx, opts.pluginConfig));
       } catch (err) {
         return {
           status: "error",

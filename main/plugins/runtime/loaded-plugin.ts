@@ -129,7 +129,19 @@ export class LoadedPlugin {
     return this.module;
   }
 
-  async call(name: string, args: unknown[]): Promise<unknown> {
+  call(name: string, args: unknown[]): Promise<unknown> {
+    return this.run(name, (m) => m.call(name, args));
+  }
+
+  /** `argsJson` is the arguments array already serialised (hook contexts, shared by plugins). */
+  callJson(name: string, argsJson: string): Promise<unknown> {
+    return this.run(name, (m) => m.callJson(name, argsJson));
+  }
+
+  private async run(
+    name: string,
+    invoke: (m: SandboxModule) => Promise<unknown>,
+  ): Promise<unknown> {
     if (this.status !== "active")
       throw new PluginCallError(
         `${this.name} is ${this.status}${this.error ? `: ${this.error}` : ""}`,
@@ -144,7 +156,7 @@ export class LoadedPlugin {
       throw new PluginCallError(`${this.name} is errored: ${this.error}`, null);
     }
     try {
-      const result = await module.call(name, args);
+      const result = await invoke(module);
       this.faults = 0;
       return result;
     } catch (err) {

@@ -4,7 +4,11 @@ import type { CommandSchema } from "../../../plugins/sdk/index.ts";
 import { PluginCallError, type LoadedPlugin } from "./loaded-plugin.ts";
 import { commandResultSchema, describeIssue } from "./result-schema.ts";
 
-export function pluginCommand(getPlugin: () => LoadedPlugin, schema: CommandSchema): SlashCommand {
+export function pluginCommand(
+  getPlugin: () => LoadedPlugin,
+  schema: CommandSchema,
+  pluginConfig: Record<string, unknown>,
+): SlashCommand {
   return {
     name: schema.name,
     description: schema.description,
@@ -14,7 +18,7 @@ export function pluginCommand(getPlugin: () => LoadedPlugin, schema: CommandSche
       const plugin = getPlugin();
       let raw: unknown;
       try {
-        raw = await plugin.call("executeCommand", [args, env.context()]);
+        raw = await plugin.call("executeCommand", [args, { ...env.context(), pluginConfig }]);
       } catch (err) {
         throw new Error(
           `/${schema.name} (${plugin.name}) ${err instanceof PluginCallError ? err.message : String(err)}`,

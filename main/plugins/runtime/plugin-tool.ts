@@ -32,7 +32,7 @@ export type ContextFallback = () => Context;
 export function pluginTool(
   getPlugin: () => LoadedPlugin,
   exp: PluginToolExports,
-  manifest: { override: boolean; optIn: boolean },
+  manifest: { override: boolean; optIn: boolean; config: Record<string, unknown> },
   fallbackContext: ContextFallback,
 ): Tool {
   const parameters = toJsonSchema(exp.schema.parameters);
@@ -61,7 +61,8 @@ export function pluginTool(
       return { ok: false, error: (check.errors ?? []).map(formatAjvError).join("; ") };
     },
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
-      const out = await call("execute", [ctx.sdk ?? fallbackContext(), args]);
+      const sdk = { ...(ctx.sdk ?? fallbackContext()), pluginConfig: manifest.config };
+      const out = await call("execute", [sdk, args]);
       return typeof out === "string" ? out : JSON.stringify(out);
     },
   };

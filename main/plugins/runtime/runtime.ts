@@ -154,7 +154,7 @@ export class PluginRuntime implements HookRegistry {
     }
     if (built.plugin.status === "active" && exp.command) {
       const serving = this.opts.commands.register(
-        pluginCommand(() => this.entries.get(spec.name)!.plugin, exp.command),
+        pluginCommand(() => this.entries.get(spec.name)!.plugin, exp.command, spec.config),
       );
       if (serving.source !== "plugin") {
         built.plugin.warnings.push(

@@ -5,7 +5,10 @@ import type { ReloadReport } from "./runtime.ts";
 import { startPluginHarness } from "../testing.ts";
 
 /** The first reload batch from now on that satisfies `done` (editors and this test write in several steps). */
-function nextReload(reports: ReloadReport[][], done: (r: ReloadReport[]) => boolean = () => true): Promise<ReloadReport[]> {
+function nextReload(
+  reports: ReloadReport[][],
+  done: (r: ReloadReport[]) => boolean = () => true,
+): Promise<ReloadReport[]> {
   const seen = reports.length;
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -34,7 +37,10 @@ test("saving a plugin file reloads it; a broken save keeps the last good version
 
     let reloaded = nextReload(reports, (batch) => batch.some((r) => r.name === "live"));
     await h.write("live", { code: `export function beforeChat() { return { notice: "v2" }; }` });
-    assert.deepEqual((await reloaded).map((r) => [r.name, r.ok]), [["live", true]]);
+    assert.deepEqual(
+      (await reloaded).map((r) => [r.name, r.ok]),
+      [["live", true]],
+    );
     await h.conversation.submit("b");
 
     reloaded = nextReload(reports, (batch) => batch.some((r) => r.name === "live" && !r.ok));
@@ -43,11 +49,16 @@ test("saving a plugin file reloads it; a broken save keeps the last good version
     assert.equal(broken.ok, false);
     assert.match(broken.error ?? "", /index\.ts:\d+:\d+/);
     await h.conversation.submit("c");
-    assert.deepEqual(h.of("notice").map((n) => n.text), ["v1", "v2", "v2"]);
+    assert.deepEqual(
+      h.of("notice").map((n) => n.text),
+      ["v1", "v2", "v2"],
+    );
 
     // A new plugin folder appears and is picked up.
     reloaded = nextReload(reports, (batch) => batch.some((r) => r.name === "newcomer" && r.ok));
-    await h.write("newcomer", { code: `export function afterResponse() { return { notice: "new" }; }` });
+    await h.write("newcomer", {
+      code: `export function afterResponse() { return { notice: "new" }; }`,
+    });
     const added = await reloaded;
     assert.ok(added.some((r) => r.name === "newcomer" && r.ok));
   } finally {

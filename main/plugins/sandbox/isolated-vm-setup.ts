@@ -24,6 +24,7 @@ export type Entry = IsolatedVM.Reference<(...args: unknown[]) => unknown>;
 
 export interface PreludeEntries {
   invoke: Entry;
+  invokeJson: Entry;
   settle: Entry;
   describe: Entry;
 }
@@ -75,7 +76,12 @@ export function installPrelude(
     { result: { reference: true }, timeout: timeoutMs, filename: "islet:prelude" },
   ) as IsolatedVM.Reference<Record<string, unknown>>;
   const entry = (name: string) => entries.getSync(name, { reference: true }) as Entry;
-  return { invoke: entry("invoke"), settle: entry("settle"), describe: entry("describe") };
+  return {
+    invoke: entry("invoke"),
+    invokeJson: entry("invokeJson"),
+    settle: entry("settle"),
+    describe: entry("describe"),
+  };
 }
 
 /**

@@ -147,6 +147,19 @@ class IsolatedVmModule implements SandboxModule {
   }
 
   call(name: string, args: unknown[]): Promise<unknown> {
+    return this.#invoke(name, "invoke", args, true);
+  }
+
+  callJson(name: string, argsJson: string): Promise<unknown> {
+    return this.#invoke(name, "invokeJson", argsJson, false);
+  }
+
+  #invoke(
+    name: string,
+    entry: "invoke" | "invokeJson",
+    args: unknown,
+    copyArgs: boolean,
+  ): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#disposedFault());
     if (!this.functions.has(name)) {
       return Promise.reject(
@@ -156,7 +169,7 @@ class IsolatedVmModule implements SandboxModule {
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
-      outcome = this.#enter(this.#entries!.invoke, [id, name, args], true, name);
+      outcome = this.#enter(this.#entries![entry], [id, name, args], copyArgs, name);
     } catch (fault) {
       this.#calls.abandon(id);
       return Promise.reject(fault);

@@ -194,6 +194,18 @@ export const PRELUDE_SOURCE = String.raw`
     hostDone(${LOAD_CALL_ID}, "u");
   }
 
+  // Arguments as one JSON string: the host serialises a hook context once and every plugin
+  // parses its own copy, instead of a structured clone of the object per plugin.
+  function invokeJson(callId, name, argsJson) {
+    let args;
+    try {
+      args = parse(argsJson);
+    } catch (error) {
+      return errorOutcome(error);
+    }
+    return invoke(callId, name, args);
+  }
+
   function invoke(callId, name, args) {
     let result;
     try {
@@ -281,7 +293,7 @@ export const PRELUDE_SOURCE = String.raw`
     configurable: true,
   });
 
-  return freeze({ invoke, settle, describe });
+  return freeze({ invoke, invokeJson, settle, describe });
 })
 `;
 

@@ -81,6 +81,8 @@ export interface SandboxModule {
   readonly values: Readonly<Record<string, unknown>>;
   /** Calls an export with JSON arguments; resolves with its awaited JSON result. Faults reject with SandboxFault. */
   call(name: string, args: unknown[]): Promise<unknown>;
+  /** Same, with the arguments already serialised as a JSON array (one serialisation, many plugins). */
+  callJson(name: string, argsJson: string): Promise<unknown>;
   /** Heap bytes in use (best effort). */
   heapUsed(): number;
   readonly disposed: boolean;
