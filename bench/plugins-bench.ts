@@ -32,7 +32,8 @@ export interface Figure {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const p95 = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** A ~10 KB context: 40 turns of conversation, tool history, the usual counters. */
@@ -46,7 +47,13 @@ export function realisticContext(): Context {
     tokens: { estimate: 12000, lastApi: 11800, percent: 37.5, max: 32000 },
     agent: "default",
     mode: "",
-    modelInfo: { name: "qwen3:8b", family: "qwen3", parameterCount: 8e9, contextLength: 32000, capabilities: ["tools"] },
+    modelInfo: {
+      name: "qwen3:8b",
+      family: "qwen3",
+      parameterCount: 8e9,
+      contextLength: 32000,
+      capabilities: ["tools"],
+    },
     stats: newStats(),
     workdir: "/work/project",
     messageCount: 40,
@@ -68,7 +75,12 @@ export function realisticContext(): Context {
     session: { id: "20261122-000000-bench0", title: "bench" },
     provider: "ollama",
     thinkMode: "off",
-    features: { sandbox: { enabled: false, requested: false }, readBeforeWrite: true, showThinking: true, compactionEnabled: true },
+    features: {
+      sandbox: { enabled: false, requested: false },
+      readBeforeWrite: true,
+      showThinking: true,
+      compactionEnabled: true,
+    },
     availableTools: ["Read", "Write", "Patch", "Bash", "Glob", "Grep", "Ls", "TodoWrite", "Done"],
     loadedTools: [],
     turns,
@@ -89,7 +101,9 @@ export function beforeChat(ctx: BeforeChatContext): Result | undefined {
 }
 `;
 
-async function setup(count: number): Promise<{ root: string; runtime: PluginRuntime; close(): Promise<void> }> {
+async function setup(
+  count: number,
+): Promise<{ root: string; runtime: PluginRuntime; close(): Promise<void> }> {
   const root = await mkdtemp(path.join(tmpdir(), "islet-bench-plugins-"));
   for (let i = 0; i < count; i++) {
     const dir = path.join(root, "home", "plugins", `p${String(i).padStart(2, "0")}`);
@@ -107,7 +121,11 @@ async function setup(count: number): Promise<{ root: string; runtime: PluginRunt
     contextFallback: realisticContext,
     warn: (l) => console.error(l),
   });
-  return { root, runtime, close: async () => (runtime.dispose(), rm(root, { recursive: true, force: true })) };
+  return {
+    root,
+    runtime,
+    close: async () => (runtime.dispose(), rm(root, { recursive: true, force: true })),
+  };
 }
 
 async function pipelineFigure(): Promise<Figure> {
@@ -119,7 +137,10 @@ async function pipelineFigure(): Promise<Figure> {
     const local: HookHandler<"beforeChat">[] = handlers.map((h) => ({
       source: h.source,
       timing: "beforeChat",
-      invoke: async (c) => ({ status: "ok", result: c.todo.pending > 100 ? { message: "never" } : undefined }),
+      invoke: async (c) => ({
+        status: "ok",
+        result: c.todo.pending > 100 ? { message: "never" } : undefined,
+      }),
     }));
     for (let i = 0; i < 200; i++) {
       await runBeforeChat(handlers, ctx);
@@ -179,7 +200,11 @@ async function loadFigures(): Promise<Figure[]> {
     await rm(root, { recursive: true, force: true });
   }
   return [
-    { name: "plugin load, cold (bundle + compile + instantiate), per plugin", value: round(median(cold)), unit: "ms (median)" },
+    {
+      name: "plugin load, cold (bundle + compile + instantiate), per plugin",
+      value: round(median(cold)),
+      unit: "ms (median)",
+    },
     {
       name: "plugin load, warm (bundle cached), per plugin",
       value: round(median(warm)),
@@ -208,7 +233,8 @@ async function reloadFigure(): Promise<Figure> {
       await writeFile(file, `export function beforeChat() { return { notice: "v${version}" }; }`);
       await reloaded;
       const out = await runBeforeChat(runtime.handlers("beforeChat"), ctx);
-      if (out.notices[0]?.text !== `v${version}`) throw new Error(`reload did not serve v${version}`);
+      if (out.notices[0]?.text !== `v${version}`)
+        throw new Error(`reload did not serve v${version}`);
       latencies.push(performance.now() - t);
       const t2 = performance.now();
       await runtime.reloadChanged([file]);
@@ -218,7 +244,11 @@ async function reloadFigure(): Promise<Figure> {
       name: "hot reload, file write → new version serving",
       value: round(p95(latencies)),
       unit: "ms (p95)",
-      baseline: { name: "rebuild alone (no watcher, p95)", value: round(p95(rebuilds)), unit: "ms" },
+      baseline: {
+        name: "rebuild alone (no watcher, p95)",
+        value: round(p95(rebuilds)),
+        unit: "ms",
+      },
       ratio: round(p95(latencies) / p95(rebuilds)),
     };
   } finally {
@@ -233,7 +263,9 @@ export async function benchPlugins(): Promise<Figure[]> {
 
 if (import.meta.main) {
   for (const f of await benchPlugins()) {
-    const base = f.baseline ? `  (baseline ${f.baseline.name}: ${f.baseline.value} ${f.baseline.unit}, ×${f.ratio})` : "";
+    const base = f.baseline
+      ? `  (baseline ${f.baseline.name}: ${f.baseline.value} ${f.baseline.unit}, ×${f.ratio})`
+      : "";
     console.log(`${f.name}: ${f.value} ${f.unit}${base}`);
   }
 }

@@ -1,21 +1,22 @@
 /**
  * Agent turn overhead: one user turn with 3 tool calls and a streamed answer, through the real
- * AgentSession (hook pipeline with 10 handlers on every timing, approval, tool executor, session
- * file), against a loopback provider streaming as fast as it can. Baseline in the same run: a
- * minimal loop over the same provider and tool (chat, run the calls, chat again) with nothing
- * else. Goal (SPEC §11): ≤ 1.3×.
- *
- * Until the plugin runtime lands, the 10 "plugins" are in-process no-op handlers; the isolate
- * cost is measured by the hook-dispatch benchmarks.
+ * AgentSession with 10 plugins in their own isolates (the mix of Aura's example plugins: 3 on
+ * beforeChat, 3 on afterResponse, 4 on afterToolExecution), approval, the tool executor and the
+ * session file, against a loopback provider streaming as fast as it can. Baseline in the same
+ * run: a minimal loop over the same provider and tool (chat, run the calls, chat again) with
+ * nothing else. Goal (SPEC §11): ≤ 1.3×.
  *
  * Run alone: node --no-node-snapshot bench/turn-bench.ts
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_AGENT } from "../main/agents/definition.ts";
-import { HOOK_TIMINGS, type HookHandler, type HookRegistry } from "../main/agent/hooks/types.ts";
+import { CommandRegistry } from "../main/commands/registry.ts";
+import { resolveHomes } from "../main/config/homes.ts";
+import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
+import { createPluginRuntime } from "../main/plugins/setup.ts";
 import { AgentSession } from "../main/agent/loop.ts";
 import { makeMessage, type Message, type ToolCallRequest } from "../main/agent/message.ts";
 import { storeSink } from "../main/engine/session-sink.ts";
@@ -45,19 +46,42 @@ function script(): ScriptedResponse[] {
   ];
 }
 
-function noopHooks(count: number): HookRegistry {
-  const handlers: HookHandler[] = [];
-  for (let i = 0; i < count; i++) {
-    for (const timing of HOOK_TIMINGS) {
-      if (timing === "transformMessages") continue; // a no-op transform would still copy every message
-      handlers.push({
-        source: `plugin-${i}`,
-        timing,
-        invoke: async () => ({ status: "ok", result: undefined }),
-      });
-    }
+const PLUGIN_HOOKS = [
+  ...Array.from(
+    { length: 3 },
+    () =>
+      "export function beforeChat(ctx) { if (ctx.todo.pending > 99) return { message: 'todos' }; }",
+  ),
+  ...Array.from(
+    { length: 3 },
+    () =>
+      "export function afterResponse(ctx) { if (ctx.response.empty) return { message: 'empty' }; }",
+  ),
+  ...Array.from(
+    { length: 4 },
+    () =>
+      "export function afterToolExecution(ctx) { if (ctx.stats.tools.errors > 99) return { notice: 'errors' }; }",
+  ),
+];
+
+async function tenPlugins(root: string): Promise<PluginRuntime> {
+  for (const [i, code] of PLUGIN_HOOKS.entries()) {
+    const dir = join(root, "home", "plugins", `p${i}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "plugin.yaml"), "description: bench\n");
+    writeFileSync(join(dir, "index.js"), code);
   }
-  return { handlers: (timing) => handlers.filter((h) => h.timing === timing) as never };
+  return createPluginRuntime({
+    homes: resolveHomes({ home: join(root, "home"), workdir: root }),
+    flags: {},
+    env: {},
+    tools: new ToolRegistry(),
+    commands: new CommandRegistry(),
+    contextFallback: () => {
+      throw new Error("no plugin tools here");
+    },
+    warn: (l) => console.error(l),
+  });
 }
 
 function median(xs: number[]): number {
@@ -82,6 +106,7 @@ export async function benchTurnOverhead(): Promise<{
   registry.register(echo);
   const info = await provider.modelInfo("fake-model");
   const specs = [toolSpec(echo)];
+  const plugins = await tenPlugins(dir);
 
   async function engineTurn(): Promise<number> {
     const id = await store.create({
@@ -96,7 +121,7 @@ export async function benchTurnOverhead(): Promise<{
         agents: new Map([["default", DEFAULT_AGENT]]),
         resolveModel: async () => ({ provider, model: "fake-model", info }),
         tools: registry,
-        hooks: noopHooks(10),
+        hooks: plugins,
         approve: async () => ({ allowed: true }),
         emit: () => {},
         session: storeSink(store, id, (e) => {
@@ -173,6 +198,7 @@ export async function benchTurnOverhead(): Promise<{
     const rawMs = median(raw);
     return { engineMs, rawMs, ratio: engineMs / rawMs };
   } finally {
+    plugins.dispose();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
