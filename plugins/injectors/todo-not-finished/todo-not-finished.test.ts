@@ -22,12 +22,7 @@ const plan = (statuses: string[]) => ({
   ],
 });
 
-// See empty-response.test.ts: the seed continues the turn after an AfterResponse message; Islet's
-// loop does not yet, so the warning reaches the model with the next request either way.
-const CONTINUATION_GAP =
-  "engine: an AfterResponse message does not yet force another iteration (main/agent/loop.ts)";
-
-test("stopping with open todos injects a warning the model receives; finishing them does not", async () => {
+test("stopping with open todos: a warning, and the model another step to act on it", async () => {
   const h = await startPluginHarness({
     plugins: { "todo-not-finished": plugin },
     layout,
@@ -36,21 +31,20 @@ test("stopping with open todos injects a warning the model receives; finishing t
       { text: ["I think that is it."] },
       plan(["completed", "completed", "completed"]),
       { text: ["All three steps are done."] },
-      { text: ["Anything else?"] },
     ],
   });
   try {
-    await h.conversation.submit("do the three steps");
+    const r = await h.conversation.submit("do the three steps");
+    assert.ok(r.kind === "turn" && r.outcome.text === "All three steps are done.");
+    assert.equal(h.server.chatRequests.length, 4);
     const injected = h.of("injected");
-    assert.equal(injected.length, 1);
-    assert.equal(injected[0].source, "todo-not-finished");
-    assert.equal(injected[0].role, "user");
-    assert.equal(injected[0].text, WARNING);
-    await h.conversation.submit("go on");
-    const carried = h.sent(2).filter((m) => m.content === WARNING);
-    assert.equal(carried.length, 1, "the model got the warning");
-    assert.equal(carried[0].role, "user");
-    assert.equal(h.of("injected").length, 1, "no warning once everything is completed");
+    assert.equal(injected.length, 1, "no warning once everything is completed");
+    assert.deepEqual(
+      [injected[0].source, injected[0].role, injected[0].text],
+      ["todo-not-finished", "user", WARNING],
+    );
+    const last = h.sent(2).at(-1)!;
+    assert.deepEqual([last.role, last.content], ["user", WARNING]);
   } finally {
     await h.close();
   }
@@ -76,27 +70,34 @@ test("no warning while the model is still calling tools, nor without a todo list
   }
 });
 
-test(
-  "seed: the warning forces another iteration within the same turn",
-  { todo: CONTINUATION_GAP },
-  async () => {
-    const h = await startPluginHarness({
-      plugins: { "todo-not-finished": plugin },
-      layout,
-      script: [
-        plan(["completed", "in_progress", "pending"]),
-        { text: ["I think that is it."] },
-        plan(["completed", "completed", "completed"]),
-        { text: ["All three steps are done."] },
+test("after max_reminders warnings in one turn the user gets a notice and the turn ends", async () => {
+  const h = await startPluginHarness({
+    plugins: { "todo-not-finished": plugin },
+    layout,
+    features: "plugins:\n  config:\n    local:\n      todo-not-finished: { max_reminders: 2 }\n",
+    script: [
+      plan(["in_progress", "pending"]),
+      { text: ["stop 1"] },
+      { text: ["stop 2"] },
+      { text: ["stop 3"] },
+      { text: ["spare"] },
+    ],
+  });
+  try {
+    const r = await h.conversation.submit("go");
+    assert.ok(r.kind === "turn" && r.outcome.text === "stop 3");
+    assert.equal(h.server.chatRequests.length, 4);
+    assert.equal(h.of("injected").length, 2);
+    assert.deepEqual(
+      h.of("notice").map((n) => [n.source, n.text]),
+      [
+        [
+          "todo-not-finished",
+          "The model stopped with 1 in progress and 1 pending todo items of 2 still open.",
+        ],
       ],
-    });
-    try {
-      const r = await h.conversation.submit("do the three steps");
-      assert.equal(h.server.chatRequests.length, 4);
-      assert.equal(h.sent(2).at(-1)?.content, WARNING);
-      assert.ok(r.kind === "turn" && r.outcome.text === "All three steps are done.");
-    } finally {
-      await h.close();
-    }
-  },
-);
+    );
+  } finally {
+    await h.close();
+  }
+});

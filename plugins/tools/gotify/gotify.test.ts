@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import type { AgentEvent } from "../../../main/agent/events.ts";
 import { toolsCommand } from "../../../main/cli/tools-command.ts";
 import { startPluginHarness, type PluginHarness } from "../../../main/plugins/testing.ts";
 
@@ -55,21 +54,14 @@ async function fakeGotify(
   return { server, url: `http://127.0.0.1:${port}`, received };
 }
 
-/** A conversation whose agent enables the opt-in tool by name (the harness has no agent files). */
-async function notifierConversation(h: PluginHarness) {
-  h.engine.agents.set("notifier", {
-    ...h.engine.agent("default"),
-    name: "notifier",
-    tools: ["*", "Gotify"],
-  });
-  const events: AgentEvent[] = [];
-  const conversation = await h.engine.open({ agent: "notifier", emit: (e) => events.push(e) });
-  const results = () =>
-    events.filter(
-      (e): e is Extract<AgentEvent, { type: "tool_result" }> => e.type === "tool_result",
-    );
-  return { conversation, results };
-}
+/** An agent that enables the opt-in tool by name (a "*" alone does not). */
+const NOTIFIER = {
+  agents: {
+    notifier:
+      '---\ndescription: sends notifications\ntools: ["*", Gotify]\n---\nYou notify the user.\n',
+  },
+  agent: "notifier",
+};
 
 /** `islet tools Gotify KEY=VALUE…`: the real registry and CLI path, no model involved. */
 async function islet(h: PluginHarness, ...words: string[]) {
@@ -136,6 +128,7 @@ test("the model calls Gotify and gets the outcome", { todo: OPT_IN_GAP }, async 
   const h = await startPluginHarness({
     plugins: { gotify: { yaml: yamlFor("127.0.0.1"), code } },
     layout,
+    ...NOTIFIER,
     env: { GOTIFY_URL: gotify.url, GOTIFY_TOKEN: TOKEN },
     script: [
       {
@@ -150,9 +143,7 @@ test("the model calls Gotify and gets the outcome", { todo: OPT_IN_GAP }, async 
     ],
   });
   try {
-    const { conversation, results } = await notifierConversation(h);
-    await conversation.submit("tell me on my phone when the build is done");
-    await conversation.close();
+    await h.conversation.submit("tell me on my phone when the build is done");
     assert.ok(offered(h, 0).includes("Gotify"), `offered: ${offered(h, 0).join(", ")}`);
     assert.deepEqual(gotify.received[0]?.body, {
       title: "Build",
@@ -160,7 +151,7 @@ test("the model calls Gotify and gets the outcome", { todo: OPT_IN_GAP }, async 
       priority: 8,
     });
     assert.deepEqual(
-      results().map((t) => [t.name, t.error, t.output]),
+      h.of("tool_result").map((t) => [t.name, t.error, t.output]),
       [["Gotify", false, 'Notification sent (id 42): "Build" with priority 8.']],
     );
     assert.equal(h.sent(1).at(-1)?.content, 'Notification sent (id 42): "Build" with priority 8.');
@@ -262,25 +253,22 @@ test("failures are clear tool errors and never show the token", async () => {
   }
 });
 
-test(
-  "title and priority defaults come from the plugin config (features config.local.gotify)",
-  {
-    todo: "runtime: plugin tools get an empty ctx.pluginConfig (plugin-tool.ts passes the context without the plugin's merged config)",
-  },
-  async () => {
-    const gotify = await fakeGotify(() => ({ status: 200, body: { id: 3 } }));
-    const h = await startPluginHarness({
-      plugins: { gotify: { yaml: yamlFor("127.0.0.1"), code } },
-      layout,
-      env: { GOTIFY_URL: gotify.url, GOTIFY_TOKEN: TOKEN },
-      features: "plugins:\n  config:\n    local:\n      gotify: { title: CI, priority: 2 }\n",
-    });
-    try {
-      await islet(h, "message=done");
-      assert.deepEqual(gotify.received[0]?.body, { title: "CI", message: "done", priority: 2 });
-    } finally {
-      await h.close();
-      gotify.server.close();
-    }
-  },
-);
+test("title and priority defaults come from the plugin config (features config.local.gotify)", async () => {
+  const gotify = await fakeGotify(() => ({ status: 200, body: { id: 3 } }));
+  const h = await startPluginHarness({
+    plugins: { gotify: { yaml: yamlFor("127.0.0.1"), code } },
+    layout,
+    env: { GOTIFY_URL: gotify.url, GOTIFY_TOKEN: TOKEN },
+    features: "plugins:\n  config:\n    local:\n      gotify: { title: CI, priority: 2 }\n",
+  });
+  try {
+    assert.equal((await islet(h, "message=done")).code, 0);
+    assert.deepEqual(gotify.received[0]?.body, { title: "CI", message: "done", priority: 2 });
+    // What the model passes still wins.
+    assert.equal((await islet(h, "message=done", "title=Deploy", "priority=9")).code, 0);
+    assert.deepEqual(gotify.received[1]?.body, { title: "Deploy", message: "done", priority: 9 });
+  } finally {
+    await h.close();
+    gotify.server.close();
+  }
+});
