@@ -1,7 +1,7 @@
 /** The CLI end to end: a real `islet` process against loopback servers speaking real protocols. */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -376,6 +376,94 @@ test("islet sessions list, show, export, rename and delete", async () => {
     assert.equal(missing.code, 1);
   } finally {
     await server.close();
+    await dirs.clean();
+  }
+});
+
+test("islet plugins list|show and plugin tools through islet tools", async () => {
+  const dirs = await tempDirs();
+  try {
+    const plugin = path.join(dirs.home, "plugins", "tools", "greeter");
+    await mkdir(plugin, { recursive: true });
+    await writeFile(
+      path.join(plugin, "plugin.yaml"),
+      'description: "Greets"\ncondition: "turns_gt:0"\n',
+    );
+    await writeFile(
+      path.join(plugin, "index.ts"),
+      `export function beforeChat() {}
+       export function schema() { return { name: "Greet", description: "Greets", parameters: { type: "object", properties: { who: { type: "string" } }, required: ["who"] } }; }
+       export function execute(ctx, args) { return "Hello, " + args.who + "!"; }`,
+    );
+    const broken = path.join(dirs.home, "plugins", "broken");
+    await mkdir(broken, { recursive: true });
+    await writeFile(path.join(broken, "plugin.yaml"), "once: yes-please\n");
+    await writeFile(path.join(broken, "index.ts"), "export function beforeChat() {}");
+
+    const list = await islet([
+      "plugins",
+      "list",
+      "--json",
+      "--home",
+      dirs.home,
+      "--workdir",
+      dirs.workdir,
+    ]);
+    assert.equal(list.code, 0, list.stderr);
+    const parsed = JSON.parse(list.stdout) as {
+      plugins: {
+        name: string;
+        status: string;
+        hooks: string[];
+        tool: { name: string } | null;
+        condition: string;
+      }[];
+      problems: { file: string; message: string }[];
+    };
+    assert.deepEqual(
+      parsed.plugins.map((p) => [p.name, p.status, p.hooks, p.tool?.name, p.condition]),
+      [["greeter", "active", ["beforeChat"], "Greet", "turns_gt:0"]],
+    );
+    assert.match(parsed.problems[0].file, /broken\/plugin\.yaml$/);
+    assert.match(parsed.problems[0].message, /once/);
+
+    const text = await islet(["plugins", "list", "--home", dirs.home, "--workdir", dirs.workdir]);
+    assert.match(
+      text.stdout,
+      /BeforeChat:\n {2}greeter\/BeforeChat\s+enabled condition="turns_gt:0"/,
+    );
+    const show = await islet([
+      "plugins",
+      "show",
+      "greeter",
+      "--home",
+      dirs.home,
+      "--workdir",
+      dirs.workdir,
+    ]);
+    assert.match(show.stdout, /Tool: {8}Greet/);
+    const run = await islet([
+      "tools",
+      "Greet",
+      "who=Ann",
+      "--home",
+      dirs.home,
+      "--workdir",
+      dirs.workdir,
+    ]);
+    assert.equal(run.stdout, "Hello, Ann!\n");
+    const without = await islet([
+      "tools",
+      "Greet",
+      "who=Ann",
+      "--without-plugins",
+      "--home",
+      dirs.home,
+      "--workdir",
+      dirs.workdir,
+    ]);
+    assert.equal(without.code, 2);
+  } finally {
     await dirs.clean();
   }
 });

@@ -222,3 +222,17 @@ test("reload: a changed plugin swaps in with fresh state; a broken edit keeps th
     await h.close();
   }
 });
+
+test("/assert evaluates a condition against the session", async () => {
+  const h = await startPluginHarness({ plugins: {}, script: [{ text: ["a"] }, { text: ["b"] }] });
+  try {
+    await h.conversation.submit("one");
+    const yes = await h.conversation.submit("/assert history_gt:1 and not todo_pending");
+    assert.ok(yes.kind === "command" && yes.output === "history_gt:1 and not todo_pending: true");
+    const no = await h.conversation.submit("/assert turns_gt:5");
+    assert.ok(no.kind === "command" && no.output === "turns_gt:5: false");
+    await assert.rejects(h.conversation.submit("/assert turnz_gt:5"), /did you mean turns_gt/);
+  } finally {
+    await h.close();
+  }
+});
