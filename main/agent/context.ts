@@ -46,7 +46,8 @@ export function buildContext(
     workdir: deps.workdir,
     messageCount: state.messages.length,
     auto: false,
-    doneActive: state.tools.done !== null,
+    // Done mode: the agent finishes by calling Done (it is among the offered tools).
+    doneActive: state.availableTools.includes("Done"),
     hasToolCalls: state.lastResponse.hasToolCalls,
     maxSteps: deps.maxSteps ?? state.agent.maxSteps,
     response: { empty: state.lastResponse.empty, contentEmpty: state.lastResponse.contentEmpty },

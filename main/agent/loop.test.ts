@@ -102,11 +102,16 @@ test("read-before-write holds across the loop", async () => {
 
 test("max steps stops a model that never stops calling tools", async () => {
   const forever = { toolCalls: [{ name: "Ls", arguments: { path: "." } }] };
-  const h = await startHarness([forever, forever, forever, forever], { deps: { maxSteps: 3 } });
+  const h = await startHarness([forever, forever, forever, { text: ["Here is where I got to."] }], {
+    deps: { maxSteps: 3 },
+  });
   try {
     const out = await h.session.send("loop");
     assert.equal(out.status, "max_steps");
-    assert.equal(h.server.chatRequests.length, 3);
+    assert.equal(out.text, "Here is where I got to.");
+    assert.equal(h.server.chatRequests.length, 4, "three steps, then one answer without tools");
+    assert.ok(sentTools(h.server, 2).length > 0);
+    assert.deepEqual(sentTools(h.server, 3), []);
     assert.ok(h.of("notice").some((n) => /3 steps/.test(n.text)));
   } finally {
     await h.close();

@@ -89,6 +89,7 @@ export class AgentSession {
       lastResponse: { empty: false, contentEmpty: false, hasToolCalls: false },
       availableTools: [],
       lastSystemPrompt: "",
+      turnDisabledTools: [],
     };
   }
 
@@ -116,6 +117,10 @@ export class AgentSession {
       if (!this.state.title) this.state.title = prompt.replace(/\s+/g, " ").trim().slice(0, 60);
       this.state.stats.interactions++;
       this.state.tools.done = null;
+      // Per user turn, as in Aura: tool history, patch counts and tools disabled by hooks.
+      this.state.toolHistory = [];
+      this.state.patchCounts = {};
+      this.state.turnDisabledTools = [];
       const outcome = await this.run(controller.signal);
       if (outcome.error) {
         this.deps.emit({
@@ -212,14 +217,8 @@ export class AgentSession {
     let text = "";
     for (let step = 1; ; step++) {
       if (signal.aborted) return { status: "stopped", text };
-      if (step > maxSteps) {
-        this.deps.emit({
-          type: "notice",
-          source: "engine",
-          text: `Stopped after ${maxSteps} steps (max steps).`,
-        });
-        return { status: "max_steps", text };
-      }
+      // Past the limit the model gets one more call without tools to answer in words (as Aura).
+      const final = step > maxSteps;
       try {
         await this.ensureModel();
       } catch (err) {
@@ -233,7 +232,7 @@ export class AgentSession {
       this.state.stats.iterations++;
       await this.autoCompact(signal);
 
-      const result = await this.chatStep(signal);
+      const result = await this.chatStep(signal, final);
       if (result.kind === "error") return { status: "error", text, error: result.error };
       if (result.kind === "skipped") return { status: "skipped", text };
       const { response, offered } = result;
@@ -241,6 +240,14 @@ export class AgentSession {
       if (response.aborted) {
         this.deps.emit({ type: "notice", source: "engine", text: "Stopped." });
         return { status: "stopped", text };
+      }
+      if (final) {
+        this.deps.emit({
+          type: "notice",
+          source: "engine",
+          text: `Stopped after ${maxSteps} steps (max steps).`,
+        });
+        return { status: "max_steps", text };
       }
       // As in Aura: a reminder injected after a final answer (Done not called, todos open, an
       // empty reply) gets the model another step; max steps bounds it.
@@ -294,7 +301,7 @@ export class AgentSession {
   }
 
   /** BeforeChat → TransformMessages → provider call with recovery → AfterResponse. */
-  private async chatStep(signal: AbortSignal): Promise<StepResult> {
+  private async chatStep(signal: AbortSignal, final: boolean): Promise<StepResult> {
     const { deps, state } = this;
     const agentTools = this.agentTools();
     state.availableTools = agentTools.map((t) => t.name);
@@ -307,7 +314,14 @@ export class AgentSession {
     this.inject(before.injections);
     if (before.skip) return { kind: "skipped" };
 
-    const offeredTools = filterTools(agentTools, { disabled: before.disableTools });
+    // The agent's allow-list (which is what lets opt-in tools through), minus what hooks disabled:
+    // beforeChat for this call, other hooks for the rest of the user turn.
+    const offeredTools = final
+      ? []
+      : filterTools(agentTools, {
+          enabled: state.agent.tools ?? [],
+          disabled: [...state.turnDisabledTools, ...before.disableTools],
+        });
     const offered = new Map(offeredTools.map((t) => [t.name, t]));
     const specs: ToolSpec[] = offeredTools.map(toolSpec);
     state.availableTools = offeredTools.map((t) => t.name);
@@ -388,6 +402,7 @@ export class AgentSession {
       calls,
     });
     reportOutcome(deps, after);
+    state.turnDisabledTools.push(...after.disableTools);
     const keep =
       !after.skip &&
       (response.content !== "" || response.toolCalls.length > 0 || response.thinking !== "");
@@ -492,6 +507,7 @@ export class AgentSession {
           statusCode: error.statusCode,
         });
         reportOutcome(deps, onError);
+        state.turnDisabledTools.push(...onError.disableTools);
         if (onError.retry && hookRetries < MAX_HOOK_RETRIES) {
           // A hook retry is one more call, not another round of built-in backoff.
           hookRetries++;

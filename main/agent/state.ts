@@ -79,4 +79,6 @@ export interface AgentState {
   availableTools: string[];
   /** System prompt of the latest call. */
   lastSystemPrompt: string;
+  /** Tool patterns hooks disabled for the rest of this user turn. */
+  turnDisabledTools: string[];
 }

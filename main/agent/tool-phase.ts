@@ -71,6 +71,7 @@ async function prepare(
     arguments: call.arguments,
   });
   reportOutcome(deps, before);
+  state.turnDisabledTools.push(...before.disableTools);
   if (before.block) {
     let reason = `Tool call blocked by ${before.blockedBy.join(", ")}.`;
     // The seed folds the first message into the block reason instead of injecting it.
@@ -193,6 +194,7 @@ export async function runToolPhase(
       },
     });
     reportOutcome(deps, after);
+    state.turnDisabledTools.push(...after.disableTools);
     if (after.output !== undefined) result = { ...result, output: after.output };
     injections.push(...after.injections);
     outcomes.push({ call: p.call, tool: p.tool, args: p.args, result });

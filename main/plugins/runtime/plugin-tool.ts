@@ -26,6 +26,15 @@ function formatAjvError(e: ErrorObject): string {
   return `${where} ${e.message ?? "is invalid"}`;
 }
 
+/**
+ * A tool's failure as the model should read it: what the plugin threw, without the host path and
+ * line (those go to the plugin's log, where its author looks).
+ */
+function forModel(err: PluginCallError): string {
+  if (err.fault?.kind === "exception") return err.fault.message.replace(/ \(at .*\)$/, "");
+  return err.message;
+}
+
 /** What plugin tools get when no turn is running (e.g. `islet tools NAME …`). */
 export type ContextFallback = () => Context;
 
@@ -41,7 +50,7 @@ export function pluginTool(
     try {
       return await getPlugin().call(name, args);
     } catch (err) {
-      throw new ToolError(err instanceof PluginCallError ? err.message : String(err));
+      throw new ToolError(err instanceof PluginCallError ? forModel(err) : String(err));
     }
   };
   const tool: Tool = {

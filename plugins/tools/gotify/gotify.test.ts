@@ -79,11 +79,6 @@ function offered(h: PluginHarness, i: number): string[] {
   return (body.tools ?? []).map((t) => t.function.name);
 }
 
-// Opt-in tools are never offered to the model today: main/agent/loop.ts filters the agent's tools
-// a second time for disableTools with filterTools(agentTools, { disabled }), and filterTools lets an
-// opt-in tool through only when that call's own `enabled` list names it (it is empty there).
-const OPT_IN_GAP =
-  "engine: opt-in tools are dropped from every request (loop.ts chatStep filters with an empty enabled list)";
 const GOTIFY_OK = {
   status: 200,
   body: { id: 42, appid: 1, message: "m", title: "t", priority: 8, date: "2026-01-01T00:00:00Z" },
@@ -123,7 +118,7 @@ test("`islet tools Gotify`: the notification POST reaches Gotify with the token"
   }
 });
 
-test("the model calls Gotify and gets the outcome", { todo: OPT_IN_GAP }, async () => {
+test("the model calls Gotify and gets the outcome", async () => {
   const gotify = await fakeGotify(() => GOTIFY_OK);
   const h = await startPluginHarness({
     plugins: { gotify: { yaml: yamlFor("127.0.0.1"), code } },
