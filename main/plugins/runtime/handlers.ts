@@ -71,6 +71,9 @@ const SCHEMAS: Record<HookTiming, z.ZodType> = {
   transformMessages: transformResultSchema,
 };
 
+/** A hook call slower than this is reported (the hard limit is the sandbox's call budget). */
+export const SLOW_HOOK_MS = 500;
+
 export interface HandlerOptions {
   plugin: () => LoadedPlugin;
   timing: HookTiming;
@@ -78,6 +81,7 @@ export interface HandlerOptions {
   once: boolean;
   onceTracker: OnceTracker;
   pluginConfig: Record<string, unknown>;
+  onSlow?(plugin: string, timing: HookTiming, ms: number): void;
 }
 
 export function pluginHandler<T extends HookTiming>(
@@ -108,6 +112,7 @@ export function pluginHandler<T extends HookTiming>(
       }
       if (opts.once) opts.onceTracker.mark(session, plugin.name, timing);
       let raw: unknown;
+      const started = performance.now();
       try {
         raw = await plugin.callJson(timing, contextJson(ctx, opts.pluginConfig));
       } catch (err) {
@@ -115,6 +120,10 @@ export function pluginHandler<T extends HookTiming>(
           status: "error",
           message: err instanceof PluginCallError ? err.message : String(err),
         };
+      } finally {
+        const ms = performance.now() - started;
+        // The watchdog's gentler half: name a plugin that slows every turn before it times out.
+        if (ms > SLOW_HOOK_MS) opts.onSlow?.(plugin.name, timing, Math.round(ms));
       }
       if (raw === undefined || raw === null) return { status: "ok", result: undefined };
       const parsed = SCHEMAS[timing].safeParse(raw);

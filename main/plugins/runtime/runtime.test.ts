@@ -236,3 +236,24 @@ test("/assert evaluates a condition against the session", async () => {
     await h.close();
   }
 });
+
+test("a slow hook is named before it times out", async () => {
+  const h = await startPluginHarness({
+    plugins: {
+      sloth: {
+        code: `export async function beforeChat() { await new Promise((r) => setTimeout(r, 600)); }`,
+      },
+    },
+    script: [{ text: ["ok"] }],
+    limits: { callTimeoutMs: 2000 },
+  });
+  try {
+    await h.conversation.submit("hi");
+    assert.ok(
+      h.warnings.some((w) => /^sloth: beforeChat took \d+ ms/.test(w)),
+      h.warnings.join("\n"),
+    );
+  } finally {
+    await h.close();
+  }
+});

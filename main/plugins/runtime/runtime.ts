@@ -200,6 +200,11 @@ export class PluginRuntime implements HookRegistry {
             once: entry.spec.once,
             onceTracker: this.once,
             pluginConfig: entry.spec.config,
+            onSlow: (plugin, t, ms) => {
+              const line = `${plugin}: ${t} took ${ms} ms (slow plugins delay every turn)`;
+              this.entries.get(plugin)?.plugin.log.write("warn", line);
+              this.opts.warn(line);
+            },
           }),
         );
       }
