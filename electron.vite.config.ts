@@ -54,7 +54,11 @@ export default defineConfig({
       target: "node24",
       sourcemap: true,
       rolldownOptions: {
-        input: { index: resolve(root, "main/index.ts") },
+        input: {
+          index: resolve(root, "main/index.ts"),
+          // Run in a disposable utility process before plugins load (main/electron/sandbox-probe.ts).
+          "isolated-vm-probe": resolve(root, "main/plugins/probe/isolated-vm-probe.ts"),
+        },
         external: mainExternal,
       },
     },

@@ -1,0 +1,2 @@
+// A probe that never answers.
+setInterval(() => {}, 1000);
