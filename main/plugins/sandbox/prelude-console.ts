@@ -46,7 +46,7 @@ function makeConsole(emit, maxChars) {
 
   function inspectObject(value, depth, seen, state) {
     if (seen.includes(value)) return "[Circular]";
-    if (value instanceof Error) return value.stack || value.name + ": " + value.message;
+    if (value instanceof Error) return errorText(value);
     if (value instanceof Date) return isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
     if (value instanceof RegExp) return String(value);
     if (value instanceof Promise) return "Promise { … }";
@@ -82,6 +82,14 @@ function makeConsole(emit, maxChars) {
     } finally {
       seen.pop();
     }
+  }
+
+  // V8 starts a stack with "Name: message"; QuickJS's holds only the frames, so add the header.
+  function errorText(error) {
+    const stack = String(error.stack || "");
+    const head = error.name + ": " + error.message;
+    if (stack === "") return head;
+    return /^\s+at /.test(stack) ? head + "\n" + stack.replace(/\n$/, "") : stack;
   }
 
   function list(prefix, open, close, items, total) {
@@ -146,7 +154,9 @@ function makeConsole(emit, maxChars) {
     debug,
     dir: log,
     trace: Object.freeze(function (...args) {
-      debug(format(args) + "\n" + String(new Error().stack).split("\n").slice(2).join("\n"));
+      // Frames only (V8 puts a header line first), without this function's own.
+      const frames = String(new Error().stack).split("\n").filter((line) => /^\s+at /.test(line));
+      debug(format(args) + "\n" + frames.slice(1).join("\n"));
     }),
     assert: Object.freeze(function (condition, ...args) {
       if (!condition) error(args.length ? "Assertion failed: " + format(args) : "Assertion failed");

@@ -188,9 +188,13 @@ forEachBackend((backend) => {
         `export function f() { for (let i = 0; i < 5000; i++) console.log("line", i); }`,
         { host },
       );
+      const started = performance.now();
       await m.call("f", []);
       await m.call("f", []);
-      assert.ok(host.logs.length < 600, `${host.logs.length} lines reached the log`);
+      // A burst of 500, then 200 a second (each with its "dropped" line) for as long as the flood
+      // lasted: ~0.1 s under isolated-vm, ~0.5 s under QuickJS.
+      const allowed = 600 + 400 * ((performance.now() - started) / 1000);
+      assert.ok(host.logs.length < allowed, `${host.logs.length} lines reached the log`);
       assert.ok(
         host.logs.some(
           (l) =>

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { IsolatedVmSandbox } from "./isolated-vm.ts";
+import { createSandbox, SANDBOX_BACKENDS } from "./backends.ts";
 import {
   DEFAULT_LIMITS,
   SandboxFault,
@@ -22,9 +22,10 @@ export interface BackendUnderTest {
   create(): PluginSandbox;
 }
 
-export const SANDBOX_BACKENDS_UNDER_TEST: BackendUnderTest[] = [
-  { name: "isolated-vm", create: () => new IsolatedVmSandbox() },
-];
+export const SANDBOX_BACKENDS_UNDER_TEST: BackendUnderTest[] = SANDBOX_BACKENDS.map((name) => ({
+  name,
+  create: () => createSandbox(name),
+}));
 
 /** Runs `suite` inside a describe block per backend. */
 export function forEachBackend(suite: (backend: BackendUnderTest) => void): void {
