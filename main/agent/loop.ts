@@ -12,21 +12,16 @@ import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tool
 import type { Context, Stats, ToolCall } from "../../plugins/sdk/index.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
-import { runAfterResponse, runBeforeChat, runOnError, runReadOnly } from "./hooks/pipeline.ts";
+import { runAfterResponse, runBeforeChat, runReadOnly } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";
 import type { Injection } from "./hooks/types.ts";
 import { makeMessage, type Message } from "./message.ts";
-import {
-  backoffDelay,
-  emptyResponse,
-  sleep,
-  streamOnce,
-  type ModelResponse,
-} from "./model-call.ts";
+import type { ModelResponse } from "./model-call.ts";
 import { reportOutcome } from "./report.ts";
 import { newStats, snapshotStats } from "./stats.ts";
 import type { AgentState, EngineDeps } from "./state.ts";
 import { runToolPhase } from "./tool-phase.ts";
+import { callWithRecovery } from "./recovery.ts";
 
 export type RunStatus = "done" | "max_steps" | "stopped" | "error" | "skipped";
 
@@ -45,9 +40,6 @@ export interface SessionInit {
   todos?: TodoItem[];
   stats?: Stats;
 }
-
-/** OnError may ask for retries; the seed caps them at three per call. */
-const MAX_HOOK_RETRIES = 3;
 
 type StepResult =
   | {
@@ -348,7 +340,16 @@ export class AgentSession {
       };
     };
 
-    const called = await this.callWithRecovery(prepare, signal);
+    const called = await callWithRecovery(
+      {
+        state,
+        deps,
+        switchAgent: (n) => this.switchAgent(n, "failover"),
+        ensureModel: () => this.ensureModel(),
+      },
+      prepare,
+      signal,
+    );
     if (called.kind === "error") return called;
     const response = called.response;
     // OnError chose skip: the turn ends quietly, as if the model had said nothing.
@@ -417,106 +418,5 @@ export class AgentSession {
     }
     this.inject(after.injections);
     return { kept: !after.skip, injected: after.injections.length };
-  }
-
-  /**
-   * Built-in recovery first (compaction on context overflow, backoff for transient errors,
-   * agent failover), then OnError hooks (retry up to three times, or skip).
-   */
-  private async callWithRecovery(
-    prepare: () => Promise<ChatRequest>,
-    signal: AbortSignal,
-  ): Promise<{ kind: "ok"; response: ModelResponse } | { kind: "error"; error: ProviderError }> {
-    const { deps, state } = this;
-    let attempt = 0;
-    let hookRetries = 0;
-    let compacted = false;
-    const tried = new Set<string>([state.agent.name]);
-    for (;;) {
-      const request = await prepare();
-      try {
-        return {
-          kind: "ok",
-          response: await streamOnce(state.resolved!.provider, request, deps.emit),
-        };
-      } catch (err) {
-        const error = err as ProviderError;
-        if (signal.aborted)
-          return {
-            kind: "ok",
-            response: { ...emptyResponse(), aborted: true, stopReason: "aborted" },
-          };
-        if (error.errorType === "context_exhausted" && !compacted) {
-          compacted = true;
-          deps.emit({
-            type: "notice",
-            source: "engine",
-            text: "The context window is full; compacting and retrying.",
-          });
-          await compactHistory(state, deps, "recovery", signal);
-          continue;
-        }
-        attempt++;
-        if (error.retryable && attempt < deps.retry.maxAttempts) {
-          const delayMs = Math.round(
-            backoffDelay(
-              attempt,
-              deps.retry.baseDelayMs,
-              deps.retry.maxDelayMs,
-              error.retryAfterMs,
-            ),
-          );
-          deps.emit({ type: "retry", attempt, delayMs, reason: error.message });
-          deps.emit({
-            type: "notice",
-            source: "engine",
-            text: `${error.message}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${deps.retry.maxAttempts}).`,
-          });
-          await sleep(delayMs, signal);
-          continue;
-        }
-        const next = state.agent.failover.find((name) => !tried.has(name) && deps.agents.has(name));
-        if (next) {
-          tried.add(next);
-          deps.emit({
-            type: "notice",
-            source: "engine",
-            text: `${error.message}; failing over to agent "${next}".`,
-          });
-          await this.switchAgent(next, "failover");
-          try {
-            await this.ensureModel();
-          } catch (resolveErr) {
-            return {
-              kind: "error",
-              error:
-                resolveErr instanceof ProviderError
-                  ? resolveErr
-                  : new ProviderError((resolveErr as Error).message, ""),
-            };
-          }
-          attempt = 0;
-          compacted = false;
-          continue;
-        }
-        const onError = await runOnError(deps.hooks.handlers("onError"), {
-          ...buildContext(state, deps),
-          error: error.message,
-          errorType: error.errorType,
-          retryable: error.retryable,
-          statusCode: error.statusCode,
-        });
-        reportOutcome(deps, onError);
-        state.turnDisabledTools.push(...onError.disableTools);
-        if (onError.retry && hookRetries < MAX_HOOK_RETRIES) {
-          // A hook retry is one more call, not another round of built-in backoff.
-          hookRetries++;
-          attempt = deps.retry.maxAttempts;
-          continue;
-        }
-        if (onError.skip) return { kind: "ok", response: emptyResponse() };
-        return { kind: "error", error };
-      }
-    }
   }
 }
