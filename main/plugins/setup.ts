@@ -22,8 +22,13 @@ import { pluginCommands } from "./runtime/commands.ts";
 import type { ContextFallback } from "./runtime/plugin-tool.ts";
 import type { PluginPort, PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
-import { IsolatedVmSandbox } from "./sandbox/isolated-vm.ts";
-import { DEFAULT_LIMITS, type PluginSandbox, type SandboxLimits } from "./sandbox/types.ts";
+import { createSandbox, DEFAULT_SANDBOX_BACKEND } from "./sandbox/backends.ts";
+import {
+  DEFAULT_LIMITS,
+  type PluginSandbox,
+  type SandboxBackendName,
+  type SandboxLimits,
+} from "./sandbox/types.ts";
 
 export interface PluginSetupOptions {
   homes: Homes;
@@ -35,6 +40,11 @@ export interface PluginSetupOptions {
   contextFallback: ContextFallback;
   warn(line: string): void;
   limits?: Partial<SandboxLimits>;
+  /**
+   * The backend when nobody chose one (`plugins.runtime` unset, no --plugin-runtime): the desktop
+   * app passes its probe's verdict (SPEC §6). Default: isolated-vm.
+   */
+  autoBackend?: SandboxBackendName;
   onReload?(report: ReloadReport): void;
 }
 
@@ -53,11 +63,12 @@ export function pluginEnv(
   return out;
 }
 
-function chooseSandbox(features: PluginFeatures): PluginSandbox {
-  if (features.runtime === "quickjs") {
-    throw new Error("plugins.runtime: quickjs is not available in this build yet; use isolated-vm");
-  }
-  return new IsolatedVmSandbox();
+/** `plugins.runtime` in features/plugins.yaml or --plugin-runtime; "auto" is the host's choice. */
+export function chooseSandbox(
+  features: Pick<PluginFeatures, "runtime">,
+  autoBackend: SandboxBackendName = DEFAULT_SANDBOX_BACKEND,
+): PluginSandbox {
+  return createSandbox(features.runtime === "auto" ? autoBackend : features.runtime);
 }
 
 export async function createPluginRuntime(opts: PluginSetupOptions): Promise<PluginRuntime> {
@@ -65,7 +76,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
   const first = await loadPlugins(homes, opts.flags);
   let features = first.features;
   const discovered = new Map<string, DiscoveredPlugin>();
-  const sandbox = chooseSandbox(features);
+  const sandbox = chooseSandbox(features, opts.autoBackend);
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const cacheDir = pluginCacheDir(homes.global);
   let pending: Awaited<ReturnType<typeof loadPlugins>> | null = first;
