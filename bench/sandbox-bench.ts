@@ -11,6 +11,9 @@
  * - idle plugin memory: isolate heap and process RSS growth per loaded, idle plugin (20 plugins).
  * - cold load: IsolatedVmSandbox.load of a ~50 KB module, vs a bare isolate + context + module
  *   compile/instantiate/evaluate without the prelude.
+ * - QuickJS side by side (the second backend, SPEC §6): the same hook dispatch, idle memory and
+ *   cold load through QuickJsSandbox, each against the isolated-vm figure of the same run (goal
+ *   for dispatch: within 10× of isolated-vm).
  *
  * Run alone: node --no-node-snapshot bench/sandbox-bench.ts
  */
@@ -18,8 +21,13 @@ import ivm from "isolated-vm";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Worker } from "node:worker_threads";
-import { IsolatedVmSandbox } from "../main/plugins/sandbox/isolated-vm.ts";
-import { DEFAULT_LIMITS, type HostCapabilities } from "../main/plugins/sandbox/types.ts";
+import { createSandbox } from "../main/plugins/sandbox/backends.ts";
+import {
+  DEFAULT_LIMITS,
+  type HostCapabilities,
+  type SandboxBackendName,
+  type SandboxModule,
+} from "../main/plugins/sandbox/types.ts";
 import type { Context } from "../plugins/sdk/index.ts";
 import { moduleOfSize, SAMPLE_HOOK, sampleContext } from "../main/plugins/sandbox/fixtures.ts";
 import type { BenchResult } from "./providers-bench.ts";
@@ -106,17 +114,24 @@ function collectGarbage(): void {
   (runInNewContext("gc") as () => void)();
 }
 
-async function idleMemory(count = 20): Promise<{ heapMb: number; rssMb: number }> {
+function loadSample(backend: SandboxBackendName, code: string, name: string) {
+  return createSandbox(backend).load({
+    code,
+    filename: `/plugins/${name}/index.ts`,
+    limits: DEFAULT_LIMITS,
+    host,
+  });
+}
+
+async function idleMemory(
+  backend: SandboxBackendName,
+  count = 20,
+): Promise<{ heapMb: number; rssMb: number }> {
   collectGarbage();
   const rssBefore = process.memoryUsage().rss;
-  const modules = [];
+  const modules: SandboxModule[] = [];
   for (let i = 0; i < count; i++) {
-    const m = await new IsolatedVmSandbox().load({
-      code: SAMPLE_HOOK,
-      filename: `/plugins/p${i}/index.ts`,
-      limits: DEFAULT_LIMITS,
-      host,
-    });
+    const m = await loadSample(backend, SAMPLE_HOOK, `p${i}`);
     await m.call("beforeChat", [sampleContext()]);
     modules.push(m);
   }
@@ -128,20 +143,17 @@ async function idleMemory(count = 20): Promise<{ heapMb: number; rssMb: number }
   return { heapMb: heap / 2 ** 20, rssMb: rssDelta / 2 ** 20 };
 }
 
-async function coldLoadMs(code: string): Promise<{ sandbox: number; bare: number }> {
-  const sandboxSamples: number[] = [];
-  const bareSamples: number[] = [];
+/** Median load time of each backend (interleaved) and of a bare isolate + compile + evaluate. */
+async function coldLoadMs(code: string): Promise<Record<SandboxBackendName | "bare", number>> {
+  const samples = { "isolated-vm": [] as number[], quickjs: [] as number[], bare: [] as number[] };
   for (let i = 0; i < 25; i++) {
-    let start = performance.now();
-    const m = await new IsolatedVmSandbox().load({
-      code,
-      filename: "/plugins/big/index.ts",
-      limits: DEFAULT_LIMITS,
-      host,
-    });
-    sandboxSamples.push(performance.now() - start);
-    m.dispose();
-    start = performance.now();
+    for (const backend of ["isolated-vm", "quickjs"] as const) {
+      const start = performance.now();
+      const m = await loadSample(backend, code, "big");
+      samples[backend].push(performance.now() - start);
+      m.dispose();
+    }
+    const start = performance.now();
     const iso = new ivm.Isolate({ memoryLimit: 64 });
     const context = iso.createContextSync();
     const mod = await iso.compileModule(code, { filename: "/plugins/big/index.ts" });
@@ -149,28 +161,32 @@ async function coldLoadMs(code: string): Promise<{ sandbox: number; bare: number
       throw new Error("no imports");
     });
     mod.evaluateSync();
-    bareSamples.push(performance.now() - start);
+    samples.bare.push(performance.now() - start);
     iso.dispose();
   }
-  return { sandbox: median(sandboxSamples.slice(5)), bare: median(bareSamples.slice(5)) };
+  const warm = (xs: number[]) => median(xs.slice(5));
+  return {
+    "isolated-vm": warm(samples["isolated-vm"]),
+    quickjs: warm(samples.quickjs),
+    bare: warm(samples.bare),
+  };
 }
 
 export async function benchHookDispatch(): Promise<BenchResult[]> {
   const ctx = sampleContext();
   const bytes = JSON.stringify(ctx).length;
-  const m = await new IsolatedVmSandbox().load({
-    code: SAMPLE_HOOK,
-    filename: "/plugins/bench/index.ts",
-    limits: DEFAULT_LIMITS,
-    host,
-  });
+  const m = await loadSample("isolated-vm", SAMPLE_HOOK, "bench");
+  const q = await loadSample("quickjs", SAMPLE_HOOK, "bench");
   const floor = floorCalls(ctx);
   const us = await perCallUs({
     sync: () => m.call("beforeChat", [ctx]),
     async: () => m.call("beforeChatAsync", [ctx]),
+    quickjsSync: () => q.call("beforeChat", [ctx]),
+    quickjsAsync: () => q.call("beforeChatAsync", [ctx]),
     ...floor.calls,
   });
   m.dispose();
+  q.dispose();
   floor.dispose();
   const [syncUs, asyncUs, floorCopy, floorJson] = [
     us.sync!,
@@ -184,10 +200,14 @@ export async function benchHookDispatch(): Promise<BenchResult[]> {
       ? "bare applySync, context structured-cloned"
       : "bare applySync, context as JSON parsed inside";
   const workerUs = await workerRoundTrip(ctx);
-  const memory = await idleMemory();
+  const memory = await idleMemory("isolated-vm");
+  const quickjsMemory = await idleMemory("quickjs");
   const big = moduleOfSize();
   const load = await coldLoadMs(big);
   const kb = `${(bytes / 1024).toFixed(1)} KB context`;
+  const versus = (figure: string, value: number, unit: string) => ({
+    baseline: { name: `isolated-vm, ${figure}`, value, unit },
+  });
   return [
     {
       name: `hook dispatch, sync hook, ${kb}`,
@@ -204,6 +224,20 @@ export async function benchHookDispatch(): Promise<BenchResult[]> {
       ratio: asyncUs / floorUs,
     },
     {
+      name: `hook dispatch (QuickJS), sync hook, ${kb}`,
+      value: us.quickjsSync!,
+      unit: "µs/call",
+      ...versus("sync hook", syncUs, "µs/call"),
+      ratio: us.quickjsSync! / syncUs,
+    },
+    {
+      name: `hook dispatch (QuickJS), async hook, ${kb}`,
+      value: us.quickjsAsync!,
+      unit: "µs/call",
+      ...versus("async hook", asyncUs, "µs/call"),
+      ratio: us.quickjsAsync! / asyncUs,
+    },
+    {
       name: `worker_threads round trip, ${kb}`,
       value: workerUs,
       unit: "µs/call",
@@ -218,11 +252,30 @@ export async function benchHookDispatch(): Promise<BenchResult[]> {
     { name: "idle plugin isolate heap", value: memory.heapMb, unit: "MB/plugin" },
     { name: "idle plugin RSS growth (20 plugins)", value: memory.rssMb, unit: "MB/plugin" },
     {
+      name: "idle plugin heap (QuickJS)",
+      value: quickjsMemory.heapMb,
+      unit: "MB/plugin",
+      ...versus("isolate heap", memory.heapMb, "MB/plugin"),
+    },
+    {
+      name: "idle plugin RSS growth (QuickJS, 20 plugins)",
+      value: quickjsMemory.rssMb,
+      unit: "MB/plugin",
+      ...versus("RSS growth", memory.rssMb, "MB/plugin"),
+    },
+    {
       name: `cold load, ${Math.round(big.length / 1024)} KB module`,
-      value: load.sandbox,
+      value: load["isolated-vm"],
       unit: "ms (median)",
       baseline: { name: "bare isolate + compile + evaluate", value: load.bare, unit: "ms" },
-      ratio: load.sandbox / load.bare,
+      ratio: load["isolated-vm"] / load.bare,
+    },
+    {
+      name: `cold load (QuickJS), ${Math.round(big.length / 1024)} KB module`,
+      value: load.quickjs,
+      unit: "ms (median)",
+      ...versus("cold load", load["isolated-vm"], "ms"),
+      ratio: load.quickjs / load["isolated-vm"],
     },
   ];
 }
