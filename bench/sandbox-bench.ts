@@ -143,32 +143,40 @@ async function idleMemory(
   return { heapMb: heap / 2 ** 20, rssMb: rssDelta / 2 ** 20 };
 }
 
-/** Median load time of each backend (interleaved) and of a bare isolate + compile + evaluate. */
+/**
+ * Median load time of each backend and of a bare isolate + compile + evaluate. Not interleaved:
+ * collecting the WASM memories of disposed QuickJS sandboxes would land on isolated-vm's samples.
+ */
 async function coldLoadMs(code: string): Promise<Record<SandboxBackendName | "bare", number>> {
-  const samples = { "isolated-vm": [] as number[], quickjs: [] as number[], bare: [] as number[] };
-  for (let i = 0; i < 25; i++) {
-    for (const backend of ["isolated-vm", "quickjs"] as const) {
-      const start = performance.now();
-      const m = await loadSample(backend, code, "big");
-      samples[backend].push(performance.now() - start);
-      m.dispose();
-    }
-    const start = performance.now();
-    const iso = new ivm.Isolate({ memoryLimit: 64 });
-    const context = iso.createContextSync();
-    const mod = await iso.compileModule(code, { filename: "/plugins/big/index.ts" });
-    mod.instantiateSync(context, () => {
-      throw new Error("no imports");
-    });
-    mod.evaluateSync();
-    samples.bare.push(performance.now() - start);
-    iso.dispose();
-  }
   const warm = (xs: number[]) => median(xs.slice(5));
+  const timed = async (load: () => Promise<() => void>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const start = performance.now();
+      const dispose = await load();
+      samples.push(performance.now() - start);
+      dispose();
+    }
+    collectGarbage();
+    return warm(samples);
+  };
+  const sandbox = (backend: SandboxBackendName) => async () => {
+    const m = await loadSample(backend, code, "big");
+    return () => m.dispose();
+  };
   return {
-    "isolated-vm": warm(samples["isolated-vm"]),
-    quickjs: warm(samples.quickjs),
-    bare: warm(samples.bare),
+    "isolated-vm": await timed(sandbox("isolated-vm")),
+    bare: await timed(async () => {
+      const iso = new ivm.Isolate({ memoryLimit: 64 });
+      const context = iso.createContextSync();
+      const mod = await iso.compileModule(code, { filename: "/plugins/big/index.ts" });
+      mod.instantiateSync(context, () => {
+        throw new Error("no imports");
+      });
+      mod.evaluateSync();
+      return () => iso.dispose();
+    }),
+    quickjs: await timed(sandbox("quickjs")),
   };
 }
 
