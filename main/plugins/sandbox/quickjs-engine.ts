@@ -93,8 +93,9 @@ export class QuickJsEngine {
     try {
       const value = step(vm);
       this.#drainJobs(vm);
-      // The interruption may have been swallowed (an async function rejects with it).
-      if (this.#interrupted) throw this.timeoutFault(what);
+      // The interruption may have been swallowed (an async function rejects with it), or never
+      // polled for: a native call (a sort, BigInt arithmetic) ran past the deadline and returned.
+      if (this.#interrupted || this.#shouldInterrupt()) throw this.timeoutFault(what);
       return value;
     } catch (error) {
       throw this.#faultFrom(error, what);
@@ -115,6 +116,11 @@ export class QuickJsEngine {
     return this.#hooks.fatal(
       new SandboxFault("memory", `the plugin ran out of memory (limit ${mb} MB) in ${what}`),
     );
+  }
+
+  /** For long native calls the interrupt handler cannot reach (quickjs-harden.ts). */
+  overdue(): boolean {
+    return this.#shouldInterrupt();
   }
 
   #shouldInterrupt(): boolean {

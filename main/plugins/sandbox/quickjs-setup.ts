@@ -2,7 +2,7 @@
  * Building a plugin's sandbox for the QuickJS backend: the WASM instance with its memory cap, the
  * runtime with its stack limit and interrupt handler, the module loader for the synthetic modules
  * (`islet:internal`, `@islet/sdk`, `@islet/sdk/exec`, the entry), and the prelude with the host
- * callbacks. The backend's fault handling is in quickjs.ts.
+ * callbacks. Entering it and classifying faults is quickjs-engine.ts.
  *
  * One WASM instance per plugin, not one shared module: QuickJS's own memory limit does not count
  * allocation sizes under Emscripten (malloc_usable_size is unavailable there, so every block
@@ -34,20 +34,21 @@ import {
   type PreludeConfig,
 } from "./prelude.ts";
 import { unwrap } from "./quickjs-errors.ts";
+import { HARDEN_SOURCE, hardenLimit } from "./quickjs-harden.ts";
 import { SandboxFault } from "./types.ts";
 
 type QuickJsLibrary = typeof import("quickjs-emscripten");
 
 const MIB = 1024 * 1024;
 const PAGE = 64 * 1024;
-/** The instance's static data, its 5 MB C stack and the runtime itself live in the first 16 MB. */
+/** The instance's static data, its C stack (several MB) and the runtime itself: the first 16 MB. */
 const BASE_PAGES = 256;
 /**
  * The interpreter's recursion limit, in bytes of its C stack. Each interpreted frame also takes
  * host (V8) stack for the WASM frames, ~2–3× as much, and the host stack is ~1 MB in all: 192 KB
  * leaves room for the host's own frames (≈1,000 levels of plain JS recursion). Deeper recursion
  * in native code that QuickJS does not count (JSON of >5,000-deep nesting) can still exhaust the
- * host stack; that unwinds through the instance, which is then abandoned (quickjs.ts).
+ * host stack; that unwinds through the instance, which is then abandoned (quickjs-engine.ts).
  */
 const STACK_BYTES = 192 * 1024;
 
@@ -63,7 +64,6 @@ export interface QuickJsEntries {
 export interface QuickJsVm {
   runtime: QuickJSRuntime;
   context: QuickJSContext;
-  memory: WebAssembly.Memory;
 }
 
 let library: Promise<{ qjs: QuickJsLibrary; wasmModule?: WebAssembly.Module }> | undefined;
@@ -113,7 +113,7 @@ export async function createQuickJsVm(opts: {
   runtime.setMaxStackSize(STACK_BYTES);
   runtime.setInterruptHandler(opts.shouldInterrupt);
   runtime.setModuleLoader(opts.modules.load, opts.modules.normalize);
-  return { runtime, context: runtime.newContext(), memory };
+  return { runtime, context: runtime.newContext() };
 }
 
 interface EmscriptenStrings {
@@ -195,16 +195,24 @@ export function pluginModules(opts: {
 }
 
 /**
- * Runs the prelude with the host callbacks, which stay inside its closure (never on globalThis),
- * and returns its entries. The plugin's module is not loaded yet, so nothing here is hostile.
+ * Hardens the realm (quickjs-harden.ts), then runs the prelude with the host callbacks, which
+ * stay inside closures (never on globalThis), and returns its entries. The plugin's module is not
+ * loaded yet, so nothing here is hostile.
  */
 export function installPrelude(
   context: QuickJSContext,
-  host: PreludeHost,
-  config: PreludeConfig,
+  host: PreludeHost & { overdue(): boolean },
+  config: PreludeConfig & { memoryMb: number },
 ): QuickJsEntries {
   const fn = (name: string, impl: (...args: QuickJSHandle[]) => void) =>
     context.newFunction(name, (...args) => void impl(...args));
+  const overdue = context.newFunction("overdue", () =>
+    host.overdue() ? context.true : context.false,
+  );
+  const harden = unwrap(context, context.evalCode(`(${HARDEN_SOURCE})`, "islet:harden"));
+  const limit = context.newNumber(hardenLimit(config.memoryMb));
+  unwrap(context, context.callFunction(harden, context.undefined, overdue, limit)).dispose();
+  for (const h of [harden, limit, overdue]) h.dispose();
   const str = (h: QuickJSHandle) => context.getString(h);
   const num = (h: QuickJSHandle) => context.getNumber(h);
   const hostObject = context.newObject();
@@ -226,7 +234,8 @@ export function installPrelude(
       { type: "global" },
     ),
   );
-  const configHandle = context.newString(JSON.stringify(config));
+  const { memoryMb: _memoryMb, ...preludeConfig } = config;
+  const configHandle = context.newString(JSON.stringify(preludeConfig));
   const entries = unwrap(
     context,
     context.callFunction(factory, context.undefined, hostObject, configHandle),

@@ -89,3 +89,40 @@ test("engine limits read as V8 words them", async () => {
   await expectFault(m.call("long", []), "exception", /^RangeError: Invalid string length/);
   m.dispose();
 });
+
+test("native loops over huge array-likes are refused, and long ones stop at the budget", async () => {
+  const m = await loadPlugin(
+    quickjs,
+    `export const huge = () => [].indexOf.call({ length: 2 ** 53 - 1 }, 0);
+     export const fine = () => {
+       const sparse = []; sparse[50_000_000] = "end";
+       return [[1, 2, 3].indexOf(2), Array.prototype.join.call({ length: 3, 0: "a" }, "-"), sparse.slice(-1)[0], [[1], [2]].flat().length];
+     };
+     export const spin = () => { for (;;) { try { [].includes.call({ length: 4e6 }, 0); } catch {} } };`,
+  );
+  await expectFault(
+    m.call("huge", []),
+    "exception",
+    /^RangeError: Array\.prototype\.indexOf: length 9007199254740991 is more than the sandbox walks in one call/,
+  );
+  assert.deepEqual(await m.call("fine", []), [1, "a--", "end", 2]);
+  const started = performance.now();
+  await expectFault(m.call("spin", []), "timeout", /spin ran past the 300 ms call budget/);
+  assert.ok(performance.now() - started < 1_500);
+  await hostStillWorks();
+});
+
+test("a native call that overruns the budget without polling still ends as a timeout", async () => {
+  const m = await loadPlugin(
+    quickjs,
+    `const data = new Float64Array(2_000_000);
+     const pattern = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 1000);
+     for (let i = 0; i < 2000; i++) data.set(pattern, i * 1000);
+     export const sort = () => data.sort().length;`,
+    { limits: { callTimeoutMs: 150 } },
+  );
+  const started = performance.now();
+  await expectFault(m.call("sort", []), "timeout", /sort ran past the 150 ms call budget/);
+  // QuickJS could not stop the sort: it ran to its end, and only then did the host see the overrun.
+  assert.ok(performance.now() - started > 150);
+});

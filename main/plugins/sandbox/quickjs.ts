@@ -49,6 +49,7 @@ import {
 } from "./types.ts";
 
 const MAX_LOG_CHARS = 8_192;
+const INSTALL_BUDGET_MS = 10_000;
 
 export class QuickJsSandbox implements PluginSandbox {
   readonly backend = "quickjs" as const;
@@ -121,7 +122,8 @@ class QuickJsModule implements SandboxModule {
     );
     if (this.#dead) throw this.#disposedFault();
     const bridge = this.#bridge;
-    this.#entries = this.#guarded("installing the prelude", ({ context }) =>
+    // Our own code, before any of the plugin's: the budget only guards against a bug in it.
+    this.#entries = this.#guarded("installing the prelude", INSTALL_BUDGET_MS, ({ context }) =>
       installPrelude(
         context,
         {
@@ -129,18 +131,20 @@ class QuickJsModule implements SandboxModule {
           call: (id, name, args) => bridge.start(id, name, args),
           cancel: (id) => bridge.cancel(id),
           done: (id, outcome) => this.#done(id, outcome),
+          overdue: () => this.#engine.overdue(),
         },
         {
           env: { ...host.env },
           exec: host.exec,
           maxResultChars: limits.maxResultChars,
           maxLogChars: MAX_LOG_CHARS,
+          memoryMb: limits.memoryMb,
         },
       ),
     );
     await this.#loading.evaluate(
       () =>
-        this.#guarded("the module's top-level code", ({ context }) =>
+        this.#guarded("the module's top-level code", undefined, ({ context }) =>
           unwrap(context, context.evalCode(ENTRY_MODULE_SOURCE, ENTRY_NAME, { type: "module" })),
         ),
       () => refused,
@@ -236,7 +240,7 @@ class QuickJsModule implements SandboxModule {
         "async work (an awaited host call, a timer or a callback)",
       );
       if (this.#loading.pending) {
-        this.#guarded("the module's top-level await", ({ context }) =>
+        this.#guarded("the module's top-level await", undefined, ({ context }) =>
           this.#loading.check(context),
         );
       }
@@ -261,9 +265,10 @@ class QuickJsModule implements SandboxModule {
     return this.#engine.enter(entry, args, this.#calls.entryBudgetMs(), what);
   }
 
-  #guarded<T>(what: string, step: (vm: QuickJsVm) => T): T {
+  /** Runs `step` in the sandbox within `budgetMs` (default: what is left of the call budget). */
+  #guarded<T>(what: string, budgetMs: number | undefined, step: (vm: QuickJsVm) => T): T {
     if (this.#dead) throw this.#disposedFault();
-    return this.#engine.guarded(what, this.#calls.entryBudgetMs(), step);
+    return this.#engine.guarded(what, budgetMs ?? this.#calls.entryBudgetMs(), step);
   }
 
   /** A fatal fault: the sandbox is stopped and everything pending fails with it. */
