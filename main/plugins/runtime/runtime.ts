@@ -26,6 +26,21 @@ interface Entry {
   reloadError?: string;
 }
 
+const LOAD_CONCURRENCY = 4;
+
+async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 export interface ReloadReport {
   name: string;
   ok: boolean;
@@ -64,7 +79,10 @@ export class PluginRuntime implements HookRegistry {
     for (const p of errors) this.opts.warn(`${p.file}: ${p.message}`);
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
-    for (const spec of plugins) await this.install(spec, await buildPlugin(spec, this.port), false);
+    // Builds overlap (esbuild runs in its own process, file reads are async); installs keep the
+    // alphabetical order so tool-name conflicts resolve the same way every time.
+    const built = await mapConcurrent(plugins, LOAD_CONCURRENCY, (spec) => buildPlugin(spec, this.port));
+    for (const [i, spec] of plugins.entries()) await this.install(spec, built[i], false);
     this.handlerCache.clear();
   }
 
