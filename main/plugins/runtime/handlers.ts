@@ -42,21 +42,42 @@ export class OnceTracker {
   }
 }
 
-/** Each hook context is serialised once, however many plugins receive it. */
-const serialised = new WeakMap<object, string>();
+/** Large context fields the plugin fetches only if it reads them (sandbox/lazy-fields.ts). */
+const LAZY_FIELDS = ["turns", "toolHistory", "systemPrompt"] as const;
 
-/** `[ctx]` as JSON with this plugin's config in ctx.pluginConfig. */
-export function contextJson(ctx: object, pluginConfig: Record<string, unknown>): string {
-  let base = serialised.get(ctx);
-  if (base === undefined) {
-    const { pluginConfig: _ignored, ...rest } = ctx as { pluginConfig?: unknown };
-    base = JSON.stringify(rest);
-    serialised.set(ctx, base);
+interface Serialised {
+  /** The context without pluginConfig and the lazy fields, as JSON. */
+  slim: string;
+  lazy: Record<string, string>;
+}
+
+/** Each hook context is serialised once, however many plugins receive it. */
+const serialised = new WeakMap<object, Serialised>();
+
+/** `[ctx]` as JSON with this plugin's config in ctx.pluginConfig, and the lazy fields beside it. */
+export function contextPayload(
+  ctx: object,
+  pluginConfig: Record<string, unknown>,
+): { json: string; lazy: Record<string, string> } {
+  let s = serialised.get(ctx);
+  if (s === undefined) {
+    const { pluginConfig: _ignored, ...rest } = ctx as Record<string, unknown>;
+    const lazy: Record<string, string> = {};
+    for (const key of LAZY_FIELDS) {
+      if (key in rest) {
+        lazy[key] = JSON.stringify(rest[key]);
+        delete rest[key];
+      }
+    }
+    s = { slim: JSON.stringify(rest), lazy };
+    serialised.set(ctx, s);
   }
   const config = JSON.stringify(pluginConfig);
-  return base === "{}"
-    ? `[{"pluginConfig":${config}}]`
-    : `[${base.slice(0, -1)},"pluginConfig":${config}}]`;
+  const json =
+    s.slim === "{}"
+      ? `[{"pluginConfig":${config}}]`
+      : `[${s.slim.slice(0, -1)},"pluginConfig":${config}}]`;
+  return { json, lazy: s.lazy };
 }
 
 const SCHEMAS: Record<HookTiming, z.ZodType> = {
@@ -114,7 +135,8 @@ export function pluginHandler<T extends HookTiming>(
       let raw: unknown;
       const started = performance.now();
       try {
-        raw = await plugin.callJson(timing, contextJson(ctx, opts.pluginConfig));
+        const payload = contextPayload(ctx, opts.pluginConfig);
+        raw = await plugin.callJson(timing, payload.json, payload.lazy);
       } catch (err) {
         return {
           status: "error",

@@ -134,8 +134,12 @@ export class LoadedPlugin {
   }
 
   /** `argsJson` is the arguments array already serialised (hook contexts, shared by plugins). */
-  callJson(name: string, argsJson: string): Promise<unknown> {
-    return this.run(name, (m) => m.callJson(name, argsJson));
+  callJson(
+    name: string,
+    argsJson: string,
+    lazy?: Readonly<Record<string, string>>,
+  ): Promise<unknown> {
+    return this.run(name, (m) => m.callJson(name, argsJson, lazy));
   }
 
   private async run(

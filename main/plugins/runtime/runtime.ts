@@ -28,7 +28,11 @@ interface Entry {
 
 const LOAD_CONCURRENCY = 4;
 
-async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -81,7 +85,9 @@ export class PluginRuntime implements HookRegistry {
       if (!plugins.some((s) => s.name === name)) this.remove(name);
     // Builds overlap (esbuild runs in its own process, file reads are async); installs keep the
     // alphabetical order so tool-name conflicts resolve the same way every time.
-    const built = await mapConcurrent(plugins, LOAD_CONCURRENCY, (spec) => buildPlugin(spec, this.port));
+    const built = await mapConcurrent(plugins, LOAD_CONCURRENCY, (spec) =>
+      buildPlugin(spec, this.port),
+    );
     for (const [i, spec] of plugins.entries()) await this.install(spec, built[i], false);
     this.handlerCache.clear();
   }

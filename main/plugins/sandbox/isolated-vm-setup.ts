@@ -35,6 +35,8 @@ export interface PreludeHost {
   call(id: unknown, name: unknown, argsJson: unknown): void;
   cancel(id: unknown): void;
   done(id: unknown, outcome: unknown): void;
+  /** A lazy context field's JSON (lazy-fields.ts), read synchronously. */
+  field(id: unknown, name: unknown): string | undefined;
 }
 
 let ivmModule: Promise<Ivm> | undefined;
@@ -69,9 +71,10 @@ export function installPrelude(
     new ivm.Callback((id: unknown, name: unknown, args: unknown) => host.call(id, name, args)),
     new ivm.Callback((id: unknown) => host.cancel(id)),
     new ivm.Callback((id: unknown, outcome: unknown) => host.done(id, outcome)),
+    new ivm.Callback((id: unknown, name: unknown) => host.field(id, name)),
   ];
   const entries = context.evalClosureSync(
-    `return (${PRELUDE_SOURCE})({ log: $0, call: $1, cancel: $2, done: $3 }, $4);`,
+    `return (${PRELUDE_SOURCE})({ log: $0, call: $1, cancel: $2, done: $3, field: $4 }, $5);`,
     [...callbacks, new ivm.ExternalCopy(config).copyInto()],
     { result: { reference: true }, timeout: timeoutMs, filename: "islet:prelude" },
   ) as IsolatedVM.Reference<Record<string, unknown>>;

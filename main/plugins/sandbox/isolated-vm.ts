@@ -25,6 +25,7 @@
 import type IsolatedVM from "isolated-vm";
 import { BackgroundBudget, CallTable } from "./calls.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
+import { LazyFields } from "./lazy-fields.ts";
 import {
   installPrelude,
   linkPlugin,
@@ -77,6 +78,7 @@ class IsolatedVmModule implements SandboxModule {
   /** Why the sandbox died, for the "disposed" fault of later calls. */
   #fault?: SandboxFault;
   #evaluated = false;
+  readonly #lazy = new LazyFields();
   #onEvaluated?: { resolve: () => void; reject: (fault: SandboxFault) => void };
 
   constructor(ivm: Ivm, opts: SandboxLoadOptions) {
@@ -121,6 +123,7 @@ class IsolatedVmModule implements SandboxModule {
         call: (id, name, args) => bridge.start(id, name, args),
         cancel: (id) => bridge.cancel(id),
         done: (id, outcome) => this.#done(id, outcome),
+        field: (id, name) => this.#lazy.get(Number(id), String(name)),
       },
       {
         env: { ...host.env },
@@ -150,8 +153,12 @@ class IsolatedVmModule implements SandboxModule {
     return this.#invoke(name, "invoke", args, true);
   }
 
-  callJson(name: string, argsJson: string): Promise<unknown> {
-    return this.#invoke(name, "invokeJson", argsJson, false);
+  callJson(
+    name: string,
+    argsJson: string,
+    lazy?: Readonly<Record<string, string>>,
+  ): Promise<unknown> {
+    return this.#invoke(name, "invokeJson", argsJson, false, lazy);
   }
 
   #invoke(
@@ -159,6 +166,7 @@ class IsolatedVmModule implements SandboxModule {
     entry: "invoke" | "invokeJson",
     args: unknown,
     copyArgs: boolean,
+    lazy?: Readonly<Record<string, string>>,
   ): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#disposedFault());
     if (!this.functions.has(name)) {
@@ -169,7 +177,8 @@ class IsolatedVmModule implements SandboxModule {
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
-      outcome = this.#enter(this.#entries![entry], [id, name, args], copyArgs, name);
+      const extra = entry === "invokeJson" ? [this.#lazy.register(id, lazy)] : [];
+      outcome = this.#enter(this.#entries![entry], [id, name, args, ...extra], copyArgs, name);
     } catch (fault) {
       this.#calls.abandon(id);
       return Promise.reject(fault);

@@ -55,7 +55,7 @@ export const PRELUDE_SOURCE = String.raw`
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
   const apply = Reflect.apply;
-  const { log: hostLog, call: hostCall, cancel: hostCancel, done: hostDone } = host;
+  const { log: hostLog, call: hostCall, cancel: hostCancel, done: hostDone, field: hostField } = host;
   const maxResultChars = config.maxResultChars;
 
   // ── host services ────────────────────────────────────────────────────────────────────────────
@@ -196,14 +196,36 @@ export const PRELUDE_SOURCE = String.raw`
 
   // Arguments as one JSON string: the host serialises a hook context once and every plugin
   // parses its own copy, instead of a structured clone of the object per plugin.
-  function invokeJson(callId, name, argsJson) {
+  function invokeJson(callId, name, argsJson, lazyJson) {
     let args;
     try {
       args = parse(argsJson);
+      if (lazyJson) defineLazy(args[0], callId, parse(lazyJson));
     } catch (error) {
       return errorOutcome(error);
     }
     return invoke(callId, name, args);
+  }
+
+  // Fields the host keeps until they are read (lazy-fields.ts): an enumerable getter that
+  // fetches the field once, then becomes a plain property, so spreading, JSON.stringify and
+  // Object.keys behave as if it had been there all along.
+  function defineLazy(target, callId, names) {
+    for (const key of names) {
+      defineProperty(target, key, {
+        enumerable: true,
+        configurable: true,
+        get() {
+          const text = hostField(callId, key);
+          const value = text === undefined ? undefined : parse(text);
+          defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+          return value;
+        },
+        set(value) {
+          defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+        },
+      });
+    }
   }
 
   function invoke(callId, name, args) {

@@ -221,6 +221,13 @@ export function installPrelude(
     ["call", fn("call", (id, name, args) => host.call(num(id), str(name), str(args)))],
     ["cancel", fn("cancel", (id) => host.cancel(num(id)))],
     ["done", fn("done", (id, outcome) => host.done(num(id), str(outcome)))],
+    [
+      "field",
+      context.newFunction("field", (id, name) => {
+        const text = host.field(num(id), str(name));
+        return text === undefined ? context.undefined : context.newString(text);
+      }),
+    ],
   ];
   for (const [name, handle] of callbacks) {
     context.setProp(hostObject, name, handle);

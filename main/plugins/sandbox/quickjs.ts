@@ -28,6 +28,7 @@
  */
 import { BackgroundBudget, CallTable } from "./calls.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
+import { LazyFields } from "./lazy-fields.ts";
 import { decodeDescription, decodeOutcome } from "./outcome.ts";
 import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "./prelude.ts";
 import { QuickJsEngine, type EntryArg } from "./quickjs-engine.ts";
@@ -75,6 +76,7 @@ class QuickJsModule implements SandboxModule {
 
   readonly #opts: SandboxLoadOptions;
   readonly #calls: CallTable;
+  readonly #lazy = new LazyFields();
   readonly #bridge: HostBridge;
   readonly #background: BackgroundBudget;
   readonly #loading: QuickJsLoading;
@@ -131,6 +133,7 @@ class QuickJsModule implements SandboxModule {
           call: (id, name, args) => bridge.start(id, name, args),
           cancel: (id) => bridge.cancel(id),
           done: (id, outcome) => this.#done(id, outcome),
+          field: (id, name) => this.#lazy.get(Number(id), String(name)),
           overdue: () => this.#engine.overdue(),
         },
         {
@@ -182,7 +185,11 @@ class QuickJsModule implements SandboxModule {
     return this.callJson(name, json);
   }
 
-  callJson(name: string, argsJson: string): Promise<unknown> {
+  callJson(
+    name: string,
+    argsJson: string,
+    lazy?: Readonly<Record<string, string>>,
+  ): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#disposedFault());
     if (!this.functions.has(name)) {
       return Promise.reject(
@@ -192,7 +199,11 @@ class QuickJsModule implements SandboxModule {
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
-      outcome = this.#enter(this.#entries!.invokeJson, [id, name, argsJson], name);
+      outcome = this.#enter(
+        this.#entries!.invokeJson,
+        [id, name, argsJson, this.#lazy.register(id, lazy)],
+        name,
+      );
     } catch (fault) {
       this.#calls.abandon(id);
       return Promise.reject(fault);

@@ -81,8 +81,15 @@ export interface SandboxModule {
   readonly values: Readonly<Record<string, unknown>>;
   /** Calls an export with JSON arguments; resolves with its awaited JSON result. Faults reject with SandboxFault. */
   call(name: string, args: unknown[]): Promise<unknown>;
-  /** Same, with the arguments already serialised as a JSON array (one serialisation, many plugins). */
-  callJson(name: string, argsJson: string): Promise<unknown>;
+  /**
+   * Same, with the arguments already serialised as a JSON array (one serialisation, many
+   * plugins). `lazy` holds fields of the first argument as JSON text, fetched only if read.
+   */
+  callJson(
+    name: string,
+    argsJson: string,
+    lazy?: Readonly<Record<string, string>>,
+  ): Promise<unknown>;
   /** Heap bytes in use (best effort). */
   heapUsed(): number;
   readonly disposed: boolean;

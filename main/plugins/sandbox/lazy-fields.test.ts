@@ -1,0 +1,71 @@
+/** Lazy context fields look exactly like eager ones to plugin code, on every backend. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { forEachBackend, loadPlugin } from "./testing.ts";
+
+const CODE = `
+  let kept;
+  export function read(ctx) { return { turns: ctx.turns.length, first: ctx.turns[0].content, agent: ctx.agent }; }
+  export function untouched(ctx) { return ctx.agent; }
+  export function whole(ctx) { return JSON.parse(JSON.stringify(ctx)); }
+  export function keysOf(ctx) { return Object.keys(ctx).sort(); }
+  export function spread(ctx) { const { agent, ...rest } = ctx; return rest.systemPrompt; }
+  export async function later(ctx) { await new Promise((r) => setTimeout(r, 5)); return ctx.toolHistory.length; }
+  export function keep(ctx) { kept = ctx; return null; }
+  export function readKept() { return kept.systemPrompt; }
+  export function overwrite(ctx) { ctx.turns = []; return ctx.turns.length; }
+`;
+
+const ctx = { agent: "default", iteration: 2 };
+const lazy = {
+  turns: JSON.stringify([
+    { role: "user", content: "hello" },
+    { role: "assistant", content: "hi" },
+  ]),
+  toolHistory: JSON.stringify([{ name: "Read" }]),
+  systemPrompt: JSON.stringify("You are Islet."),
+};
+const json = JSON.stringify([ctx]);
+
+forEachBackend((backend) => {
+  test("reading, serialising, spreading and listing lazy fields", async () => {
+    const m = await loadPlugin(backend, CODE);
+    try {
+      assert.deepEqual(await m.callJson("read", json, lazy), {
+        turns: 2,
+        first: "hello",
+        agent: "default",
+      });
+      assert.equal(await m.callJson("untouched", json, lazy), "default");
+      assert.deepEqual(await m.callJson("whole", json, lazy), {
+        ...ctx,
+        turns: JSON.parse(lazy.turns),
+        toolHistory: JSON.parse(lazy.toolHistory),
+        systemPrompt: "You are Islet.",
+      });
+      assert.deepEqual(await m.callJson("keysOf", json, lazy), [
+        "agent",
+        "iteration",
+        "systemPrompt",
+        "toolHistory",
+        "turns",
+      ]);
+      assert.equal(await m.callJson("spread", json, lazy), "You are Islet.");
+      assert.equal(await m.callJson("later", json, lazy), 1);
+      assert.equal(await m.callJson("overwrite", json, lazy), 0);
+    } finally {
+      m.dispose();
+    }
+  });
+
+  test("a context kept from an earlier call still reads its fields", async () => {
+    const m = await loadPlugin(backend, CODE);
+    try {
+      await m.callJson("keep", json, lazy);
+      await m.callJson("untouched", json, { ...lazy, systemPrompt: JSON.stringify("other") });
+      assert.equal(await m.callJson("readKept", "[]"), "You are Islet.");
+    } finally {
+      m.dispose();
+    }
+  });
+});
