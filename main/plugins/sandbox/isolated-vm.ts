@@ -117,6 +117,7 @@ class IsolatedVmModule implements SandboxModule {
     const bridge = this.#bridge;
     this.#entries = installPrelude(
       this.#ivm,
+      this.#iso,
       context,
       {
         log: (level, text) => bridge.log(level, text),
