@@ -1,23 +1,12 @@
 /**
- * `npm run bench`: every benchmark of SPEC §11 that exists so far, each against a baseline
- * measured in the same run. Prints a table and writes bench/results/latest.json.
+ * `npm run bench`: every benchmark of SPEC §11, each against a baseline measured in the same run,
+ * one process per group (bench/one.ts). Prints a table and writes bench/results/latest.json.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { benchPluginLoad } from "./loader-bench.ts";
-import { benchPlugins } from "./plugins-bench.ts";
-import { benchProviderParsing } from "./providers-bench.ts";
-import { benchHookDispatch } from "./sandbox-bench.ts";
-import { benchSessionLoad } from "./sessions-bench.ts";
-import { benchTurnOverhead } from "./turn-bench.ts";
-
-interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: { name: string; value: number; unit: string };
-  ratio?: number;
-}
+import { fileURLToPath } from "node:url";
+import { GROUPS, type Figure } from "./one.ts";
 
 interface Row extends Figure {
   goal: string;
@@ -31,10 +20,10 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
     return { goal: "≥ 100,000 tokens/s", met: f.value >= 100_000 };
   if (/^session load/.test(n)) return { goal: "< 300 ms", met: f.value < 300 };
   if (/^agent turn/.test(n)) return { goal: "≤ 1.3× raw loop", met: (f.ratio ?? Infinity) <= 1.3 };
-  if (/^hook dispatch, sync/.test(n))
-    return { goal: "≤ 1.5× floor", met: (f.ratio ?? Infinity) <= 1.5 };
   if (/^hook dispatch \(QuickJS\), sync/.test(n))
     return { goal: "≤ 10× isolated-vm", met: (f.ratio ?? Infinity) <= 10 };
+  if (/^hook dispatch, sync/.test(n))
+    return { goal: "≤ 1.5× floor", met: (f.ratio ?? Infinity) <= 1.5 };
   if (/^worker_threads round trip/.test(n))
     return { goal: "slower than dispatch", met: (f.ratio ?? 0) > 1 };
   if (/^beforeChat pipeline/.test(n)) return { goal: "< 0.5 ms median", met: f.value < 0.5 };
@@ -45,39 +34,23 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
   return { goal: "", met: null };
 }
 
-const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
+const one = fileURLToPath(new URL("./one.ts", import.meta.url));
 const figures: Figure[] = [];
+for (const group of Object.keys(GROUPS)) {
+  process.stderr.write(`bench: ${group}…\n`);
+  const out = execFileSync(process.execPath, ["--no-node-snapshot", one, group], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  figures.push(...(JSON.parse(out.trim().split("\n").pop()!) as Figure[]));
+}
 
-figures.push(...(await benchProviderParsing()));
-const session = await benchSessionLoad();
-figures.push({
-  name: `session load (${session.messages.toLocaleString("en")} messages)`,
-  value: round(session.ms, 1),
-  unit: "ms (median)",
-  baseline: {
-    name: "raw readFile + JSON.parse per line",
-    value: round(session.baselineMs, 1),
-    unit: "ms",
-  },
-  ratio: round(session.ms / session.baselineMs, 2),
-});
-const turn = await benchTurnOverhead();
-figures.push({
-  name: "agent turn, 3 tool calls + 2,000-token answer, 10 plugin isolates",
-  value: round(turn.engineMs, 2),
-  unit: "ms (median)",
-  baseline: { name: "minimal raw loop", value: round(turn.rawMs, 2), unit: "ms" },
-  ratio: round(turn.ratio, 2),
-});
-figures.push(...(await benchHookDispatch()));
-figures.push(...(await benchPlugins()));
-figures.push(...(await benchPluginLoad()));
-
+const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 const rows: Row[] = figures.map((f) => ({ ...f, ...goalOf(f) }));
 console.table(
   rows.map((r) => ({
     figure: r.name,
-    value: Math.abs(r.value) >= 1000 ? Math.round(r.value) : r.value,
+    value: Math.abs(r.value) >= 1000 ? Math.round(r.value) : round(r.value),
     unit: r.unit,
     ratio: r.ratio !== undefined ? `×${round(r.ratio, 2)}` : "",
     goal: r.goal,
@@ -87,7 +60,7 @@ console.table(
 for (const r of rows)
   if (r.baseline)
     console.log(
-      `${r.name}\n    baseline: ${r.baseline.name}: ${r.baseline.value} ${r.baseline.unit}`,
+      `${r.name}\n    baseline: ${r.baseline.name}: ${round(r.baseline.value)} ${r.baseline.unit}`,
     );
 
 const machine = {

@@ -1,0 +1,65 @@
+/**
+ * Runs one benchmark group and prints its figures as JSON on stdout. bench/run.ts starts one
+ * process per group, so no group measures another's leftover heap or JIT state.
+ */
+import { benchPluginLoad } from "./loader-bench.ts";
+import { benchPlugins } from "./plugins-bench.ts";
+import { benchProviderParsing } from "./providers-bench.ts";
+import { benchHookDispatch } from "./sandbox-bench.ts";
+import { benchSessionLoad } from "./sessions-bench.ts";
+import { benchTurnOverhead } from "./turn-bench.ts";
+
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: { name: string; value: number; unit: string };
+  ratio?: number;
+}
+
+const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export const GROUPS: Record<string, () => Promise<Figure[]>> = {
+  providers: () => benchProviderParsing(),
+  sessions: async () => {
+    const s = await benchSessionLoad();
+    return [
+      {
+        name: `session load (${s.messages.toLocaleString("en")} messages)`,
+        value: round(s.ms, 1),
+        unit: "ms (median)",
+        baseline: {
+          name: "raw readFile + JSON.parse per line",
+          value: round(s.baselineMs, 1),
+          unit: "ms",
+        },
+        ratio: round(s.ms / s.baselineMs, 2),
+      },
+    ];
+  },
+  turn: async () => {
+    const t = await benchTurnOverhead();
+    return [
+      {
+        name: "agent turn, 3 tool calls + 2,000-token answer, 10 plugin isolates",
+        value: round(t.engineMs, 2),
+        unit: "ms (median)",
+        baseline: { name: "minimal raw loop", value: round(t.rawMs, 2), unit: "ms" },
+        ratio: round(t.ratio, 2),
+      },
+    ];
+  },
+  sandbox: () => benchHookDispatch(),
+  plugins: () => benchPlugins(),
+  loader: () => benchPluginLoad(),
+};
+
+if (import.meta.main) {
+  const name = process.argv[2];
+  const group = GROUPS[name];
+  if (!group) {
+    console.error(`unknown benchmark group "${name}"; one of ${Object.keys(GROUPS).join(", ")}`);
+    process.exit(2);
+  }
+  process.stdout.write(`${JSON.stringify(await group())}\n`);
+}
