@@ -90,7 +90,8 @@ export async function startPluginHarness(opts: {
     workdir,
     env: opts.env ?? {},
     flags: { provider: "openai-compatible", baseUrl: server.url, model: "m" },
-    plugins: opts.flags ?? {},
+    // ISLET_TEST_PLUGIN_RUNTIME reruns plugin suites on another backend (scripts/test.js).
+    plugins: opts.flags ?? { pluginRuntime: process.env.ISLET_TEST_PLUGIN_RUNTIME },
     pluginLimits: { callTimeoutMs: 1000, ...opts.limits },
     ask: async () => "allow",
     warn: (l) => warnings.push(l),

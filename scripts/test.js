@@ -1,0 +1,29 @@
+// `npm test`: the whole suite, then the example plugins' suites once more on the QuickJS backend
+// (the sandbox and runtime suites already loop over both backends themselves).
+import { spawnSync } from "node:child_process";
+
+const node = [
+  process.execPath,
+  "--no-node-snapshot",
+  "--test",
+  "--test-reporter=spec",
+  "--test-reporter-destination=stdout",
+];
+const runs = [
+  { env: {}, globs: ["main/**/*.test.ts", "plugins/**/*.test.ts", "bench/**/*.test.ts"] },
+  { env: { ISLET_TEST_PLUGIN_RUNTIME: "quickjs" }, globs: ["plugins/**/*.test.ts"] },
+];
+let failed = false;
+for (const run of runs) {
+  const label =
+    Object.entries(run.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ") || "default backend";
+  process.stdout.write(`\n▶ ${label}: ${run.globs.join(" ")}\n`);
+  const r = spawnSync(node[0], [...node.slice(1), ...run.globs], {
+    stdio: "inherit",
+    env: { ...process.env, ...run.env },
+  });
+  if (r.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
