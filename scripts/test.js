@@ -10,7 +10,10 @@ const node = [
   "--test-reporter-destination=stdout",
 ];
 const runs = [
-  { env: {}, globs: ["main/**/*.test.ts", "plugins/**/*.test.ts", "bench/**/*.test.ts"] },
+  {
+    env: {},
+    globs: ["main/**/*.test.ts", "plugins/**/*.test.ts", "bench/**/*.test.ts", "e2e/**/*.test.ts"],
+  },
   { env: { ISLET_TEST_PLUGIN_RUNTIME: "quickjs" }, globs: ["plugins/**/*.test.ts"] },
 ];
 let failed = false;

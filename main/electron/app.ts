@@ -39,8 +39,18 @@ function fail(error: unknown): void {
   app.exit(1);
 }
 
+/** `--islet-smoke=<json>`: the headless smoke run instead of a window (main/electron/smoke.ts). */
+const smokeArg = process.argv.find((a) => a.startsWith("--islet-smoke="));
+
 async function start(): Promise<void> {
   await app.whenReady();
+  if (smokeArg) {
+    const { runSmoke } = await import("./smoke.ts");
+    await runSmoke(
+      JSON.parse(smokeArg.slice("--islet-smoke=".length)) as Parameters<typeof runSmoke>[0],
+    );
+    return;
+  }
   hardenSession(session.defaultSession);
   handleAppScheme(rendererRoot);
   registerBridge();

@@ -31,7 +31,8 @@ export function chooseSandboxBackend(): Promise<BackendVerdict> {
   return decideBackend({
     key: `electron-${process.versions.electron}/app-${app.getVersion()}`,
     cacheFile: path.join(app.getPath("userData"), "sandbox-probe.json"),
-    // Built next to the main bundle (electron.vite.config.ts: the "isolated-vm-probe" input).
-    spawn: () => utilityProbe(path.join(import.meta.dirname, "isolated-vm-probe.js")),
+    // Built next to the main bundle (electron.vite.config.ts: the "isolated-vm-probe" input);
+    // located from the app root because this module may end up in a chunk of its own.
+    spawn: () => utilityProbe(path.join(app.getAppPath(), "out", "main", "isolated-vm-probe.js")),
   });
 }

@@ -1,0 +1,101 @@
+/**
+ * The real Electron app (where an Electron binary exists): the sandbox probe runs in a utility
+ * process, a plugin that uses typed arrays loads on the backend it chose, and a turn finishes.
+ * Elsewhere it is reported as skipped, with the reason.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { startFakeOpenAI } from "../main/providers/testing/index.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** The Electron binary, found without require("electron") (which would try to download it). */
+function electronBinary(): { path: string } | { missing: string } {
+  const fromEnv = process.env.ELECTRON_EXEC_PATH;
+  if (fromEnv)
+    return existsSync(fromEnv)
+      ? { path: fromEnv }
+      : { missing: `ELECTRON_EXEC_PATH (${fromEnv}) does not exist` };
+  const pathTxt = path.join(root, "node_modules", "electron", "path.txt");
+  if (!existsSync(pathTxt))
+    return {
+      missing:
+        "no Electron binary here (node_modules/electron/path.txt is missing: the download is not possible offline)",
+    };
+  const bin = path.join(
+    root,
+    "node_modules",
+    "electron",
+    "dist",
+    readFileSync(pathTxt, "utf8").trim(),
+  );
+  return existsSync(bin) ? { path: bin } : { missing: `${bin} does not exist` };
+}
+
+const electron = electronBinary();
+const built = existsSync(path.join(root, "out", "main", "index.js"));
+const skip =
+  "missing" in electron
+    ? electron.missing
+    : built
+      ? false
+      : "out/main/index.js is missing: run npm run build first";
+
+test(
+  "in the real app a plugin using typed arrays loads and a turn finishes",
+  { skip },
+  async () => {
+    if ("missing" in electron) return;
+    const dir = await mkdtemp(path.join(tmpdir(), "islet-electron-"));
+    const server = await startFakeOpenAI([{ text: ["smoke ok"] }]);
+    try {
+      const plugin = path.join(dir, "home", "plugins", "bytes");
+      await mkdir(plugin, { recursive: true });
+      await writeFile(path.join(plugin, "plugin.yaml"), "description: typed arrays\n");
+      await writeFile(
+        path.join(plugin, "index.ts"),
+        `export function beforeChat() {
+         const a = new Uint8Array(4096); a.fill(7);
+         const f = new Float64Array(512).fill(0.5);
+         return { notice: "bytes " + (a[4095] + f[511]) };
+       }`,
+      );
+      const request = {
+        home: path.join(dir, "home"),
+        workdir: dir,
+        baseUrl: server.url,
+        model: "m",
+        prompt: "hi",
+      };
+      const out = await new Promise<string>((resolve, reject) => {
+        execFile(
+          electron.path,
+          [root, `--islet-smoke=${JSON.stringify(request)}`],
+          { timeout: 60_000, env: { ...process.env, ELECTRON_ENABLE_LOGGING: "0" } },
+          (err, stdout, stderr) =>
+            err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+        );
+      });
+      const report = JSON.parse(out.trim().split("\n").pop()!) as {
+        backend: string;
+        reason: string;
+        status: string;
+        text: string;
+        notices: string[];
+      };
+      assert.equal(report.status, "done", JSON.stringify(report));
+      assert.equal(report.text, "smoke ok");
+      assert.ok(report.notices.includes("bytes: bytes 7.5"), JSON.stringify(report));
+      assert.ok(["isolated-vm", "quickjs"].includes(report.backend), report.reason);
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
