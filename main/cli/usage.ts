@@ -14,7 +14,7 @@ Usage:
   islet tools [NAME [KEY=VALUE... | JSON]] list tools, show one's schema, or run it (no hooks)
   islet sessions list|show|export|rename|delete ...
   islet models [--json]                    detected local servers and configured providers
-  islet serve [--port N]                   the app UI for a browser on 127.0.0.1
+  islet plugins list|show NAME [--json]    installed plugins: hooks, tools, commands, errors
 
 Common options:
   --home DIR          global home (default ~/.islet, or ISLET_HOME)
