@@ -9,10 +9,10 @@ import type { ChatRequest, ToolSpec } from "../providers/types.ts";
 import { ProviderError } from "../providers/types.ts";
 import { filterTools } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
-import type { Context, Stats, ToolCall } from "../../plugins/sdk/index.ts";
+import type { Context, Stats } from "../../plugins/sdk/index.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
-import { runAfterResponse, runBeforeChat, runReadOnly } from "./hooks/pipeline.ts";
+import { runBeforeChat, runReadOnly } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";
 import type { Injection } from "./hooks/types.ts";
 import { makeMessage, type Message } from "./message.ts";
@@ -22,6 +22,7 @@ import { newStats, snapshotStats } from "./stats.ts";
 import type { AgentState, EngineDeps } from "./state.ts";
 import { runToolPhase } from "./tool-phase.ts";
 import { callWithRecovery } from "./recovery.ts";
+import { accountResponse, runAfterResponsePhase } from "./response-phase.ts";
 
 export type RunStatus = "done" | "max_steps" | "stopped" | "error" | "skipped";
 
@@ -355,68 +356,16 @@ export class AgentSession {
     // OnError chose skip: the turn ends quietly, as if the model had said nothing.
     if (response.stopReason === "skipped") return { kind: "skipped" };
     this.eject(seen);
-    this.account(response);
-    const after = await this.afterResponse(response);
+    accountResponse(this.state, this.deps, response);
+    const after = await runAfterResponsePhase(this.state, this.deps, response, {
+      append: (m) => this.append(m),
+      inject: (i) => this.inject(i),
+    });
     return {
       kind: "response",
       response: after.kept ? response : { ...response, toolCalls: [] },
       offered,
       followUp: after.injected > 0,
     };
-  }
-
-  private account(response: ModelResponse): void {
-    const { state, deps } = this;
-    state.stats.turns++;
-    state.stats.tokens.in += response.inputTokens;
-    state.stats.tokens.out += response.outputTokens;
-    if (response.inputTokens > 0) state.lastApiTokens = response.inputTokens;
-    state.lastResponse = {
-      empty: response.content === "" && response.toolCalls.length === 0,
-      contentEmpty: response.content.trim() === "",
-      hasToolCalls: response.toolCalls.length > 0,
-    };
-    if (response.thinking) deps.emit({ type: "thinking", text: response.thinking });
-    deps.emit({ type: "assistant", text: response.content });
-    for (const c of response.toolCalls)
-      deps.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments });
-    deps.emit({ type: "tokens", tokens: buildContext(state, deps).tokens });
-  }
-
-  /** kept: false when the response stays out of history (its tool calls then do not run). */
-  private async afterResponse(
-    response: ModelResponse,
-  ): Promise<{ kept: boolean; injected: number }> {
-    const { state, deps } = this;
-    const calls: ToolCall[] = response.toolCalls.map((c) => ({
-      name: c.name,
-      args: c.arguments,
-      argsJson: JSON.stringify(c.arguments),
-      result: "",
-      error: "",
-      duration: 0,
-    }));
-    const after = await runAfterResponse(deps.hooks.handlers("afterResponse"), {
-      ...buildContext(state, deps),
-      content: response.content,
-      thinking: response.thinking,
-      calls,
-    });
-    reportOutcome(deps, after);
-    state.turnDisabledTools.push(...after.disableTools);
-    const keep =
-      !after.skip &&
-      (response.content !== "" || response.toolCalls.length > 0 || response.thinking !== "");
-    if (keep) {
-      this.append(
-        makeMessage("assistant", after.content ?? response.content, {
-          thinking: response.thinking || undefined,
-          thinkingSignature: response.thinkingSignature,
-          toolCalls: response.toolCalls.length > 0 ? response.toolCalls : undefined,
-        }),
-      );
-    }
-    this.inject(after.injections);
-    return { kept: !after.skip, injected: after.injections.length };
   }
 }
