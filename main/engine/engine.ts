@@ -93,6 +93,15 @@ export class Engine {
       limits: opts.limits,
       onReload: opts.onReload,
     });
+    // `once` is per session: remember what fired in the session file so a resume keeps it.
+    this.plugins.once.onMark = (session, plugin, timing) => {
+      if (!session) return;
+      try {
+        this.store.append(session, { t: "state", key: `once:${plugin}:${timing}`, value: true });
+      } catch (err) {
+        this.opts.warn(`could not save once-state for ${plugin}: ${(err as Error).message}`);
+      }
+    };
     return this.plugins;
   }
 
@@ -129,6 +138,7 @@ export class Engine {
       const id = await this.store.resolve(opts.sessionId);
       const saved = await this.store.load(id);
       for (const w of saved.warnings) this.opts.warn(w);
+      this.plugins?.once.restore(id, saved.state);
       const agentName = opts.agent ?? (this.agents.has(saved.agent) ? saved.agent : "default");
       this.agent(agentName);
       const session = new AgentSession(this.deps(opts.emit, id), {

@@ -31,8 +31,20 @@ export class OnceTracker {
   has(session: string, plugin: string, timing: HookTiming): boolean {
     return this.fired.has(this.key(session, plugin, timing));
   }
+  /** Called when a once-hook fires, so the session can remember it across restarts. */
+  onMark: ((session: string, plugin: string, timing: HookTiming) => void) | null = null;
+
   mark(session: string, plugin: string, timing: HookTiming): void {
     this.fired.add(this.key(session, plugin, timing));
+    this.onMark?.(session, plugin, timing);
+  }
+
+  /** A resumed session's fired hooks (saved as `once:<plugin>:<timing>` state keys). */
+  restore(session: string, state: Readonly<Record<string, unknown>>): void {
+    for (const [key, value] of Object.entries(state)) {
+      const m = /^once:(.+):([A-Za-z]+)$/.exec(key);
+      if (m && value === true) this.fired.add(this.key(session, m[1], m[2] as HookTiming));
+    }
   }
   /** Any session: for /plugins "(fired)". */
   anyFired(plugin: string, timing: HookTiming): boolean {
