@@ -8,7 +8,12 @@ import {
   trimBaseUrl,
   type StreamDecoder,
 } from "./common.ts";
-import { secretsOf, streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
+import {
+  providerErrorContext,
+  streamError,
+  truncatedStreamError,
+  type ErrorContext,
+} from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { SseDecoder } from "./sse.ts";
 import type { ChatRequest, ModelSummary, Provider, StreamEvent } from "./types.ts";
@@ -241,14 +246,7 @@ export class AnthropicProvider implements Provider {
   }
 
   private ctx(model?: string): ErrorContext {
-    return {
-      provider: this.name,
-      kind: this.kind,
-      baseUrl: this.baseUrl,
-      model,
-      keyEnv: this.opts.apiKeyEnv ?? "ANTHROPIC_API_KEY",
-      secrets: secretsOf(this.opts.apiKey, this.opts.headers),
-    };
+    return providerErrorContext(this, this.opts, this.opts.apiKeyEnv ?? "ANTHROPIC_API_KEY", model);
   }
 
   private headers(): Record<string, string> {

@@ -145,3 +145,13 @@ export async function* pump(
   decoder.end(out);
   for (let i = 0; i < out.length; i++) yield out[i];
 }
+
+/** Configured headers plus `Authorization: Bearer` when a key is set (OpenAI-compatible, Ollama). */
+export function bearerHeaders(opts: {
+  apiKey?: string;
+  headers?: Record<string, string>;
+}): Record<string, string> {
+  const h: Record<string, string> = { ...opts.headers };
+  if (opts.apiKey) h.authorization = `Bearer ${opts.apiKey}`;
+  return h;
+}

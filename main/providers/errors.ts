@@ -107,6 +107,23 @@ export function parseRetryAfter(
 }
 
 /** What must never be repeated in a message: the key and custom header values (often tokens). */
+/** The error context of a provider call: what its messages name, and the secrets they must never show. */
+export function providerErrorContext(
+  p: { name: string; kind: ErrorContext["kind"]; baseUrl: string },
+  opts: { apiKey?: string; headers?: Record<string, string> },
+  keyEnv: string | undefined,
+  model?: string,
+): ErrorContext {
+  return {
+    provider: p.name,
+    kind: p.kind,
+    baseUrl: p.baseUrl,
+    model,
+    keyEnv,
+    secrets: secretsOf(opts.apiKey, opts.headers),
+  };
+}
+
 export function secretsOf(
   apiKey: string | undefined,
   headers: Record<string, string> = {},

@@ -5,10 +5,16 @@ import {
   normalizeStopReason,
   pump,
   toolCallEvent,
+  bearerHeaders,
   trimBaseUrl,
   type StreamDecoder,
 } from "./common.ts";
-import { secretsOf, streamError, truncatedStreamError, type ErrorContext } from "./errors.ts";
+import {
+  providerErrorContext,
+  streamError,
+  truncatedStreamError,
+  type ErrorContext,
+} from "./errors.ts";
 import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
 import { NdjsonDecoder, NdjsonParseError } from "./ndjson.ts";
 import { ThinkTagSplitter } from "./think-tags.ts";
@@ -225,20 +231,11 @@ export class OllamaProvider implements Provider {
   }
 
   private ctx(model?: string): ErrorContext {
-    return {
-      provider: this.name,
-      kind: this.kind,
-      baseUrl: this.baseUrl,
-      model,
-      keyEnv: this.opts.apiKeyEnv,
-      secrets: secretsOf(this.opts.apiKey, this.opts.headers),
-    };
+    return providerErrorContext(this, this.opts, this.opts.apiKeyEnv, model);
   }
 
   private headers(): Record<string, string> {
-    const h: Record<string, string> = { ...this.opts.headers };
-    if (this.opts.apiKey) h.authorization = `Bearer ${this.opts.apiKey}`;
-    return h;
+    return bearerHeaders(this.opts);
   }
 
   chat(req: ChatRequest): AsyncGenerator<StreamEvent> {

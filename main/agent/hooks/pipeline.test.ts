@@ -1,44 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Context } from "../../../plugins/sdk/index.ts";
-import { newStats } from "../stats.ts";
 import { runAfterTool, runBeforeChat, runBeforeTool, runOnError, runReadOnly } from "./pipeline.ts";
-import { handler } from "./testing.ts";
+import { emptyContext, handler } from "./testing.ts";
 
-const base: Context = {
+const base = emptyContext({
   iteration: 1,
-  tokens: { estimate: 0, lastApi: 0, percent: 0, max: 0 },
-  agent: "default",
-  mode: "",
   modelInfo: { name: "m", family: "", parameterCount: 0, contextLength: 0, capabilities: [] },
-  stats: newStats(),
-  workdir: "/w",
-  messageCount: 0,
-  auto: false,
-  doneActive: false,
-  hasToolCalls: false,
-  maxSteps: 10,
-  response: { empty: false, contentEmpty: false },
-  todo: { pending: 0, inProgress: 0, total: 0 },
-  patchCounts: {},
-  toolHistory: [],
-  session: { id: "s", title: "" },
-  provider: "p",
-  thinkMode: "off",
-  features: {
-    sandbox: { enabled: false, requested: false },
-    readBeforeWrite: true,
-    showThinking: true,
-    compactionEnabled: true,
-  },
-  availableTools: [],
-  loadedTools: [],
-  turns: [],
-  systemPrompt: "",
-  mcpServers: [],
-  vars: {},
-  pluginConfig: {},
-};
+});
 
 test("beforeChat: notice wins over message, disableTools accumulate, appendSystem composes, skip ORs", async () => {
   const out = await runBeforeChat(

@@ -1,4 +1,6 @@
 /** Test support: hook handlers from plain functions (what the plugin runtime supplies later). */
+import type { Context } from "../../../plugins/sdk/index.ts";
+import { newStats } from "../stats.ts";
 import type {
   HookContexts,
   HookHandler,
@@ -35,5 +37,44 @@ export function registryOf(...handlers: HookHandler[]): HookRegistry {
     handlers<T extends HookTiming>(timing: T) {
       return handlers.filter((h): h is HookHandler<T> => h.timing === timing);
     },
+  };
+}
+
+/** A hook context with every field at its zero value; tests override what they read. */
+export function emptyContext(overrides: Partial<Context> = {}): Context {
+  return {
+    iteration: 0,
+    tokens: { estimate: 0, lastApi: 0, percent: 0, max: 0 },
+    agent: "default",
+    mode: "",
+    modelInfo: { name: "", family: "", parameterCount: 0, contextLength: 0, capabilities: [] },
+    stats: newStats(),
+    workdir: "/w",
+    messageCount: 0,
+    auto: false,
+    doneActive: false,
+    hasToolCalls: false,
+    maxSteps: 10,
+    response: { empty: false, contentEmpty: false },
+    todo: { pending: 0, inProgress: 0, total: 0 },
+    patchCounts: {},
+    toolHistory: [],
+    session: { id: "s", title: "" },
+    provider: "p",
+    thinkMode: "off",
+    features: {
+      sandbox: { enabled: false, requested: false },
+      readBeforeWrite: true,
+      showThinking: true,
+      compactionEnabled: true,
+    },
+    availableTools: [],
+    loadedTools: [],
+    turns: [],
+    systemPrompt: "",
+    mcpServers: [],
+    vars: {},
+    pluginConfig: {},
+    ...overrides,
   };
 }

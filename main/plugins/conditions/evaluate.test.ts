@@ -8,14 +8,14 @@ import { conditionCheck } from "./index.ts";
 import { evaluateCondition } from "./evaluate.ts";
 import { parseCondition } from "./parse.ts";
 import { runBashCondition } from "./bash.ts";
+import { emptyContext } from "../../agent/hooks/testing.ts";
 
 /** A Context with every figure the conditions read set to a known value. */
 function makeContext(): Context {
-  return {
+  return emptyContext({
     iteration: 7,
     tokens: { estimate: 5000, lastApi: 4800, percent: 62.5, max: 8000 },
     agent: "main",
-    mode: "",
     modelInfo: {
       name: "Llama3:8B",
       family: "llama",
@@ -38,30 +38,10 @@ function makeContext(): Context {
     workdir: "/nowhere",
     messageCount: 20,
     auto: true,
-    doneActive: false,
-    hasToolCalls: false,
     maxSteps: 50,
-    response: { empty: false, contentEmpty: false },
     todo: { pending: 1, inProgress: 1, total: 3 },
-    patchCounts: {},
-    toolHistory: [],
-    session: { id: "s", title: "" },
     provider: "ollama",
-    thinkMode: "off",
-    features: {
-      sandbox: { enabled: false, requested: false },
-      readBeforeWrite: true,
-      showThinking: true,
-      compactionEnabled: true,
-    },
-    availableTools: [],
-    loadedTools: [],
-    turns: [],
-    systemPrompt: "",
-    mcpServers: [],
-    vars: {},
-    pluginConfig: {},
-  };
+  });
 }
 
 const workdir = mkdtempSync(path.join(tmpdir(), "islet-cond-"));

@@ -24,6 +24,7 @@
  */
 import type IsolatedVM from "isolated-vm";
 import { BackgroundBudget, CallTable } from "./calls.ts";
+import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
 import { LazyFields } from "./lazy-fields.ts";
 import {
@@ -49,16 +50,7 @@ export class IsolatedVmSandbox implements PluginSandbox {
   readonly backend = "isolated-vm" as const;
 
   async load(opts: SandboxLoadOptions): Promise<SandboxModule> {
-    const module = new IsolatedVmModule(await loadIsolatedVm(), opts);
-    try {
-      await module.boot();
-    } catch (error) {
-      module.dispose();
-      throw error instanceof SandboxFault && error.kind === "load"
-        ? error
-        : new SandboxFault("load", `${opts.filename}: ${messageOf(error)}`, { cause: error });
-    }
-    return module;
+    return bootOrFault(new IsolatedVmModule(await loadIsolatedVm(), opts), opts.filename);
   }
 }
 

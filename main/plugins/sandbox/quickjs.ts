@@ -27,6 +27,7 @@
  * evaluation (top-level await) in quickjs-load.ts.
  */
 import { BackgroundBudget, CallTable } from "./calls.ts";
+import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
 import { LazyFields } from "./lazy-fields.ts";
 import { decodeDescription, decodeOutcome } from "./outcome.ts";
@@ -56,16 +57,7 @@ export class QuickJsSandbox implements PluginSandbox {
   readonly backend = "quickjs" as const;
 
   async load(opts: SandboxLoadOptions): Promise<SandboxModule> {
-    const module = new QuickJsModule(opts);
-    try {
-      await module.boot();
-    } catch (error) {
-      module.dispose();
-      throw error instanceof SandboxFault && error.kind === "load"
-        ? error
-        : new SandboxFault("load", `${opts.filename}: ${messageOf(error)}`, { cause: error });
-    }
-    return module;
+    return bootOrFault(new QuickJsModule(opts), opts.filename);
   }
 }
 
