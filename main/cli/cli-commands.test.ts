@@ -161,7 +161,12 @@ test("islet plugins list|show and plugin tools through islet tools", async () =>
         condition: string;
       }[];
       problems: { file: string; message: string }[];
+      backend: { name: string; reason: string };
     };
+    assert.deepEqual(parsed.backend, {
+      name: "isolated-vm",
+      reason: "isolated-vm is the default under Node",
+    });
     assert.deepEqual(
       parsed.plugins.map((p) => [p.name, p.status, p.hooks, p.tool?.name, p.condition]),
       [["greeter", "active", ["beforeChat"], "Greet", "turns_gt:0"]],
@@ -184,6 +189,18 @@ test("islet plugins list|show and plugin tools through islet tools", async () =>
       dirs.workdir,
     ]);
     assert.match(show.stdout, /Tool: {8}Greet/);
+    const quick = await islet([
+      "plugins",
+      "show",
+      "greeter",
+      "--plugin-runtime",
+      "quickjs",
+      "--home",
+      dirs.home,
+      "--workdir",
+      dirs.workdir,
+    ]);
+    assert.match(quick.stdout, /Sandbox: {5}quickjs \(chosen by --plugin-runtime\)/);
     const run = await islet([
       "tools",
       "Greet",

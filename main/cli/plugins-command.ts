@@ -17,6 +17,7 @@ function showText(p: PluginInfo): string {
     `Source:      ${p.source} (${p.dir})`,
     `Entry:       ${p.entry}`,
     `SDK:         ${p.sdk}`,
+    `Sandbox:     ${p.backend.name} (${p.backend.reason})`,
     `Hooks:       ${p.hooks.join(", ") || "(none)"}`,
     ...(p.condition ? [`Condition:   ${p.condition}`] : []),
     ...(p.once
@@ -60,8 +61,13 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
     if (sub === "list") {
       const all = listPlugins(runtime);
       if (values.json)
-        io.out(`${JSON.stringify({ plugins: all, problems: runtime.problems }, null, 2)}\n`);
-      else io.out(`${describeHooks(runtime)}\n`);
+        io.out(
+          `${JSON.stringify({ backend: runtime.backend, plugins: all, problems: runtime.problems }, null, 2)}\n`,
+        );
+      else
+        io.out(
+          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n`,
+        );
       return 0;
     }
     if (!name) throw new UsageError("plugins show: a plugin name is required");

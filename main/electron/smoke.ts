@@ -23,7 +23,8 @@ export async function runSmoke(request: SmokeRequest): Promise<void> {
     home: request.home,
     workdir: request.workdir,
     flags: { provider: "openai-compatible", baseUrl: request.baseUrl, model: request.model },
-    plugins: { pluginRuntime: verdict.backend },
+    plugins: {},
+    hostBackend: { name: verdict.backend, reason: verdict.reason },
     warn: (line) => warnings.push(line),
   });
   const notices: string[] = [];

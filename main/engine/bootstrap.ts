@@ -7,6 +7,7 @@ import type { AskApproval } from "../tools/approval.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
+import type { ChosenBackend } from "../plugins/setup.ts";
 import { Engine } from "./engine.ts";
 import { createModelResolver } from "./models.ts";
 
@@ -26,6 +27,8 @@ export interface HostOptions {
   plugins?: PluginFlags;
   /** Sandbox limits for plugin calls (tests lower the time budget). */
   pluginLimits?: Partial<SandboxLimits>;
+  /** The host's sandbox choice when nobody configured one (the desktop app's probe verdict). */
+  hostBackend?: ChosenBackend;
   warn(line: string): void;
 }
 
@@ -54,6 +57,10 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     thinkMode: opts.thinkMode,
     warn: opts.warn,
   });
-  if (opts.plugins) await engine.loadPlugins(opts.plugins, { limits: opts.pluginLimits });
+  if (opts.plugins)
+    await engine.loadPlugins(opts.plugins, {
+      limits: opts.pluginLimits,
+      hostBackend: opts.hostBackend,
+    });
   return engine;
 }

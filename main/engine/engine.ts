@@ -6,7 +6,7 @@ import { loadAgents } from "../agents/load.ts";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
 import { NO_HOOKS } from "../agent/hooks/types.ts";
-import { createPluginRuntime } from "../plugins/setup.ts";
+import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
@@ -75,7 +75,11 @@ export class Engine {
   /** Discovers, bundles and loads the plugins; their hooks, tools and commands join the engine. */
   async loadPlugins(
     flags: PluginFlags,
-    opts: { limits?: Partial<SandboxLimits>; onReload?: (report: ReloadReport) => void } = {},
+    opts: {
+      limits?: Partial<SandboxLimits>;
+      hostBackend?: ChosenBackend;
+      onReload?: (report: ReloadReport) => void;
+    } = {},
   ): Promise<PluginRuntime> {
     this.plugins?.dispose();
     this.plugins = await createPluginRuntime({
@@ -91,6 +95,7 @@ export class Engine {
         ).context(),
       warn: this.opts.warn,
       limits: opts.limits,
+      hostBackend: opts.hostBackend,
       onReload: opts.onReload,
     });
     // `once` is per session: remember what fired in the session file so a resume keeps it.

@@ -23,12 +23,13 @@ import type { ContextFallback } from "./runtime/plugin-tool.ts";
 import type { PluginPort, PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
 import { createSandbox, DEFAULT_SANDBOX_BACKEND } from "./sandbox/backends.ts";
-import {
-  DEFAULT_LIMITS,
-  type PluginSandbox,
-  type SandboxBackendName,
-  type SandboxLimits,
-} from "./sandbox/types.ts";
+import { DEFAULT_LIMITS, type SandboxBackendName, type SandboxLimits } from "./sandbox/types.ts";
+
+/** Which sandbox backend runs the plugins, and one line on why (shown by the plugin browser). */
+export interface ChosenBackend {
+  name: SandboxBackendName;
+  reason: string;
+}
 
 export interface PluginSetupOptions {
   homes: Homes;
@@ -41,10 +42,11 @@ export interface PluginSetupOptions {
   warn(line: string): void;
   limits?: Partial<SandboxLimits>;
   /**
-   * The backend when nobody chose one (`plugins.runtime` unset, no --plugin-runtime): the desktop
-   * app passes its probe's verdict (SPEC §6). Default: isolated-vm.
+   * The host's own choice (SPEC §6): what runs when nobody chose a backend, and why. The desktop
+   * app passes its probe's verdict; a host that picked QuickJS also refuses isolated-vm when asked.
+   * Default: isolated-vm, the default under Node.
    */
-  autoBackend?: SandboxBackendName;
+  hostBackend?: ChosenBackend;
   onReload?(report: ReloadReport): void;
 }
 
@@ -63,12 +65,25 @@ export function pluginEnv(
   return out;
 }
 
-/** `plugins.runtime` in features/plugins.yaml or --plugin-runtime; "auto" is the host's choice. */
-export function chooseSandbox(
-  features: Pick<PluginFeatures, "runtime">,
-  autoBackend: SandboxBackendName = DEFAULT_SANDBOX_BACKEND,
-): PluginSandbox {
-  return createSandbox(features.runtime === "auto" ? autoBackend : features.runtime);
+export const NODE_BACKEND: ChosenBackend = {
+  name: DEFAULT_SANDBOX_BACKEND,
+  reason: "isolated-vm is the default under Node",
+};
+
+/**
+ * `plugins.runtime` in features/plugins.yaml or --plugin-runtime, else the host's choice. Where the
+ * host settled on QuickJS (its probe found isolated-vm unsafe) nobody can ask for isolated-vm:
+ * in the desktop app it would take the whole app down at the first typed array.
+ */
+export function chooseBackend(
+  features: Pick<PluginFeatures, "runtime" | "runtimeSource">,
+  host: ChosenBackend = NODE_BACKEND,
+): ChosenBackend {
+  if (features.runtime === "auto") return host;
+  const source = features.runtimeSource ?? "configuration";
+  if (features.runtime === "isolated-vm" && host.name === "quickjs")
+    return { name: "quickjs", reason: `${source} asks for isolated-vm, but ${host.reason}` };
+  return { name: features.runtime, reason: `chosen by ${source}` };
 }
 
 export async function createPluginRuntime(opts: PluginSetupOptions): Promise<PluginRuntime> {
@@ -76,7 +91,8 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
   const first = await loadPlugins(homes, opts.flags);
   let features = first.features;
   const discovered = new Map<string, DiscoveredPlugin>();
-  const sandbox = chooseSandbox(features, opts.autoBackend);
+  const backend = chooseBackend(features, opts.hostBackend);
+  const sandbox = createSandbox(backend.name);
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const cacheDir = pluginCacheDir(homes.global);
   let pending: Awaited<ReturnType<typeof loadPlugins>> | null = first;
@@ -131,6 +147,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
       });
     },
     sandbox,
+    sandboxReason: backend.reason,
     limits,
     toolConfig: { homeDir: homes.global, configDir: homes.project },
     workdir: homes.workdir,

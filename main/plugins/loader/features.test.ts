@@ -4,6 +4,7 @@ import { after, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
 import {
   applyPluginFlags,
+  featuresFile,
   loadPluginFeatures,
   mergeFeatures,
   mergePluginConfig,
@@ -151,7 +152,9 @@ describe("merging", () => {
       [features.unsafe, features.withoutPlugins, features.runtime],
       [true, true, "isolated-vm"],
     );
+    assert.equal(features.runtimeSource, "--plugin-runtime");
     assert.equal(base.runtime, "quickjs", "the input is not mutated");
+    assert.equal(base.runtimeSource, `plugins.runtime in ${featuresFile("/g")}`);
     const bad = applyPluginFlags(base, { pluginRuntime: "v8" });
     assert.equal(
       bad.errors[0].message,

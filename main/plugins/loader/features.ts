@@ -53,6 +53,8 @@ export interface PluginFeatures {
   exclude: string[];
   /** "auto" when nobody chose: the host picks (isolated-vm where proven safe, else quickjs). */
   runtime: PluginRuntimeName | "auto";
+  /** Who chose `runtime`: the features file that set it, "--plugin-runtime", or null (nobody). */
+  runtimeSource: string | null;
   config: PluginConfigLayers;
   withoutPlugins: boolean;
 }
@@ -166,6 +168,7 @@ export function mergeFeatures(
     include: [],
     exclude: [],
     runtime: "auto",
+    runtimeSource: null,
     config: { global: {}, local: {} },
     withoutPlugins: false,
   };
@@ -176,7 +179,10 @@ export function mergeFeatures(
     if (layer.unsafe !== undefined) out.unsafe = layer.unsafe;
     if (layer.include !== undefined) out.include = layer.include;
     if (layer.exclude !== undefined) out.exclude = layer.exclude;
-    if (layer.runtime !== undefined) out.runtime = layer.runtime;
+    if (layer.runtime !== undefined) {
+      out.runtime = layer.runtime;
+      out.runtimeSource = `plugins.runtime in ${featuresFile(home)}`;
+    }
     out.config.global = mergePluginConfig(out.config.global, layer.config?.global);
     for (const [name, values] of Object.entries(layer.config?.local ?? {})) {
       out.config.local[name] = mergePluginConfig(out.config.local[name], values);
@@ -197,6 +203,7 @@ export function applyPluginFlags(
   if (flags.pluginRuntime !== undefined) {
     if ((PLUGIN_RUNTIMES as readonly string[]).includes(flags.pluginRuntime)) {
       out.runtime = flags.pluginRuntime as PluginRuntimeName;
+      out.runtimeSource = "--plugin-runtime";
     } else {
       const message = `--plugin-runtime: expected isolated-vm or quickjs, got ${describeValue(flags.pluginRuntime)}`;
       errors.push({ file: "--plugin-runtime", message });

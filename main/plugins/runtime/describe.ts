@@ -1,5 +1,6 @@
 /** A plugin as `islet plugins list|show --json`, /plugins and the plugin browser see it. */
 import type { HookTiming } from "../../agent/hooks/types.ts";
+import type { SandboxBackendName } from "../sandbox/types.ts";
 import type { PluginStatus } from "./loaded-plugin.ts";
 import type { PluginRuntime } from "./runtime.ts";
 
@@ -21,6 +22,8 @@ export interface PluginInfo {
   tool: { name: string; parallel: boolean; optIn: boolean; override: boolean } | null;
   command: { name: string; hints: string | null; forward: boolean } | null;
   sdk: "compatible" | "incompatible" | "unchecked";
+  /** The sandbox backend it runs on and why (the same for every plugin of a runtime). */
+  backend: { name: SandboxBackendName; reason: string };
   warnings: string[];
   faults: number;
   restarts: number;
@@ -62,6 +65,7 @@ export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | u
         }
       : null,
     sdk: spec.sdkStatus,
+    backend: runtime.backend,
     warnings: [...plugin.warnings],
     faults: plugin.totalFaults,
     restarts: plugin.restarts,

@@ -48,6 +48,8 @@ export interface PluginPort {
   condition(text: string, workdir: string): ConditionCheck;
   capabilities(spec: PluginSpec, log: PluginLog): HostCapabilities;
   sandbox: PluginSandbox;
+  /** Why this backend runs (the flag, the features file, or the host's probe). */
+  sandboxReason: string;
   limits: SandboxLimits;
   toolConfig: ToolConfig;
   workdir: string;

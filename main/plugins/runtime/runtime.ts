@@ -8,6 +8,7 @@ import type { HookHandler, HookRegistry, HookTiming } from "../../agent/hooks/ty
 import type { CommandRegistry } from "../../commands/registry.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { SandboxBackendName } from "../sandbox/types.ts";
 import { buildPlugin, type Built } from "./build.ts";
 import { OnceTracker, pluginHandler, type ConditionCheck } from "./handlers.ts";
 import type { LoadedPlugin } from "./loaded-plugin.ts";
@@ -74,6 +75,11 @@ export class PluginRuntime implements HookRegistry {
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
     this.opts = opts;
+  }
+
+  /** The sandbox backend every plugin runs on, and why it was chosen. */
+  get backend(): { name: SandboxBackendName; reason: string } {
+    return { name: this.port.sandbox.backend, reason: this.port.sandboxReason };
   }
 
   /** Discovers and loads every plugin (replacing whatever was loaded). */
