@@ -34,6 +34,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       }
       case "models":
         return await (await import("./models-command.ts")).modelsCommand(rest, io);
+      case "serve":
+        return await (await import("./serve-command.ts")).serveCommand(rest, io);
       case "--version":
       case "-v":
         io.out(`islet ${APP_VERSION}\n`);

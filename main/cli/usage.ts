@@ -15,6 +15,7 @@ Usage:
   islet sessions list|show|export|rename|delete ...
   islet models [--json]                    detected local servers and configured providers
   islet plugins list|show NAME [--json]    installed plugins: hooks, tools, commands, errors
+  islet serve [--port N] [run options]     the app's UI for a browser, on 127.0.0.1, behind a token
 
 Common options:
   --home DIR          global home (default ~/.islet, or ISLET_HOME)
@@ -33,5 +34,9 @@ Run options:
   --set KEY=VALUE     template variable for plugins (repeatable)
   --without-plugins   load no plugins
   --unsafe-plugins    allow plugins to run processes
+  --plugin-runtime R  sandbox for plugins: isolated-vm (default under Node) or quickjs
+
+Serve options (and every run option but --session, --max-steps, --yes, --json):
+  --port N            port on 127.0.0.1 (default: a free one); the printed URL carries the token
 
 Exit codes: 0 success, 1 the run failed, 2 bad usage.`;

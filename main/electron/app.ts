@@ -3,7 +3,9 @@
 // Imported (for its side effects) by main/index.ts, the bundle entry.
 import { join } from "node:path";
 import { app, BrowserWindow, dialog, session } from "electron";
+import type { BridgeHost } from "../bridge/host.ts";
 import { registerBridge } from "./bridge.ts";
+import { startEngineHost } from "./engine-host.ts";
 import { handleAppScheme, registerAppSchemePrivileges } from "./protocol.ts";
 import { hardenSession, installGlobalGuards } from "./security.ts";
 import { createMainWindow, preloadPath } from "./window.ts";
@@ -53,8 +55,29 @@ async function start(): Promise<void> {
   }
   hardenSession(session.defaultSession);
   handleAppScheme(rendererRoot);
-  registerBridge();
+  // The window loads while the probe and the plugins do; bridge calls wait for the engine.
+  engineHost = startEngineHost();
+  engineHost.catch((error: unknown) =>
+    console.error("[islet] the engine did not start:", (error as Error).message),
+  );
+  registerBridge(engineHost);
   openMainWindow();
+}
+
+let engineHost: Promise<BridgeHost> | null = null;
+
+/** Closes the engine (plugin isolates, watchers, session files) once, before the app exits. */
+function closeEngineOnQuit(): void {
+  let closing = false;
+  app.on("will-quit", (event) => {
+    if (closing || engineHost === null) return;
+    closing = true;
+    event.preventDefault();
+    engineHost
+      .then((host) => host.close())
+      .catch((error: unknown) => console.error("[islet] closing the engine:", error))
+      .finally(() => app.quit());
+  });
 }
 
 // Everything below must happen before `ready`.
@@ -74,5 +97,6 @@ if (!app.requestSingleInstanceLock()) {
   app.on("window-all-closed", () => {
     if (process.platform !== "darwin") app.quit();
   });
+  closeEngineOnQuit();
   start().catch(fail);
 }

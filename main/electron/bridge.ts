@@ -1,38 +1,33 @@
-// SEAM: this is where the engine bridge gets wired to Electron IPC.
-//
-// Today it only registers the two calls of contract.ts that prove the plumbing
-// (renderer → preload → ipcMain with sender check and zod, and back). When the bridge contract
-// lands (one typed contract of calls + pushed events, implemented by the engine's bridge
-// service and shared with the `islet serve` WebSocket transport), replace the body of
-// `registerBridge` with: create the engine service, and for each call of the contract
-// `handle(channel, schemas, (req) => service.call(name, req))`; push events with
-// `webContents.send` to trusted windows only (security.ts). preload/index.ts mirrors it.
-import { app } from "electron";
-import { CHANNELS } from "./channels.ts";
-import { CALLS, type AppVersion } from "./contract.ts";
-import { handle, unhandle } from "./ipc.ts";
+/**
+ * The bridge contract over Electron IPC: one ipcMain handler per call of main/bridge/names.ts,
+ * each checking that the sender is our window before the BridgeService validates the payload;
+ * pushed events go to our windows only. The engine starts while the window loads, so calls
+ * wait for it (and fail with its start-up error if it could not start).
+ */
+import { ipcMain } from "electron";
+import type { BridgeHost } from "../bridge/host.ts";
+import { CALL_NAMES, callChannel, EVENT_CHANNEL } from "../bridge/names.ts";
+import { isTrustedSender, trustedWebContents } from "./security.ts";
 
-export function appVersion(): AppVersion {
-  // `?? "unknown"`: these are always set under Electron, not under the plain-Node test harness.
-  const versions: Partial<Record<string, string>> = process.versions;
-  return {
-    name: app.getName(),
-    version: app.getVersion(),
-    electron: versions["electron"] ?? "unknown",
-    chrome: versions["chrome"] ?? "unknown",
-    node: process.versions.node,
-    platform: `${process.platform}-${process.arch}`,
-  };
-}
-
-export function registerBridge(): void {
-  handle(CHANNELS.ping, CALLS[CHANNELS.ping], (request) => ({
-    nonce: request.nonce,
-    receivedAt: Date.now(),
-  }));
-  handle(CHANNELS.appVersion, CALLS[CHANNELS.appVersion], () => appVersion());
+export function registerBridge(host: Promise<BridgeHost>): void {
+  for (const name of CALL_NAMES) {
+    ipcMain.handle(callChannel(name), async (event, ...args: unknown[]) => {
+      if (!isTrustedSender(event))
+        throw new Error(`${name}: refused, the sender is not this app's window`);
+      if (args.length > 1) throw new Error(`${name}: expected one payload, got ${args.length}`);
+      const { service } = await host;
+      return service.call(name, args[0]);
+    });
+  }
+  host.then(
+    ({ service }) =>
+      service.subscribe((event, payload) => {
+        for (const contents of trustedWebContents()) contents.send(EVENT_CHANNEL, event, payload);
+      }),
+    () => {}, // the calls above report the start-up failure
+  );
 }
 
 export function unregisterBridge(): void {
-  for (const channel of Object.values(CHANNELS)) unhandle(channel);
+  for (const name of CALL_NAMES) ipcMain.removeHandler(callChannel(name));
 }

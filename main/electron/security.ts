@@ -16,13 +16,18 @@ export function rendererOrigin(): string {
   return dev === null ? APP_ORIGIN : new URL(dev).origin;
 }
 
-// webContents ids of the windows we created; IPC from anything else is refused.
-const trustedContents = new Set<number>();
+// The webContents of the windows we created, by id; IPC from anything else is refused.
+const trustedContents = new Map<number, WebContents>();
 
 export function trustWebContents(contents: WebContents): void {
   const id = contents.id;
-  trustedContents.add(id);
+  trustedContents.set(id, contents);
   contents.once("destroyed", () => trustedContents.delete(id));
+}
+
+/** Our own windows' contents: the only ones pushed bridge events reach. */
+export function trustedWebContents(): WebContents[] {
+  return [...trustedContents.values()];
 }
 
 /**

@@ -7,6 +7,7 @@ import { registerHooks } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const fakeUrl = new URL("./testing/fake-electron.ts", import.meta.url).href;
 registerHooks({
@@ -18,7 +19,6 @@ registerHooks({
 
 const fake = await import("./testing/fake-electron.ts");
 await import("./app.ts");
-const { CHANNELS } = await import("./channels.ts");
 const { handleAppScheme } = await import("./protocol.ts");
 
 type Win = InstanceType<typeof fake.BrowserWindow>;
@@ -30,7 +30,22 @@ async function settle(): Promise<void> {
 describe("Electron shell (fake electron)", () => {
   let win: Win;
 
+  // The engine the app starts: a temporary home with one plugin that uses typed arrays, and a
+  // sandbox probe that crashes (as isolated-vm does inside Electron's memory cage).
+  let home: string;
   before(async () => {
+    home = await mkdtemp(join(tmpdir(), "islet-shell-home-"));
+    const plugin = join(home, "plugins", "typed");
+    await mkdir(plugin, { recursive: true });
+    await writeFile(join(plugin, "plugin.yaml"), 'description: "Sums a Float64Array"\n');
+    await writeFile(
+      join(plugin, "index.ts"),
+      "export function beforeChat() { return { notice: String(new Float64Array([1, 2]).reduce((a, b) => a + b)) }; }\n",
+    );
+    process.env["ISLET_HOME"] = home;
+    process.env["ISLET_WORKDIR"] = home;
+    fake.probe.userData = join(home, "user-data");
+    fake.probe.outcome = { exit: 134 };
     assert.deepEqual(fake.recorded.order, [
       "setName",
       "enableSandbox",
@@ -41,6 +56,16 @@ describe("Electron shell (fake electron)", () => {
     await settle();
     assert.equal(fake.BrowserWindow.all.length, 1);
     win = fake.BrowserWindow.all[0] as Win;
+  });
+
+  // Quitting closes the engine (plugin sandboxes, watchers) before the app really quits.
+  after(async () => {
+    let prevented = false;
+    fake.app.emit("will-quit", { preventDefault: () => (prevented = true) });
+    assert.ok(prevented, "the first will-quit waits for the engine to close");
+    for (let i = 0; i < 100 && !fake.recorded.order.includes("quit"); i++) await sleep(20);
+    assert.ok(fake.recorded.order.includes("quit"), "the app quits once the engine has closed");
+    await rm(home, { recursive: true, force: true });
   });
 
   it("registers app:// as a standard secure scheme without CORS or CSP bypass", () => {
@@ -92,10 +117,10 @@ describe("Electron shell (fake electron)", () => {
     assert.deepEqual(decisions, [false]);
   });
 
-  describe("IPC seam", () => {
-    const call = (channel: string, event: unknown, ...args: unknown[]): unknown => {
-      const handler = fake.recorded.ipcHandlers.get(channel);
-      assert.ok(handler, `no handler for ${channel}`);
+  describe("bridge over IPC", () => {
+    const call = (name: string, event: unknown, ...args: unknown[]): unknown => {
+      const handler = fake.recorded.ipcHandlers.get(`islet:${name}`);
+      assert.ok(handler, `no handler for ${name}`);
       return handler(event, ...args);
     };
     const trusted = (): unknown => ({
@@ -103,13 +128,52 @@ describe("Electron shell (fake electron)", () => {
       senderFrame: win.webContents.mainFrame,
     });
 
-    it("answers ping and app/version from our window", async () => {
-      const pong = (await call(CHANNELS.ping, trusted(), { nonce: "n1" })) as { nonce: string };
-      assert.equal(pong.nonce, "n1");
-      const version = (await call(CHANNELS.appVersion, trusted())) as Record<string, string>;
-      assert.equal(version["name"], "Islet");
-      assert.equal(version["version"], "0.1.0");
-      assert.equal(version["node"], process.versions.node);
+    it("registers one handler per call of the contract", () => {
+      assert.deepEqual([...fake.recorded.ipcHandlers.keys()].sort(), [
+        "islet:app/info",
+        "islet:plugins/list",
+        "islet:plugins/reload",
+      ]);
+    });
+
+    it("answers app/info from our window once the engine has started", async () => {
+      const info = (await call("app/info", trusted())) as Record<string, unknown>;
+      assert.equal(info["name"], "Islet");
+      assert.equal(info["host"], "desktop");
+      assert.equal(info["home"], home);
+      assert.deepEqual(info["versions"], {
+        node: process.versions.node,
+        electron: null,
+        chrome: null,
+      });
+    });
+
+    it("ran the sandbox probe first, and a crashed probe puts plugins on QuickJS with the reason", async () => {
+      assert.deepEqual(fake.recorded.forked, ["/fake/app/out/main/isolated-vm-probe.js"]);
+      const list = (await call("plugins/list", trusted())) as {
+        backend: { name: string; reason: string };
+        plugins: { name: string; status: string; backend: { name: string } }[];
+      };
+      assert.equal(list.backend.name, "quickjs");
+      assert.match(list.backend.reason, /probe crashed \(exit code 134\).*using QuickJS/);
+      assert.deepEqual(
+        list.plugins.map((p) => [p.name, p.status, p.backend.name]),
+        [["typed", "active", "quickjs"]],
+      );
+    });
+
+    it("pushes events to our window only", async () => {
+      fake.recorded.sent.length = 0;
+      const result = (await call("plugins/reload", trusted())) as { reports: { ok: boolean }[] };
+      assert.deepEqual(
+        result.reports.map((r) => r.ok),
+        [true],
+      );
+      assert.equal(fake.recorded.sent.length, 1);
+      const [channel, event, payload] = fake.recorded.sent[0];
+      assert.equal(channel, "islet:event");
+      assert.equal(event, "plugins/changed");
+      assert.deepEqual(payload, result);
     });
 
     it("refuses senders that are not our window's main frame on our origin", async () => {
@@ -126,25 +190,19 @@ describe("Electron shell (fake electron)", () => {
       ];
       for (const event of cases) {
         await assert.rejects(
-          async () => call(CHANNELS.ping, event, { nonce: "x" }),
-          /refused, the sender is not this app's window/,
+          async () => call("app/info", event),
+          /app\/info: refused, the sender is not this app's window/,
         );
       }
     });
 
-    it("rejects malformed payloads with a message naming the channel", async () => {
-      for (const payload of [undefined, { nonce: "" }, { nonce: 1 }, { nonce: "a", extra: 1 }]) {
-        await assert.rejects(
-          async () => call(CHANNELS.ping, trusted(), payload),
-          /islet:ping: invalid payload/,
-        );
-      }
+    it("rejects malformed payloads with a message naming the call", async () => {
       await assert.rejects(
-        async () => call(CHANNELS.appVersion, trusted(), { sneaky: true }),
-        /islet:app\/version: invalid payload/,
+        async () => call("plugins/list", trusted(), { sneaky: true }),
+        /plugins\/list: invalid payload/,
       );
       await assert.rejects(
-        async () => call(CHANNELS.ping, trusted(), { nonce: "a" }, "second"),
+        async () => call("app/info", trusted(), undefined, "second"),
         /expected one payload/,
       );
     });

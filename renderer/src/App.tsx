@@ -1,24 +1,21 @@
 // Placeholder shell: proves the renderer builds, respects the CSP, and reaches the engine
 // through the bridge. The real UI (chat, plugin browser, editor, settings) replaces it.
 import { useEffect, useState } from "react";
-import type { AppVersion } from "../../main/electron/contract.ts";
+import type { AppInfo } from "../../main/bridge/contract.ts";
+import { connectBridge } from "./bridge/index.ts";
 
 type BridgeState =
   | { kind: "connecting" }
   | { kind: "absent" }
-  | { kind: "connected"; version: AppVersion; roundTripMs: number }
+  | { kind: "connected"; version: AppInfo; roundTripMs: number }
   | { kind: "failed"; message: string };
 
+const bridge = connectBridge();
+
 async function probeBridge(): Promise<BridgeState> {
-  const bridge = window.islet;
-  if (bridge === undefined) return { kind: "absent" };
   const started = performance.now();
-  const nonce = crypto.randomUUID();
-  const pong = await bridge.ping({ nonce });
-  if (pong.nonce !== nonce) throw new Error("the bridge answered someone else's ping");
-  const roundTripMs = performance.now() - started;
-  const version = await bridge.appVersion();
-  return { kind: "connected", version, roundTripMs };
+  const version = await bridge.call("app/info");
+  return { kind: "connected", version, roundTripMs: performance.now() - started };
 }
 
 function useBridge(): BridgeState {
@@ -83,11 +80,9 @@ function EngineStatus({ state }: { state: BridgeState }) {
           </p>
           <dl className="versions">
             <dt>Electron</dt>
-            <dd>{v.electron}</dd>
-            <dt>Chromium</dt>
-            <dd>{v.chrome}</dd>
+            <dd>{v.versions.electron ?? "none (browser)"}</dd>
             <dt>Node</dt>
-            <dd>{v.node}</dd>
+            <dd>{v.versions.node}</dd>
             <dt>Platform</dt>
             <dd>{v.platform}</dd>
           </dl>

@@ -1,9 +1,9 @@
 /// <reference types="vite/client" />
-import type { IsletApi } from "../../main/electron/contract.ts";
+import type { PreloadApi } from "../../main/bridge/names.ts";
 
 declare global {
   interface Window {
-    /** Set by the preload in the desktop app; absent when the page is opened in a plain browser. */
-    readonly islet?: IsletApi;
+    /** Set by the preload in the desktop app; absent in a browser on `islet serve`. */
+    readonly islet?: PreloadApi;
   }
 }

@@ -14,6 +14,15 @@ export const recorded = {
   permissionRequest: null as Handler | null,
   permissionCheck: null as Handler | null,
   errors: [] as string[],
+  /** What our windows were sent: [channel, ...args]. */
+  sent: [] as unknown[][],
+  forked: [] as string[],
+};
+
+/** How the fake sandbox probe (utilityProcess.fork) ends; tests set it before `ready`. */
+export const probe = {
+  outcome: { message: { ok: true } } as { message: unknown } | { exit: number },
+  userData: "",
 };
 
 let ready = false;
@@ -34,6 +43,14 @@ class FakeApp extends EventEmitter {
   }
   getVersion(): string {
     return "0.1.0";
+  }
+  getPath(name: string): string {
+    if (name !== "userData" || probe.userData === "")
+      throw new Error(`fake electron: app.getPath(${name}) is not set up`);
+    return probe.userData;
+  }
+  getAppPath(): string {
+    return "/fake/app";
   }
   enableSandbox(): void {
     recorded.order.push(ready ? "enableSandbox-after-ready" : "enableSandbox");
@@ -80,6 +97,9 @@ export class FakeWebContents extends EventEmitter {
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
+  }
+  send(channel: string, ...args: unknown[]): void {
+    recorded.sent.push([channel, ...args]);
   }
 }
 
@@ -157,3 +177,22 @@ export const dialog = {
 };
 
 export const nativeTheme = { shouldUseDarkColors: false };
+
+class FakeUtilityProcess extends EventEmitter {
+  kill(): boolean {
+    return true;
+  }
+}
+
+export const utilityProcess = {
+  fork(modulePath: string): FakeUtilityProcess {
+    recorded.forked.push(modulePath);
+    const child = new FakeUtilityProcess();
+    const outcome = probe.outcome;
+    setImmediate(() => {
+      if ("message" in outcome) child.emit("message", outcome.message);
+      else child.emit("exit", outcome.exit);
+    });
+    return child;
+  },
+};

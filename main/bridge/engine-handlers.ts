@@ -1,0 +1,42 @@
+/** The contract's calls, answered by the engine. */
+import type { Engine } from "../engine/engine.ts";
+import { listPlugins } from "../plugins/runtime/describe.ts";
+import { APP_VERSION } from "../version.ts";
+import type { AppInfo, PluginList, ReloadResult } from "./contract.ts";
+import type { BridgeHandlers, BridgeService } from "./service.ts";
+
+/** What only the host knows: which shell the UI runs in and its versions. */
+export type HostInfo = Pick<AppInfo, "host" | "versions">;
+
+export function engineHandlers(
+  engine: Engine,
+  host: HostInfo,
+  events: Pick<BridgeService, "emit">,
+): BridgeHandlers {
+  return {
+    "app/info": () => ({
+      name: "Islet",
+      version: APP_VERSION,
+      ...host,
+      platform: `${process.platform}-${process.arch}`,
+      workdir: engine.homes.workdir,
+      home: engine.homes.global,
+    }),
+    "plugins/list": (): PluginList => {
+      const runtime = engine.plugins;
+      if (!runtime) return { backend: null, plugins: [], problems: [] };
+      return {
+        backend: runtime.backend,
+        plugins: listPlugins(runtime),
+        problems: runtime.problems,
+      };
+    },
+    "plugins/reload": async () => {
+      const runtime = engine.plugins;
+      if (!runtime) throw new Error("plugins are off in this session (--without-plugins)");
+      const reports: ReloadResult[] = await runtime.reloadAll();
+      events.emit("plugins/changed", { reports });
+      return { reports };
+    },
+  };
+}

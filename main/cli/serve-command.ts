@@ -1,0 +1,72 @@
+/**
+ * `islet serve`: the engine behind the app's UI in a browser, on 127.0.0.1, until Ctrl-C. Takes
+ * run's provider, home, workdir and plugin options; prints the URL with the access token.
+ */
+import { openBridgeHost } from "../bridge/host.ts";
+import { assertRendererBuilt, startServer } from "../serve/server.ts";
+import { COMMON_OPTIONS, MODEL_OPTIONS, parseFlags, parseVars, pluginFlags } from "./options.ts";
+import type { Output } from "./render.ts";
+import { UsageError } from "./usage.ts";
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--port: expected a port number from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+export async function serveCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON_OPTIONS,
+    ...MODEL_OPTIONS,
+    port: { type: "string" },
+  });
+  if (positionals.length > 0)
+    throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
+  const port = parsePort(values.port);
+  assertRendererBuilt();
+  const host = await openBridgeHost({
+    home: values.home,
+    workdir: values.workdir,
+    envFile: values["env-file"],
+    flags: { provider: values.provider, model: values.model, baseUrl: values["base-url"] },
+    vars: parseVars(values.set),
+    plugins: pluginFlags(values),
+    host: {
+      host: "browser",
+      versions: { node: process.versions.node, electron: null, chrome: null },
+    },
+    warn: (line) => io.err(`warning: ${line}\n`),
+  });
+  try {
+    const server = await startServer({ service: host.service, port }).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code === "EADDRINUSE")
+        throw new Error(`--port ${port}: that port is in use; pick another or leave --port out`);
+      throw err;
+    });
+    const backend = host.engine.plugins?.backend;
+    io.err(
+      `Islet ${host.engine.homes.workdir}` +
+        (backend ? ` · plugins on ${backend.name} (${backend.reason})` : " · plugins off") +
+        "\n",
+    );
+    io.out(`Islet is serving on ${server.url}\n`);
+    await signalled();
+    await server.close();
+    return 0;
+  } finally {
+    await host.close();
+  }
+}
+
+function signalled(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(signal);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

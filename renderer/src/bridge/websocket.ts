@@ -1,0 +1,105 @@
+/**
+ * The bridge over `islet serve`'s loopback WebSocket. The token comes from the page's own URL
+ * (the one `islet serve` printed). Calls made while the socket is (re)connecting wait for it;
+ * a dropped connection fails the calls in flight and reconnects with backoff.
+ */
+import type { Bridge } from "../../../main/bridge/contract.ts";
+import type { EventName } from "../../../main/bridge/names.ts";
+import { BRIDGE_PATH, ServerFrame, TOKEN_PARAM } from "../../../main/bridge/protocol.ts";
+
+export type ConnectionState = "connecting" | "open" | "closed";
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export interface WebSocketBridge extends Bridge {
+  readonly state: ConnectionState;
+  onState(listener: (state: ConnectionState) => void): () => void;
+}
+
+export function websocketBridge(location: Location): WebSocketBridge {
+  const token = new URLSearchParams(location.search).get(TOKEN_PARAM) ?? "";
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${scheme}//${location.host}${BRIDGE_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+  const pending = new Map<number, Pending>();
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  const stateListeners = new Set<(state: ConnectionState) => void>();
+  let waiting: (() => void)[] = [];
+  let socket: WebSocket;
+  let state: ConnectionState = "connecting";
+  let nextId = 1;
+  let retryMs = 250;
+
+  const setState = (next: ConnectionState) => {
+    state = next;
+    for (const l of stateListeners) l(next);
+  };
+
+  function connect(): void {
+    socket = new WebSocket(url);
+    setState("connecting");
+    socket.onopen = () => {
+      retryMs = 250;
+      setState("open");
+      const ready = waiting;
+      waiting = [];
+      for (const go of ready) go();
+    };
+    socket.onmessage = (message) => {
+      const parsed = ServerFrame.safeParse(JSON.parse(String(message.data)));
+      if (!parsed.success) return;
+      const frame = parsed.data;
+      if ("event" in frame) {
+        for (const l of listeners.get(frame.event as EventName) ?? []) l(frame.payload);
+        return;
+      }
+      if (frame.id === null) return;
+      const call = pending.get(frame.id);
+      pending.delete(frame.id);
+      if (frame.ok) call?.resolve(frame.result);
+      else call?.reject(new Error(frame.error));
+    };
+    socket.onclose = () => {
+      for (const call of pending.values())
+        call.reject(new Error("the connection to Islet was lost"));
+      pending.clear();
+      setState("closed");
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, 5000);
+    };
+  }
+  connect();
+
+  function send(name: string, payload: unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ id, call: name, payload }));
+    });
+  }
+
+  return {
+    get state() {
+      return state;
+    },
+    onState(listener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+    call(name, ...request) {
+      if (state === "open") return send(name, request[0]) as never;
+      return new Promise((resolve, reject) => {
+        waiting.push(() => send(name, request[0]).then(resolve, reject));
+      }) as never;
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      const l = listener as (payload: unknown) => void;
+      set.add(l);
+      return () => set.delete(l);
+    },
+  };
+}
