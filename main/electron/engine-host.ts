@@ -1,0 +1,33 @@
+/**
+ * The engine inside the desktop app: the sandbox probe runs first (SPEC §6: isolated-vm only
+ * where a disposable utility process proved it safe), then the engine loads the plugins on that
+ * backend behind the bridge.
+ */
+import { homedir } from "node:os";
+import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
+import { chooseSandboxBackend } from "./sandbox-probe.ts";
+
+/** The workspace: ISLET_WORKDIR, else where the app was started (a launcher's "/" means home). */
+function workdir(): string {
+  const fromEnv = process.env["ISLET_WORKDIR"];
+  if (fromEnv) return fromEnv;
+  return process.cwd() === "/" ? homedir() : process.cwd();
+}
+
+export async function startEngineHost(): Promise<BridgeHost> {
+  const verdict = await chooseSandboxBackend();
+  return openBridgeHost({
+    workdir: workdir(),
+    plugins: {},
+    hostBackend: { name: verdict.backend, reason: verdict.reason },
+    host: {
+      host: "desktop",
+      versions: {
+        node: process.versions.node,
+        electron: process.versions.electron ?? null,
+        chrome: process.versions.chrome ?? null,
+      },
+    },
+    warn: (line) => console.warn(`[islet] ${line}`),
+  });
+}
