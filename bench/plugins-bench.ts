@@ -3,7 +3,7 @@
  * - a beforeChat pipeline over 10 plugin isolates with a realistic context (goal < 0.5 ms median),
  *   baseline: the same pipeline with 10 in-process handlers;
  * - plugin load: cold (bundle + compile + instantiate, empty cache) < 30 ms median per plugin,
- *   warm (bundle cached) < 5 ms; baseline: creating the sandbox for an already-bundled module;
+ *   warm (bundle cached) < 5 ms; and the same on QuickJS, against the isolated-vm figures;
  * - hot reload from file write to new version serving, p95 < 150 ms; baseline: the runtime's
  *   own rebuild of the same plugin (no watcher).
  *
@@ -20,6 +20,7 @@ import { CommandRegistry } from "../main/commands/registry.ts";
 import { resolveHomes } from "../main/config/homes.ts";
 import { createPluginRuntime } from "../main/plugins/setup.ts";
 import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
+import type { SandboxBackendName } from "../main/plugins/sandbox/types.ts";
 import { watchPlugins } from "../main/plugins/runtime/watch.ts";
 import { ToolRegistry } from "../main/tools/registry.ts";
 
@@ -170,7 +171,8 @@ async function pipelineFigure(): Promise<Figure> {
   }
 }
 
-async function loadFigures(): Promise<Figure[]> {
+/** Cold and warm load medians per plugin, over 3 rounds of 10 plugins, on one backend. */
+async function loadTimes(backend: SandboxBackendName): Promise<{ cold: number; warm: number }> {
   const count = 10;
   const cold: number[] = [];
   const warm: number[] = [];
@@ -193,24 +195,45 @@ async function loadFigures(): Promise<Figure[]> {
         commands: new CommandRegistry(),
         contextFallback: realisticContext,
         warn: () => {},
+        hostBackend: { name: backend, reason: "bench" },
       });
       list.push((performance.now() - t) / count);
       runtime.dispose();
     }
     await rm(root, { recursive: true, force: true });
   }
+  return { cold: median(cold), warm: median(warm) };
+}
+
+async function loadFigures(): Promise<Figure[]> {
+  const ivm = await loadTimes("isolated-vm");
+  const qjs = await loadTimes("quickjs");
   return [
     {
       name: "plugin load, cold (bundle + compile + instantiate), per plugin",
-      value: round(median(cold)),
+      value: round(ivm.cold),
       unit: "ms (median)",
     },
     {
       name: "plugin load, warm (bundle cached), per plugin",
-      value: round(median(warm)),
+      value: round(ivm.warm),
       unit: "ms (median)",
-      baseline: { name: "cold load", value: round(median(cold)), unit: "ms" },
-      ratio: round(median(warm) / median(cold)),
+      baseline: { name: "cold load", value: round(ivm.cold), unit: "ms" },
+      ratio: round(ivm.warm / ivm.cold),
+    },
+    {
+      name: "plugin load (QuickJS), cold, per plugin",
+      value: round(qjs.cold),
+      unit: "ms (median)",
+      baseline: { name: "isolated-vm cold load", value: round(ivm.cold), unit: "ms" },
+      ratio: round(qjs.cold / ivm.cold),
+    },
+    {
+      name: "plugin load (QuickJS), warm, per plugin",
+      value: round(qjs.warm),
+      unit: "ms (median)",
+      baseline: { name: "isolated-vm warm load", value: round(ivm.warm), unit: "ms" },
+      ratio: round(qjs.warm / ivm.warm),
     },
   ];
 }
