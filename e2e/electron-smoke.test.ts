@@ -85,10 +85,12 @@ test(
       const report = JSON.parse(out.trim().split("\n").pop()!) as {
         backend: string;
         reason: string;
+        plugins: string[];
         status: string;
         text: string;
         notices: string[];
       };
+      assert.deepEqual(report.plugins, ["bytes:active"], JSON.stringify(report));
       assert.equal(report.status, "done", JSON.stringify(report));
       assert.equal(report.text, "smoke ok");
       assert.ok(report.notices.includes("bytes: bytes 7.5"), JSON.stringify(report));

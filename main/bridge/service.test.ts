@@ -45,8 +45,10 @@ test("a failing handler reaches the caller as its message, without a stack", asy
       throw new Error("plugins are off");
     },
   });
-  const err = await s.call("plugins/reload", undefined).catch((e: unknown) => e as Error);
-  assert.equal(err.message, "plugins/reload: plugins are off");
+  await assert.rejects(s.call("plugins/reload", undefined), {
+    name: "BridgeError",
+    message: "plugins/reload: plugins are off",
+  });
 });
 
 test("a response that breaks the contract is logged and never crosses", async () => {

@@ -5,6 +5,7 @@
  */
 import { homedir } from "node:os";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
+import type { HostOptions } from "../engine/bootstrap.ts";
 import { chooseSandboxBackend } from "./sandbox-probe.ts";
 
 /** The workspace: ISLET_WORKDIR, else where the app was started (a launcher's "/" means home). */
@@ -14,10 +15,14 @@ function workdir(): string {
   return process.cwd() === "/" ? homedir() : process.cwd();
 }
 
-export async function startEngineHost(): Promise<BridgeHost> {
+/** `overrides`: the smoke run points the engine at its own home, workdir and provider. */
+export async function startEngineHost(
+  overrides: Pick<HostOptions, "home" | "workdir" | "flags"> = {},
+): Promise<BridgeHost> {
   const verdict = await chooseSandboxBackend();
   return openBridgeHost({
     workdir: workdir(),
+    ...overrides,
     plugins: {},
     hostBackend: { name: verdict.backend, reason: verdict.reason },
     host: {

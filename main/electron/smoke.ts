@@ -1,12 +1,12 @@
 /**
  * `--islet-smoke=<json>`: a headless run of the real app for the Electron smoke test
- * (e2e/electron-smoke.test.ts). It does what the app does before plugins load (the sandbox probe
- * in a utility process), loads the plugins on the chosen backend, runs one turn against the
- * given provider and prints what happened as one JSON line, then quits.
+ * (e2e/electron-smoke.test.ts). It starts the engine as the app does (the sandbox probe in a
+ * utility process, then the plugins on the chosen backend behind the bridge), runs one turn
+ * against the given provider and prints what happened as one JSON line, then quits.
  */
 import { app } from "electron";
-import { createEngine } from "../engine/bootstrap.ts";
-import { chooseSandboxBackend } from "./sandbox-probe.ts";
+import type { PluginList } from "../bridge/contract.ts";
+import { startEngineHost } from "./engine-host.ts";
 
 export interface SmokeRequest {
   home: string;
@@ -17,18 +17,15 @@ export interface SmokeRequest {
 }
 
 export async function runSmoke(request: SmokeRequest): Promise<void> {
-  const verdict = await chooseSandboxBackend();
-  const warnings: string[] = [];
-  const engine = await createEngine({
+  // The app's own start-up path: the probe, then the plugins behind the bridge.
+  const host = await startEngineHost({
     home: request.home,
     workdir: request.workdir,
     flags: { provider: "openai-compatible", baseUrl: request.baseUrl, model: request.model },
-    plugins: {},
-    hostBackend: { name: verdict.backend, reason: verdict.reason },
-    warn: (line) => warnings.push(line),
   });
+  const list = (await host.service.call("plugins/list", undefined)) as PluginList;
   const notices: string[] = [];
-  const conversation = await engine.open({
+  const conversation = await host.engine.open({
     emit: (e) => {
       if (e.type === "notice") notices.push(`${e.source}: ${e.text}`);
     },
@@ -37,16 +34,16 @@ export async function runSmoke(request: SmokeRequest): Promise<void> {
   const outcome = result.kind === "turn" ? result.outcome : result.outcome;
   process.stdout.write(
     `${JSON.stringify({
-      backend: verdict.backend,
-      reason: verdict.reason,
+      backend: list.backend?.name ?? "none",
+      reason: list.backend?.reason ?? "plugins off",
+      plugins: list.plugins.map((p) => `${p.name}:${p.status}`),
       electron: process.versions.electron,
       status: outcome?.status ?? "command",
       text: outcome?.text ?? "",
       notices,
-      warnings,
     })}\n`,
   );
   await conversation.close();
-  await engine.close();
+  await host.close();
   app.exit(0);
 }
