@@ -31,7 +31,7 @@ const found = findElectron();
 if (!("path" in found)) {
   console.error(
     `islet: the Electron binary is not installed (${found.missing} not found), so the desktop app ` +
-      "cannot start here; use the same engine headless with `npx islet run 'your prompt'` (`islet serve` will open the UI in a browser).",
+      "cannot start here; run `npm run build && npx islet serve` and open the printed URL for the same UI in a browser, or `npx islet run 'your prompt'` headless.",
   );
   process.exit(1);
 }
