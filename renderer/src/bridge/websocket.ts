@@ -3,6 +3,8 @@
  * (the one `islet serve` printed). Calls made while the socket is (re)connecting wait for it;
  * a dropped connection fails the calls in flight and reconnects with backoff.
  */
+// First: zod must be jitless before protocol.ts builds its schemas (CSP has no 'unsafe-eval').
+import "./zod-csp.ts";
 import type { Bridge } from "../../../main/bridge/contract.ts";
 import type { EventName } from "../../../main/bridge/names.ts";
 import { BRIDGE_PATH, ServerFrame, TOKEN_PARAM } from "../../../main/bridge/protocol.ts";

@@ -1,0 +1,134 @@
+/** Pure helpers that turn the runtime's plugin report into words for people. */
+import type {
+  PluginEntry,
+  PluginList,
+  ReloadResult,
+  SandboxBackend,
+} from "../../../main/bridge/contract.ts";
+
+export const STATUS_LABEL: Record<PluginEntry["status"], string> = {
+  active: "Active",
+  disabled: "Disabled",
+  failed: "Failed",
+  errored: "Errored",
+};
+
+export const STATUS_HINT: Record<PluginEntry["status"], string> = {
+  active: "Loaded and running",
+  disabled: "Turned off (disabled: true in plugin.yaml, or excluded in features/plugins.yaml)",
+  failed: "Did not load: fix the error below and save, the plugin reloads by itself",
+  errored: "Stopped after faulting repeatedly: fix it and save, or reload",
+};
+
+export const BACKEND_LABEL: Record<SandboxBackend["name"], string> = {
+  "isolated-vm": "isolated-vm",
+  quickjs: "QuickJS",
+};
+
+export const BACKEND_SUMMARY: Record<SandboxBackend["name"], string> = {
+  "isolated-vm":
+    "Each plugin runs in its own V8 isolate: native speed, with its own heap, memory limit and time limit.",
+  quickjs:
+    "Each plugin runs in its own QuickJS interpreter compiled to WebAssembly: strongly isolated, no native module, slower on heavy computation.",
+};
+
+/** Hook timings in the order they happen around a turn, with a heading per phase. */
+const HOOK_PHASES: { label: string; hooks: string[] }[] = [
+  { label: "Before the model", hooks: ["beforeChat", "transformMessages"] },
+  { label: "After the response", hooks: ["afterResponse"] },
+  { label: "Around tool calls", hooks: ["beforeToolExecution", "afterToolExecution"] },
+  { label: "On errors", hooks: ["onError"] },
+  { label: "Compaction", hooks: ["beforeCompaction", "afterCompaction"] },
+  { label: "Agent switch", hooks: ["onAgentSwitch"] },
+];
+
+export function hooksByPhase(hooks: readonly string[]): { label: string; hooks: string[] }[] {
+  const known = new Set(HOOK_PHASES.flatMap((p) => p.hooks));
+  const groups = HOOK_PHASES.map((p) => ({
+    label: p.label,
+    hooks: p.hooks.filter((h) => hooks.includes(h)),
+  })).filter((g) => g.hooks.length > 0);
+  const other = hooks.filter((h) => !known.has(h));
+  return other.length > 0 ? [...groups, { label: "Other", hooks: other }] : groups;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const kb = bytes / 1024;
+  if (kb < 1024) return `${kb < 10 ? kb.toFixed(1) : Math.round(kb)} KB`;
+  const mb = kb / 1024;
+  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `base/sub/file` → `sub/file`; anything else unchanged. */
+export function relativeTo(file: string, base: string | undefined): string {
+  if (!base) return file;
+  const root = base.replace(/[\\/]+$/, "");
+  if (file.length > root.length + 1 && file.startsWith(root) && /[\\/]/.test(file[root.length]))
+    return file.slice(root.length + 1);
+  return file;
+}
+
+/**
+ * Messages from the loader start with the file they are about (`/abs/index.ts:1:38: Expected…`):
+ * split that off so the UI can show a short location above the message.
+ */
+export function splitLocation(
+  message: string,
+  base?: string,
+): { location: string | null; text: string } {
+  const m = /^((?:[A-Za-z]:)?[\\/][^\n:]*?)((?::\d+){0,2}):\s+/.exec(message);
+  if (!m) return { location: null, text: message };
+  let text = message.slice(m[0].length);
+  // "file: file:2:1: reason" (a problem that names its file twice): keep one.
+  if (text.startsWith(m[1])) return splitLocation(text, base);
+  if (text === "") text = message;
+  return { location: relativeTo(m[1], base) + m[2], text };
+}
+
+export interface ReloadSummary {
+  headline: string;
+  failures: ReloadResult[];
+}
+
+export function summarizeReload(reports: readonly ReloadResult[], hot: boolean): ReloadSummary {
+  const failures = reports.filter((r) => !r.ok);
+  const ok = reports.length - failures.length;
+  if (reports.length === 0)
+    return {
+      headline: hot ? "Plugins changed" : "Reload finished: no plugins to reload",
+      failures,
+    };
+  if (hot && reports.length === 1) {
+    const r = reports[0];
+    return {
+      headline: r.ok
+        ? `Hot reload: ${r.name} reloaded in ${Math.round(r.ms)} ms`
+        : `Hot reload: ${r.name} did not load`,
+      failures,
+    };
+  }
+  const parts = [`${plural(ok, "plugin")} reloaded`];
+  if (failures.length > 0) parts.push(`${failures.length} failed`);
+  return { headline: `${hot ? "Hot reload" : "Reload finished"}: ${parts.join(", ")}`, failures };
+}
+
+/**
+ * Load problems that no card already shows: a plugin that failed to load can be reported both
+ * as a problem (by file) and on its card (as its error); the card is the better place.
+ */
+export function looseProblems(list: PluginList): PluginList["problems"] {
+  return list.problems.filter((problem) => {
+    const { text } = splitLocation(problem.message);
+    return !list.plugins.some(
+      (p) =>
+        p.error !== null &&
+        (p.error === problem.message || p.error === text) &&
+        relativeTo(problem.file, p.dir) !== problem.file,
+    );
+  });
+}

@@ -1,0 +1,41 @@
+/** Warnings the engine pushes (`engine/warning`: broken configuration), each one dismissible. */
+import { useState } from "react";
+import { useBridgeEvent } from "../bridge/hooks.ts";
+import { CloseIcon } from "../ui/icons.tsx";
+
+interface Warning {
+  id: number;
+  text: string;
+}
+
+const MAX_SHOWN = 4;
+let nextId = 1;
+
+export function EngineWarnings() {
+  const [warnings, setWarnings] = useState<Warning[]>([]);
+  useBridgeEvent("engine/warning", ({ text }) => {
+    setWarnings((ws) =>
+      ws.some((w) => w.text === text) ? ws : [...ws, { id: nextId++, text }].slice(-MAX_SHOWN),
+    );
+  });
+  if (warnings.length === 0) return null;
+  return (
+    <ul className="engine-warnings" aria-label="Engine warnings">
+      {warnings.map((w) => (
+        <li key={w.id} className="banner banner-warn">
+          <span>
+            <strong>Engine warning:</strong> {w.text}
+          </span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Dismiss warning"
+            onClick={() => setWarnings((ws) => ws.filter((x) => x.id !== w.id))}
+          >
+            <CloseIcon />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
