@@ -290,4 +290,16 @@ export function executeCommand() { return "notes"; }
     await expectText(page.getByRole("complementary"), "Reconnecting…");
     assert.ok(await page.getByRole("button", { name: "Reload", exact: true }).isDisabled());
   });
+
+  it("says to open the new URL when islet serve comes back with a new token", async () => {
+    const port = new URL(serve.url).port;
+    serve = await startServe(["--port", port, "--home", home, "--workdir", dir]);
+    assert.notEqual(serve.url, page.url(), "a restarted server has a new token");
+    await expectText(
+      page.getByRole("alert"),
+      ["access token is no longer valid", "open the new URL it printed"],
+      10_000,
+    );
+    await expectText(page.getByRole("complementary"), "Disconnected");
+  });
 });

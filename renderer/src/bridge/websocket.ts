@@ -1,7 +1,9 @@
 /**
  * The bridge over `islet serve`'s loopback WebSocket. The token comes from the page's own URL
  * (the one `islet serve` printed). Calls made while the socket is (re)connecting wait for it;
- * a dropped connection fails the calls in flight and reconnects with backoff.
+ * a dropped connection fails the calls in flight and reconnects with backoff, until the server
+ * says this page's token is no longer valid (`islet serve` restarted on the same port): then the
+ * state is "refused" for good and the user is told to open the new URL.
  */
 // First: zod must be jitless before protocol.ts builds its schemas (CSP has no 'unsafe-eval').
 import "./zod-csp.ts";
@@ -9,7 +11,7 @@ import type { Bridge } from "../../../main/bridge/contract.ts";
 import type { EventName } from "../../../main/bridge/names.ts";
 import { BRIDGE_PATH, ServerFrame, TOKEN_PARAM } from "../../../main/bridge/protocol.ts";
 
-export type ConnectionState = "connecting" | "open" | "closed";
+export type ConnectionState = "connecting" | "open" | "closed" | "refused";
 
 interface Pending {
   resolve(value: unknown): void;
@@ -68,11 +70,24 @@ export function websocketBridge(location: Location): WebSocketBridge {
         call.reject(new Error("the connection to Islet was lost"));
       pending.clear();
       setState("closed");
-      setTimeout(connect, retryMs);
-      retryMs = Math.min(retryMs * 2, 5000);
+      void tokenRefused().then((refused) => {
+        if (refused) return setState("refused");
+        setTimeout(connect, retryMs);
+        retryMs = Math.min(retryMs * 2, 5000);
+      });
     };
   }
   connect();
+
+  /** A browser cannot see why a WebSocket upgrade failed; the page itself answers 401 then. */
+  async function tokenRefused(): Promise<boolean> {
+    try {
+      const page = await fetch(location.href, { method: "HEAD", cache: "no-store" });
+      return page.status === 401;
+    } catch {
+      return false; // the server is down: keep retrying
+    }
+  }
 
   function send(name: string, payload: unknown): Promise<unknown> {
     return new Promise((resolve, reject) => {
@@ -92,6 +107,8 @@ export function websocketBridge(location: Location): WebSocketBridge {
     },
     call(name, ...request) {
       if (state === "open") return send(name, request[0]) as never;
+      if (state === "refused")
+        return Promise.reject(new Error("this page's access token is no longer valid")) as never;
       return new Promise((resolve, reject) => {
         waiting.push(() => send(name, request[0]).then(resolve, reject));
       }) as never;

@@ -12,6 +12,15 @@ export function ConnectionNotice({ state }: { state: ConnectionState }) {
   }, [state]);
 
   if (state === "open") return null;
+  if (state === "refused")
+    return (
+      <p className="banner banner-bad" role="alert">
+        <span>
+          <strong>This page's access token is no longer valid.</strong> <code>islet serve</code> was
+          restarted: open the new URL it printed.
+        </span>
+      </p>
+    );
   if (!everOpen)
     return (
       <p className="banner banner-info" role="status">

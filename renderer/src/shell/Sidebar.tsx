@@ -21,6 +21,7 @@ const CONNECTION_LABEL: Record<ConnectionState, string> = {
   connecting: "Connecting…",
   open: "Engine connected",
   closed: "Reconnecting…",
+  refused: "Disconnected",
 };
 
 export function Sidebar({
