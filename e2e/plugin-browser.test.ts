@@ -67,6 +67,7 @@ sdk: "0.1.0"
   return { name: "Notes", description: "Keep a note", parameters: { type: "object", properties: {} } };
 }
 export function execute() { return "noted"; }
+export const paths = "not a function";
 export function command() { return { name: "notes", hints: "[text]" }; }
 export function executeCommand() { return "notes"; }
 `,
@@ -217,6 +218,18 @@ export function executeCommand() { return "notes"; }
     await expectText(card("greeter"), "onError");
     await page.getByRole("button", { name: "Dismiss reload result" }).click();
     await result.waitFor({ state: "detached" });
+  });
+
+  it("shows a plugin's warning once: a dismissed warning does not come back on the next reload", async () => {
+    const warnings = page.getByRole("list", { name: "Engine warnings" });
+    await expectText(warnings, "notes: paths is exported but is not a function");
+    await expectText(card("notes"), "paths is exported but is not a function");
+    await warnings.getByRole("button", { name: "Dismiss warning" }).click();
+    await warnings.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Reload", exact: true }).click();
+    await expectText(page.getByRole("status", { name: "Reload result" }), "Reload finished", 8000);
+    assert.equal(await warnings.count(), 0);
+    await page.getByRole("button", { name: "Dismiss reload result" }).click();
   });
 
   it("shows where to put plugins when there are none", async () => {

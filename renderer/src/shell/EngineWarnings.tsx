@@ -1,5 +1,8 @@
-/** Warnings the engine pushes (`engine/warning`: broken configuration), each one dismissible. */
-import { useState } from "react";
+/**
+ * Warnings the engine pushes (`engine/warning`: broken configuration), each one dismissible. Every
+ * reload reports a plugin's warnings again: a text already shown or dismissed is not repeated.
+ */
+import { useRef, useState } from "react";
 import { useBridgeEvent } from "../bridge/hooks.ts";
 import { CloseIcon } from "../ui/icons.tsx";
 
@@ -13,7 +16,9 @@ let nextId = 1;
 
 export function EngineWarnings() {
   const [warnings, setWarnings] = useState<Warning[]>([]);
+  const dismissed = useRef(new Set<string>());
   useBridgeEvent("engine/warning", ({ text }) => {
+    if (dismissed.current.has(text)) return;
     setWarnings((ws) =>
       ws.some((w) => w.text === text) ? ws : [...ws, { id: nextId++, text }].slice(-MAX_SHOWN),
     );
@@ -30,7 +35,10 @@ export function EngineWarnings() {
             type="button"
             className="icon-button"
             aria-label="Dismiss warning"
-            onClick={() => setWarnings((ws) => ws.filter((x) => x.id !== w.id))}
+            onClick={() => {
+              dismissed.current.add(w.text);
+              setWarnings((ws) => ws.filter((x) => x.id !== w.id));
+            }}
           >
             <CloseIcon />
           </button>
