@@ -60,6 +60,8 @@ export const PluginEntry = z.strictObject({
   backend: SandboxBackend,
   warnings: z.array(z.string()),
   faults: z.number(),
+  /** The most recent fault: which export, what happened, when (ISO time). */
+  lastFault: z.strictObject({ call: z.string(), message: z.string(), at: z.string() }).nullable(),
   restarts: z.number(),
   heapBytes: z.number(),
   logFile: z.string().nullable(),
@@ -93,11 +95,20 @@ export const CALLS = {
     request: NoPayload,
     response: z.strictObject({ reports: z.array(ReloadResult) }),
   },
+  /** An errored plugin back to active in a fresh sandbox (without reloading the others). */
+  "plugins/restart": {
+    request: z.strictObject({ name: z.string().min(1) }),
+    response: ReloadResult,
+  },
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const EVENTS = {
-  /** Plugins were reloaded (hot reload or /reload): the list the UI shows is stale. */
-  "plugins/changed": z.strictObject({ reports: z.array(ReloadResult) }),
+  /** Plugins were reloaded or restarted (hot reload, /reload, Restart): the list is stale. */
+  "plugins/changed": z.strictObject({
+    /** "file-change": hot reload after an edit on disk; "reload": a full reload; "restart": one plugin. */
+    cause: z.enum(["file-change", "reload", "restart"]),
+    reports: z.array(ReloadResult),
+  }),
   /** A one-line report about broken configuration (it never stops the engine). */
   "engine/warning": z.strictObject({ text: z.string() }),
 } as const satisfies Record<EventName, z.ZodType>;

@@ -35,8 +35,27 @@ export function engineHandlers(
       const runtime = engine.plugins;
       if (!runtime) throw new Error("plugins are off in this session (--without-plugins)");
       const reports: ReloadResult[] = await runtime.reloadAll();
-      events.emit("plugins/changed", { reports });
+      events.emit("plugins/changed", { cause: "reload", reports });
       return { reports };
+    },
+    "plugins/restart": async ({ name }) => {
+      const runtime = engine.plugins;
+      if (!runtime) throw new Error("plugins are off in this session (--without-plugins)");
+      const started = performance.now();
+      let report: ReloadResult;
+      try {
+        await runtime.restart(name);
+        report = { name, ok: true, ms: performance.now() - started };
+      } catch (err) {
+        report = {
+          name,
+          ok: false,
+          ms: performance.now() - started,
+          error: (err as Error).message,
+        };
+      }
+      events.emit("plugins/changed", { cause: "restart", reports: [report] });
+      return report;
     },
   };
 }

@@ -30,6 +30,8 @@ export async function openBridgeHost(
     engineHandlers(engine, opts.host, { emit: (event, payload) => ready.emit(event, payload) }),
   );
   service = ready;
-  await engine.watchPlugins((reports) => ready.emit("plugins/changed", { reports }));
+  await engine.watchPlugins((reports) =>
+    ready.emit("plugins/changed", { cause: "file-change", reports }),
+  );
   return { engine, service: ready, close: () => engine.close() };
 }

@@ -4,7 +4,12 @@
  * contract.ts gives each name its schemas (and a type check keeps the two lists equal).
  */
 
-export const CALL_NAMES = ["app/info", "plugins/list", "plugins/reload"] as const;
+export const CALL_NAMES = [
+  "app/info",
+  "plugins/list",
+  "plugins/reload",
+  "plugins/restart",
+] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
 export const EVENT_NAMES = ["plugins/changed", "engine/warning"] as const;

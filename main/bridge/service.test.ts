@@ -19,6 +19,7 @@ function service(overrides: Partial<BridgeHandlers> = {}, log: string[] = []): B
       }),
       "plugins/list": () => emptyList,
       "plugins/reload": () => ({ reports: [] }),
+      "plugins/restart": ({ name }) => ({ name, ok: true, ms: 1 }),
       ...overrides,
     },
     { log: (line) => log.push(line) },

@@ -133,6 +133,7 @@ describe("Electron shell (fake electron)", () => {
         "islet:app/info",
         "islet:plugins/list",
         "islet:plugins/reload",
+        "islet:plugins/restart",
       ]);
     });
 
@@ -173,7 +174,7 @@ describe("Electron shell (fake electron)", () => {
       const [channel, event, payload] = fake.recorded.sent[0];
       assert.equal(channel, "islet:event");
       assert.equal(event, "plugins/changed");
-      assert.deepEqual(payload, result);
+      assert.deepEqual(payload, { cause: "reload", ...result });
     });
 
     it("refuses senders that are not our window's main frame on our origin", async () => {

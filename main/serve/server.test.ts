@@ -196,6 +196,7 @@ describe("islet serve: server and WebSocket bridge", () => {
       });
       const frame = await client.next();
       assert.equal(frame.event, "plugins/changed");
+      assert.equal((frame.payload as { cause: string }).cause, "file-change");
       assert.deepEqual(
         (frame.payload as { reports: { name: string; ok: boolean }[] }).reports.map((r) => [
           r.name,

@@ -26,6 +26,7 @@ export interface PluginInfo {
   backend: { name: SandboxBackendName; reason: string };
   warnings: string[];
   faults: number;
+  lastFault: { call: string; message: string; at: string } | null;
   restarts: number;
   heapBytes: number;
   logFile: string | null;
@@ -68,6 +69,7 @@ export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | u
     backend: runtime.backend,
     warnings: [...plugin.warnings],
     faults: plugin.totalFaults,
+    lastFault: plugin.lastFault,
     restarts: plugin.restarts,
     heapBytes: plugin.heapUsed(),
     logFile: plugin.log.file,

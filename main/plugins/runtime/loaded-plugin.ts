@@ -65,6 +65,8 @@ export class LoadedPlugin {
   faults = 0;
   /** Total faults since load, for the plugin browser. */
   totalFaults = 0;
+  /** The most recent fault (which export, what happened, when), for the plugin browser. */
+  lastFault: { call: string; message: string; at: string } | null = null;
   readonly log: PluginLog;
   private module: SandboxModule | null;
   private readonly relaunch: (() => Promise<SandboxModule>) | null;
@@ -171,6 +173,7 @@ export class LoadedPlugin {
       this.faults++;
       this.totalFaults++;
       const message = describeFault(fault, this.limits.budgetMs, this.limits.memoryMb);
+      this.lastFault = { call: name, message, at: new Date().toISOString() };
       this.log.write("error", `${name}: ${message}`);
       if (this.faults >= MAX_CONSECUTIVE_FAULTS) {
         this.markErrored(`${MAX_CONSECUTIVE_FAULTS} faults in a row (last: ${message})`);

@@ -29,9 +29,10 @@ export function PluginBrowser({
   const [activity, setActivity] = useState<ReloadActivity | null>(null);
   const reload = useReload();
 
-  useBridgeEvent("plugins/changed", ({ reports }) => {
-    // A reload started here reports through its own answer.
-    if (!reload.inFlight.current) setActivity({ kind: "hot", reports, at: new Date() });
+  useBridgeEvent("plugins/changed", ({ cause, reports }) => {
+    // A reload started here reports through its own answer; a restart shows on its card.
+    if (reload.inFlight.current || cause === "restart") return;
+    setActivity({ kind: cause === "file-change" ? "hot" : "manual", reports, at: new Date() });
   });
 
   const data = list.data;

@@ -4,6 +4,7 @@ import type { PluginEntry } from "../../../main/bridge/contract.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { FileIcon, FolderIcon } from "../ui/icons.tsx";
 import { HookGroups } from "./HookGroups.tsx";
+import { RestartButton } from "./RestartButton.tsx";
 import { formatBytes, plural, splitLocation, STATUS_HINT, STATUS_LABEL } from "./format.ts";
 
 export function PluginCard({
@@ -88,7 +89,7 @@ function SdkNote({ sdk }: { sdk: PluginEntry["sdk"] }) {
 function PluginProblems({ plugin: p }: { plugin: PluginEntry }) {
   return (
     <>
-      {p.error ? (
+      {p.error && p.status !== "errored" ? (
         <Callout tone="bad" title={p.status === "failed" ? "Failed to load" : "Error"}>
           <ErrorText message={p.error} base={p.dir} />
         </Callout>
@@ -110,13 +111,31 @@ function PluginProblems({ plugin: p }: { plugin: PluginEntry }) {
           </ul>
         </Callout>
       ) : null}
-      {p.faults > 0 || p.restarts > 0 ? (
+      {p.status === "errored" ? (
+        <Callout tone="bad" title="Stopped: it kept failing, so Islet no longer calls it">
+          {p.error ? <ErrorText message={p.error} base={p.dir} /> : null}
+          <p>
+            Fix it and save (or Reload), or restart it as it is.
+            {p.logFile ? " Its log has the details." : ""}
+          </p>
+          <RestartButton name={p.name} />
+        </Callout>
+      ) : p.faults > 0 || p.restarts > 0 ? (
         <Callout
-          tone={p.status === "errored" ? "bad" : "warn"}
+          tone="warn"
           title={`${plural(p.faults, "fault")} · ${plural(p.restarts, "restart")}`}
         >
+          {p.lastFault ? (
+            <p className="error-text">
+              <span className="error-location">
+                Last: {p.lastFault.call} at {new Date(p.lastFault.at).toLocaleTimeString()}
+              </span>
+              <span>{p.lastFault.message}</span>
+            </p>
+          ) : null}
           <p>
-            Calls into this plugin threw, timed out or ran out of memory; its results were ignored.
+            Calls into this plugin threw, timed out or ran out of memory; their results were
+            ignored.
             {p.logFile ? " Its log has the details." : ""}
           </p>
         </Callout>

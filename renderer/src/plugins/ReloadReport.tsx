@@ -4,7 +4,7 @@ import { CloseIcon } from "../ui/icons.tsx";
 import { splitLocation, summarizeReload } from "./format.ts";
 
 export interface ReloadActivity {
-  /** "manual": the Reload button; "hot": a file changed on disk. */
+  /** "manual": a full reload (the Reload button, here or elsewhere); "hot": a file changed on disk. */
   kind: "manual" | "hot";
   reports: ReloadResult[];
   at: Date;

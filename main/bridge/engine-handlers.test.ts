@@ -1,0 +1,70 @@
+/** The contract's plugin calls against a real engine and real plugin sandboxes. */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { emptyContext } from "../agent/hooks/testing.ts";
+import { tempDir, type TempDir } from "../plugins/loader/testing.ts";
+import type { PluginList } from "./contract.ts";
+import { openBridgeHost, type BridgeHost } from "./host.ts";
+
+describe("bridge: plugin calls on a real engine", () => {
+  let dirs: TempDir;
+  let host: BridgeHost;
+  const events: unknown[] = [];
+
+  before(async () => {
+    dirs = tempDir("islet-bridge-");
+    dirs.write({
+      "home/plugins/flaky/plugin.yaml": 'description: "Always throws"\n',
+      "home/plugins/flaky/index.ts":
+        'export function beforeChat() { throw new Error("the flaky plugin broke"); }\n',
+      "work/.keep": "",
+    });
+    host = await openBridgeHost({
+      home: dirs.path("home"),
+      workdir: dirs.path("work"),
+      plugins: {},
+      host: {
+        host: "browser",
+        versions: { node: process.versions.node, electron: null, chrome: null },
+      },
+    });
+    host.service.subscribe((event, payload) => events.push([event, payload]));
+  });
+
+  after(async () => {
+    await host.close();
+    dirs.remove();
+  });
+
+  const list = async () => (await host.service.call("plugins/list", undefined)) as PluginList;
+
+  it("reports the last fault, marks a plugin that keeps faulting errored, and restarts it", async () => {
+    const [hook] = host.engine.plugins!.handlers("beforeChat");
+    for (let i = 0; i < 5; i++) await hook.invoke(emptyContext()).catch(() => undefined);
+    const [flaky] = (await list()).plugins;
+    assert.equal(flaky.status, "errored");
+    assert.equal(flaky.faults, 5);
+    assert.equal(flaky.lastFault?.call, "beforeChat");
+    assert.match(flaky.lastFault?.message ?? "", /threw: .*the flaky plugin broke/);
+    assert.ok(Date.parse(flaky.lastFault?.at ?? "") > Date.now() - 60_000);
+
+    const report = (await host.service.call("plugins/restart", { name: "flaky" })) as {
+      ok: boolean;
+    };
+    assert.equal(report.ok, true);
+    assert.equal((await list()).plugins[0].status, "active");
+    assert.deepEqual(events.at(-1), ["plugins/changed", { cause: "restart", reports: [report] }]);
+  });
+
+  it("a restart of an unknown plugin says so, and a nameless one is refused", async () => {
+    const report = (await host.service.call("plugins/restart", { name: "ghost" })) as {
+      ok: boolean;
+      error: string;
+    };
+    assert.deepEqual([report.ok, report.error], [false, 'no plugin named "ghost"']);
+    await assert.rejects(
+      host.service.call("plugins/restart", { name: "" }),
+      /plugins\/restart: invalid payload/,
+    );
+  });
+});
