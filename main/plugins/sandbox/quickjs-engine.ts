@@ -1,8 +1,8 @@
 /**
- * Entering a plugin's QuickJS instance, for the QuickJS backend (quickjs.ts): every way in runs
- * under a deadline that the interrupt handler enforces, ends by draining the promise jobs it
- * queued, and turns what comes out into a SandboxFault — timeout, memory or exception — the way
- * the isolated-vm backend classifies what comes out of applySync.
+ * Entering a plugin's QuickJS instance, for quickjs-module.ts: every way in runs under a deadline
+ * that the interrupt handler enforces, ends by draining the promise jobs it queued, and turns what
+ * comes out into a SandboxFault — timeout, memory or exception — the way the isolated-vm backend
+ * classifies what comes out of applySync.
  */
 import type { JSModuleLoader, JSModuleNormalizer, QuickJSHandle } from "quickjs-emscripten";
 import { messageOf } from "./host-bridge.ts";
@@ -16,6 +16,15 @@ const INTERRUPTED = { name: "InternalError", message: "interrupted", stack: "" }
 
 export type EntryArg = string | number | boolean | undefined;
 
+/**
+ * Told of every entry: a native built-in the interrupt handler cannot reach may overrun one, and
+ * then only something outside this thread can stop it (the watchdog, quickjs-watchdog.ts).
+ */
+export interface EntryWatch {
+  enter(budgetMs: number): void;
+  leave(): void;
+}
+
 export interface EngineHooks {
   /** A fatal fault: the owner stops the sandbox (and calls stop()); returns the fault to report. */
   fatal(fault: SandboxFault): SandboxFault;
@@ -23,6 +32,7 @@ export interface EngineHooks {
   stopped(): SandboxFault;
   /** A line for the plugin's log. */
   notice(text: string): void;
+  watch?: EntryWatch;
 }
 
 export class QuickJsEngine {
@@ -90,16 +100,19 @@ export class QuickJsEngine {
   guarded<T>(what: string, budgetMs: number, step: (vm: QuickJsVm) => T): T {
     const vm = this.vm;
     this.#deadline = performance.now() + budgetMs;
+    this.#hooks.watch?.enter(budgetMs);
     try {
       const value = step(vm);
       this.#drainJobs(vm);
       // The interruption may have been swallowed (an async function rejects with it), or never
-      // polled for: a native call (a sort, BigInt arithmetic) ran past the deadline and returned.
+      // polled for: a native call (a sort, BigInt arithmetic) ran past the deadline and returned
+      // before the watchdog's grace ran out.
       if (this.#interrupted || this.#shouldInterrupt()) throw this.timeoutFault(what);
       return value;
     } catch (error) {
       throw this.#faultFrom(error, what);
     } finally {
+      this.#hooks.watch?.leave();
       if (this.#vm) this.#deadline = Infinity;
     }
   }

@@ -1,48 +1,33 @@
 /**
- * The QuickJS backend: each plugin in its own QuickJS runtime inside its own WASM instance
- * (quickjs-emscripten, sync build). No native module, so it runs wherever WebAssembly does —
- * including Electron's main process with the V8 memory cage on, where isolated-vm is unproven
- * (ENGINEERING §0).
+ * The QuickJS backend (SPEC §6), as the host thread sees it. The plugins run in QuickJS in a
+ * worker thread (quickjs-worker.ts, quickjs-module.ts); here each module is a proxy that forwards
+ * load, calls, heap figures and dispose over messages, and serves the plugin's host capabilities,
+ * which stay on this thread (HostCapabilities.call is async and JSON in and out; log is fire and
+ * forget; env is data sent with the load).
  *
- * Same design as the isolated-vm backend (see isolated-vm.ts): the sandbox only runs inside a
- * host-thread entry (the prelude's invoke, invokeJson, settle, describe); host services answer
- * through `settle`; timers are a host service. QuickJS runs promise jobs only when asked, so every
- * entry ends by draining them (`executePendingJobs`) under the same budget — the counterpart of
- * V8's microtask checkpoint at the end of isolated-vm's applySync.
- *
- * Limits:
- * - time: an interrupt handler, which QuickJS polls while it runs, stops the entry at its
- *   deadline (the budget left to the nearest pending call, CallTable.entryBudgetMs). A try/catch
- *   cannot catch the interruption, but an async function turns it into a rejection, so the host
- *   treats any entry during which it fired as timed out. A call waiting forever hits its
- *   CallTable deadline, as with isolated-vm; background work draws on the same BackgroundBudget.
- * - memory: the instance's WebAssembly.Memory has a hard maximum (quickjs-setup.ts). Running
- *   out raises "out of memory" in the sandbox; the backend stops the sandbox when that reaches
- *   it (a plugin that catches it and frees the memory goes on, still under the cap).
- * - stack: QuickJS's own limit turns deep recursion into a catchable error. If the host stack
- *   overflows first (native recursion QuickJS does not count) or the instance traps, the
- *   instance is abandoned without another call into it, and the plugin faults as "memory".
- *
- * Entering and classifying is in quickjs-engine.ts, building the instance in quickjs-setup.ts,
- * evaluation (top-level await) in quickjs-load.ts.
+ * Why a worker: QuickJS's interrupt handler bounds ordinary code, but a few native built-ins never
+ * poll it (sorting a huge typed array, BigInt arithmetic on megabit numbers) and run for seconds.
+ * On the host thread (Electron's main process) that froze the app. In the worker, the watchdog
+ * (quickjs-watchdog.ts) terminates the worker instead:
+ * - the plugin whose entry overran faults "timeout" (its pending calls, or its load) and stays
+ *   dead, like any sandbox after a fatal fault; the runtime restarts it as usual;
+ * - every other module of that worker is reloaded by its proxy in a fresh worker, with a warning
+ *   in its log: the plugin sees no fault and `disposed` stays false, only its module state starts
+ *   over (as after a runtime restart). Its calls in flight at that moment cannot be replayed
+ *   (they may have had effects) and fail with a "disposed" fault saying why.
+ * A worker that crashes on its own (not stopped by the watchdog) has no known culprit, so nothing
+ * is reloaded behind the runtime's back: every module in it is dead, and the runtime restarts
+ * each on its next call, within its restart cap.
  */
-import { BackgroundBudget, CallTable } from "./calls.ts";
 import { bootOrFault } from "./boot.ts";
-import { HostBridge, messageOf } from "./host-bridge.ts";
-import { LazyFields } from "./lazy-fields.ts";
-import { decodeDescription, decodeOutcome } from "./outcome.ts";
-import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "./prelude.ts";
-import { QuickJsEngine, type EntryArg } from "./quickjs-engine.ts";
-import { OUT_OF_MEMORY, translateOutcome, unwrap } from "./quickjs-errors.ts";
-import { QuickJsLoading } from "./quickjs-load.ts";
+import { HostServer } from "./quickjs-host-server.ts";
 import {
-  ENTRY_NAME,
-  installPrelude,
-  pluginModules,
-  type QuickJsEntries,
-  type QuickJsVm,
-} from "./quickjs-setup.ts";
-import type { QuickJSHandle } from "quickjs-emscripten";
+  sharedWorkerLink,
+  type LinkedModule,
+  type QuickJsWorkerLink,
+  type WorkerLoss,
+} from "./quickjs-link.ts";
+import { argumentsJson, toFault, type FromWorker } from "./quickjs-protocol.ts";
 import {
   SandboxFault,
   type PluginSandbox,
@@ -50,58 +35,53 @@ import {
   type SandboxModule,
 } from "./types.ts";
 
-const MAX_LOG_CHARS = 8_192;
-const INSTALL_BUDGET_MS = 10_000;
+/** Loads tried before giving up when other plugins' overruns keep stopping the worker. */
+const LOAD_ATTEMPTS = 3;
+/** heapUsed() answers from the last figure and asks for a fresh one at most this often. */
+const HEAP_REFRESH_MS = 1_000;
+/** A load cut short by another module's overrun: try again in a fresh worker. */
+const WORKER_LOST = Symbol("worker lost");
 
 export class QuickJsSandbox implements PluginSandbox {
   readonly backend = "quickjs" as const;
 
-  async load(opts: SandboxLoadOptions): Promise<SandboxModule> {
-    return bootOrFault(new QuickJsModule(opts), opts.filename);
+  load(opts: SandboxLoadOptions): Promise<SandboxModule> {
+    return bootOrFault(new QuickJsProxy(opts), opts.filename);
   }
 }
 
-class QuickJsModule implements SandboxModule {
+interface PendingCall {
+  link: QuickJsWorkerLink;
+  resolve(value: unknown): void;
+  reject(fault: SandboxFault): void;
+}
+
+class QuickJsProxy implements SandboxModule, LinkedModule {
   functions: ReadonlySet<string> = new Set();
   arity: ReadonlyMap<string, number> = new Map();
   values: Readonly<Record<string, unknown>> = {};
+  readonly filename: string;
 
   readonly #opts: SandboxLoadOptions;
-  readonly #calls: CallTable;
-  readonly #lazy = new LazyFields();
-  readonly #bridge: HostBridge;
-  readonly #background: BackgroundBudget;
-  readonly #loading: QuickJsLoading;
-  readonly #engine: QuickJsEngine;
-  #entries?: QuickJsEntries;
+  readonly #calls = new Map<number, PendingCall>();
+  #nextCall = 1;
+  #link?: QuickJsWorkerLink;
+  /** This module's number in #link's worker. */
+  #id = 0;
+  #loading?: { resolve(): void; reject(reason: SandboxFault | typeof WORKER_LOST): void };
+  /** While reloading after another plugin's overrun: calls wait for it. Never rejects. */
+  #reloading?: Promise<void>;
+  readonly #services: HostServer;
   #dead = false;
-  /** Why the sandbox died, for the "disposed" fault of later calls. */
+  /** Why the module died, for the "disposed" fault of later calls. */
   #fault?: SandboxFault;
+  #heap = 0;
+  #heapAskedAt = -Infinity;
 
   constructor(opts: SandboxLoadOptions) {
     this.#opts = opts;
-    const { limits, filename } = opts;
-    this.#calls = new CallTable({
-      budgetMs: limits.callTimeoutMs,
-      decode: (outcome, name) => this.#decode(outcome, name),
-      onDeadline: (name) =>
-        this.#die(
-          new SandboxFault(
-            "timeout",
-            `${name} did not finish within its ${limits.callTimeoutMs} ms budget`,
-          ),
-        ),
-    });
-    this.#bridge = new HostBridge(opts.host, (id, ok, payload) =>
-      this.#enterSettle(id, ok, payload),
-    );
-    this.#background = new BackgroundBudget(limits.callTimeoutMs);
-    this.#loading = new QuickJsLoading(filename, limits.callTimeoutMs);
-    this.#engine = new QuickJsEngine(limits, {
-      fatal: (fault) => this.#die(fault),
-      stopped: () => this.#disposedFault(),
-      notice: (text) => this.#bridge.notice("error", text),
-    });
+    this.filename = opts.filename;
+    this.#services = new HostServer(opts.host);
   }
 
   get disposed(): boolean {
@@ -109,52 +89,18 @@ class QuickJsModule implements SandboxModule {
   }
 
   async boot(): Promise<void> {
-    const { code, filename, host, limits } = this.#opts;
-    let refused: SandboxFault | undefined;
-    await this.#engine.start(
-      pluginModules({ code, filename, execAllowed: host.exec, refused: (f) => (refused = f) }),
-    );
-    if (this.#dead) throw this.#disposedFault();
-    const bridge = this.#bridge;
-    // Our own code, before any of the plugin's: the budget only guards against a bug in it.
-    this.#entries = this.#guarded("installing the prelude", INSTALL_BUDGET_MS, ({ context }) =>
-      installPrelude(
-        context,
-        {
-          log: (level, text) => bridge.log(level, text),
-          call: (id, name, args) => bridge.start(id, name, args),
-          cancel: (id) => bridge.cancel(id),
-          done: (id, outcome) => this.#done(id, outcome),
-          field: (id, name) => this.#lazy.get(Number(id), String(name)),
-          overdue: () => this.#engine.overdue(),
-        },
-        {
-          env: { ...host.env },
-          exec: host.exec,
-          maxResultChars: limits.maxResultChars,
-          maxLogChars: MAX_LOG_CHARS,
-          memoryMb: limits.memoryMb,
-        },
-      ),
-    );
-    await this.#loading.evaluate(
-      () =>
-        this.#guarded("the module's top-level code", undefined, ({ context }) =>
-          unwrap(context, context.evalCode(ENTRY_MODULE_SOURCE, ENTRY_NAME, { type: "module" })),
-        ),
-      () => refused,
-    );
-    const description = decodeDescription(
-      this.#enter(this.#entries.describe, [], "describing exports"),
-    );
-    this.functions = description.functions;
-    this.arity = description.arity;
-    this.values = description.values;
-    if (description.skipped.length > 0) {
-      this.#bridge.notice(
-        "debug",
-        `exports left out (neither functions nor JSON data): ${description.skipped.join(", ")}`,
-      );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#loadInWorker();
+      } catch (reason) {
+        if (reason !== WORKER_LOST) throw reason;
+        if (attempt >= LOAD_ATTEMPTS) {
+          throw new SandboxFault(
+            "load",
+            `${this.filename}: the QuickJS worker was stopped ${LOAD_ATTEMPTS} times while loading (other plugins overran their budget)`,
+          );
+        }
+      }
     }
   }
 
@@ -162,17 +108,9 @@ class QuickJsModule implements SandboxModule {
   call(name: string, args: unknown[]): Promise<unknown> {
     let json: string;
     try {
-      // Trailing undefined arguments are left out rather than turned into null by JSON.
-      let end = args.length;
-      while (end > 0 && args[end - 1] === undefined) end--;
-      json = JSON.stringify(args.slice(0, end));
-    } catch (error) {
-      return Promise.reject(
-        new SandboxFault(
-          "exception",
-          `arguments for ${name} are not JSON data: ${messageOf(error)}`,
-        ),
-      );
+      json = argumentsJson(name, args);
+    } catch (fault) {
+      return Promise.reject(fault);
     }
     return this.callJson(name, json);
   }
@@ -188,108 +126,174 @@ class QuickJsModule implements SandboxModule {
         new SandboxFault("exception", `the plugin has no exported function ${name}`),
       );
     }
-    const id = this.#calls.open(name);
-    let outcome: unknown;
-    try {
-      outcome = this.#enter(
-        this.#entries!.invokeJson,
-        [id, name, argsJson, this.#lazy.register(id, lazy)],
-        name,
-      );
-    } catch (fault) {
-      this.#calls.abandon(id);
-      return Promise.reject(fault);
-    }
-    return this.#calls.entered(id, outcome);
+    if (this.#reloading) return this.#reloading.then(() => this.callJson(name, argsJson, lazy));
+    const link = this.#link!;
+    const call = this.#nextCall++;
+    link.hold();
+    const answer = new Promise((resolve, reject) => {
+      this.#calls.set(call, { link, resolve, reject });
+      link.post({ t: "call", module: this.#id, call, name, args: argsJson, lazy });
+    });
+    // Most hooks answer within a millisecond: wait here rather than through the event loop.
+    link.waitBriefly(() => !this.#calls.has(call));
+    return answer;
   }
 
   heapUsed(): number {
     if (this.#dead) return 0;
-    try {
-      return this.#engine.heapUsed();
-    } catch {
-      return 0;
+    const now = performance.now();
+    // The figure lives in the worker and this answer must be synchronous: ask for the next one.
+    if (this.#link && !this.#reloading && now - this.#heapAskedAt > HEAP_REFRESH_MS) {
+      this.#heapAskedAt = now;
+      this.#link.post({ t: "heap", module: this.#id });
     }
+    return this.#heap;
   }
 
   dispose(): void {
-    if (this.#dead) return;
-    this.#shutdown(new SandboxFault("disposed", "the sandbox was disposed"));
-  }
-
-  #done(id: unknown, outcome: unknown): void {
-    if (id === LOAD_CALL_ID) this.#loading.evaluated();
-    else if (typeof id === "number") this.#calls.complete(id, outcome);
-  }
-
-  /** Outcomes as the shared decoder reads them, QuickJS's engine faults made fatal or worded alike. */
-  #decode(outcome: unknown, name: string): unknown {
-    // QuickJS lets an async function catch the interruption and reject with it: still a timeout.
-    if (this.#engine.interrupted) throw this.#engine.timeoutFault(name);
-    const translated = translateOutcome(outcome);
-    if (translated === OUT_OF_MEMORY) throw this.#engine.memoryFault(name);
-    return decodeOutcome(translated, name, this.#opts.filename, this.#opts.limits.maxResultChars);
-  }
-
-  #enterSettle(id: number, ok: boolean, payload: string | undefined): void {
-    if (this.#dead) return;
-    // With no call pending, this is the plugin's own background work: it draws on its share.
-    const background = this.#calls.size === 0;
-    const started = performance.now();
-    try {
-      this.#enter(
-        this.#entries!.settle,
-        [id, ok, payload],
-        "async work (an awaited host call, a timer or a callback)",
-      );
-      if (this.#loading.pending) {
-        this.#guarded("the module's top-level await", undefined, ({ context }) =>
-          this.#loading.check(context),
-        );
-      }
-    } catch (fault) {
-      // Fatal faults already stopped the sandbox; anything else is worth a line in the plugin log.
-      if (!this.#dead) this.#bridge.notice("error", `host call answer failed: ${messageOf(fault)}`);
-    }
-    if (background && !this.#dead && !this.#background.spend(performance.now() - started)) {
-      const share = Math.round(this.#background.share * 100);
-      this.#die(
-        new SandboxFault(
-          "timeout",
-          `background work (timers, callbacks) took more than ${share}% of the host's time`,
-        ),
-      );
-    }
-  }
-
-  /** Enters the sandbox with the time left in the budget (see CallTable.entryBudgetMs). */
-  #enter(entry: QuickJSHandle, args: EntryArg[], what: string): string {
-    if (this.#dead) throw this.#disposedFault();
-    return this.#engine.enter(entry, args, this.#calls.entryBudgetMs(), what);
-  }
-
-  /** Runs `step` in the sandbox within `budgetMs` (default: what is left of the call budget). */
-  #guarded<T>(what: string, budgetMs: number | undefined, step: (vm: QuickJsVm) => T): T {
-    if (this.#dead) throw this.#disposedFault();
-    return this.#engine.guarded(what, budgetMs ?? this.#calls.entryBudgetMs(), step);
-  }
-
-  /** A fatal fault: the sandbox is stopped and everything pending fails with it. */
-  #die(fault: SandboxFault): SandboxFault {
-    if (this.#dead) return fault;
-    this.#fault = fault;
-    this.#bridge.notice("error", `sandbox stopped (${fault.kind}): ${fault.message}`);
-    this.#shutdown(fault);
-    return fault;
-  }
-
-  #shutdown(fault: SandboxFault): void {
+    if (this.#dead) return this.#detachWhenSettled();
     this.#dead = true;
-    this.#engine.stop();
-    this.#entries = undefined;
-    this.#bridge.dispose();
-    this.#calls.failAll(fault);
-    this.#loading.fail(fault);
+    this.#services.stop("the plugin was unloaded");
+    const fault = new SandboxFault("disposed", "the sandbox was disposed");
+    this.#loading?.reject(fault);
+    this.#failCalls(fault);
+    this.#link?.post({ t: "dispose", module: this.#id });
+    this.#link?.detach(this.#id);
+  }
+
+  receive(message: FromWorker): void {
+    switch (message.t) {
+      case "loaded":
+        this.functions = new Set(message.functions.map(([name]) => name));
+        this.arity = new Map(message.functions);
+        this.values = Object.freeze(message.values);
+        this.#heap = message.heap;
+        return this.#loading?.resolve();
+      case "loadFailed":
+        return this.#loading?.reject(toFault(message.fault));
+      case "result":
+        return this.#settle(message);
+      case "log":
+        return this.#services.log(message.level, message.text);
+      case "host":
+        return this.#serve(message.request, message.name, message.args);
+      case "heap":
+        this.#heap = message.bytes;
+        return;
+      case "died":
+        // The worker logged it; its failed calls follow, each with this fault.
+        this.#die(toFault(message.fault));
+        return this.#detachWhenSettled();
+    }
+  }
+
+  lost(loss: WorkerLoss): void {
+    this.#services.stop("the plugin's sandbox stopped");
+    if (this.#dead) return this.#failCalls(this.#fault ?? this.#disposedFault());
+    if (loss.kind === "crashed") {
+      const fault = new SandboxFault("disposed", `the QuickJS worker stopped: ${loss.reason}`);
+      this.#services.log("error", `sandbox stopped: ${fault.message}`);
+      this.#die(fault);
+      this.#loading?.reject(new SandboxFault("load", `${this.filename}: ${fault.message}`));
+      return this.#failCalls(fault);
+    }
+    if (loss.module === this.#id) {
+      const fault = new SandboxFault(
+        "timeout",
+        `${this.filename}: a built-in call (a huge typed-array sort or BigInt computation, say) ran past the ` +
+          `${this.#opts.limits.callTimeoutMs} ms call budget without yielding, so its QuickJS worker was stopped`,
+      );
+      this.#services.log("error", `sandbox stopped (timeout): ${fault.message}`);
+      this.#die(fault);
+      this.#loading?.reject(new SandboxFault("load", fault.message, { cause: fault }));
+      return this.#failCalls(fault);
+    }
+    // An innocent bystander: back in a fresh worker, without a fault of its own.
+    const why = `${loss.culprit} ran a built-in past its call budget, which stopped the QuickJS worker this plugin shared with it`;
+    this.#failCalls(
+      new SandboxFault("disposed", `the call was cut short: ${why}; the plugin was restarted`),
+    );
+    if (this.#loading) return this.#loading.reject(WORKER_LOST);
+    this.#services.log(
+      "warn",
+      `restarted in a fresh QuickJS worker (module state starts over): ${why}`,
+    );
+    this.#reloading = this.boot().then(
+      () => (this.#reloading = undefined),
+      (fault: unknown) => {
+        this.#reloading = undefined;
+        const reason =
+          fault instanceof SandboxFault ? fault : new SandboxFault("load", String(fault));
+        this.#services.log("error", `sandbox stopped: could not be restarted: ${reason.message}`);
+        this.#die(reason);
+      },
+    );
+  }
+
+  /** Loads the module into the shared worker; rejects with its load fault, or WORKER_LOST. */
+  #loadInWorker(): Promise<void> {
+    if (this.#dead) return Promise.reject(this.#disposedFault());
+    const link = sharedWorkerLink();
+    this.#link = link;
+    this.#id = link.attach(this);
+    link.hold();
+    const { code, limits, host } = this.#opts;
+    return new Promise<void>((resolve, reject) => {
+      this.#loading = { resolve, reject };
+      link.post({
+        t: "load",
+        module: this.#id,
+        filename: this.filename,
+        code,
+        limits,
+        env: { ...host.env },
+        exec: host.exec,
+      });
+    }).finally(() => {
+      this.#loading = undefined;
+      link.release();
+    });
+  }
+
+  #settle(message: Extract<FromWorker, { t: "result" }>): void {
+    const pending = this.#calls.get(message.call);
+    if (!pending) return;
+    this.#calls.delete(message.call);
+    pending.link.release();
+    if (message.ok) pending.resolve(message.value);
+    else pending.reject(toFault(message.fault));
+    if (this.#dead) this.#detachWhenSettled();
+  }
+
+  /** Runs a host service for the sandbox and sends the answer to the instance that asked. */
+  #serve(request: number, name: string, args: unknown[]): void {
+    const link = this.#link!;
+    const module = this.#id;
+    this.#services.serve(name, args, (answer) => {
+      if (this.#dead || this.#link !== link || this.#id !== module) return;
+      link.post({ t: "answer", module, request, ...answer });
+    });
+  }
+
+  #die(fault: SandboxFault): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    this.#fault = fault;
+    this.#services.stop("the plugin's sandbox stopped");
+  }
+
+  #failCalls(fault: SandboxFault): void {
+    const calls = [...this.#calls.values()];
+    this.#calls.clear();
+    for (const call of calls) {
+      call.link.release();
+      call.reject(fault);
+    }
+  }
+
+  /** A dead module stays attached only until the results of its failed calls have come. */
+  #detachWhenSettled(): void {
+    if (this.#calls.size === 0 && !this.#loading) this.#link?.detach(this.#id);
   }
 
   #disposedFault(): SandboxFault {
