@@ -59,8 +59,8 @@ export default defineConfig({
           // Run in a disposable utility process before plugins load (main/electron/sandbox-probe.ts).
           "isolated-vm-probe": resolve(root, "main/plugins/probe/isolated-vm-probe.ts"),
           // The QuickJS plugins' worker thread, found next to the bundle at run time
-          // (main/plugins/sandbox/quickjs-link.ts).
-          "quickjs-worker": resolve(root, "main/plugins/sandbox/quickjs-worker.ts"),
+          // (main/plugins/sandbox/quickjs/link.ts).
+          "quickjs-worker": resolve(root, "main/plugins/sandbox/quickjs/worker.ts"),
         },
         external: mainExternal,
       },

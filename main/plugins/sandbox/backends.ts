@@ -4,7 +4,7 @@
  * engine on first use, so choosing one never loads the other.
  */
 import { IsolatedVmSandbox } from "./isolated-vm.ts";
-import { QuickJsSandbox } from "./quickjs.ts";
+import { QuickJsSandbox } from "./quickjs/sandbox.ts";
 import type { PluginSandbox, SandboxBackendName } from "./types.ts";
 
 export const SANDBOX_BACKENDS: readonly SandboxBackendName[] = ["isolated-vm", "quickjs"];

@@ -2,7 +2,7 @@
  * Building a plugin's sandbox for the QuickJS backend: the WASM instance with its memory cap, the
  * runtime with its stack limit and interrupt handler, the module loader for the synthetic modules
  * (`islet:internal`, `@islet/sdk`, `@islet/sdk/exec`, the entry), and the prelude with the host
- * callbacks. Entering it and classifying faults is quickjs-engine.ts.
+ * callbacks. Entering it and classifying faults is engine.ts.
  *
  * One WASM instance per plugin, not one shared module: QuickJS's own memory limit does not count
  * allocation sizes under Emscripten (malloc_usable_size is unavailable there, so every block
@@ -21,9 +21,9 @@ import type {
   QuickJSHandle,
   QuickJSRuntime,
 } from "quickjs-emscripten";
-import { messageOf } from "./host-bridge.ts";
-import { checkImport, EXEC_SPECIFIER, SDK_SPECIFIER } from "./imports.ts";
-import type { PreludeHost } from "./isolated-vm-setup.ts";
+import { messageOf } from "../host-bridge.ts";
+import { checkImport, EXEC_SPECIFIER, SDK_SPECIFIER } from "../imports.ts";
+import type { PreludeHost } from "../isolated-vm-setup.ts";
 import {
   EXEC_MODULE_SOURCE,
   INTERNAL_MODULE_SOURCE,
@@ -32,10 +32,10 @@ import {
   PRELUDE_SOURCE,
   SDK_MODULE_SOURCE,
   type PreludeConfig,
-} from "./prelude.ts";
-import { unwrap } from "./quickjs-errors.ts";
-import { HARDEN_SOURCE, hardenLimit } from "./quickjs-harden.ts";
-import { SandboxFault } from "./types.ts";
+} from "../prelude.ts";
+import { unwrap } from "./errors.ts";
+import { HARDEN_SOURCE, hardenLimit } from "./harden.ts";
+import { SandboxFault } from "../types.ts";
 
 type QuickJsLibrary = typeof import("quickjs-emscripten");
 
@@ -48,7 +48,7 @@ const BASE_PAGES = 256;
  * host (V8) stack for the WASM frames, ~2–3× as much, and the host stack is ~1 MB in all: 192 KB
  * leaves room for the host's own frames (≈1,000 levels of plain JS recursion). Deeper recursion
  * in native code that QuickJS does not count (JSON of >5,000-deep nesting) can still exhaust the
- * host stack; that unwinds through the instance, which is then abandoned (quickjs-engine.ts).
+ * host stack; that unwinds through the instance, which is then abandoned (engine.ts).
  */
 const STACK_BYTES = 192 * 1024;
 
@@ -195,7 +195,7 @@ export function pluginModules(opts: {
 }
 
 /**
- * Hardens the realm (quickjs-harden.ts), then runs the prelude with the host callbacks, which
+ * Hardens the realm (harden.ts), then runs the prelude with the host callbacks, which
  * stay inside closures (never on globalThis), and returns its entries. The plugin's module is not
  * loaded yet, so nothing here is hostile.
  */

@@ -6,9 +6,9 @@
  * the load at once instead of at the end of the budget.
  */
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten";
-import { pluginFrame } from "./outcome.ts";
-import { guestError, type GuestError } from "./quickjs-errors.ts";
-import { SandboxFault } from "./types.ts";
+import { pluginFrame } from "../outcome.ts";
+import { guestError, type GuestError } from "./errors.ts";
+import { SandboxFault } from "../types.ts";
 
 export class QuickJsLoading {
   readonly #filename: string;

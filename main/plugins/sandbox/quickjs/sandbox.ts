@@ -1,6 +1,6 @@
 /**
  * The QuickJS backend (SPEC §6), as the host thread sees it. The plugins run in QuickJS in a
- * worker thread (quickjs-worker.ts, quickjs-module.ts); here each module is a proxy that forwards
+ * worker thread (worker.ts, module.ts); here each module is a proxy that forwards
  * load, calls, heap figures and dispose over messages, and serves the plugin's host capabilities,
  * which stay on this thread (HostCapabilities.call is async and JSON in and out; log is fire and
  * forget; env is data sent with the load).
@@ -8,7 +8,7 @@
  * Why a worker: QuickJS's interrupt handler bounds ordinary code, but a few native built-ins never
  * poll it (sorting a huge typed array, BigInt arithmetic on megabit numbers) and run for seconds.
  * On the host thread (Electron's main process) that froze the app. In the worker, the watchdog
- * (quickjs-watchdog.ts) terminates the worker instead:
+ * (watchdog.ts) terminates the worker instead:
  * - the plugin whose entry overran faults "timeout" (its pending calls, or its load) and stays
  *   dead, like any sandbox after a fatal fault; the runtime restarts it as usual;
  * - every other module of that worker is reloaded by its proxy in a fresh worker, with a warning
@@ -19,21 +19,21 @@
  * is reloaded behind the runtime's back: every module in it is dead, and the runtime restarts
  * each on its next call, within its restart cap.
  */
-import { bootOrFault } from "./boot.ts";
-import { HostServer } from "./quickjs-host-server.ts";
+import { bootOrFault } from "../boot.ts";
+import { HostServer } from "./host-server.ts";
 import {
   sharedWorkerLink,
   type LinkedModule,
   type QuickJsWorkerLink,
   type WorkerLoss,
-} from "./quickjs-link.ts";
-import { argumentsJson, toFault, type FromWorker } from "./quickjs-protocol.ts";
+} from "./link.ts";
+import { argumentsJson, toFault, type FromWorker } from "./protocol.ts";
 import {
   SandboxFault,
   type PluginSandbox,
   type SandboxLoadOptions,
   type SandboxModule,
-} from "./types.ts";
+} from "../types.ts";
 
 /** Loads tried before giving up when other plugins' overruns keep stopping the worker. */
 const LOAD_ATTEMPTS = 3;

@@ -1,19 +1,19 @@
 /**
  * The QuickJS worker thread: every QuickJS plugin module of the process lives here, off the host
  * thread, so that a native built-in running past its budget holds this thread only — and the
- * host's watchdog can end it by terminating the worker (quickjs-watchdog.ts, quickjs-link.ts).
+ * host's watchdog can end it by terminating the worker (watchdog.ts, link.ts).
  *
  * Runs as a .ts file under Node (type stripping) and as out/main/quickjs-worker.js in the
  * Electron bundle (electron.vite.config.ts). workerData carries the shared entry slots and the
- * worker's end of the message channel (quickjs-channel.ts).
+ * worker's end of the message channel (channel.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { faultData, type FromWorker, type ToWorker } from "./quickjs-protocol.ts";
-import { loadQuickJsModule, type QuickJsModule } from "./quickjs-module.ts";
-import { joinChannel, type ChannelEnd } from "./quickjs-channel.ts";
-import { EntryAnnouncer } from "./quickjs-watchdog.ts";
-import { PortHost } from "./quickjs-worker-host.ts";
-import { SandboxFault } from "./types.ts";
+import { faultData, type FromWorker, type ToWorker } from "./protocol.ts";
+import { loadQuickJsModule, type QuickJsModule } from "./module.ts";
+import { joinChannel, type ChannelEnd } from "./channel.ts";
+import { EntryAnnouncer } from "./watchdog.ts";
+import { PortHost } from "./worker-host.ts";
+import { SandboxFault } from "../types.ts";
 
 if (!parentPort) throw new Error("quickjs-worker runs as a worker thread only");
 

@@ -3,8 +3,8 @@
  * files, sockets and processes there), so log lines and service calls become messages, and the
  * answers come back as messages. env and exec are plain data, copied at load.
  */
-import type { FromWorker } from "./quickjs-protocol.ts";
-import type { HostCapabilities, LogLevel } from "./types.ts";
+import type { FromWorker } from "./protocol.ts";
+import type { HostCapabilities, LogLevel } from "../types.ts";
 
 interface Waiting {
   resolve(value: unknown): void;

@@ -1,14 +1,14 @@
 /**
- * Entering a plugin's QuickJS instance, for quickjs-module.ts: every way in runs under a deadline
+ * Entering a plugin's QuickJS instance, for module.ts: every way in runs under a deadline
  * that the interrupt handler enforces, ends by draining the promise jobs it queued, and turns what
  * comes out into a SandboxFault — timeout, memory or exception — the way the isolated-vm backend
  * classifies what comes out of applySync.
  */
 import type { JSModuleLoader, JSModuleNormalizer, QuickJSHandle } from "quickjs-emscripten";
-import { messageOf } from "./host-bridge.ts";
-import { guestError, GuestThrew, inV8Words, isOutOfMemory, unwrap } from "./quickjs-errors.ts";
-import { createQuickJsVm, heapBytes, toHandle, type QuickJsVm } from "./quickjs-setup.ts";
-import { SandboxFault, type SandboxLimits } from "./types.ts";
+import { messageOf } from "../host-bridge.ts";
+import { guestError, GuestThrew, inV8Words, isOutOfMemory, unwrap } from "./errors.ts";
+import { createQuickJsVm, heapBytes, toHandle, type QuickJsVm } from "./setup.ts";
+import { SandboxFault, type SandboxLimits } from "../types.ts";
 
 /** Promise jobs run between two checks of the deadline by the host. */
 const JOB_BATCH = 64;
@@ -18,7 +18,7 @@ export type EntryArg = string | number | boolean | undefined;
 
 /**
  * Told of every entry: a native built-in the interrupt handler cannot reach may overrun one, and
- * then only something outside this thread can stop it (the watchdog, quickjs-watchdog.ts).
+ * then only something outside this thread can stop it (the watchdog, watchdog.ts).
  */
 export interface EntryWatch {
   enter(budgetMs: number): void;
@@ -131,7 +131,7 @@ export class QuickJsEngine {
     );
   }
 
-  /** For long native calls the interrupt handler cannot reach (quickjs-harden.ts). */
+  /** For long native calls the interrupt handler cannot reach (harden.ts). */
   overdue(): boolean {
     return this.#shouldInterrupt();
   }

@@ -1,10 +1,10 @@
 /**
- * The messages between the host thread (quickjs.ts, quickjs-link.ts) and the QuickJS worker
- * (quickjs-worker.ts). Modules are numbered per worker; calls and host requests per module.
+ * The messages between the host thread (sandbox.ts, link.ts) and the QuickJS worker
+ * (worker.ts). Modules are numbered per worker; calls and host requests per module.
  * Everything is JSON-shaped data, as at the sandbox boundary itself; faults travel as their kind
  * and message (SandboxFault is rebuilt on the other side).
  */
-import { SandboxFault, type FaultKind, type LogLevel, type SandboxLimits } from "./types.ts";
+import { SandboxFault, type FaultKind, type LogLevel, type SandboxLimits } from "../types.ts";
 
 export interface FaultData {
   kind: FaultKind;

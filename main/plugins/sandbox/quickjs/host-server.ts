@@ -1,11 +1,11 @@
 /**
  * The host thread's side of a QuickJS plugin's capabilities, the counterpart of
- * quickjs-worker-host.ts: runs the services the worker asks for with the real HostCapabilities
+ * worker-host.ts: runs the services the worker asks for with the real HostCapabilities
  * (files, sockets and processes stay on this thread) and answers with JSON text, as the worker's
  * HostBridge expects.
  */
-import { messageOf } from "./host-bridge.ts";
-import type { HostCapabilities, LogLevel } from "./types.ts";
+import { messageOf } from "../host-bridge.ts";
+import type { HostCapabilities, LogLevel } from "../types.ts";
 
 export type ServiceAnswer = { ok: true; json: string | undefined } | { ok: false; message: string };
 

@@ -14,7 +14,7 @@
  */
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
-import type { FromWorker, ToWorker } from "./quickjs-protocol.ts";
+import type { FromWorker, ToWorker } from "./protocol.ts";
 
 /** The worker's end, passed in workerData (the port in the transfer list). */
 export interface ChannelEnd {

@@ -2,8 +2,8 @@
  * One plugin in QuickJS: its own QuickJS runtime inside its own WASM instance
  * (quickjs-emscripten, sync build). No native module, so it runs wherever WebAssembly does —
  * including Electron's main process with the V8 memory cage on, where isolated-vm is unproven
- * (ENGINEERING §0). These modules live in the QuickJS worker thread (quickjs-worker.ts); the
- * host side talks to them through quickjs.ts.
+ * (ENGINEERING §0). These modules live in the QuickJS worker thread (worker.ts); the
+ * host side talks to them through sandbox.ts.
  *
  * Same design as the isolated-vm backend (see isolated-vm.ts): the sandbox only runs inside an
  * entry from its thread (the prelude's invoke, invokeJson, settle, describe); host services
@@ -19,36 +19,36 @@
  *   CallTable deadline, as with isolated-vm; background work draws on the same BackgroundBudget.
  *   A native built-in that never polls (a huge typed-array sort, BigInt arithmetic on megabit
  *   numbers) is beyond the interrupt handler: every entry is announced to the host's watchdog
- *   (`watch`, quickjs-watchdog.ts), which stops the whole worker when one overruns.
- * - memory: the instance's WebAssembly.Memory has a hard maximum (quickjs-setup.ts). Running
+ *   (`watch`, watchdog.ts), which stops the whole worker when one overruns.
+ * - memory: the instance's WebAssembly.Memory has a hard maximum (setup.ts). Running
  *   out raises "out of memory" in the sandbox; the module stops when that reaches it (a plugin
  *   that catches it and frees the memory goes on, still under the cap).
  * - stack: QuickJS's own limit turns deep recursion into a catchable error. If the thread's stack
  *   overflows first (native recursion QuickJS does not count) or the instance traps, the
  *   instance is abandoned without another call into it, and the plugin faults as "memory".
  *
- * Entering and classifying is in quickjs-engine.ts, building the instance in quickjs-setup.ts,
- * evaluation (top-level await) in quickjs-load.ts.
+ * Entering and classifying is in engine.ts, building the instance in setup.ts,
+ * evaluation (top-level await) in load.ts.
  */
-import { BackgroundBudget, CallTable } from "./calls.ts";
-import { bootOrFault } from "./boot.ts";
-import { HostBridge, messageOf } from "./host-bridge.ts";
-import { LazyFields } from "./lazy-fields.ts";
-import { decodeDescription, decodeOutcome } from "./outcome.ts";
-import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "./prelude.ts";
-import { QuickJsEngine, type EntryArg, type EntryWatch } from "./quickjs-engine.ts";
-import { OUT_OF_MEMORY, translateOutcome, unwrap } from "./quickjs-errors.ts";
-import { argumentsJson } from "./quickjs-protocol.ts";
-import { QuickJsLoading } from "./quickjs-load.ts";
+import { BackgroundBudget, CallTable } from "../calls.ts";
+import { bootOrFault } from "../boot.ts";
+import { HostBridge, messageOf } from "../host-bridge.ts";
+import { LazyFields } from "../lazy-fields.ts";
+import { decodeDescription, decodeOutcome } from "../outcome.ts";
+import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "../prelude.ts";
+import { QuickJsEngine, type EntryArg, type EntryWatch } from "./engine.ts";
+import { OUT_OF_MEMORY, translateOutcome, unwrap } from "./errors.ts";
+import { argumentsJson } from "./protocol.ts";
+import { QuickJsLoading } from "./load.ts";
 import {
   ENTRY_NAME,
   installPrelude,
   pluginModules,
   type QuickJsEntries,
   type QuickJsVm,
-} from "./quickjs-setup.ts";
+} from "./setup.ts";
 import type { QuickJSHandle } from "quickjs-emscripten";
-import { SandboxFault, type SandboxLoadOptions, type SandboxModule } from "./types.ts";
+import { SandboxFault, type SandboxLoadOptions, type SandboxModule } from "../types.ts";
 
 const MAX_LOG_CHARS = 8_192;
 const INSTALL_BUDGET_MS = 10_000;

@@ -1,5 +1,5 @@
 /**
- * The QuickJS worker's watchdog (quickjs-watchdog.ts, quickjs-link.ts, quickjs.ts): native
+ * The QuickJS worker's watchdog (watchdog.ts, link.ts, sandbox.ts): native
  * built-ins that never poll the interrupt handler run in the worker, not on the host thread, and
  * an overrun stops the worker. Real plugins, a real worker, real overruns.
  *
@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { EntryAnnouncer, EntryWatcher, entrySlots } from "./quickjs-watchdog.ts";
+import { EntryAnnouncer, EntryWatcher, entrySlots } from "./watchdog.ts";
 import {
   expectFault,
   loadPlugin,
@@ -17,8 +17,8 @@ import {
   SANDBOX_BACKENDS_UNDER_TEST,
   sleep,
   type RecordingHost,
-} from "./testing.ts";
-import type { SandboxModule } from "./types.ts";
+} from "../testing.ts";
+import type { SandboxModule } from "../types.ts";
 
 const quickjs = SANDBOX_BACKENDS_UNDER_TEST.find((b) => b.name === "quickjs")!;
 

@@ -1,12 +1,12 @@
 /**
  * What only the QuickJS backend needs on top of the shared suites (sandbox, hostile,
  * capabilities): the places where QuickJS itself would not contain a plugin and the backend
- * does (quickjs-module.ts, quickjs-setup.ts). Built-ins that overrun for seconds are stopped by
- * the worker's watchdog: quickjs-watchdog.test.ts.
+ * does (module.ts, setup.ts). Built-ins that overrun for seconds are stopped by
+ * the worker's watchdog: watchdog.test.ts.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { expectFault, loadPlugin, SANDBOX_BACKENDS_UNDER_TEST } from "./testing.ts";
+import { expectFault, loadPlugin, SANDBOX_BACKENDS_UNDER_TEST } from "../testing.ts";
 
 const quickjs = SANDBOX_BACKENDS_UNDER_TEST.find((b) => b.name === "quickjs")!;
 

@@ -1,20 +1,20 @@
 /**
- * The host thread's end of the QuickJS worker (quickjs-worker.ts). One worker serves every
+ * The host thread's end of the QuickJS worker (worker.ts). One worker serves every
  * QuickJS plugin of the process: a worker with QuickJS loaded costs ~20 MB, a plugin in it a
  * fraction of one (its own WASM instance, ~0.3 MB resident when idle).
- * It starts with the first load; the link routes messages to the module proxies (quickjs.ts),
+ * It starts with the first load; the link routes messages to the module proxies (sandbox.ts),
  * keeps the process alive only while someone waits for the worker (plugin timers alone do not,
- * as on the host thread before), and runs the watchdog (quickjs-watchdog.ts) that terminates the
+ * as on the host thread before), and runs the watchdog (watchdog.ts) that terminates the
  * worker when an entry overruns. A lost worker is never reused: the next load starts a new one.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { messageOf } from "./host-bridge.ts";
-import type { FromWorker, ToWorker } from "./quickjs-protocol.ts";
-import { openChannel, type HostSide } from "./quickjs-channel.ts";
-import { EntryWatcher, entrySlots, WATCH_TICK_MS } from "./quickjs-watchdog.ts";
-import { SandboxFault } from "./types.ts";
+import { messageOf } from "../host-bridge.ts";
+import type { FromWorker, ToWorker } from "./protocol.ts";
+import { openChannel, type HostSide } from "./channel.ts";
+import { EntryWatcher, entrySlots, WATCH_TICK_MS } from "./watchdog.ts";
+import { SandboxFault } from "../types.ts";
 
 /** Why a worker is gone: one module's entry overran (the watchdog stopped it), or it crashed. */
 export type WorkerLoss =
@@ -36,7 +36,7 @@ export interface LinkedModule {
  * go through a variable so that the bundler does not take `new URL(…, import.meta.url)` for an
  * asset to copy.
  */
-const WORKER_ENTRIES = ["./quickjs-worker.ts", "./quickjs-worker.js", "../quickjs-worker.js"];
+const WORKER_ENTRIES = ["./worker.ts", "./quickjs-worker.js", "../quickjs-worker.js"];
 
 function workerEntry(): URL {
   for (const name of WORKER_ENTRIES) {
@@ -57,7 +57,7 @@ export function sharedWorkerLink(): QuickJsWorkerLink {
   return current;
 }
 
-/** How long the host thread may wait for a call's result itself (see quickjs-channel.ts). */
+/** How long the host thread may wait for a call's result itself (see channel.ts). */
 const WAIT_BRIEFLY_MS = 1;
 
 export class QuickJsWorkerLink {
@@ -86,7 +86,7 @@ export class QuickJsWorkerLink {
       // Plugins get their environment as data (HostCapabilities.env); the worker needs none.
       env: {},
       // The host thread's stack depth (V8's ~1 MB; Node keeps 192 KB of a worker's stack in
-      // reserve), which quickjs-setup.ts's STACK_BYTES is sized against. A worker's default
+      // reserve), which setup.ts's STACK_BYTES is sized against. A worker's default
       // (4 MB) lets native recursion QuickJS does not count run on for seconds.
       resourceLimits: { stackSizeMb: 1.2 },
     });

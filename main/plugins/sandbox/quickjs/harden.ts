@@ -11,7 +11,7 @@
  *
  * Native loops bounded by memory rather than time are not covered here: sorting a typed array
  * of the whole heap, or BigInt arithmetic on megabit numbers, can run for seconds past the budget.
- * They run in the QuickJS worker, whose watchdog stops them (quickjs-watchdog.ts).
+ * They run in the QuickJS worker, whose watchdog stops them (watchdog.ts).
  *
  * JavaScript evaluated inside the sandbox; it evaluates to `harden(overdue, limit)`.
  */
