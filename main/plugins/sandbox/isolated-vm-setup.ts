@@ -64,14 +64,14 @@ const PRELUDE_WRAPPER = `(function (log, call, cancel, done, field, config) {
   return (${PRELUDE_SOURCE})({ log, call, cancel, done, field }, config);
 })`;
 
-export function installPrelude(
+export async function installPrelude(
   ivm: Ivm,
   iso: IsolatedVM.Isolate,
   context: IsolatedVM.Context,
   host: PreludeHost,
   config: PreludeConfig,
   timeoutMs: number,
-): PreludeEntries {
+): Promise<PreludeEntries> {
   const callbacks = [
     new ivm.Callback((level: unknown, text: unknown) => host.log(level, text)),
     new ivm.Callback((id: unknown, name: unknown, args: unknown) => host.call(id, name, args)),
@@ -79,26 +79,26 @@ export function installPrelude(
     new ivm.Callback((id: unknown, outcome: unknown) => host.done(id, outcome)),
     new ivm.Callback((id: unknown, name: unknown) => host.field(id, name)),
   ];
-  const script = iso.compileScriptSync(PRELUDE_WRAPPER, {
+  const script = await iso.compileScript(PRELUDE_WRAPPER, {
     filename: "islet:prelude",
     ...(preludeCode ? { cachedData: preludeCode } : { produceCachedData: true }),
   });
   // V8's code cache for the prelude, made by the first isolate: later ones skip the compile
   // (about 0.8 ms of a plugin's load).
   preludeCode ??= (script as { cachedData?: IsolatedVM.ExternalCopy<ArrayBuffer> }).cachedData;
-  const install = script.runSync(context, {
+  const install = (await script.run(context, {
     reference: true,
     timeout: timeoutMs,
-  }) as IsolatedVM.Reference<(...args: unknown[]) => unknown>;
+  })) as IsolatedVM.Reference<(...args: unknown[]) => unknown>;
   // The host callbacks are arguments of the prelude's closure: they never sit on globalThis.
-  const entries = install.applySync(
+  const entries = (await install.apply(
     undefined,
     [...callbacks, new ivm.ExternalCopy(config).copyInto()],
     {
       result: { reference: true },
       timeout: timeoutMs,
     },
-  ) as unknown as IsolatedVM.Reference<Record<string, unknown>>;
+  )) as unknown as IsolatedVM.Reference<Record<string, unknown>>;
   const entry = (name: string) => entries.getSync(name, { reference: true }) as Entry;
   return {
     invoke: entry("invoke"),

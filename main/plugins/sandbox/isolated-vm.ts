@@ -105,9 +105,11 @@ class IsolatedVmModule implements SandboxModule {
 
   async boot(): Promise<void> {
     const { code, filename, host, limits } = this.#opts;
-    const context = this.#iso.createContextSync();
+    // Async steps run on the isolate's own thread: concurrent loads overlap instead of queueing
+    // on the host thread.
+    const context = await this.#iso.createContext();
     const bridge = this.#bridge;
-    this.#entries = installPrelude(
+    this.#entries = await installPrelude(
       this.#ivm,
       this.#iso,
       context,
