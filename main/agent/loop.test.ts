@@ -357,3 +357,32 @@ test("unknown tools and unparsable calls are answered with an error, not run", a
     await h.close();
   }
 });
+
+test("a local model's slips in tool arguments are repaired (numbers as text); hooks see the repaired ones", async () => {
+  const seen: unknown[] = [];
+  const h = await startHarness(
+    [
+      { toolCalls: [{ name: "Read", arguments: { path: "a.txt", offset: "2", limit: "1" } }] },
+      { text: ["Line two."] },
+    ],
+    {
+      hooks: registryOf(
+        handler("watch", "beforeToolExecution", (ctx) => {
+          seen.push(ctx.arguments);
+          return undefined;
+        }),
+      ),
+    },
+  );
+  try {
+    await writeFile(path.join(h.workdir, "a.txt"), "one\ntwo\nthree\n");
+    await h.session.send("read line 2");
+    const [result] = h.of("tool_result");
+    assert.equal(result.error, false, result.output);
+    assert.match(result.output, /two/);
+    assert.doesNotMatch(result.output, /one|three/);
+    assert.deepEqual(seen, [{ path: "a.txt", offset: 2, limit: 1 }]);
+  } finally {
+    await h.close();
+  }
+});

@@ -12,6 +12,7 @@ import {
 } from "../tools/executor.ts";
 import type { Tool } from "../tools/types.ts";
 import type { ToolCall } from "../../plugins/sdk/index.ts";
+import { repairArguments } from "../tools/repair.ts";
 import { buildContext } from "./context.ts";
 import { runAfterTool, runBeforeTool } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
@@ -45,6 +46,13 @@ function refused(output: string): ToolResult {
   return { output, error: true, durationMs: 0 };
 }
 
+/** The model's arguments, with a local model's shape slips repaired when they fail as sent. */
+function modelArguments(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  if (tool.validate(args).ok) return args;
+  const repaired = repairArguments(args, tool.parameters);
+  return repaired && tool.validate(repaired).ok ? repaired : args;
+}
+
 async function prepare(
   call: ToolCallRequest,
   offered: ReadonlyMap<string, Tool>,
@@ -68,7 +76,7 @@ async function prepare(
   const before = await runBeforeTool(deps.hooks.handlers("beforeToolExecution"), {
     ...buildContext(state, deps),
     toolName: call.name,
-    arguments: call.arguments,
+    arguments: modelArguments(tool, call.arguments),
   });
   reportOutcome(deps, before);
   state.turnDisabledTools.push(...before.disableTools);
