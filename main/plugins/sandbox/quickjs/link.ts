@@ -57,6 +57,12 @@ export function sharedWorkerLink(): QuickJsWorkerLink {
   return current;
 }
 
+/**
+ * A worker left without modules this long is stopped (it holds ~20 MB); the next load starts a
+ * new one. Long enough that a reload, or one runtime replacing another, keeps the same worker.
+ */
+export const IDLE_RETIRE_MS = 1_000;
+
 /** How long the host thread may wait for a call's result itself (see channel.ts). */
 const WAIT_BRIEFLY_MS = 1;
 
@@ -70,6 +76,7 @@ export class QuickJsWorkerLink {
   #misses = 0;
   #skipWaits = 0;
   #tick?: NodeJS.Timeout;
+  #idle?: NodeJS.Timeout;
   #lost = false;
 
   constructor() {
@@ -106,6 +113,7 @@ export class QuickJsWorkerLink {
   attach(module: LinkedModule): number {
     const id = this.#nextModule++;
     this.#modules.set(id, module);
+    clearTimeout(this.#idle);
     // Watch only while there are modules: an idle app is not woken ten times a second for nothing.
     if (!this.#tick && !this.#lost) {
       this.#tick = setInterval(() => this.#check(), WATCH_TICK_MS);
@@ -119,7 +127,17 @@ export class QuickJsWorkerLink {
     if (this.#modules.size === 0) {
       clearInterval(this.#tick);
       this.#tick = undefined;
+      this.#idle = setTimeout(() => this.#retire(), IDLE_RETIRE_MS);
+      this.#idle.unref();
     }
+  }
+
+  /** Stops a worker nobody uses; `lost` makes the next load start a fresh one. */
+  #retire(): void {
+    if (this.#modules.size > 0 || this.#lost) return;
+    this.#lost = true;
+    this.#worker.terminate().catch(() => {});
+    this.#channel.close();
   }
 
   post(message: ToWorker): void {
