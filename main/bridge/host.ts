@@ -30,8 +30,13 @@ export async function openBridgeHost(
     engineHandlers(engine, opts.host, { emit: (event, payload) => ready.emit(event, payload) }),
   );
   service = ready;
-  await engine.watchPlugins((reports) =>
-    ready.emit("plugins/changed", { cause: "file-change", reports }),
-  );
+  try {
+    await engine.watchPlugins((reports) =>
+      ready.emit("plugins/changed", { cause: "file-change", reports }),
+    );
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
   return { engine, service: ready, close: () => engine.close() };
 }

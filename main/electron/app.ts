@@ -41,6 +41,9 @@ function fail(error: unknown): void {
   app.exit(1);
 }
 
+/** The engine behind the bridge; started once the app is ready (start()). */
+let engineHost: Promise<BridgeHost> | null = null;
+
 /** `--islet-smoke=<json>`: the headless smoke run instead of a window (main/electron/smoke.ts). */
 const smokeArg = process.argv.find((a) => a.startsWith("--islet-smoke="));
 
@@ -63,8 +66,6 @@ async function start(): Promise<void> {
   registerBridge(engineHost);
   openMainWindow();
 }
-
-let engineHost: Promise<BridgeHost> | null = null;
 
 /** Closes the engine (plugin isolates, watchers, session files) once, before the app exits. */
 function closeEngineOnQuit(): void {
