@@ -1,12 +1,18 @@
 /** The contract's calls, answered by the engine. */
 import type { Engine } from "../engine/engine.ts";
 import { listPlugins } from "../plugins/runtime/describe.ts";
+import type { PluginRuntime } from "../plugins/runtime/runtime.ts";
 import { APP_VERSION } from "../version.ts";
 import type { AppInfo, PluginList, ReloadResult } from "./contract.ts";
 import type { BridgeHandlers, BridgeService } from "./service.ts";
 
 /** What only the host knows: which shell the UI runs in and its versions. */
 export type HostInfo = Pick<AppInfo, "host" | "versions">;
+
+function loadedPlugins(engine: Engine): PluginRuntime {
+  if (!engine.plugins) throw new Error("plugins are off in this session (--without-plugins)");
+  return engine.plugins;
+}
 
 export function engineHandlers(
   engine: Engine,
@@ -32,15 +38,13 @@ export function engineHandlers(
       };
     },
     "plugins/reload": async () => {
-      const runtime = engine.plugins;
-      if (!runtime) throw new Error("plugins are off in this session (--without-plugins)");
+      const runtime = loadedPlugins(engine);
       const reports: ReloadResult[] = await runtime.reloadAll();
       events.emit("plugins/changed", { cause: "reload", reports });
       return { reports };
     },
     "plugins/restart": async ({ name }) => {
-      const runtime = engine.plugins;
-      if (!runtime) throw new Error("plugins are off in this session (--without-plugins)");
+      const runtime = loadedPlugins(engine);
       const started = performance.now();
       let report: ReloadResult;
       try {

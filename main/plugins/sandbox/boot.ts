@@ -1,8 +1,8 @@
 /** The load step both backends share: boot the module, and on any failure dispose it and report a load fault. */
 import { messageOf } from "./host-bridge.ts";
-import { SandboxFault, type SandboxModule } from "./types.ts";
+import { SandboxFault } from "./types.ts";
 
-export async function bootOrFault<M extends SandboxModule & { boot(): Promise<void> }>(
+export async function bootOrFault<M extends { boot(): Promise<void>; dispose(): void }>(
   module: M,
   filename: string,
 ): Promise<M> {

@@ -42,6 +42,7 @@ import {
   type SandboxLoadOptions,
   type SandboxModule,
 } from "./types.ts";
+import { disposedFault, refusedCall } from "./refusals.ts";
 
 const MAX_LOG_CHARS = 8_192;
 const TIMED_OUT = "Script execution timed out.";
@@ -163,12 +164,11 @@ class IsolatedVmModule implements SandboxModule {
     copyArgs: boolean,
     lazy?: Readonly<Record<string, string>>,
   ): Promise<unknown> {
-    if (this.#dead) return Promise.reject(this.#disposedFault());
-    if (!this.functions.has(name)) {
-      return Promise.reject(
-        new SandboxFault("exception", `the plugin has no exported function ${name}`),
-      );
-    }
+    const refused = refusedCall(
+      { dead: this.#dead, fault: this.#fault, functions: this.functions },
+      name,
+    );
+    if (refused) return Promise.reject(refused);
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
@@ -271,7 +271,7 @@ class IsolatedVmModule implements SandboxModule {
 
   /** Enters the sandbox with the time left in the budget; errors come out as SandboxFaults. */
   #enter(fn: PreludeEntries["invoke"], args: unknown[], copyArgs: boolean, what: string): unknown {
-    if (this.#dead) throw this.#disposedFault();
+    if (this.#dead) throw disposedFault(this.#fault);
     try {
       return fn.applySync(undefined, args, {
         arguments: copyArgs ? { copy: true } : {},
@@ -284,7 +284,7 @@ class IsolatedVmModule implements SandboxModule {
 
   /** Classifies an error out of isolated-vm; fatal ones stop the sandbox. */
   #faultFrom(error: unknown, what: string): SandboxFault {
-    if (this.#dead) return this.#disposedFault();
+    if (this.#dead) return disposedFault(this.#fault);
     const { memoryMb, callTimeoutMs } = this.#opts.limits;
     if (this.#iso.isDisposed) {
       return this.#die(
@@ -321,10 +321,5 @@ class IsolatedVmModule implements SandboxModule {
     } catch {
       // already going away
     }
-  }
-
-  #disposedFault(): SandboxFault {
-    const why = this.#fault ? ` after a fault (${this.#fault.kind}: ${this.#fault.message})` : "";
-    return new SandboxFault("disposed", `the sandbox was disposed${why}`);
   }
 }

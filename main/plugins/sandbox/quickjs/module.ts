@@ -38,7 +38,6 @@ import { decodeDescription, decodeOutcome } from "../outcome.ts";
 import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "../prelude.ts";
 import { QuickJsEngine, type EntryArg, type EntryWatch } from "./engine.ts";
 import { OUT_OF_MEMORY, translateOutcome, unwrap } from "./errors.ts";
-import { argumentsJson } from "./protocol.ts";
 import { QuickJsLoading } from "./load.ts";
 import {
   ENTRY_NAME,
@@ -48,7 +47,8 @@ import {
   type QuickJsVm,
 } from "./setup.ts";
 import type { QuickJSHandle } from "quickjs-emscripten";
-import { SandboxFault, type SandboxLoadOptions, type SandboxModule } from "../types.ts";
+import { SandboxFault, type SandboxLoadOptions } from "../types.ts";
+import { disposedFault, refusedCall } from "../refusals.ts";
 
 const MAX_LOG_CHARS = 8_192;
 const INSTALL_BUDGET_MS = 10_000;
@@ -68,7 +68,11 @@ export function loadQuickJsModule(
   return bootOrFault(new QuickJsModule(opts, hooks), opts.filename);
 }
 
-export class QuickJsModule implements SandboxModule {
+/**
+ * One plugin in QuickJS, inside the worker. Only the worker talks to it, always with JSON
+ * arguments (callJson); the host's SandboxModule is the proxy in sandbox.ts.
+ */
+export class QuickJsModule {
   functions: ReadonlySet<string> = new Set();
   arity: ReadonlyMap<string, number> = new Map();
   values: Readonly<Record<string, unknown>> = {};
@@ -108,7 +112,7 @@ export class QuickJsModule implements SandboxModule {
     this.#loading = new QuickJsLoading(filename, limits.callTimeoutMs);
     this.#engine = new QuickJsEngine(limits, {
       fatal: (fault) => this.#die(fault),
-      stopped: () => this.#disposedFault(),
+      stopped: () => disposedFault(this.#fault),
       notice: (text) => this.#bridge.notice("error", text),
       watch: hooks.watch,
     });
@@ -124,7 +128,7 @@ export class QuickJsModule implements SandboxModule {
     await this.#engine.start(
       pluginModules({ code, filename, execAllowed: host.exec, refused: (f) => (refused = f) }),
     );
-    if (this.#dead) throw this.#disposedFault();
+    if (this.#dead) throw disposedFault(this.#fault);
     const bridge = this.#bridge;
     // Our own code, before any of the plugin's: the budget only guards against a bug in it.
     this.#entries = this.#guarded("installing the prelude", INSTALL_BUDGET_MS, ({ context }) =>
@@ -168,28 +172,16 @@ export class QuickJsModule implements SandboxModule {
     }
   }
 
-  /** Arguments go in as JSON, like a hook's context (QuickJS has no structured clone). */
-  call(name: string, args: unknown[]): Promise<unknown> {
-    let json: string;
-    try {
-      json = argumentsJson(name, args);
-    } catch (fault) {
-      return Promise.reject(fault);
-    }
-    return this.callJson(name, json);
-  }
-
   callJson(
     name: string,
     argsJson: string,
     lazy?: Readonly<Record<string, string>>,
   ): Promise<unknown> {
-    if (this.#dead) return Promise.reject(this.#disposedFault());
-    if (!this.functions.has(name)) {
-      return Promise.reject(
-        new SandboxFault("exception", `the plugin has no exported function ${name}`),
-      );
-    }
+    const refused = refusedCall(
+      { dead: this.#dead, fault: this.#fault, functions: this.functions },
+      name,
+    );
+    if (refused) return Promise.reject(refused);
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
@@ -266,13 +258,13 @@ export class QuickJsModule implements SandboxModule {
 
   /** Enters the sandbox with the time left in the budget (see CallTable.entryBudgetMs). */
   #enter(entry: QuickJSHandle, args: EntryArg[], what: string): string {
-    if (this.#dead) throw this.#disposedFault();
+    if (this.#dead) throw disposedFault(this.#fault);
     return this.#engine.enter(entry, args, this.#calls.entryBudgetMs(), what);
   }
 
   /** Runs `step` in the sandbox within `budgetMs` (default: what is left of the call budget). */
   #guarded<T>(what: string, budgetMs: number | undefined, step: (vm: QuickJsVm) => T): T {
-    if (this.#dead) throw this.#disposedFault();
+    if (this.#dead) throw disposedFault(this.#fault);
     return this.#engine.guarded(what, budgetMs ?? this.#calls.entryBudgetMs(), step);
   }
 
@@ -294,10 +286,5 @@ export class QuickJsModule implements SandboxModule {
     this.#bridge.dispose();
     this.#calls.failAll(fault);
     this.#loading.fail(fault);
-  }
-
-  #disposedFault(): SandboxFault {
-    const why = this.#fault ? ` after a fault (${this.#fault.kind}: ${this.#fault.message})` : "";
-    return new SandboxFault("disposed", `the sandbox was disposed${why}`);
   }
 }

@@ -34,6 +34,7 @@ import {
   type SandboxLoadOptions,
   type SandboxModule,
 } from "../types.ts";
+import { disposedFault, refusedCall } from "../refusals.ts";
 
 /** Loads tried before giving up when other plugins' overruns keep stopping the worker. */
 const LOAD_ATTEMPTS = 3;
@@ -120,12 +121,11 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
     argsJson: string,
     lazy?: Readonly<Record<string, string>>,
   ): Promise<unknown> {
-    if (this.#dead) return Promise.reject(this.#disposedFault());
-    if (!this.functions.has(name)) {
-      return Promise.reject(
-        new SandboxFault("exception", `the plugin has no exported function ${name}`),
-      );
-    }
+    const refused = refusedCall(
+      { dead: this.#dead, fault: this.#fault, functions: this.functions },
+      name,
+    );
+    if (refused) return Promise.reject(refused);
     if (this.#reloading) return this.#reloading.then(() => this.callJson(name, argsJson, lazy));
     const link = this.#link!;
     const call = this.#nextCall++;
@@ -189,7 +189,7 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
 
   lost(loss: WorkerLoss): void {
     this.#services.stop("the plugin's sandbox stopped");
-    if (this.#dead) return this.#failCalls(this.#fault ?? this.#disposedFault());
+    if (this.#dead) return this.#failCalls(this.#fault ?? disposedFault(this.#fault));
     if (loss.kind === "crashed") {
       const fault = new SandboxFault("disposed", `the QuickJS worker stopped: ${loss.reason}`);
       this.#services.log("error", `sandbox stopped: ${fault.message}`);
@@ -232,7 +232,7 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
 
   /** Loads the module into the shared worker; rejects with its load fault, or WORKER_LOST. */
   #loadInWorker(): Promise<void> {
-    if (this.#dead) return Promise.reject(this.#disposedFault());
+    if (this.#dead) return Promise.reject(disposedFault(this.#fault));
     const link = sharedWorkerLink();
     this.#link = link;
     this.#id = link.attach(this);
@@ -294,10 +294,5 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
   /** A dead module stays attached only until the results of its failed calls have come. */
   #detachWhenSettled(): void {
     if (this.#calls.size === 0 && !this.#loading) this.#link?.detach(this.#id);
-  }
-
-  #disposedFault(): SandboxFault {
-    const why = this.#fault ? ` after a fault (${this.#fault.kind}: ${this.#fault.message})` : "";
-    return new SandboxFault("disposed", `the sandbox was disposed${why}`);
   }
 }
