@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { defineConfig } from "electron-vite";
 import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
-import { RENDERER_CSP_META } from "./main/electron/csp.ts";
+import { RENDERER_CSP_META } from "./main/web/csp.ts";
 
 const root = import.meta.dirname;
 

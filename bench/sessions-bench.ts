@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Message } from "../main/agent/message.ts";
+import type { Message } from "../main/conversation/message.ts";
 import { SessionStore } from "../main/sessions/store.ts";
 
 const MESSAGES = 10_000;

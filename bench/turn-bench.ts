@@ -18,7 +18,7 @@ import { resolveHomes } from "../main/config/homes.ts";
 import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
 import { createPluginRuntime } from "../main/plugins/setup.ts";
 import { AgentSession } from "../main/agent/loop.ts";
-import { makeMessage, type Message, type ToolCallRequest } from "../main/agent/message.ts";
+import { makeMessage, type Message, type ToolCallRequest } from "../main/conversation/message.ts";
 import { storeSink } from "../main/engine/session-sink.ts";
 import { OpenAIProvider } from "../main/providers/openai.ts";
 import { startFakeOpenAI } from "../main/providers/testing/fake-openai.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { splitPoint, transcript } from "./compaction.ts";
-import { makeMessage } from "./message.ts";
+import { makeMessage } from "../conversation/message.ts";
 
 const call = { id: "c1", name: "Read", arguments: { path: "a" } };
 const history = [

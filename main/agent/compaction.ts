@@ -4,7 +4,7 @@
  * from a context-overflow error. BeforeCompaction can skip it; AfterCompaction observes it.
  */
 import { runBeforeCompaction, runReadOnly } from "./hooks/pipeline.ts";
-import { makeMessage, type Message } from "./message.ts";
+import { makeMessage, type Message } from "../conversation/message.ts";
 import { streamOnce } from "./model-call.ts";
 import type { AgentState, EngineDeps } from "./state.ts";
 import { buildContext, contextWindow } from "./context.ts";

@@ -15,7 +15,7 @@ import { buildContext } from "./context.ts";
 import { runBeforeChat, runReadOnly } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";
 import type { Injection } from "./hooks/types.ts";
-import { makeMessage, type Message } from "./message.ts";
+import { makeMessage, type Message } from "../conversation/message.ts";
 import type { ModelResponse } from "./model-call.ts";
 import { reportOutcome } from "./report.ts";
 import { newStats, snapshotStats } from "./stats.ts";

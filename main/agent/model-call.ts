@@ -2,7 +2,7 @@
 import type { ChatRequest, Provider } from "../providers/types.ts";
 import { ProviderError } from "../providers/types.ts";
 import type { EventSink } from "./events.ts";
-import type { ToolCallRequest } from "./message.ts";
+import type { ToolCallRequest } from "../conversation/message.ts";
 
 export interface ModelResponse {
   content: string;

@@ -6,7 +6,7 @@ import type { ToolCall } from "../../plugins/sdk/index.ts";
 import { buildContext } from "./context.ts";
 import { runAfterResponse } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
-import { makeMessage, type Message } from "./message.ts";
+import { makeMessage, type Message } from "../conversation/message.ts";
 import type { ModelResponse } from "./model-call.ts";
 import { reportOutcome } from "./report.ts";
 import type { AgentState, EngineDeps } from "./state.ts";

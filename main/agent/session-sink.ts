@@ -1,7 +1,7 @@
 /** Where the loop writes what must survive a restart. The session store implements it. */
 import type { Stats } from "../../plugins/sdk/index.ts";
 import type { TodoItem } from "../tools/types.ts";
-import type { Message } from "./message.ts";
+import type { Message } from "../conversation/message.ts";
 
 export interface SessionSink {
   readonly id: string;

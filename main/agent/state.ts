@@ -5,7 +5,7 @@ import type { Tool, ToolSessionState } from "../tools/types.ts";
 import type { ModelInfo, Stats, ThinkMode, ToolCall } from "../../plugins/sdk/index.ts";
 import type { HookRegistry } from "./hooks/types.ts";
 import type { EventSink } from "./events.ts";
-import type { Message } from "./message.ts";
+import type { Message } from "../conversation/message.ts";
 import type { SessionSink } from "./session-sink.ts";
 
 export interface ResolvedModel {

@@ -1,5 +1,5 @@
 /** Client-side token estimates: cheap, provider-independent, good enough for a context meter. */
-import type { Message } from "./message.ts";
+import type { Message } from "../conversation/message.ts";
 import type { ToolSpec } from "../providers/types.ts";
 import type { TokenState } from "../../plugins/sdk/index.ts";
 

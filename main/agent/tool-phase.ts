@@ -16,7 +16,7 @@ import { repairArguments } from "../tools/repair.ts";
 import { buildContext } from "./context.ts";
 import { runAfterTool, runBeforeTool } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
-import type { ToolCallRequest } from "./message.ts";
+import type { ToolCallRequest } from "../conversation/message.ts";
 import { reportOutcome } from "./report.ts";
 import { countTool } from "./stats.ts";
 import type { AgentState, EngineDeps } from "./state.ts";

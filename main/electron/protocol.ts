@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { protocol } from "electron";
-import { RENDERER_CSP_HEADER } from "./csp.ts";
+import { RENDERER_CSP_HEADER } from "../web/csp.ts";
 import { resolveInside } from "./url-guards.ts";
 
 export const APP_SCHEME = "app";

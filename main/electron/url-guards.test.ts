@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { join, resolve, sep } from "node:path";
 import { describe, it } from "node:test";
 import { isExternalLink, loopbackHttpUrl, originOf, resolveInside } from "./url-guards.ts";
-import { RENDERER_CSP_HEADER, RENDERER_CSP_META } from "./csp.ts";
+import { RENDERER_CSP_HEADER, RENDERER_CSP_META } from "../web/csp.ts";
 
 const root = resolve("/srv/islet/out/renderer");
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { TOKEN_PARAM } from "../bridge/protocol.ts";
 import type { BridgeService } from "../bridge/service.ts";
 import { attachWebSocketBridge } from "../bridge/websocket.ts";
-import { RENDERER_CSP_HEADER } from "../electron/csp.ts";
+import { RENDERER_CSP_HEADER } from "../web/csp.ts";
 import { readStatic } from "./static-files.ts";
 
 /** The renderer as `npm run build` leaves it. */

@@ -1,5 +1,5 @@
 /** Turns the text of a session file into the state a resumed conversation starts from. */
-import type { Message } from "../agent/message.ts";
+import type { Message } from "../conversation/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
 import { messageProblem } from "./message-check.ts";

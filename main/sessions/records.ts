@@ -8,7 +8,7 @@
  * does not know (written by a newer Islet) are skipped with a warning instead of failing the load.
  */
 import { z } from "zod";
-import type { Message } from "../agent/message.ts";
+import type { Message } from "../conversation/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
 

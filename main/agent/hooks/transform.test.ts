@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Context, Message as SdkMessage } from "../../../plugins/sdk/index.ts";
-import { makeMessage } from "../message.ts";
+import { makeMessage } from "../../conversation/message.ts";
 import { newStats } from "../stats.ts";
 import { runTransform, toSdkMessages, validateTransformed } from "./transform.ts";
 import type { HookHandler } from "./types.ts";

@@ -5,7 +5,7 @@
  * back by id so fields plugins cannot see (thinking signatures, call ids) survive.
  */
 import type { Message as SdkMessage } from "../../../plugins/sdk/index.ts";
-import { makeMessage, type Message, type MessageRole } from "../message.ts";
+import { makeMessage, type Message, type MessageRole } from "../../conversation/message.ts";
 import { estimateMessage, estimateText } from "../tokens.ts";
 import { runHandlers, type CommonOutcome } from "./pipeline.ts";
 import type { HookContexts, HookHandler } from "./types.ts";

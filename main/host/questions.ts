@@ -1,0 +1,125 @@
+/**
+ * Questions the engine asks the person using it (SPEC §6, §9): may this tool call run, may this
+ * plugin have what it asks for, is this folder trusted, may this plugin be activated. The host
+ * answers them: a dialog in the app (through the bridge), a prompt at a terminal, `--yes` for one
+ * non-interactive run, or nobody (every question answered with its safe default).
+ *
+ * Plain zod and no Node imports: the bridge contract (bundled into the renderer) uses these
+ * schemas for the question event and its answer call.
+ */
+import { z } from "zod";
+
+/** One thing a plugin asks for, as the user reads it. */
+export const PermissionItem = z.strictObject({
+  kind: z.enum(["network", "path", "exec", "env", "wasm"]),
+  /** The host, path or variable name; "" for exec and wasm. */
+  target: z.string(),
+  write: z.boolean().optional(),
+  reason: z.string(),
+});
+export type PermissionItem = z.infer<typeof PermissionItem>;
+
+export const ApprovalQuestion = z.strictObject({
+  kind: z.literal("approval"),
+  tool: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  workdir: z.string(),
+});
+
+export const PermissionsQuestion = z.strictObject({
+  kind: z.literal("permissions"),
+  plugin: z.string(),
+  /** The plugin's folder, so the user can tell two plugins of one name apart. */
+  dir: z.string(),
+  /** What is asked and not yet granted (only what is new when an earlier grant exists). */
+  requested: z.array(PermissionItem),
+  /** What an earlier grant already covers (shown for context). */
+  granted: z.array(PermissionItem),
+});
+
+export const TrustQuestion = z.strictObject({
+  kind: z.literal("workspace-trust"),
+  folder: z.string(),
+  /** One line per thing the project's `.islet/` would widen (unsafe mode, exec, grants…). */
+  heldBack: z.array(z.string()),
+});
+
+export const ActivationQuestion = z.strictObject({
+  kind: z.literal("plugin-activation"),
+  plugin: z.string(),
+  description: z.string(),
+  /** Why the model asks for it. */
+  reason: z.string(),
+});
+
+export const Question = z.discriminatedUnion("kind", [
+  ApprovalQuestion,
+  PermissionsQuestion,
+  TrustQuestion,
+  ActivationQuestion,
+]);
+export type Question = z.infer<typeof Question>;
+export type QuestionKind = Question["kind"];
+
+/**
+ * The answers each kind takes. "once" answers hold for this run only and are not recorded;
+ * "always"/"never" (approval) and "grant"/"trust" are recorded in the global home.
+ */
+export const ANSWERS = {
+  approval: z.enum(["allow", "deny", "always", "never"]),
+  permissions: z.enum(["grant", "once", "deny"]),
+  "workspace-trust": z.enum(["trust", "once", "deny"]),
+  "plugin-activation": z.enum(["allow", "deny"]),
+} as const satisfies Record<QuestionKind, z.ZodType>;
+
+export type AnswerFor<K extends QuestionKind> = z.infer<(typeof ANSWERS)[K]>;
+export type QuestionOf<K extends QuestionKind> = Extract<Question, { kind: K }>;
+
+/** What every question gets when nobody can be asked: the safe default. */
+export const NOBODY_ANSWERS: { [K in QuestionKind]: AnswerFor<K> } = {
+  approval: "deny",
+  permissions: "deny",
+  "workspace-trust": "deny",
+  "plugin-activation": "deny",
+};
+
+/** `--yes`: yes to everything for this run, nothing recorded. */
+export const YES_ANSWERS: { [K in QuestionKind]: AnswerFor<K> } = {
+  approval: "allow",
+  permissions: "once",
+  "workspace-trust": "once",
+  "plugin-activation": "allow",
+};
+
+/**
+ * The host's side. `signal` aborts when the turn stops or the asking client goes away; the
+ * question is then withdrawn and the promise rejects (the engine treats that as the safe default).
+ */
+export interface QuestionPort {
+  ask<K extends QuestionKind>(question: QuestionOf<K>, signal?: AbortSignal): Promise<AnswerFor<K>>;
+}
+
+function fixed(answers: { [K in QuestionKind]: AnswerFor<K> }): QuestionPort {
+  return {
+    ask: async <K extends QuestionKind>(q: QuestionOf<K>) => answers[q.kind as K],
+  };
+}
+
+/** Headless without a terminal and without --yes. */
+export const NOBODY: QuestionPort = fixed(NOBODY_ANSWERS);
+/** `--yes`. */
+export const YES_FOR_THIS_RUN: QuestionPort = fixed(YES_ANSWERS);
+
+/** Asks `port`, and gives the safe default if it fails or is withdrawn. */
+export async function askOrDefault<K extends QuestionKind>(
+  port: QuestionPort | undefined,
+  question: QuestionOf<K>,
+  signal?: AbortSignal,
+): Promise<AnswerFor<K>> {
+  if (!port) return NOBODY_ANSWERS[question.kind as K];
+  try {
+    return await port.ask(question, signal);
+  } catch {
+    return NOBODY_ANSWERS[question.kind as K];
+  }
+}
