@@ -4,6 +4,8 @@ import { loadEnvFile } from "../config/env-file.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { loadProvidersConfig, type DetectedServer, type ResolveFlags } from "../providers/index.ts";
 import type { AskApproval } from "../tools/approval.ts";
+import type { QuestionPort } from "../host/questions.ts";
+import { resolveWorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
@@ -19,6 +21,8 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   flags?: ResolveFlags;
   ask?: AskApproval;
+  /** Who answers the engine's questions (workspace trust, plugin permissions); missing: nobody. */
+  questions?: QuestionPort;
   maxSteps?: number;
   vars?: Record<string, string>;
   thinkMode?: ThinkMode;
@@ -35,12 +39,18 @@ export interface HostOptions {
 export async function createEngine(opts: HostOptions): Promise<Engine> {
   const processEnv = opts.env ?? process.env;
   const homes = resolveHomes({ home: opts.home, workdir: opts.workdir, env: processEnv });
-  const envFile = opts.envFile
-    ? loadEnvFile(path.resolve(opts.envFile), true)
-    : loadEnvFile(path.join(homes.workdir, "secrets.env"), false);
+  const envFilePath = opts.envFile
+    ? path.resolve(opts.envFile)
+    : path.join(homes.workdir, "secrets.env");
+  const envFile = loadEnvFile(envFilePath, opts.envFile !== undefined);
   // Like Node's own --env-file: variables already set in the environment win.
   const env: Record<string, string | undefined> = { ...envFile, ...processEnv };
-  const configs = await loadProvidersConfig({ global: homes.global, project: homes.project });
+  // Before anything reads the project's .islet/: what it may widen depends on it.
+  const trust = await resolveWorkspaceTrust({ homes, questions: opts.questions, warn: opts.warn });
+  const configs = await loadProvidersConfig({
+    global: homes.global,
+    project: trust.trusted ? homes.project : undefined,
+  });
   const resolveModel = createModelResolver({
     configs,
     flags: opts.flags ?? {},
@@ -56,6 +66,9 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     vars: opts.vars,
     thinkMode: opts.thinkMode,
     warn: opts.warn,
+    questions: opts.questions,
+    trust,
+    secretFiles: [envFilePath],
   });
   if (opts.plugins)
     await engine.loadPlugins(opts.plugins, {

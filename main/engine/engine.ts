@@ -7,6 +7,9 @@ import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
 import { NO_HOOKS } from "../agent/hooks/types.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
+import { ConsentGate } from "../plugins/consent/gate.ts";
+import type { QuestionPort } from "../host/questions.ts";
+import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
@@ -37,6 +40,12 @@ export interface EngineOptions {
   thinkMode?: ThinkMode;
   /** One-line reports about broken configuration (they never stop the engine). */
   warn(line: string): void;
+  /** Who answers the engine's questions (plugin permissions); missing: nobody. */
+  questions?: QuestionPort;
+  /** Whether the workspace's `.islet/` may widen anything; missing: not trusted. */
+  trust?: WorkspaceTrust;
+  /** Env files holding keys: no plugin may read them. */
+  secretFiles?: string[];
 }
 
 export type TurnResult =
@@ -52,12 +61,22 @@ export class Engine {
   readonly approvals: ApprovalPolicy;
   /** Null until loadPlugins() (and with --without-plugins nothing is discovered). */
   plugins: PluginRuntime | null = null;
+  readonly trust: WorkspaceTrust;
+  /** Plugins' permission requests: the user's grants, and the questions still to ask. */
+  readonly consent: ConsentGate;
   private watcher: PluginWatcher | null = null;
   private readonly opts: EngineOptions;
 
   constructor(opts: EngineOptions) {
     this.opts = opts;
     this.homes = opts.homes;
+    this.trust = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
+    this.consent = new ConsentGate({
+      globalHome: opts.homes.global,
+      questions: opts.questions,
+      trustedProject: this.trust.trusted,
+      warn: opts.warn,
+    });
     const loaded = loadAgents(homeLayers(opts.homes));
     for (const line of loaded.errors) opts.warn(line);
     this.agents = loaded.agents;
@@ -84,7 +103,9 @@ export class Engine {
     this.plugins?.dispose();
     this.plugins = await createPluginRuntime({
       homes: this.homes,
-      flags,
+      flags: { ...flags, trustedProject: this.trust.trusted },
+      consent: this.consent,
+      secretFiles: this.opts.secretFiles ?? [],
       env: this.opts.env,
       tools: this.tools,
       commands: this.commands,
@@ -114,10 +135,23 @@ export class Engine {
   async watchPlugins(onReload?: (reports: ReloadReport[]) => void): Promise<void> {
     if (!this.plugins || this.watcher) return;
     this.watcher = watchPlugins(this.plugins, {
-      onReload,
+      onReload: (reports) => {
+        onReload?.(reports);
+        // An edited plugin.yaml may ask for more: ask (in the background) and reload on a grant.
+        void this.consent.settle();
+      },
       onError: (e) => this.opts.warn(`plugin watcher: ${e.message}`),
     });
     await this.watcher.ready;
+  }
+
+  /**
+   * Asks the user about plugins' unanswered permission requests and reloads the plugins granted
+   * more. Hosts call it once plugins are loaded: the CLI awaits it before the first turn; the UI
+   * hosts let it run while the user decides.
+   */
+  askPluginPermissions(): Promise<void> {
+    return this.consent.settle();
   }
 
   async close(): Promise<void> {

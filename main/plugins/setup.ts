@@ -7,6 +7,9 @@ import type { Homes } from "../config/homes.ts";
 import type { CommandRegistry } from "../commands/registry.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { createHostCapabilities } from "./capabilities/index.ts";
+import { pluginDataDir } from "./capabilities/files.ts";
+import { ConsentGate } from "./consent/gate.ts";
+import type { EffectiveRights } from "./consent/requests.ts";
 import { conditionCheck, runBashCondition } from "./conditions/index.ts";
 import {
   bundlePlugin,
@@ -48,17 +51,20 @@ export interface PluginSetupOptions {
    */
   hostBackend?: ChosenBackend;
   onReload?(report: ReloadReport): void;
+  /**
+   * Grants the user gave (and the questions for what they did not yet answer). Default: what is
+   * recorded in the global home, nobody to ask, the project not trusted.
+   */
+  consent?: ConsentGate;
+  /** Env files (API keys) no plugin may read. */
+  secretFiles?: string[];
 }
 
-/** Only the variables a plugin declared (`env:` and `permissions.env`); "*" means all. */
+/** Only the variables the user granted of those the plugin asked for; "*" means all. */
 export function pluginEnv(
-  p: DiscoveredPlugin,
+  names: ReadonlySet<string>,
   env: Record<string, string | undefined>,
 ): Record<string, string> {
-  const names = new Set([
-    ...p.manifest.env,
-    ...(p.manifest.permissions.env ?? []).map((e) => e.name),
-  ]);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env))
     if (v !== undefined && (names.has("*") || names.has(k))) out[k] = v;
@@ -91,6 +97,10 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
   const first = await loadPlugins(homes, opts.flags);
   let features = first.features;
   const discovered = new Map<string, DiscoveredPlugin>();
+  let rights = new Map<string, EffectiveRights>();
+  const consent =
+    opts.consent ??
+    new ConsentGate({ globalHome: homes.global, trustedProject: false, warn: opts.warn });
   const backend = chooseBackend(features, opts.hostBackend);
   const sandbox = createSandbox(backend.name);
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -125,6 +135,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
       discovered.clear();
       const plugins = load.plugins.filter((p) => p.status !== "excluded");
       for (const p of plugins) discovered.set(p.name, p);
+      rights = await consent.decide(plugins);
       return { plugins: plugins.map(toSpec), errors: load.errors };
     },
     async bundle(spec) {
@@ -132,17 +143,31 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
       if (!result.ok) throw new Error(result.message);
       return { code: result.code, inputs: result.inputs };
     },
-    condition: (text, workdir) =>
-      conditionCheck(text, { workdir, runBash: (cmd) => runBashCondition(cmd, workdir) }),
+    condition: (text, workdir, spec) =>
+      conditionCheck(text, {
+        workdir,
+        // A plugin's `bash:` runs a shell command on every hook call: only once the user granted it.
+        runBash: async (cmd) => {
+          if (!spec || rights.get(spec.name)?.bashCommands.has(cmd))
+            return runBashCondition(cmd, workdir);
+          return false;
+        },
+      }),
     capabilities(spec, log) {
-      const p = discovered.get(spec.name)!;
+      const granted = rights.get(spec.name);
       return createHostCapabilities({
         plugin: spec.name,
         pluginDir: spec.dir,
+        dataDir: pluginDataDir(homes.global, spec.name),
         workdir: homes.workdir,
-        env: pluginEnv(p, opts.env),
-        unsafe: features.unsafe,
-        permissions: p.manifest.permissions,
+        protected: {
+          globalHome: homes.global,
+          pluginDirs: features.dirs.map((d) => d.dir),
+          secretFiles: opts.secretFiles ?? [],
+        },
+        env: pluginEnv(granted?.env ?? new Set(), opts.env),
+        exec: features.unsafe && (granted?.exec ?? false),
+        permissions: granted?.permissions ?? {},
         log: (level, text) => log.write(level, text),
       });
     },
@@ -163,6 +188,8 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     onReload: opts.onReload,
   });
   for (const c of pluginCommands(runtime)) opts.commands.register(c);
+  // A plugin whose rights grew (the user granted its request) reloads with them.
+  consent.onChanged = (dirs) => runtime.reloadChanged(dirs);
   await runtime.loadAll();
   return runtime;
 }

@@ -340,10 +340,14 @@ export interface FileStat {
 }
 
 /**
- * File access limited to the workspace and the plugin's own folder (plus paths granted in
- * plugin.yaml `permissions.paths`). Relative paths resolve against the workspace.
+ * File access (SPEC §6). Reads: the workspace and the plugin's own folder. Writes: the plugin's
+ * data folder (`dataDir`). Paths in plugin.yaml `permissions.paths` add more once the user grants
+ * them. `.islet/`, `.git/`, Islet's global home and plugin folders are never writable. Relative
+ * paths resolve against the workspace.
  */
 export interface PluginFs {
+  /** The plugin's own writable folder (absolute; kept across runs and reloads). */
+  readonly dataDir: string;
   readFile(path: string): Promise<string>;
   writeFile(path: string, content: string): Promise<void>;
   appendFile(path: string, content: string): Promise<void>;

@@ -37,9 +37,11 @@ describe("exec capability", () => {
     createHostCapabilities({
       plugin: "runner",
       pluginDir: path.join(base, "plugin"),
+      dataDir: path.join(base, "home", "plugin-data", "runner"),
       workdir,
+      protected: { globalHome: path.join(base, "home"), pluginDirs: [], secretFiles: [] },
       env: { PLUGIN_VAR: "visible" },
-      unsafe,
+      exec: unsafe,
       permissions: { exec: { reason: "runs tools" } },
       log: () => {},
       limits: { exec: limits },

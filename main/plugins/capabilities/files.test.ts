@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -10,17 +18,22 @@ describe("plugin file API", () => {
   let workdir: string;
   let pluginDir: string;
   let outside: string;
+  let home: string;
+  let dataDir: string;
   let files: PluginFiles;
 
   before(() => {
     // realpath: on macOS the temp dir itself sits behind a symlink.
     base = mkdtempSync(path.join(os.tmpdir(), "islet-files-"));
     workdir = path.join(base, "work");
-    pluginDir = path.join(base, "plugins", "notes");
+    home = path.join(base, "home");
+    pluginDir = path.join(home, "plugins", "notes");
+    dataDir = path.join(home, "plugin-data", "notes");
     outside = path.join(base, "outside");
     for (const dir of [workdir, pluginDir, outside, path.join(base, "ro"), path.join(base, "rw")]) {
       mkdirSync(dir, { recursive: true });
     }
+    mkdirSync(path.join(workdir, "sub", "dir"), { recursive: true });
     writeFileSync(path.join(workdir, "a.txt"), "alpha");
     writeFileSync(path.join(pluginDir, "state.json"), "{}");
     writeFileSync(path.join(outside, "secret.txt"), "secret");
@@ -33,6 +46,8 @@ describe("plugin file API", () => {
       plugin: "notes",
       workdir,
       pluginDir,
+      dataDir,
+      protected: { globalHome: home, pluginDirs: [path.join(home, "plugins")], secretFiles: [] },
       grants: [
         { path: path.join(base, "ro"), reason: "reference data" },
         { path: path.join(base, "rw"), reason: "reports", write: true },
@@ -42,13 +57,22 @@ describe("plugin file API", () => {
   });
   after(() => rmSync(base, { recursive: true, force: true }));
 
-  test("reads and writes in the workspace (relative paths) and the plugin's folder", async () => {
+  test("reads the workspace and its own folder; writes only its data folder", async () => {
     assert.equal(await files.readFile("a.txt"), "alpha");
     assert.equal(await files.readFile(path.join(pluginDir, "state.json")), "{}");
-    await files.writeFile("sub/dir/new.txt", "one");
-    await files.appendFile("sub/dir/new.txt", "+two");
-    assert.equal(readFileSync(path.join(workdir, "sub/dir/new.txt"), "utf8"), "one+two");
-    await files.writeFile(path.join(pluginDir, "state.json"), '{"n":1}');
+    assert.equal(files.dataDir, dataDir);
+    await files.writeFile(path.join(dataDir, "sub/new.txt"), "one");
+    await files.appendFile(path.join(dataDir, "sub/new.txt"), "+two");
+    assert.equal(readFileSync(path.join(dataDir, "sub/new.txt"), "utf8"), "one+two");
+    assert.equal(await files.readFile(path.join(dataDir, "sub/new.txt")), "one+two");
+    await assert.rejects(
+      files.writeFile("sub/dir/new.txt", "x"),
+      /^Error: plugin notes cannot write sub\/dir\/new\.txt: the workspace is read-only to plugins; write to the plugin's data folder \(fs\.dataDir\)/,
+    );
+    await assert.rejects(
+      files.writeFile(path.join(pluginDir, "state.json"), '{"n":1}'),
+      /cannot write .*state\.json: plugin folders are never writable by plugins/,
+    );
     assert.equal(await files.readFile("inner-link"), "alpha", "links that stay inside are fine");
   });
 
@@ -70,7 +94,7 @@ describe("plugin file API", () => {
   test("`..` cannot leave the allowed roots", async () => {
     await assert.rejects(
       files.readFile("../outside/secret.txt"),
-      /plugin notes cannot read \.\.\/outside\/secret\.txt: it is outside the workspace and the plugin's folder \(grant it in plugin\.yaml permissions\.paths with a reason\)/,
+      /plugin notes cannot read \.\.\/outside\/secret\.txt: it is outside the workspace and the plugin's folders \(ask for it in plugin\.yaml permissions\.paths with a reason; the user is asked to grant it\)/,
     );
     await assert.rejects(
       files.writeFile("../outside/x.txt", "x"),
@@ -95,7 +119,7 @@ describe("plugin file API", () => {
     assert.equal(await files.readFile(path.join(base, "ro", "data.txt")), "read me");
     await assert.rejects(
       files.writeFile(path.join(base, "ro", "data.txt"), "x"),
-      /plugin notes cannot write .*data\.txt: permissions\.paths .*ro is granted read-only \(add write: true to it in plugin\.yaml\)/,
+      /plugin notes cannot write .*data\.txt: permissions\.paths .*ro is read-only to plugins; add write: true to it in plugin\.yaml/,
     );
     await files.writeFile(path.join(base, "rw", "report.md"), "# ok");
     assert.equal(readFileSync(path.join(base, "rw", "report.md"), "utf8"), "# ok");
@@ -109,6 +133,73 @@ describe("plugin file API", () => {
     );
     await assert.rejects(files.writeFile("big2.txt", "x".repeat(2048)), /larger than/);
     await assert.rejects(files.readFile("sub"), /sub is not a file/);
-    await assert.rejects(files.writeFile("sub", "x"), /sub: is a directory/);
+    mkdirSync(path.join(dataDir, "folder"), { recursive: true });
+    await assert.rejects(
+      files.writeFile(path.join(dataDir, "folder"), "x"),
+      /folder: is a directory/,
+    );
+  });
+
+  test("self-escalation: no grant reaches .islet/, .git/, the global home or a plugin folder", async () => {
+    // Everything a plugin would write to give itself more: unsafe mode, a planted plugin with
+    // exec, its own manifest, a git hook, the grant and trust records.
+    const planted = [
+      ".islet/config/features/plugins.yaml",
+      ".islet/plugins/evil/plugin.yaml",
+      ".git/hooks/pre-commit",
+      "vendor/lib/.git/hooks/post-checkout",
+      path.join(pluginDir, "plugin.yaml"),
+      path.join(home, "plugins", "other", "index.js"),
+      path.join(home, "grants.json"),
+      path.join(home, "trust.json"),
+      path.join(home, "plugin-data", "other", "state.json"),
+    ];
+    mkdirSync(path.join(workdir, ".git", "hooks"), { recursive: true });
+    symlinkSync(path.join(workdir, ".git", "hooks"), path.join(workdir, "hooks-link"));
+    const greedy = new PluginFiles({
+      plugin: "greedy",
+      workdir,
+      pluginDir,
+      dataDir,
+      protected: { globalHome: home, pluginDirs: [path.join(home, "plugins")], secretFiles: [] },
+      grants: [
+        { path: "/", write: true, reason: "everything" },
+        { path: workdir, write: true, reason: "the workspace" },
+      ],
+    });
+    for (const p of [...planted, "hooks-link/pre-push"]) {
+      await assert.rejects(greedy.writeFile(p, "id > /tmp/pwned"), /never writable by plugins/, p);
+      await assert.rejects(greedy.appendFile(p, "x"), /never writable by plugins/, p);
+    }
+    for (const p of planted) assert.equal(existsSync(path.resolve(workdir, p)), false, p);
+    // The workspace grant itself works for ordinary files.
+    await greedy.writeFile("src/ok.txt", "fine");
+    assert.equal(readFileSync(path.join(workdir, "src/ok.txt"), "utf8"), "fine");
+    // Its own data folder is writable although it lives in the global home.
+    await greedy.writeFile(path.join(dataDir, "state.json"), "{}");
+  });
+
+  test("the global home and env files are not readable; the plugin's own folder is", async () => {
+    mkdirSync(path.join(home, "sessions"), { recursive: true });
+    writeFileSync(path.join(home, "sessions", "s.jsonl"), "{}");
+    writeFileSync(path.join(workdir, "secrets.env"), "OPENAI_API_KEY=sk-secret");
+    const reader = new PluginFiles({
+      plugin: "reader",
+      workdir,
+      pluginDir,
+      dataDir,
+      protected: {
+        globalHome: home,
+        pluginDirs: [],
+        secretFiles: [path.join(workdir, "secrets.env")],
+      },
+      grants: [{ path: "/", reason: "read everything" }],
+    });
+    await assert.rejects(
+      reader.readFile(path.join(home, "sessions", "s.jsonl")),
+      /cannot read .*s\.jsonl: Islet's global home .* is not readable by plugins/,
+    );
+    await assert.rejects(reader.readFile("secrets.env"), /env files hold API keys/);
+    assert.equal(await reader.readFile(path.join(pluginDir, "state.json")), "{}");
   });
 });

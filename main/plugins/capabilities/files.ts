@@ -1,9 +1,16 @@
 /**
- * The plugin file API (fs from `@islet/sdk`), host side. Paths resolve against the workspace;
- * a path is allowed only if its real location (symlinks and `..` resolved) lies inside an
- * allowed root: the workspace and the plugin's own folder (read-write), plus the plugin's
- * `permissions.paths` grants (read-only unless `write: true`). Errors are one line the plugin
- * author can act on.
+ * The plugin file API (fs from `@islet/sdk`), host side (SPEC §6). Paths resolve against the
+ * workspace; a path is allowed only if its real location (symlinks and `..` resolved) lies inside
+ * an allowed root:
+ * - the workspace and the plugin's own folder: read-only;
+ * - the plugin's data folder (under the global home): read-write;
+ * - the plugin's *granted* `permissions.paths` (read-only unless `write: true`).
+ *
+ * Whatever the grants say, a write never reaches `.islet/` or `.git/` (anywhere), the global home
+ * (but for the data folder) or any plugins folder (the plugin's own included): those are how a
+ * plugin would widen its own rights or run commands on the user's next git commit. Reads of the
+ * global home (sessions, grants, other plugins' data) and of the env files (API keys) are refused
+ * too. Errors are one line the plugin author can act on.
  */
 import { constants } from "node:fs";
 import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
@@ -17,6 +24,19 @@ export interface FileRoot {
   write: boolean;
   label: string;
 }
+
+/** Places no plugin reaches whatever its grants (absolute paths; resolved through symlinks). */
+export interface ProtectedPaths {
+  /** The global home: no reads or writes (the plugin's data folder excepted). */
+  globalHome: string;
+  /** Every plugins folder: no writes. */
+  pluginDirs: readonly string[];
+  /** Env files holding API keys (secrets.env, --env-file): no reads. */
+  secretFiles: readonly string[];
+}
+
+/** Folder names that are never writable by a plugin, wherever they appear in a path. */
+export const PROTECTED_FOLDER_NAMES: readonly string[] = [".islet", ".git"];
 
 export interface FileLimits {
   /** Largest file readFile returns, and largest content writeFile/appendFile accept (bytes). */
@@ -41,30 +61,50 @@ export function expandPath(p: string, base: string): string {
   return path.resolve(base, p);
 }
 
+// macOS and Windows volumes are case-insensitive by default: `.GIT/hooks` is `.git/hooks` there.
+const foldCase = process.platform === "darwin" || process.platform === "win32";
+const fold = (p: string): string => (foldCase ? p.toLowerCase() : p);
+
 export function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
+  const rel = path.relative(fold(parent), fold(child));
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** The plugin's own writable folder: `<global home>/plugin-data/<name>`. */
+export function pluginDataDir(globalHome: string, plugin: string): string {
+  return path.join(globalHome, "plugin-data", plugin);
 }
 
 export class PluginFiles {
   readonly #plugin: string;
   readonly #workdir: string;
+  readonly #dataDir: string;
+  readonly #pluginDir: string;
   readonly #roots: FileRoot[];
+  readonly #protected: ProtectedPaths;
   readonly #limits: FileLimits;
 
   constructor(opts: {
     plugin: string;
     workdir: string;
     pluginDir: string;
+    /** The plugin's own writable folder (created on first write). */
+    dataDir: string;
+    /** Granted `permissions.paths` only: an ungranted request gives nothing. */
     grants?: PathPermission[];
+    protected: ProtectedPaths;
     limits?: Partial<FileLimits>;
   }) {
     this.#plugin = opts.plugin;
     this.#workdir = path.resolve(opts.workdir);
+    this.#dataDir = path.resolve(opts.dataDir);
+    this.#pluginDir = path.resolve(opts.pluginDir);
+    this.#protected = opts.protected;
     this.#limits = { ...DEFAULT_FILE_LIMITS, ...opts.limits };
     this.#roots = [
-      { path: this.#workdir, write: true, label: "the workspace" },
-      { path: path.resolve(opts.pluginDir), write: true, label: "the plugin's folder" },
+      { path: this.#dataDir, write: true, label: "the plugin's data folder" },
+      { path: this.#workdir, write: false, label: "the workspace" },
+      { path: this.#pluginDir, write: false, label: "the plugin's folder" },
       ...(opts.grants ?? []).map((grant) => ({
         path: expandPath(grant.path, this.#workdir),
         write: grant.write === true,
@@ -73,7 +113,20 @@ export class PluginFiles {
     ];
   }
 
+  /** Where `fs.dataDir` points inside the sandbox. */
+  get dataDir(): string {
+    return this.#dataDir;
+  }
+
+  // Made on first use, so `fs.readdir(fs.dataDir)` works from the start.
+  #dataReady: Promise<unknown> | null = null;
+  #ready(): Promise<unknown> {
+    this.#dataReady ??= mkdir(this.#dataDir, { recursive: true }).catch(() => undefined);
+    return this.#dataReady;
+  }
+
   async readFile(p: string): Promise<string> {
+    await this.#ready();
     const real = await this.#resolveExisting(p, "read");
     const info = await stat(real);
     if (!info.isFile()) throw new Error(`${p} is not a file`);
@@ -94,6 +147,7 @@ export class PluginFiles {
   }
 
   async readdir(p: string): Promise<string[]> {
+    await this.#ready();
     const real = await this.#resolveExisting(p, "read");
     const names = await readdir(real).catch((error: unknown) => {
       throw plainError(error, p);
@@ -102,6 +156,7 @@ export class PluginFiles {
   }
 
   async stat(p: string): Promise<FileStatResult> {
+    await this.#ready();
     const info = await stat(await this.#resolveExisting(p, "read"));
     return {
       isFile: info.isFile(),
@@ -112,6 +167,7 @@ export class PluginFiles {
   }
 
   async exists(p: string): Promise<boolean> {
+    await this.#ready();
     try {
       await this.#resolveExisting(p, "read");
       return true;
@@ -171,6 +227,7 @@ export class PluginFiles {
   }
 
   async #write(p: string, content: string, mode: "w" | "a"): Promise<void> {
+    await this.#ready();
     if (Buffer.byteLength(content) > this.#limits.maxFileBytes) {
       throw new Error(
         `content for ${p} is larger than the ${mb(this.#limits.maxFileBytes)} the file API writes`,
@@ -190,6 +247,11 @@ export class PluginFiles {
   }
 
   async #check(real: string, p: string, access: Access): Promise<void> {
+    const dataDir = await realOrSelf(this.#dataDir);
+    // The data folder is the plugin's own, even though it lives in the global home.
+    if (isInside(real, dataDir)) return;
+    const refusal = await this.#protectedReason(real, access);
+    if (refusal) throw new Error(`plugin ${this.#plugin} cannot ${access} ${p}: ${refusal}`);
     let readOnlyMatch: FileRoot | undefined;
     for (const root of this.#roots) {
       const rootReal = await realpath(root.path).catch(() => undefined);
@@ -198,14 +260,59 @@ export class PluginFiles {
       readOnlyMatch = root;
     }
     if (readOnlyMatch) {
+      const fix =
+        readOnlyMatch.label === "the workspace"
+          ? `write to the plugin's data folder (fs.dataDir), or ask for the folder in plugin.yaml permissions.paths with write: true and a reason`
+          : readOnlyMatch.label === "the plugin's folder"
+            ? "write to the plugin's data folder (fs.dataDir) instead"
+            : "add write: true to it in plugin.yaml (the user is asked again)";
       throw new Error(
-        `plugin ${this.#plugin} cannot write ${p}: ${readOnlyMatch.label} is granted read-only (add write: true to it in plugin.yaml)`,
+        `plugin ${this.#plugin} cannot write ${p}: ${readOnlyMatch.label} is read-only to plugins; ${fix}`,
       );
     }
     throw new Error(
-      `plugin ${this.#plugin} cannot ${access} ${p}: it is outside the workspace and the plugin's folder ` +
-        "(grant it in plugin.yaml permissions.paths with a reason)",
+      `plugin ${this.#plugin} cannot ${access} ${p}: it is outside the workspace and the plugin's folders ` +
+        "(ask for it in plugin.yaml permissions.paths with a reason; the user is asked to grant it)",
     );
+  }
+
+  /** Why a real path is off limits whatever the grants say, or null. */
+  async #protectedReason(real: string, access: Access): Promise<string | null> {
+    const prot = this.#protected;
+    const home = await realOrSelf(prot.globalHome);
+    const ownFolder = await realOrSelf(this.#pluginDir);
+    if (access === "read") {
+      for (const file of prot.secretFiles)
+        if (fold(real) === fold(await realOrSelf(file)))
+          return "env files hold API keys and are never readable by plugins";
+      if (isInside(real, home) && !isInside(real, ownFolder))
+        return "Islet's global home (sessions, grants, other plugins) is not readable by plugins";
+      return null;
+    }
+    const names = fold(real).split(path.sep);
+    for (const name of PROTECTED_FOLDER_NAMES)
+      if (names.includes(name))
+        return `${name}/ is never writable by plugins (it holds ${name === ".git" ? "git hooks and history" : "Islet's configuration and plugins"})`;
+    for (const dir of [this.#pluginDir, ...prot.pluginDirs])
+      if (isInside(real, await realOrSelf(dir)))
+        return "plugin folders are never writable by plugins (use fs.dataDir for the plugin's own data)";
+    if (isInside(real, home))
+      return "Islet's global home is never writable by plugins (use fs.dataDir)";
+    return null;
+  }
+}
+
+/** The real path of `p`; for a path not created yet, its nearest existing ancestor's plus the rest. */
+async function realOrSelf(p: string): Promise<string> {
+  const missing: string[] = [];
+  let at = path.resolve(p);
+  for (;;) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return path.join(real, ...missing);
+    const parent = path.dirname(at);
+    if (parent === at) return path.resolve(p);
+    missing.unshift(path.basename(at));
+    at = parent;
   }
 }
 

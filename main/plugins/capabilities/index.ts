@@ -13,7 +13,7 @@ import {
   runProgram,
   type ExecLimits,
 } from "./exec.ts";
-import { expandPath, PluginFiles, type FileLimits } from "./files.ts";
+import { expandPath, PluginFiles, type FileLimits, type ProtectedPaths } from "./files.ts";
 import { fetchRequestSchema, pluginFetch, type NetworkLimits } from "./network.ts";
 import type { PluginPermissions } from "./permissions.ts";
 
@@ -27,11 +27,16 @@ export interface HostCapabilityOptions {
   /** The plugin's name, as error messages show it. */
   plugin: string;
   pluginDir: string;
+  /** The plugin's own writable folder (`fs.dataDir`). */
+  dataDir: string;
   workdir: string;
-  /** Already filtered by the plugin's `env:` whitelist. */
+  /** What no plugin reaches whatever it was granted. */
+  protected: ProtectedPaths;
+  /** Already filtered to the variables the user granted. */
   env: Readonly<Record<string, string>>;
-  /** Unsafe mode: `@islet/sdk/exec` and the "exec" service exist. */
-  unsafe: boolean;
+  /** `@islet/sdk/exec` and the "exec" service exist: unsafe mode and the user granted exec. */
+  exec: boolean;
+  /** What the user granted of what plugin.yaml asks for (never the request itself). */
   permissions: PluginPermissions;
   /** The plugin's log (console output, sandbox faults). */
   log(level: LogLevel, text: string): void;
@@ -49,6 +54,8 @@ export function createHostCapabilities(opts: HostCapabilityOptions): HostCapabil
     plugin,
     workdir: opts.workdir,
     pluginDir: opts.pluginDir,
+    dataDir: opts.dataDir,
+    protected: opts.protected,
     grants: permissions.paths,
     limits: opts.limits?.files,
   });
@@ -70,7 +77,7 @@ export function createHostCapabilities(opts: HostCapabilityOptions): HostCapabil
         limits: opts.limits?.network,
       }),
   };
-  if (opts.unsafe) {
+  if (opts.exec) {
     services.exec = async (args, signal) => {
       const [argv, options] = parse(execArgsSchema, args, "exec");
       const cwd = await execCwd(options.cwd ?? ".", opts, files);
@@ -91,12 +98,17 @@ export function createHostCapabilities(opts: HostCapabilityOptions): HostCapabil
   return {
     log: opts.log,
     env,
-    exec: opts.unsafe,
+    exec: opts.exec,
+    dataDir: files.dataDir,
     call(name, args, signal) {
       const service = Object.hasOwn(services, name) ? services[name] : undefined;
       if (service === undefined) {
         return Promise.reject(
-          new Error(name === "exec" ? "exec needs unsafe mode" : `no host service named ${name}`),
+          new Error(
+            name === "exec"
+              ? "exec needs unsafe mode and the user's grant of permissions.exec"
+              : `no host service named ${name}`,
+          ),
         );
       }
       return service(args, signal);

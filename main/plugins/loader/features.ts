@@ -60,6 +60,11 @@ export interface PluginFeatures {
 }
 
 export interface PluginFlags {
+  /**
+   * Workspace trust: false (the default) ignores what the project's own features file would
+   * widen (`unsafe: true`); the user's own flags and the global home still apply.
+   */
+  trustedProject?: boolean;
   unsafePlugins?: boolean;
   withoutPlugins?: boolean;
   pluginRuntime?: string;
@@ -235,11 +240,12 @@ export async function loadPluginFeatures(
   const homeList = homeLayers(homes);
   const reads = await Promise.all(homeList.map((home) => readLayer(featuresFile(home))));
   const merged = mergeFeatures(
-    homeList.map((home, i) => ({
-      home,
-      source: home === homes.global ? "global" : "project",
-      layer: reads[i].layer,
-    })),
+    homeList.map((home, i) => {
+      const source: HomeSource = home === homes.global ? "global" : "project";
+      const { unsafe: _held, ...narrowing } = reads[i].layer;
+      const layer = source === "project" && !flags.trustedProject ? narrowing : reads[i].layer;
+      return { home, source, layer };
+    }),
   );
   const flagged = applyPluginFlags(merged, flags);
   return {

@@ -170,7 +170,7 @@ export async function buildPlugin(
   let condition: ConditionCheck | null = null;
   if (spec.condition) {
     try {
-      condition = port.condition(spec.condition, port.workdir);
+      condition = port.condition(spec.condition, port.workdir, spec);
     } catch (err) {
       return fail(`${spec.manifestFile}: condition: ${(err as Error).message}`);
     }

@@ -44,8 +44,11 @@ export interface PluginPort {
   discover(): Promise<{ plugins: PluginSpec[]; errors: LoadProblem[] }>;
   /** Rejects with an Error whose message is the one-line (or per-line) build error. */
   bundle(spec: PluginSpec): Promise<BundleOutput>;
-  /** Throws with a clear message for an invalid expression. */
-  condition(text: string, workdir: string): ConditionCheck;
+  /**
+   * Throws with a clear message for an invalid expression. `spec`: the plugin whose manifest holds
+   * it (its `bash:` commands run only once granted); absent for the user's own `/assert`.
+   */
+  condition(text: string, workdir: string, spec?: PluginSpec): ConditionCheck;
   capabilities(spec: PluginSpec, log: PluginLog): HostCapabilities;
   sandbox: PluginSandbox;
   /** Why this backend runs (the flag, the features file, or the host's probe). */

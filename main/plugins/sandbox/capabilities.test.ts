@@ -51,9 +51,11 @@ function host(opts: { unsafe?: boolean; permissions?: PluginPermissions; logs?: 
   return createHostCapabilities({
     plugin: "probe",
     pluginDir,
+    dataDir: path.join(base, "home", "plugin-data", "probe"),
     workdir,
+    protected: { globalHome: path.join(base, "home"), pluginDirs: [], secretFiles: [] },
     env: { GREETING: "hi" },
-    unsafe: opts.unsafe ?? false,
+    exec: opts.unsafe ?? false,
     permissions: opts.permissions ?? {},
     log: (level, text) => opts.logs?.push({ level, text }),
   });
@@ -61,32 +63,38 @@ function host(opts: { unsafe?: boolean; permissions?: PluginPermissions; logs?: 
 
 forEachBackend((backend) => {
   describe("capabilities through the sandbox", () => {
-    test("fs: workspace reads and writes work, escapes are refused with one clear line", async () => {
+    test("fs: reads the workspace, writes its data folder; escapes are refused with one clear line", async () => {
       const m = await loadPlugin(
         backend,
         `import { fs } from "@islet/sdk";
          export async function run() {
            const notes = await fs.readFile("notes.md");
-           await fs.writeFile("out/report.txt", notes + "!");
-           await fs.appendFile("out/report.txt", "?");
+           await fs.writeFile(fs.dataDir + "/out/report.txt", notes + "!");
+           await fs.appendFile(fs.dataDir + "/out/report.txt", "?");
            const errors = [];
            for (const p of ["../secret.txt", "/etc/passwd"]) {
              try { await fs.readFile(p); } catch (e) { errors.push(e.message); }
            }
-           return { notes, listing: await fs.readdir("out"), exists: await fs.exists("nope"), stat: (await fs.stat("notes.md")).size, errors };
+           try { await fs.writeFile("report.txt", "x"); } catch (e) { errors.push(e.message); }
+           return { notes, listing: await fs.readdir(fs.dataDir + "/out"), exists: await fs.exists("nope"), stat: (await fs.stat("notes.md")).size, errors };
          }`,
         { host: host() },
       );
       const result = (await m.call("run", [])) as { errors: string[] } & Record<string, unknown>;
       assert.deepEqual(
         { ...result, errors: result.errors.length },
-        { notes: "# notes", listing: ["report.txt"], exists: false, stat: 7, errors: 2 },
+        { notes: "# notes", listing: ["report.txt"], exists: false, stat: 7, errors: 3 },
       );
       assert.match(
         result.errors[0] ?? "",
         /^plugin probe cannot read \.\.\/secret\.txt: it is outside the workspace/,
       );
-      assert.equal(readFileSync(path.join(workdir, "out/report.txt"), "utf8"), "# notes!?");
+      assert.match(
+        result.errors[2] ?? "",
+        /^plugin probe cannot write report\.txt: the workspace is read-only/,
+      );
+      const data = path.join(base, "home", "plugin-data", "probe");
+      assert.equal(readFileSync(path.join(data, "out/report.txt"), "utf8"), "# notes!?");
       m.dispose();
     });
 

@@ -124,6 +124,7 @@ class IsolatedVmModule implements SandboxModule {
       {
         env: { ...host.env },
         exec: host.exec,
+        dataDir: host.dataDir ?? "",
         maxResultChars: limits.maxResultChars,
         maxLogChars: MAX_LOG_CHARS,
       },

@@ -28,6 +28,8 @@ import { FETCH_SOURCE } from "./prelude-fetch.ts";
 export interface PreludeConfig {
   env: Record<string, string>;
   exec: boolean;
+  /** `fs.dataDir`: the plugin's own writable folder. */
+  dataDir: string;
   maxResultChars: number;
   /** Longest console line (characters) before it is cut. */
   maxLogChars: number;
@@ -285,6 +287,7 @@ export const PRELUDE_SOURCE = String.raw`
     readdir: freeze(async (path) => callHost("fs.readdir", [pathArg(path)])),
     stat: freeze(async (path) => callHost("fs.stat", [pathArg(path)])),
     exists: freeze(async (path) => callHost("fs.exists", [pathArg(path)])),
+    dataDir: String(config.dataDir),
   });
 
   const exec = freeze(async (command, options) => {

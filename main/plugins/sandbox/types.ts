@@ -44,6 +44,8 @@ export interface HostCapabilities {
   call(name: string, args: unknown[], signal?: AbortSignal): Promise<unknown>;
   /** Unsafe mode: `@islet/sdk/exec` exists. Otherwise importing it fails at load with advice. */
   exec: boolean;
+  /** The plugin's own writable folder, as `fs.dataDir` shows it ("" where there is none). */
+  dataDir?: string;
 }
 
 export type FaultKind =

@@ -145,6 +145,7 @@ export class QuickJsModule {
         {
           env: { ...host.env },
           exec: host.exec,
+          dataDir: host.dataDir ?? "",
           maxResultChars: limits.maxResultChars,
           maxLogChars: MAX_LOG_CHARS,
           memoryMb: limits.memoryMb,

@@ -23,6 +23,7 @@ export type ToWorker =
       limits: SandboxLimits;
       env: Record<string, string>;
       exec: boolean;
+      dataDir: string;
     }
   | {
       t: "call";

@@ -248,6 +248,7 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
         limits,
         env: { ...host.env },
         exec: host.exec,
+        dataDir: host.dataDir ?? "",
       });
     }).finally(() => {
       this.#loading = undefined;

@@ -14,6 +14,7 @@ interface Waiting {
 export class PortHost implements HostCapabilities {
   readonly env: Readonly<Record<string, string>>;
   readonly exec: boolean;
+  readonly dataDir: string;
   readonly #module: number;
   readonly #post: (message: FromWorker) => void;
   readonly #waiting = new Map<number, Waiting>();
@@ -22,12 +23,13 @@ export class PortHost implements HostCapabilities {
   constructor(
     module: number,
     post: (message: FromWorker) => void,
-    data: { env: Record<string, string>; exec: boolean },
+    data: { env: Record<string, string>; exec: boolean; dataDir: string },
   ) {
     this.#module = module;
     this.#post = post;
     this.env = Object.freeze({ ...data.env });
     this.exec = data.exec;
+    this.dataDir = data.dataDir;
   }
 
   log(level: LogLevel, text: string): void {

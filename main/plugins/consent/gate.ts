@@ -1,0 +1,153 @@
+/**
+ * Permissions are requests (SPEC §6): a plugin's sandbox gets only what the user granted. At each
+ * discovery the gate gives every plugin the rights recorded for it (plus this run's "once"
+ * answers) and queues a question for what is asked and not yet answered — only what is new when
+ * an earlier grant exists. Questions are asked after loading, one at a time, so a host whose
+ * user answers later (a dialog in the app) never blocks start-up; a plugin whose rights grew is
+ * reloaded. In a folder the user has not trusted, the project's plugins get default rights and
+ * are not asked about at all.
+ */
+import {
+  askOrDefault,
+  NOBODY,
+  type PermissionItem,
+  type QuestionPort,
+} from "../../host/questions.ts";
+import type { DiscoveredPlugin } from "../loader/discover.ts";
+import { GrantStore, grantKey } from "./grants.ts";
+import {
+  describeItem,
+  effectiveRights,
+  itemKey,
+  requestedItems,
+  requestHash,
+  type EffectiveRights,
+} from "./requests.ts";
+
+export interface ConsentGateOptions {
+  globalHome: string;
+  /** Who answers; missing: nobody (every request stays ungranted for this run). */
+  questions?: QuestionPort;
+  /** Whether the workspace's own `.islet/` may widen anything (workspace trust). */
+  trustedProject: boolean;
+  warn(line: string): void;
+}
+
+interface Pending {
+  plugin: DiscoveredPlugin;
+  key: string;
+  items: PermissionItem[];
+  asked: PermissionItem[];
+  granted: PermissionItem[];
+}
+
+export class ConsentGate {
+  readonly store: GrantStore;
+  /** Called with the folders of plugins whose rights grew, to reload them. */
+  onChanged: (dirs: string[]) => Promise<unknown> = async () => {};
+  readonly #opts: ConsentGateOptions;
+  readonly #once = new Map<string, Set<string>>();
+  readonly #deniedThisRun = new Map<string, Set<string>>();
+  readonly #queue: Pending[] = [];
+  /** `key` + asked keys of questions queued or being asked (never asked twice at once). */
+  readonly #inFlight = new Set<string>();
+  readonly #noticed = new Set<string>();
+  #settling: Promise<void> = Promise.resolve();
+
+  constructor(opts: ConsentGateOptions) {
+    this.#opts = opts;
+    this.store = new GrantStore(opts.globalHome, opts.warn);
+  }
+
+  /** Each plugin's rights now; what is unanswered is queued for `settle()`. */
+  async decide(plugins: readonly DiscoveredPlugin[]): Promise<Map<string, EffectiveRights>> {
+    const recorded = await this.store.all();
+    const out = new Map<string, EffectiveRights>();
+    const untrusted: string[] = [];
+    for (const plugin of plugins) {
+      const items = requestedItems(plugin.manifest);
+      const key = await grantKey(plugin.dir);
+      if (items.length > 0 && plugin.source === "project" && !this.#opts.trustedProject) {
+        untrusted.push(plugin.name);
+        out.set(plugin.name, effectiveRights(plugin.manifest, new Set()));
+        continue;
+      }
+      const granted = new Set([...(recorded[key]?.granted ?? []), ...(this.#once.get(key) ?? [])]);
+      const denied = new Set([
+        ...(recorded[key]?.denied ?? []),
+        ...(this.#deniedThisRun.get(key) ?? []),
+      ]);
+      out.set(plugin.name, effectiveRights(plugin.manifest, granted));
+      const asked = items.filter((i) => !granted.has(itemKey(i)) && !denied.has(itemKey(i)));
+      if (asked.length === 0 || plugin.status !== "enabled") continue;
+      const flight = `${key}\n${asked.map(itemKey).sort().join("\n")}`;
+      if (this.#inFlight.has(flight)) continue;
+      this.#inFlight.add(flight);
+      const grantedItems = items.filter((i) => granted.has(itemKey(i)));
+      this.#queue.push({ plugin, key, items, asked, granted: grantedItems });
+    }
+    if (untrusted.length > 0)
+      this.#noticeOnce(
+        `permissions of project plugins ${untrusted.join(", ")} held back: this folder is not trusted (they run with default rights; \`islet trust add\` trusts it)`,
+      );
+    return out;
+  }
+
+  /** Asks what `decide` queued, then reloads the plugins whose rights grew. */
+  settle(): Promise<void> {
+    this.#settling = this.#settling
+      .then(() => this.#drain())
+      .catch((err: unknown) => {
+        this.#opts.warn(`asking about plugin permissions failed: ${(err as Error).message}`);
+      });
+    return this.#settling;
+  }
+
+  async #drain(): Promise<void> {
+    const changed: string[] = [];
+    for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
+      const { plugin, key, asked } = next;
+      const keys = asked.map(itemKey);
+      const port = this.#opts.questions;
+      const answer = await askOrDefault(port, {
+        kind: "permissions",
+        plugin: plugin.name,
+        dir: plugin.dir,
+        requested: asked,
+        granted: next.granted,
+      });
+      this.#inFlight.delete(`${key}\n${[...keys].sort().join("\n")}`);
+      const hash = requestHash(next.items);
+      if (answer === "grant") {
+        await this.store.record(key, { name: plugin.name, hash, granted: keys });
+        changed.push(plugin.dir);
+      } else if (answer === "once") {
+        addAll(this.#once, key, keys);
+        changed.push(plugin.dir);
+      } else if (port && port !== NOBODY) {
+        await this.store.record(key, { name: plugin.name, hash, denied: keys });
+        this.#opts.warn(
+          `${plugin.name}: not granted: ${asked.map(describeItem).join("; ")} (it runs without them; \`islet plugins permissions ${plugin.name} --reset\` asks again)`,
+        );
+      } else {
+        addAll(this.#deniedThisRun, key, keys);
+        this.#opts.warn(
+          `${plugin.name} asks for ${asked.map(describeItem).join("; ")}: not granted, nobody to ask (run at a terminal, or pass --yes for this run)`,
+        );
+      }
+    }
+    if (changed.length > 0) await this.onChanged(changed);
+  }
+
+  #noticeOnce(line: string): void {
+    if (this.#noticed.has(line)) return;
+    this.#noticed.add(line);
+    this.#opts.warn(line);
+  }
+}
+
+function addAll(map: Map<string, Set<string>>, key: string, values: string[]): void {
+  const set = map.get(key) ?? new Set<string>();
+  for (const v of values) set.add(v);
+  map.set(key, set);
+}

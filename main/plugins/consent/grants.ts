@@ -1,0 +1,86 @@
+/**
+ * The user's answers to plugins' permission requests, in `<global home>/grants.json` (SPEC §6):
+ * per plugin folder (its real path, so a same-named plugin elsewhere inherits nothing) the keys
+ * of what was granted and denied, and the hash of the last request answered.
+ */
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { JsonStore } from "../../host/json-store.ts";
+
+const PluginGrant = z.object({
+  name: z.string(),
+  /** requestHash() of the request last answered. */
+  hash: z.string(),
+  granted: z.array(z.string()),
+  denied: z.array(z.string()),
+  at: z.string(),
+});
+export type PluginGrant = z.infer<typeof PluginGrant>;
+
+const GrantsFile = z.object({
+  version: z.literal(1),
+  plugins: z.record(z.string(), PluginGrant),
+});
+type GrantsFile = z.infer<typeof GrantsFile>;
+
+export function grantsFile(globalHome: string): string {
+  return path.join(globalHome, "grants.json");
+}
+
+/** The key a plugin's grants are stored under: its folder's real path. */
+export async function grantKey(pluginDir: string): Promise<string> {
+  return realpath(pluginDir).catch(() => path.resolve(pluginDir));
+}
+
+export class GrantStore {
+  readonly #store: JsonStore<GrantsFile>;
+
+  constructor(globalHome: string, warn: (line: string) => void) {
+    this.#store = new JsonStore(
+      grantsFile(globalHome),
+      GrantsFile,
+      () => ({ version: 1, plugins: {} }),
+      warn,
+    );
+  }
+
+  get file(): string {
+    return this.#store.file;
+  }
+
+  async all(): Promise<Record<string, PluginGrant>> {
+    return (await this.#store.read()).plugins;
+  }
+
+  /** Adds to what was granted or denied (a key moves from one list to the other). */
+  async record(
+    key: string,
+    entry: { name: string; hash: string; granted?: string[]; denied?: string[] },
+  ): Promise<void> {
+    await this.#store.update((data) => {
+      const old = data.plugins[key];
+      const granted = new Set(old?.granted ?? []);
+      const denied = new Set(old?.denied ?? []);
+      for (const k of entry.granted ?? []) (granted.add(k), denied.delete(k));
+      for (const k of entry.denied ?? []) (denied.add(k), granted.delete(k));
+      data.plugins[key] = {
+        name: entry.name,
+        hash: entry.hash,
+        granted: [...granted].sort(),
+        denied: [...denied].sort(),
+        at: new Date().toISOString(),
+      };
+    });
+  }
+
+  /** Forgets every answer for the plugins named `name` (they are asked again). */
+  async revoke(name: string): Promise<number> {
+    let removed = 0;
+    await this.#store.update((data) => {
+      for (const [key, grant] of Object.entries(data.plugins))
+        if (grant.name === name) (delete data.plugins[key], removed++);
+    });
+    return removed;
+  }
+}

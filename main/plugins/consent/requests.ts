@@ -1,0 +1,126 @@
+/**
+ * What a plugin asks for, as a flat list the user reads and the grant store records (SPEC §6):
+ * network hosts, paths (read or write), exec, environment variables, WebAssembly, and the shell
+ * commands of `bash:` conditions (which run a command on every hook call, so they ask like exec).
+ * Then, from what the user granted, the rights the plugin's sandbox actually gets.
+ */
+import { createHash } from "node:crypto";
+import type { PermissionItem } from "../../host/questions.ts";
+import type { PluginPermissions } from "../capabilities/permissions.ts";
+import type { PluginManifest } from "../loader/manifest.ts";
+
+/** A stable key per request: kind, target and write access (not the reason, which is prose). */
+export function itemKey(item: PermissionItem): string {
+  return `${item.kind}:${item.target}${item.write ? ":write" : ""}`;
+}
+
+/** Every item plugin.yaml asks for, in a stable order. */
+export function requestedItems(manifest: PluginManifest): PermissionItem[] {
+  const p = manifest.permissions;
+  const items: PermissionItem[] = [];
+  for (const n of p.network ?? [])
+    items.push({ kind: "network", target: n.host, reason: n.reason });
+  for (const f of p.paths ?? [])
+    items.push({
+      kind: "path",
+      target: f.path,
+      ...(f.write ? { write: true } : {}),
+      reason: f.reason,
+    });
+  if (p.exec) items.push({ kind: "exec", target: "", reason: p.exec.reason });
+  const bash = manifest.condition?.all.filter((l) => l.term.kind === "bash") ?? [];
+  for (const literal of bash) {
+    const command = literal.term.kind === "bash" ? literal.term.command : "";
+    items.push({
+      kind: "exec",
+      target: `bash:${command}`,
+      reason: "its condition runs this shell command before every hook call",
+    });
+  }
+  const env = new Map<string, string>();
+  for (const e of p.env ?? []) env.set(e.name, e.reason);
+  for (const name of manifest.env)
+    if (!env.has(name)) env.set(name, "listed in env: (no reason given)");
+  for (const [name, reason] of env) items.push({ kind: "env", target: name, reason });
+  const wasm = (p as { wasm?: { reason: string } }).wasm;
+  if (wasm) items.push({ kind: "wasm", target: "", reason: wasm.reason });
+  return dedupe(items);
+}
+
+function dedupe(items: PermissionItem[]): PermissionItem[] {
+  const seen = new Map<string, PermissionItem>();
+  for (const item of items) if (!seen.has(itemKey(item))) seen.set(itemKey(item), item);
+  return [...seen.values()];
+}
+
+/** The hash a grant is recorded under: what was asked, not how it was worded. */
+export function requestHash(items: readonly PermissionItem[]): string {
+  const keys = items.map(itemKey).sort();
+  return createHash("sha256").update(JSON.stringify(keys)).digest("hex").slice(0, 32);
+}
+
+/** What the plugin's sandbox gets: the granted part of the request, nothing else. */
+export interface EffectiveRights {
+  permissions: PluginPermissions;
+  /** Variable names the plugin may see. `*` means all. */
+  env: Set<string>;
+  exec: boolean;
+  wasm: boolean;
+  /** `bash:` condition commands that may run. */
+  bashCommands: Set<string>;
+}
+
+export function effectiveRights(
+  manifest: PluginManifest,
+  granted: ReadonlySet<string>,
+): EffectiveRights {
+  const ok = (item: PermissionItem) => granted.has(itemKey(item));
+  const p = manifest.permissions;
+  const network = (p.network ?? []).filter((n) =>
+    ok({ kind: "network", target: n.host, reason: "" }),
+  );
+  const paths = (p.paths ?? []).filter((f) =>
+    ok({ kind: "path", target: f.path, ...(f.write ? { write: true } : {}), reason: "" }),
+  );
+  const exec = p.exec !== undefined && ok({ kind: "exec", target: "", reason: "" });
+  const permissions: PluginPermissions = {
+    ...(network.length ? { network } : {}),
+    ...(paths.length ? { paths } : {}),
+    ...(exec && p.exec ? { exec: p.exec } : {}),
+  };
+  const env = new Set(
+    requestedItems(manifest)
+      .filter((i) => i.kind === "env" && ok(i))
+      .map((i) => i.target),
+  );
+  const bashCommands = new Set(
+    requestedItems(manifest)
+      .filter((i) => i.kind === "exec" && i.target.startsWith("bash:") && ok(i))
+      .map((i) => i.target.slice("bash:".length)),
+  );
+  return {
+    permissions,
+    env,
+    exec,
+    wasm: ok({ kind: "wasm", target: "", reason: "" }),
+    bashCommands,
+  };
+}
+
+/** One line per item, as a terminal prompt or a notice shows it. */
+export function describeItem(item: PermissionItem): string {
+  switch (item.kind) {
+    case "network":
+      return `network ${item.target} — ${item.reason}`;
+    case "path":
+      return `${item.write ? "read and write" : "read"} ${item.target} — ${item.reason}`;
+    case "exec":
+      return item.target
+        ? `run the command \`${item.target.slice("bash:".length)}\` — ${item.reason}`
+        : `run programs (exec) — ${item.reason}`;
+    case "env":
+      return `environment variable ${item.target} — ${item.reason}`;
+    case "wasm":
+      return `WebAssembly — ${item.reason}`;
+  }
+}

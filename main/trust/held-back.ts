@@ -1,0 +1,59 @@
+/**
+ * What a project's own `.islet/` would widen if the folder were trusted (SPEC §6): unsafe mode,
+ * the permission requests of its plugins, its model providers (which could send the user's API
+ * keys elsewhere), and its shell hooks, MCP servers and CLI-tool runners. One line each, for the
+ * trust question and the notice of what was held back.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { configDir, type Homes } from "../config/homes.ts";
+import { requestedItems } from "../plugins/consent/requests.ts";
+import { featuresFile, loadPlugins } from "../plugins/loader/index.ts";
+
+/** Folders of `.islet/config/` whose contents run commands or reach servers. */
+const RUNNING_CONFIG: readonly { dir: string; what: string }[] = [
+  { dir: "hooks", what: "shell hooks" },
+  { dir: "mcp", what: "MCP servers" },
+  { dir: "runners", what: "CLI-tool runners" },
+];
+
+export async function projectWidening(homes: Homes): Promise<string[]> {
+  if (homes.project === homes.global) return [];
+  const rel = (p: string) => path.relative(homes.workdir, p);
+  const lines: string[] = [];
+  const features = await readYamlMap(featuresFile(homes.project));
+  const plugins = features?.plugins;
+  if (isRecord(plugins) && plugins.unsafe === true)
+    lines.push(
+      `unsafe mode (plugins may run programs), set in ${rel(featuresFile(homes.project))}`,
+    );
+  const providers = configDir(homes.project, "providers.yaml");
+  if ((await readYamlMap(providers)) !== null)
+    lines.push(`model providers from ${rel(providers)} (they could send your API keys elsewhere)`);
+  const load = await loadPlugins(homes, {});
+  const asking = load.plugins
+    .filter((p) => p.source === "project" && requestedItems(p.manifest).length > 0)
+    .map((p) => p.name);
+  if (asking.length > 0) lines.push(`permissions asked by project plugins ${asking.join(", ")}`);
+  for (const { dir, what } of RUNNING_CONFIG) {
+    const full = configDir(homes.project, dir);
+    const entries = await readdir(full).catch(() => []);
+    if (entries.some((e) => !e.startsWith("."))) lines.push(`${what} from ${rel(full)}/`);
+  }
+  return lines;
+}
+
+async function readYamlMap(file: string): Promise<Record<string, unknown> | null> {
+  try {
+    const data: unknown = parseYaml(await readFile(file, "utf8"));
+    return isRecord(data) ? data : {};
+  } catch (err) {
+    // A file that exists but does not parse still counts: it is held back either way.
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? null : {};
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,87 @@
+/**
+ * Workspace trust decisions, in `<global home>/trust.json` (SPEC §6): per folder (its real path)
+ * "trusted" or "untrusted" and when. Trusting a folder trusts the folders inside it; an
+ * "untrusted" record holds for that folder only.
+ */
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { JsonStore } from "../host/json-store.ts";
+import { isInside } from "../plugins/capabilities/files.ts";
+
+const Decision = z.enum(["trusted", "untrusted"]);
+export type TrustDecision = z.infer<typeof Decision>;
+
+const TrustFile = z.object({
+  version: z.literal(1),
+  folders: z.record(z.string(), z.object({ decision: Decision, at: z.string() })),
+});
+type TrustFile = z.infer<typeof TrustFile>;
+
+export interface TrustRecord {
+  folder: string;
+  decision: TrustDecision;
+  at: string;
+}
+
+export function trustFile(globalHome: string): string {
+  return path.join(globalHome, "trust.json");
+}
+
+/** The folder as trust records name it: absolute, symlinks resolved. */
+export async function trustKey(folder: string): Promise<string> {
+  return realpath(folder).catch(() => path.resolve(folder));
+}
+
+export class TrustStore {
+  readonly #store: JsonStore<TrustFile>;
+
+  constructor(globalHome: string, warn: (line: string) => void) {
+    this.#store = new JsonStore(
+      trustFile(globalHome),
+      TrustFile,
+      () => ({ version: 1, folders: {} }),
+      warn,
+    );
+  }
+
+  get file(): string {
+    return this.#store.file;
+  }
+
+  async list(): Promise<TrustRecord[]> {
+    const { folders } = await this.#store.read();
+    return Object.entries(folders)
+      .map(([folder, r]) => ({ folder, ...r }))
+      .sort((a, b) => a.folder.localeCompare(b.folder));
+  }
+
+  /** The record deciding `folder`: its own, else a trusted folder around it; null if none. */
+  async lookup(folder: string): Promise<TrustRecord | null> {
+    const key = await trustKey(folder);
+    const records = await this.list();
+    const own = records.find((r) => r.folder === key);
+    if (own) return own;
+    const parents = records.filter((r) => r.decision === "trusted" && isInside(key, r.folder));
+    return parents.sort((a, b) => b.folder.length - a.folder.length)[0] ?? null;
+  }
+
+  async record(folder: string, decision: TrustDecision): Promise<string> {
+    const key = await trustKey(folder);
+    await this.#store.update((data) => {
+      data.folders[key] = { decision, at: new Date().toISOString() };
+    });
+    return key;
+  }
+
+  /** Forgets the folder's own record; false when there was none. */
+  async revoke(folder: string): Promise<boolean> {
+    const key = await trustKey(folder);
+    let found = false;
+    await this.#store.update((data) => {
+      found = Object.hasOwn(data.folders, key);
+      delete data.folders[key];
+    });
+    return found;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Workspace trust (SPEC §6, as in VS Code and Claude Code): a project's own `.islet/` widens
+ * nothing — unsafe mode, exec, permission grants, its providers, shell hooks, MCP servers,
+ * runners — until the user trusts the folder. Asked once per folder (only when there is something
+ * to widen), recorded in the global home; `--yes` trusts for one run. Untrusted, sandboxed
+ * plugins with default rights still load, and one line says what was held back.
+ */
+import { askOrDefault, NOBODY, type QuestionPort } from "../host/questions.ts";
+import type { Homes } from "../config/homes.ts";
+import { projectWidening } from "./held-back.ts";
+import { TrustStore } from "./store.ts";
+
+export interface WorkspaceTrust {
+  trusted: boolean;
+  /** One line on why (shown by `islet trust list` and the app). */
+  why: string;
+  /** What an untrusted folder's `.islet/` would have widened. */
+  heldBack: string[];
+}
+
+export async function resolveWorkspaceTrust(opts: {
+  homes: Homes;
+  questions?: QuestionPort;
+  warn(line: string): void;
+}): Promise<WorkspaceTrust> {
+  const { homes } = opts;
+  if (homes.project === homes.global)
+    return { trusted: true, why: "the workspace's .islet/ is the global home", heldBack: [] };
+  const store = new TrustStore(homes.global, opts.warn);
+  const record = await store.lookup(homes.workdir);
+  if (record?.decision === "trusted")
+    return {
+      trusted: true,
+      why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
+      heldBack: [],
+    };
+  const heldBack = await projectWidening(homes);
+  if (heldBack.length === 0)
+    return { trusted: false, why: "not trusted (its .islet/ asks for nothing more)", heldBack };
+  const notice = (why: string) =>
+    opts.warn(
+      `${homes.workdir} is not trusted (${why}); held back: ${heldBack.join("; ")}. ` +
+        "Trust it with `islet trust add` to use them.",
+    );
+  if (record?.decision === "untrusted") {
+    notice(`you chose not to trust it on ${record.at.slice(0, 10)}`);
+    return { trusted: false, why: "you chose not to trust it", heldBack };
+  }
+  const answer = await askOrDefault(opts.questions, {
+    kind: "workspace-trust",
+    folder: homes.workdir,
+    heldBack,
+  });
+  if (answer === "trust") {
+    await store.record(homes.workdir, "trusted");
+    return { trusted: true, why: "trusted just now", heldBack: [] };
+  }
+  if (answer === "once")
+    return { trusted: true, why: "trusted for this run (--yes)", heldBack: [] };
+  // Only a person's "no" is remembered; with nobody to ask, the next run asks again.
+  if (opts.questions && opts.questions !== NOBODY) await store.record(homes.workdir, "untrusted");
+  notice(
+    opts.questions && opts.questions !== NOBODY
+      ? "you said no"
+      : "nobody to ask: run at a terminal, or pass --yes for this run",
+  );
+  return { trusted: false, why: "not trusted", heldBack };
+}
