@@ -11,17 +11,24 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case "run":
         return await (await import("./run-command.ts")).runCommand(rest, io);
       case "tools": {
-        const { values, positionals } = parseFlags(rest, { ...COMMON_OPTIONS, ...PLUGIN_OPTIONS });
+        const { values, positionals } = parseFlags(rest, {
+          ...COMMON_OPTIONS,
+          ...PLUGIN_OPTIONS,
+          yes: { type: "boolean", short: "y" },
+        });
         const { createEngine } = await import("../engine/bootstrap.ts");
         const { toolsCommand } = await import("./tools-command.ts");
+        const { cliQuestions, terminalAttached } = await import("./questions-tty.ts");
         const engine = await createEngine({
           home: values.home,
           workdir: values.workdir,
           envFile: values["env-file"],
           plugins: pluginFlags(values),
+          questions: cliQuestions({ yes: values.yes, interactive: terminalAttached() }),
           warn: (l) => io.err(`warning: ${l}\n`),
         });
         try {
+          await engine.askPluginPermissions();
           return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io);
         } finally {
           await engine.close();
@@ -32,6 +39,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case "sessions": {
         return await (await import("./sessions-command.ts")).sessionsCommand(rest, io);
       }
+      case "trust":
+        return await (await import("./trust-command.ts")).trustCommand(rest, io);
       case "models":
         return await (await import("./models-command.ts")).modelsCommand(rest, io);
       case "serve":

@@ -5,6 +5,7 @@ import { describeHooks } from "../plugins/runtime/commands.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";
+import { permissionsCommand } from "./plugin-permissions-command.ts";
 
 function showText(p: PluginInfo): string {
   const lines = [
@@ -44,9 +45,10 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
     json: { type: "boolean" },
   });
   const [sub = "list", name] = positionals;
+  if (sub === "permissions") return permissionsCommand(argv, io);
   if (sub !== "list" && sub !== "show") {
     throw new UsageError(
-      `plugins: unknown subcommand "${sub}" (list, show NAME; add, update and remove arrive with plugin packs)`,
+      `plugins: unknown subcommand "${sub}" (list, show NAME, permissions NAME; add, update and remove arrive with plugin packs)`,
     );
   }
   const engine = await createEngine({

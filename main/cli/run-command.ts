@@ -2,6 +2,7 @@
 import { createEngine } from "../engine/bootstrap.ts";
 import { autoApprove } from "../tools/approval.ts";
 import { ttyApproval } from "./ask-tty.ts";
+import { cliQuestions } from "./questions-tty.ts";
 import {
   COMMON_OPTIONS,
   MODEL_OPTIONS,
@@ -43,11 +44,14 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     envFile: values["env-file"],
     flags: { provider: values.provider, model: values.model, baseUrl: values["base-url"] },
     ask: values.yes ? autoApprove : interactive ? ttyApproval() : undefined,
+    questions: cliQuestions({ yes: values.yes, interactive }),
     maxSteps,
     vars,
     plugins: pluginFlags(values),
     warn: (line) => io.err(`warning: ${line}\n`),
   });
+  // Plugins asking for more than they were granted: asked before the turn, so it runs with them.
+  await engine.askPluginPermissions();
   const emit = values.json
     ? jsonRenderer(io)
     : textRenderer(io, { color: process.stderr.isTTY === true && !process.env.NO_COLOR });

@@ -7,6 +7,7 @@ import { assertRendererBuilt, startServer } from "../serve/server.ts";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parseFlags, parseVars, pluginFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";
+import { cliQuestions, terminalAttached } from "./questions-tty.ts";
 
 function parsePort(value: string | undefined): number {
   if (value === undefined) return 0;
@@ -20,6 +21,7 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
     ...COMMON_OPTIONS,
     ...MODEL_OPTIONS,
     port: { type: "string" },
+    yes: { type: "boolean", short: "y" },
   });
   if (positionals.length > 0)
     throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
@@ -32,6 +34,8 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
     flags: { provider: values.provider, model: values.model, baseUrl: values["base-url"] },
     vars: parseVars(values.set),
     plugins: pluginFlags(values),
+    // Workspace trust is settled here, before the page exists: at this terminal, or --yes.
+    questions: cliQuestions({ yes: values.yes, interactive: terminalAttached() }),
     host: {
       host: "browser",
       versions: { node: process.versions.node, electron: null, chrome: null },
@@ -51,6 +55,7 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
         "\n",
     );
     io.out(`Islet is serving on ${server.url}\n`);
+    void host.engine.askPluginPermissions();
     await signalled();
     await server.close();
     return 0;

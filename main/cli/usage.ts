@@ -15,6 +15,8 @@ Usage:
   islet sessions list|show|export|rename|delete ...
   islet models [--json]                    detected local servers and configured providers
   islet plugins list|show NAME [--json]    installed plugins: hooks, tools, commands, errors
+  islet plugins permissions NAME [--reset] what a plugin asks for and what you granted
+  islet trust list|add [DIR]|revoke [DIR]  folders whose .islet/ may widen Islet (workspace trust)
   islet serve [--port N] [run options]     the app's UI for a browser, on 127.0.0.1, behind a token
 
 Common options:
@@ -29,7 +31,8 @@ Run options:
   --agent NAME        agent from config/agents/*.md (default: default)
   --session ID        resume a saved session (unique id prefix is enough)
   --max-steps N       stop after N model steps
-  --yes               approve every tool call
+  --yes               yes to every question for this run: tool calls, plugin permissions,
+                      workspace trust (nothing is remembered)
   --json              print one JSON event per line
   --set KEY=VALUE     template variable for plugins (repeatable)
   --without-plugins   load no plugins

@@ -13,6 +13,7 @@ import {
   type FakeServer,
   type ScriptedResponse,
 } from "../providers/testing/index.ts";
+import { YES_FOR_THIS_RUN, type QuestionPort } from "../host/questions.ts";
 import type { PluginFlags } from "./loader/index.ts";
 import type { SandboxLimits } from "./sandbox/types.ts";
 
@@ -66,6 +67,8 @@ export async function startPluginHarness(opts: {
   agent?: string;
   /** Plugin folder layout: name → path under plugins/ (default: the name). */
   layout?: Record<string, string>;
+  /** Who answers permission requests (default: yes for this run, as `--yes`). */
+  questions?: QuestionPort;
 }): Promise<PluginHarness> {
   const root = await mkdtemp(path.join(tmpdir(), "islet-plugins-"));
   const home = path.join(root, "home");
@@ -94,8 +97,10 @@ export async function startPluginHarness(opts: {
     plugins: opts.flags ?? { pluginRuntime: process.env.ISLET_TEST_PLUGIN_RUNTIME },
     pluginLimits: { callTimeoutMs: 1000, ...opts.limits },
     ask: async () => "allow",
+    questions: opts.questions ?? YES_FOR_THIS_RUN,
     warn: (l) => warnings.push(l),
   });
+  await engine.askPluginPermissions();
   const conversation = await engine.open({ agent: opts.agent, emit: (e) => events.push(e) });
   return {
     home,

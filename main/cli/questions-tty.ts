@@ -1,0 +1,96 @@
+/**
+ * The engine's questions at a terminal (on stderr, answered on stdin), one at a time: tool
+ * approval, plugin permissions, workspace trust, plugin activation. Which port a command gets:
+ * `--yes` answers yes for this run, a terminal asks, anything else asks nobody (safe defaults).
+ */
+import { createInterface } from "node:readline/promises";
+import {
+  NOBODY,
+  YES_FOR_THIS_RUN,
+  type AnswerFor,
+  type QuestionKind,
+  type QuestionOf,
+  type Question,
+  type QuestionPort,
+} from "../host/questions.ts";
+import { describeItem } from "../plugins/consent/requests.ts";
+
+interface Prompt<K extends QuestionKind> {
+  text: string;
+  keys: Record<string, AnswerFor<K>>;
+}
+
+function preview(args: Record<string, unknown>): string {
+  const text = typeof args.command === "string" ? args.command : JSON.stringify(args);
+  return text.length > 300 ? `${text.slice(0, 297)}…` : text;
+}
+
+const list = (lines: string[]) => lines.map((l) => `  - ${l}`).join("\n");
+
+function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
+  // One switch over the kinds; the casts are safe because `kind` decides both sides.
+  const p = (text: string, keys: Record<string, string>) => ({ text, keys }) as Prompt<K>;
+  const q = question as Question;
+  switch (q.kind) {
+    case "approval":
+      return p(`Allow ${q.tool}: ${preview(q.arguments)}\n  [y]es / [n]o / [a]lways / ne[v]er > `, {
+        y: "allow",
+        n: "deny",
+        a: "always",
+        v: "never",
+      });
+    case "permissions":
+      return p(
+        `Plugin ${q.plugin} (${q.dir}) asks for:\n${list(q.requested.map(describeItem))}\n` +
+          (q.granted.length ? `  (already granted: ${q.granted.length})\n` : "") +
+          "  [g]rant / [o]nly this run / [d]eny > ",
+        { g: "grant", o: "once", d: "deny" },
+      );
+    case "workspace-trust":
+      return p(
+        `Trust ${q.folder}? Its .islet/ would enable:\n${list(q.heldBack)}\n` +
+          "  [t]rust / [o]nly this run / [n]o > ",
+        { t: "trust", o: "once", n: "deny" },
+      );
+    case "plugin-activation":
+      return p(
+        `Activate plugin ${q.plugin} (${q.description})? The model says: ${q.reason}\n  [y]es / [n]o > `,
+        { y: "allow", n: "deny" },
+      );
+  }
+}
+
+export function ttyQuestions(): QuestionPort {
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = async <K extends QuestionKind>(q: QuestionOf<K>, signal?: AbortSignal) => {
+    const { text, keys } = prompt(q);
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      for (;;) {
+        const answer = (await rl.question(text, { signal })).trim().toLowerCase().slice(0, 1);
+        if (Object.hasOwn(keys, answer)) return keys[answer];
+      }
+    } finally {
+      rl.close();
+    }
+  };
+  return {
+    ask<K extends QuestionKind>(q: QuestionOf<K>, signal?: AbortSignal): Promise<AnswerFor<K>> {
+      // One question at a time: two prompts on one terminal would interleave.
+      const next = queue.then(() => ask(q, signal));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
+}
+
+/** `--yes` → yes for this run; a terminal on both ends → ask there; otherwise nobody. */
+export function cliQuestions(opts: { yes?: boolean; interactive: boolean }): QuestionPort {
+  if (opts.yes) return YES_FOR_THIS_RUN;
+  return opts.interactive ? ttyQuestions() : NOBODY;
+}
+
+/** Whether someone can answer at this terminal. */
+export function terminalAttached(): boolean {
+  return process.stdin.isTTY === true && process.stderr.isTTY === true;
+}
