@@ -6,6 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import type { AgentEvent } from "../agent/events.ts";
 import { startFakeOllama, startFakeOpenAI } from "../providers/testing/index.ts";
+import { YES_FOR_THIS_RUN } from "../host/questions.ts";
 import { createEngine } from "./bootstrap.ts";
 
 async function homes() {
@@ -17,7 +18,7 @@ async function homes() {
   return { root, home, workdir, clean: () => rm(root, { recursive: true, force: true }) };
 }
 
-test("providers.yaml in the project home wins, keys come from the env file, agents pick their own model", async () => {
+test("providers.yaml in a trusted project home wins, keys come from the env file, agents pick their own model", async () => {
   const h = await homes();
   const global = await startFakeOpenAI([{ text: ["from global"] }]);
   const project = await startFakeOpenAI([{ text: ["from project"] }, { text: ["reviewed"] }]);
@@ -40,8 +41,10 @@ test("providers.yaml in the project home wins, keys come from the env file, agen
       home: h.home,
       workdir: h.workdir,
       env: {},
+      questions: YES_FOR_THIS_RUN, // trusts the folder for this run, as --yes does
       warn: (l) => warnings.push(l),
     });
+    assert.equal(engine.trust.trusted, true);
     const events: AgentEvent[] = [];
     const conv = await engine.open({ emit: (e) => events.push(e) });
     const r = await conv.submit("hello");

@@ -254,8 +254,8 @@ export class PluginFiles {
     if (refusal) throw new Error(`plugin ${this.#plugin} cannot ${access} ${p}: ${refusal}`);
     let readOnlyMatch: FileRoot | undefined;
     for (const root of this.#roots) {
-      const rootReal = await realpath(root.path).catch(() => undefined);
-      if (rootReal === undefined || !isInside(real, rootReal)) continue;
+      // A granted folder that does not exist yet is still granted (a write creates it).
+      if (!isInside(real, await realOrSelf(root.path))) continue;
       if (access === "read" || root.write) return;
       readOnlyMatch = root;
     }

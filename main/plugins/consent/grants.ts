@@ -62,8 +62,14 @@ export class GrantStore {
       const old = data.plugins[key];
       const granted = new Set(old?.granted ?? []);
       const denied = new Set(old?.denied ?? []);
-      for (const k of entry.granted ?? []) (granted.add(k), denied.delete(k));
-      for (const k of entry.denied ?? []) (denied.add(k), granted.delete(k));
+      for (const k of entry.granted ?? []) {
+        granted.add(k);
+        denied.delete(k);
+      }
+      for (const k of entry.denied ?? []) {
+        denied.add(k);
+        granted.delete(k);
+      }
       data.plugins[key] = {
         name: entry.name,
         hash: entry.hash,
@@ -78,8 +84,11 @@ export class GrantStore {
   async revoke(name: string): Promise<number> {
     let removed = 0;
     await this.#store.update((data) => {
-      for (const [key, grant] of Object.entries(data.plugins))
-        if (grant.name === name) (delete data.plugins[key], removed++);
+      for (const [key, grant] of Object.entries(data.plugins)) {
+        if (grant.name !== name) continue;
+        delete data.plugins[key];
+        removed++;
+      }
     });
     return removed;
   }

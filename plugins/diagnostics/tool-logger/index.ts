@@ -1,17 +1,19 @@
 /**
  * tool-logger: one line per tool call (before it runs, with its arguments) and one per result
- * (ok or error, with the duration and the output), appended to a log file in the workspace.
+ * (ok or error, with the duration and the output), appended to a log file in the plugin's data
+ * folder (a relative `path` is under it; an absolute one needs a permissions.paths grant).
  * Each line: ISO time, the session id's first 8 characters, then what happened. Newlines inside
  * results are written as \n so every event stays on one line.
  */
 import { fs } from "@islet/sdk";
 import type { AfterToolContext, BeforeToolContext, Context } from "@islet/sdk";
 
-const DEFAULT_PATH = ".islet/logs/tool-calls.log";
+const DEFAULT_PATH = "tool-calls.log";
 
 function logPath(ctx: Context): string {
   const value = ctx.pluginConfig.path;
-  return typeof value === "string" && value.trim() !== "" ? value : DEFAULT_PATH;
+  const file = typeof value === "string" && value.trim() !== "" ? value : DEFAULT_PATH;
+  return file.startsWith("/") || file.startsWith("~") ? file : `${fs.dataDir}/${file}`;
 }
 
 function maxChars(ctx: Context): number {

@@ -13,7 +13,7 @@ const plugin = {
 const layout = { "tool-logger": "diagnostics/tool-logger" };
 const LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (\S{1,8}) (.*)$/;
 
-test("each call and each result (ok or error) is appended to .islet/logs/tool-calls.log", async () => {
+test("each call and each result (ok or error) is appended to tool-calls.log in its data folder", async () => {
   const h = await startPluginHarness({
     plugins: { "tool-logger": plugin },
     layout,
@@ -27,7 +27,10 @@ test("each call and each result (ok or error) is appended to .islet/logs/tool-ca
     await writeFile(path.join(h.workdir, "hello.txt"), "line one\nline two\n");
     await h.conversation.submit("read both");
     assert.equal(h.of("notice").length, 0, JSON.stringify(h.of("notice")));
-    const log = await readFile(path.join(h.workdir, ".islet/logs/tool-calls.log"), "utf8");
+    const log = await readFile(
+      path.join(h.home, "plugin-data", "tool-logger", "tool-calls.log"),
+      "utf8",
+    );
     const lines = log.trimEnd().split("\n");
     assert.equal(lines.length, 4, log);
     const parsed = lines.map((l) => LINE.exec(l));
@@ -62,7 +65,10 @@ test("the path and the result cut come from the config", async () => {
   });
   try {
     await h.conversation.submit("write it");
-    const log = await readFile(path.join(h.workdir, "audit/tools.log"), "utf8");
+    const log = await readFile(
+      path.join(h.home, "plugin-data", "tool-logger", "audit/tools.log"),
+      "utf8",
+    );
     const events = log
       .trimEnd()
       .split("\n")

@@ -71,7 +71,7 @@ test("Notepad is offered with its schema and enforces read-before-write like Wri
   }
 });
 
-test("write without content, a missing file, and a path outside the workspace are tool errors", async () => {
+test("write without content, a missing file, a path outside the workspace or outside notes/ are tool errors", async () => {
   const h = await startPluginHarness({
     plugins: { notepad: plugin },
     layout,
@@ -80,6 +80,7 @@ test("write without content, a missing file, and a path outside the workspace ar
       notepad({ action: "read", path: "nope.txt" }),
       notepad({ action: "read", path: "/etc/hostname" }),
       notepad({ action: "erase", path: "a.txt" }),
+      notepad({ action: "write", path: "src/app.ts", content: "x" }),
       { text: ["ok"] },
     ],
   });
@@ -94,6 +95,7 @@ test("write without content, a missing file, and a path outside the workspace ar
     assert.match(results[1].output, /no such file or directory: nope\.txt/);
     assert.match(results[2].output, /cannot read \/etc\/hostname: it is outside the workspace/);
     assert.match(results[3].output, /"action" must be equal to one of the allowed values/);
+    assert.match(results[4].output, /cannot write src\/app\.ts: the workspace is read-only/);
   } finally {
     await h.close();
   }
