@@ -3,9 +3,10 @@
  * what the user answered (granted, denied, not asked yet); `--reset` forgets the answers so the
  * next run asks again.
  */
+import { describePermission } from "../host/permission-text.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { GrantStore, grantKey } from "../plugins/consent/grants.ts";
-import { describeItem, itemKey, requestedItems } from "../plugins/consent/requests.ts";
+import { itemKey, requestedItems } from "../plugins/consent/requests.ts";
 import { loadPlugins } from "../plugins/loader/index.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import type { Output } from "./render.ts";
@@ -54,6 +55,6 @@ export async function permissionsCommand(argv: string[], io: Output): Promise<nu
     return 0;
   }
   io.out(`${name} (${plugin.dir}) asks for:\n`);
-  for (const item of items) io.out(`  ${item.status.padEnd(13)}  ${describeItem(item)}\n`);
+  for (const item of items) io.out(`  ${item.status.padEnd(13)}  ${describePermission(item)}\n`);
   return 0;
 }

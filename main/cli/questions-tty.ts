@@ -3,6 +3,7 @@
  * approval, plugin permissions, workspace trust, plugin activation. Which port a command gets:
  * `--yes` answers yes for this run, a terminal asks, anything else asks nobody (safe defaults).
  */
+import { describePermission } from "../host/permission-text.ts";
 import { createInterface } from "node:readline/promises";
 import {
   NOBODY,
@@ -13,7 +14,6 @@ import {
   type Question,
   type QuestionPort,
 } from "../host/questions.ts";
-import { describeItem } from "../plugins/consent/requests.ts";
 
 interface Prompt<K extends QuestionKind> {
   text: string;
@@ -41,7 +41,7 @@ function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
       });
     case "permissions":
       return p(
-        `Plugin ${q.plugin} (${q.dir}) asks for:\n${list(q.requested.map(describeItem))}\n` +
+        `Plugin ${q.plugin} (${q.dir}) asks for:\n${list(q.requested.map(describePermission))}\n` +
           (q.granted.length ? `  (already granted: ${q.granted.length})\n` : "") +
           "  [g]rant / [o]nly this run / [d]eny > ",
         { g: "grant", o: "once", d: "deny" },

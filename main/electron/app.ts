@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { app, BrowserWindow, dialog, session } from "electron";
 import type { BridgeHost } from "../bridge/host.ts";
 import { registerBridge } from "./bridge.ts";
+import { dialogQuestions } from "./dialog-questions.ts";
 import { startEngineHost } from "./engine-host.ts";
 import { handleAppScheme, registerAppSchemePrivileges } from "./protocol.ts";
 import { hardenSession, installGlobalGuards } from "./security.ts";
@@ -59,7 +60,10 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   handleAppScheme(rendererRoot);
   // The window loads while the probe and the plugins do; bridge calls wait for the engine.
-  engineHost = startEngineHost();
+  engineHost = startEngineHost(
+    {},
+    dialogQuestions(() => mainWindow),
+  );
   engineHost.catch((error: unknown) =>
     console.error("[islet] the engine did not start:", (error as Error).message),
   );

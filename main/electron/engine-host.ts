@@ -6,6 +6,7 @@
 import { homedir } from "node:os";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
 import type { HostOptions } from "../engine/bootstrap.ts";
+import type { QuestionPort } from "../host/questions.ts";
 import { chooseSandboxBackend } from "./sandbox-probe.ts";
 
 /** The workspace: ISLET_WORKDIR, else where the app was started (a launcher's "/" means home). */
@@ -18,12 +19,14 @@ function workdir(): string {
 /** `overrides`: the smoke run points the engine at its own home, workdir and provider. */
 export async function startEngineHost(
   overrides: Pick<HostOptions, "home" | "workdir" | "flags"> = {},
+  questions?: QuestionPort,
 ): Promise<BridgeHost> {
   const verdict = await chooseSandboxBackend();
   return openBridgeHost({
     workdir: workdir(),
     ...overrides,
     plugins: {},
+    questions,
     hostBackend: { name: verdict.backend, reason: verdict.reason },
     host: {
       host: "desktop",
@@ -34,5 +37,9 @@ export async function startEngineHost(
       },
     },
     warn: (line) => console.warn(`[islet] ${line}`),
+  }).then((host) => {
+    // Asked while the app runs: the plugins granted more reload with it.
+    void host.engine.askPluginPermissions();
+    return host;
   });
 }

@@ -7,6 +7,7 @@
  * reloaded. In a folder the user has not trusted, the project's plugins get default rights and
  * are not asked about at all.
  */
+import { describePermission } from "../../host/permission-text.ts";
 import {
   askOrDefault,
   NOBODY,
@@ -16,7 +17,6 @@ import {
 import type { DiscoveredPlugin } from "../loader/discover.ts";
 import { GrantStore, grantKey } from "./grants.ts";
 import {
-  describeItem,
   effectiveRights,
   itemKey,
   requestedItems,
@@ -127,12 +127,12 @@ export class ConsentGate {
       } else if (port && port !== NOBODY) {
         await this.store.record(key, { name: plugin.name, hash, denied: keys });
         this.#opts.warn(
-          `${plugin.name}: not granted: ${asked.map(describeItem).join("; ")} (it runs without them; \`islet plugins permissions ${plugin.name} --reset\` asks again)`,
+          `${plugin.name}: not granted: ${asked.map(describePermission).join("; ")} (it runs without them; \`islet plugins permissions ${plugin.name} --reset\` asks again)`,
         );
       } else {
         addAll(this.#deniedThisRun, key, keys);
         this.#opts.warn(
-          `${plugin.name} asks for ${asked.map(describeItem).join("; ")}: not granted, nobody to ask (run at a terminal, or pass --yes for this run)`,
+          `${plugin.name} asks for ${asked.map(describePermission).join("; ")}: not granted, nobody to ask (run at a terminal, or pass --yes for this run)`,
         );
       }
     }

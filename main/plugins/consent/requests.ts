@@ -106,21 +106,3 @@ export function effectiveRights(
     bashCommands,
   };
 }
-
-/** One line per item, as a terminal prompt or a notice shows it. */
-export function describeItem(item: PermissionItem): string {
-  switch (item.kind) {
-    case "network":
-      return `network ${item.target} — ${item.reason}`;
-    case "path":
-      return `${item.write ? "read and write" : "read"} ${item.target} — ${item.reason}`;
-    case "exec":
-      return item.target
-        ? `run the command \`${item.target.slice("bash:".length)}\` — ${item.reason}`
-        : `run programs (exec) — ${item.reason}`;
-    case "env":
-      return `environment variable ${item.target} — ${item.reason}`;
-    case "wasm":
-      return `WebAssembly — ${item.reason}`;
-  }
-}

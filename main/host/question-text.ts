@@ -1,0 +1,85 @@
+/**
+ * A question as a dialog shows it: title, message, detail and buttons with the answer each gives
+ * (the first button is the default, the last cancels). The desktop app's native dialog uses it;
+ * Electron-free so it is tested under Node.
+ */
+import { describePermission } from "./permission-text.ts";
+import type { AnswerFor, Question, QuestionKind, QuestionOf } from "./questions.ts";
+
+export interface DialogText<K extends QuestionKind> {
+  title: string;
+  message: string;
+  detail: string;
+  buttons: { label: string; answer: AnswerFor<K> }[];
+}
+
+function previewArguments(args: Record<string, unknown>): string {
+  const text = typeof args.command === "string" ? args.command : JSON.stringify(args, null, 2);
+  return text.length > 600 ? `${text.slice(0, 597)}…` : text;
+}
+
+export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): DialogText<K> {
+  const q = question as Question;
+  const out = (text: Omit<DialogText<QuestionKind>, "buttons">, buttons: [string, string][]) =>
+    ({ ...text, buttons: buttons.map(([label, answer]) => ({ label, answer })) }) as DialogText<K>;
+  switch (q.kind) {
+    case "approval":
+      return out(
+        {
+          title: "Allow tool call",
+          message: `Allow ${q.tool}?`,
+          detail: previewArguments(q.arguments),
+        },
+        [
+          ["Deny", "deny"],
+          ["Allow", "allow"],
+          ["Always allow here", "always"],
+          ["Never here", "never"],
+        ],
+      );
+    case "permissions":
+      return out(
+        {
+          title: "Plugin permissions",
+          message: `The plugin ${q.plugin} asks for:`,
+          detail:
+            q.requested.map((i) => `• ${describePermission(i)}`).join("\n") +
+            (q.granted.length ? `\n\nAlready granted: ${q.granted.length}` : "") +
+            `\n\n${q.dir}`,
+        },
+        [
+          ["Deny", "deny"],
+          ["Grant", "grant"],
+          ["Only this time", "once"],
+        ],
+      );
+    case "workspace-trust":
+      return out(
+        {
+          title: "Trust this folder?",
+          message: `Do you trust the files in ${q.folder}?`,
+          detail:
+            "Its .islet/ folder would enable:\n" +
+            q.heldBack.map((l) => `• ${l}`).join("\n") +
+            "\n\nUntrusted, its plugins still run sandboxed with default rights.",
+        },
+        [
+          ["Don't trust", "deny"],
+          ["Trust", "trust"],
+          ["Only this time", "once"],
+        ],
+      );
+    case "plugin-activation":
+      return out(
+        {
+          title: "Activate plugin",
+          message: `Activate ${q.plugin}?`,
+          detail: `${q.description}\n\nThe model says: ${q.reason}`,
+        },
+        [
+          ["Deny", "deny"],
+          ["Activate", "allow"],
+        ],
+      );
+  }
+}
