@@ -8,6 +8,7 @@ import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
 import type { HostOptions } from "../engine/bootstrap.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { chooseSandboxBackend } from "./sandbox-probe.ts";
+import { desktopSecretStore } from "./secret-store.ts";
 
 /** The workspace: ISLET_WORKDIR, else where the app was started (a launcher's "/" means home). */
 function workdir(): string {
@@ -23,6 +24,7 @@ export async function startEngineHost(
 ): Promise<BridgeHost> {
   const verdict = await chooseSandboxBackend();
   return openBridgeHost({
+    secrets: await desktopSecretStore(),
     workdir: workdir(),
     ...overrides,
     plugins: {},

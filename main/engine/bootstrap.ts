@@ -5,6 +5,7 @@ import { resolveHomes } from "../config/homes.ts";
 import { loadProvidersConfig, type DetectedServer, type ResolveFlags } from "../providers/index.ts";
 import type { AskApproval } from "../tools/approval.ts";
 import type { QuestionPort } from "../host/questions.ts";
+import { secretsForEnv, type SecretStore } from "../host/secrets.ts";
 import { resolveWorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
@@ -23,6 +24,8 @@ export interface HostOptions {
   ask?: AskApproval;
   /** Who answers the engine's questions (workspace trust, plugin permissions); missing: nobody. */
   questions?: QuestionPort;
+  /** Keys the user stored in the app (the desktop's encrypted store); missing: none. */
+  secrets?: SecretStore;
   maxSteps?: number;
   vars?: Record<string, string>;
   thinkMode?: ThinkMode;
@@ -43,8 +46,13 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     ? path.resolve(opts.envFile)
     : path.join(homes.workdir, "secrets.env");
   const envFile = loadEnvFile(envFilePath, opts.envFile !== undefined);
-  // Like Node's own --env-file: variables already set in the environment win.
-  const env: Record<string, string | undefined> = { ...envFile, ...processEnv };
+  // Like Node's own --env-file: variables already set in the environment win; keys stored in the
+  // app come last.
+  const env: Record<string, string | undefined> = {
+    ...(await secretsForEnv(opts.secrets)),
+    ...envFile,
+    ...processEnv,
+  };
   // Before anything reads the project's .islet/: what it may widen depends on it.
   const trust = await resolveWorkspaceTrust({ homes, questions: opts.questions, warn: opts.warn });
   const configs = await loadProvidersConfig({

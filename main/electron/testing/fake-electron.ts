@@ -196,3 +196,9 @@ export const utilityProcess = {
     return child;
   },
 };
+
+/** No keychain in the fake: the app runs without stored keys (env and env file only). */
+export const safeStorage = {
+  isAsyncEncryptionAvailable: (): Promise<boolean> => Promise.resolve(false),
+  getSelectedStorageBackend: (): string => "unknown",
+};
