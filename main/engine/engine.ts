@@ -8,6 +8,7 @@ import type { EventSink } from "../agent/events.ts";
 import { NO_HOOKS } from "../agent/hooks/types.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
+import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
@@ -64,6 +65,8 @@ export class Engine {
   readonly trust: WorkspaceTrust;
   /** Plugins' permission requests: the user's grants, and the questions still to ask. */
   readonly consent: ConsentGate;
+  /** The plugin editor's guarded access to plugin folders. */
+  readonly pluginFiles = new PluginSourceFiles((name) => this.plugins?.get(name)?.spec.dir);
   private watcher: PluginWatcher | null = null;
   private readonly opts: EngineOptions;
 

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { PluginSourceFiles } from "./source-files.ts";
+
+let base: string;
+let dir: string;
+let outside: string;
+let files: PluginSourceFiles;
+
+before(() => {
+  base = mkdtempSync(path.join(os.tmpdir(), "islet-editor-"));
+  dir = path.join(base, "plugins", "notes");
+  outside = path.join(base, "outside");
+  mkdirSync(path.join(dir, "lib"), { recursive: true });
+  mkdirSync(path.join(dir, "node_modules", "dep"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(path.join(dir, "plugin.yaml"), "description: notes\n");
+  writeFileSync(path.join(dir, "index.ts"), "export {};\n");
+  writeFileSync(path.join(dir, "lib", "util.ts"), "export const x = 1;\n");
+  writeFileSync(path.join(dir, "node_modules", "dep", "index.js"), "");
+  writeFileSync(path.join(outside, "secret.txt"), "secret");
+  symlinkSync(path.join(outside, "secret.txt"), path.join(dir, "link.txt"));
+  symlinkSync(outside, path.join(dir, "out"));
+  files = new PluginSourceFiles((name) => (name === "notes" ? dir : undefined));
+});
+after(() => rmSync(base, { recursive: true, force: true }));
+
+test("lists, reads and writes a plugin's own files", async () => {
+  assert.deepEqual(
+    (await files.list("notes")).map((e) => e.path),
+    ["index.ts", "lib/util.ts", "plugin.yaml"],
+  );
+  assert.equal(await files.read("notes", "lib/util.ts"), "export const x = 1;\n");
+  await files.write("notes", "lib/new/helper.ts", "export {};\n");
+  assert.equal(readFileSync(path.join(dir, "lib/new/helper.ts"), "utf8"), "export {};\n");
+});
+
+test("a path that escapes the plugin folder is refused with one line, and nothing is written", async () => {
+  const escapes: [string, RegExp][] = [
+    ["../../outside/secret.txt", /"\.\." is not allowed/],
+    ["lib/../../x.txt", /"\.\." is not allowed/],
+    ["..\\..\\x.txt", /"\.\." is not allowed/],
+    ["/etc/passwd", /relative to the plugin folder/],
+    ["C:/Windows/x", /relative to the plugin folder/],
+    ["a\0b", /invalid file name/],
+    ["out/secret.txt", /leads outside the plugin folder/],
+    ["link.txt", /leads outside the plugin folder|symbolic link/],
+  ];
+  for (const [p, why] of escapes) {
+    await assert.rejects(files.read("notes", p), why, `read ${p}`);
+    await assert.rejects(files.write("notes", p, "pwned"), why, `write ${p}`);
+  }
+  assert.equal(readFileSync(path.join(outside, "secret.txt"), "utf8"), "secret");
+  await assert.rejects(files.read("other", "index.ts"), /no plugin named "other"/);
+});
