@@ -49,13 +49,19 @@ for (const backend of SANDBOX_BACKENDS) {
     test("a Read override stacks on the built-in; removing the plugin gives the built-in back", async () => {
       const h = await startPluginHarness({
         plugins: { a_reader: readOverride("A"), b_reader: readOverride("B") },
-        script: Array.from({ length: 4 }, () => [readCall, { text: ["ok"] }]).flat(),
+        script: Array.from({ length: 5 }, () => [readCall, { text: ["ok"] }]).flat(),
       });
       try {
         await writeFile(path.join(h.workdir, "notes.txt"), "the real notes\n");
         // Overrides stack in load order (alphabetical): the last one serves.
         assert.equal(await readResult(h), "B read notes.txt");
         await rm(path.join(h.pluginsDir, "b_reader"), { recursive: true });
+        const found = await h.engine.plugins!.discover();
+        assert.deepEqual(
+          found.found.map((s) => s.name),
+          ["a_reader"],
+        );
+        assert.equal(await readResult(h), "B read notes.txt", "discovering loads nothing");
         assert.match(await command(h, "/reload"), /Reloaded 1 of 1/);
         assert.equal(await readResult(h), "A read notes.txt", "the override beneath serves");
         await rm(path.join(h.pluginsDir, "a_reader"), { recursive: true });
