@@ -16,13 +16,13 @@ import type { Context } from "../plugins/sdk/index.ts";
 import { runBeforeChat } from "../main/agent/hooks/pipeline.ts";
 import type { HookHandler } from "../main/agent/hooks/types.ts";
 import { newStats } from "../main/agent/stats.ts";
-import { CommandRegistry } from "../main/commands/registry.ts";
+import type { HookRegistry } from "../main/agent/hooks/types.ts";
+import { Contributions } from "../main/extensions/contributions.ts";
 import { resolveHomes } from "../main/config/homes.ts";
 import { createPluginRuntime } from "../main/plugins/setup.ts";
 import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
 import type { SandboxBackendName } from "../main/plugins/sandbox/types.ts";
 import { watchPlugins } from "../main/plugins/runtime/watch.ts";
-import { ToolRegistry } from "../main/tools/registry.ts";
 
 export interface Figure {
   name: string;
@@ -102,9 +102,13 @@ export function beforeChat(ctx: BeforeChatContext): Result | undefined {
 }
 `;
 
-async function setup(
-  count: number,
-): Promise<{ root: string; runtime: PluginRuntime; close(): Promise<void> }> {
+async function setup(count: number): Promise<{
+  root: string;
+  runtime: PluginRuntime;
+  /** The engine's one hook registry, which the turn loop reads at every hook point. */
+  hooks: HookRegistry;
+  close(): Promise<void>;
+}> {
   const root = await mkdtemp(path.join(tmpdir(), "islet-bench-plugins-"));
   for (let i = 0; i < count; i++) {
     const dir = path.join(root, "home", "plugins", `p${String(i).padStart(2, "0")}`);
@@ -113,27 +117,31 @@ async function setup(
     await writeFile(path.join(dir, "index.ts"), PLUGIN_CODE(i));
   }
   const homes = resolveHomes({ home: path.join(root, "home"), workdir: root });
+  const contributions = new Contributions();
   const runtime = await createPluginRuntime({
     homes,
     flags: {},
     env: {},
-    tools: new ToolRegistry(),
-    commands: new CommandRegistry(),
+    registrar: contributions.registrar(),
     contextFallback: realisticContext,
     warn: (l) => console.error(l),
   });
   return {
     root,
     runtime,
-    close: async () => (runtime.dispose(), rm(root, { recursive: true, force: true })),
+    hooks: contributions.hooks,
+    close: async () => {
+      await runtime.dispose();
+      await rm(root, { recursive: true, force: true });
+    },
   };
 }
 
 async function pipelineFigure(): Promise<Figure> {
-  const { runtime, close } = await setup(10);
+  const { hooks, close } = await setup(10);
   try {
     const ctx = realisticContext();
-    const handlers = runtime.handlers("beforeChat");
+    const handlers = hooks.handlers("beforeChat");
     if (handlers.length !== 10) throw new Error(`expected 10 handlers, got ${handlers.length}`);
     const local: HookHandler<"beforeChat">[] = handlers.map((h) => ({
       source: h.source,
@@ -151,7 +159,8 @@ async function pipelineFigure(): Promise<Figure> {
     const base: number[] = [];
     for (let i = 0; i < 1000; i++) {
       let t = performance.now();
-      await runBeforeChat(handlers, ctx);
+      // As the turn loop does it: the handlers are looked up through the engine's hook registry.
+      await runBeforeChat(hooks.handlers("beforeChat"), ctx);
       iso.push(performance.now() - t);
       t = performance.now();
       await runBeforeChat(local, ctx);
@@ -191,14 +200,13 @@ async function loadTimes(backend: SandboxBackendName): Promise<{ cold: number; w
         homes,
         flags: {},
         env: {},
-        tools: new ToolRegistry(),
-        commands: new CommandRegistry(),
+        registrar: new Contributions().registrar(),
         contextFallback: realisticContext,
         warn: () => {},
         hostBackend: { name: backend, reason: "bench" },
       });
       list.push((performance.now() - t) / count);
-      runtime.dispose();
+      await runtime.dispose();
     }
     await rm(root, { recursive: true, force: true });
   }

@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_AGENT } from "../main/agents/definition.ts";
-import { CommandRegistry } from "../main/commands/registry.ts";
 import { resolveHomes } from "../main/config/homes.ts";
+import { Contributions } from "../main/extensions/contributions.ts";
 import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
 import { createPluginRuntime } from "../main/plugins/setup.ts";
 import { AgentSession } from "../main/agent/loop.ts";
@@ -64,24 +64,28 @@ const PLUGIN_HOOKS = [
   ),
 ];
 
-async function tenPlugins(root: string): Promise<PluginRuntime> {
+/** Ten plugins in the engine's contributions (the hooks are read through its one hook registry). */
+async function tenPlugins(
+  root: string,
+): Promise<{ runtime: PluginRuntime; contributions: Contributions }> {
   for (const [i, code] of PLUGIN_HOOKS.entries()) {
     const dir = join(root, "home", "plugins", `p${i}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "plugin.yaml"), "description: bench\n");
     writeFileSync(join(dir, "index.js"), code);
   }
-  return createPluginRuntime({
+  const contributions = new Contributions();
+  const runtime = await createPluginRuntime({
     homes: resolveHomes({ home: join(root, "home"), workdir: root }),
     flags: {},
     env: {},
-    tools: new ToolRegistry(),
-    commands: new CommandRegistry(),
+    registrar: contributions.registrar(),
     contextFallback: () => {
       throw new Error("no plugin tools here");
     },
     warn: (l) => console.error(l),
   });
+  return { runtime, contributions };
 }
 
 function median(xs: number[]): number {
@@ -121,7 +125,7 @@ export async function benchTurnOverhead(): Promise<{
         agents: new Map([["default", DEFAULT_AGENT]]),
         resolveModel: async () => ({ provider, model: "fake-model", info }),
         tools: registry,
-        hooks: plugins,
+        hooks: plugins.contributions.hooks,
         approve: async () => ({ allowed: true }),
         emit: () => {},
         session: storeSink(store, id, (e) => {
@@ -198,7 +202,7 @@ export async function benchTurnOverhead(): Promise<{
     const rawMs = median(raw);
     return { engineMs, rawMs, ratio: engineMs / rawMs };
   } finally {
-    plugins.dispose();
+    await plugins.runtime.dispose();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,28 +1,26 @@
-/** Commands by name with the priority built-in > custom > plugin. */
+/**
+ * Commands by name with the priority built-in > custom > plugin. Each name keeps every command
+ * registered for it: the highest priority serves (the latest within one priority), and when the
+ * serving one is disposed the one it shadowed serves again.
+ */
+import { LayeredRegistry, type Registration } from "../extensions/layered.ts";
 import type { CommandSource, SlashCommand } from "./types.ts";
 
-const RANK: Record<CommandSource, number> = { builtin: 0, custom: 1, plugin: 2 };
+const PRIORITY: Record<CommandSource, number> = { builtin: 2, custom: 1, plugin: 0 };
 
 export class CommandRegistry {
-  private readonly byName = new Map<string, SlashCommand>();
+  private readonly layers = new LayeredRegistry<SlashCommand>();
 
-  /** Returns the command now serving the name (a lower-priority newcomer loses). */
-  register(command: SlashCommand): SlashCommand {
-    const current = this.byName.get(command.name);
-    if (!current || RANK[command.source] < RANK[current.source])
-      this.byName.set(command.name, command);
-    return this.byName.get(command.name)!;
-  }
-
-  unregister(name: string, source: CommandSource): void {
-    if (this.byName.get(name)?.source === source) this.byName.delete(name);
+  /** `serving()` on the result says whether this command serves or which one shadows it. */
+  register(command: SlashCommand): Registration<SlashCommand> {
+    return this.layers.add(command.name, command, PRIORITY[command.source]);
   }
 
   get(name: string): SlashCommand | undefined {
-    return this.byName.get(name);
+    return this.layers.get(name);
   }
 
   list(): SlashCommand[] {
-    return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return this.layers.values().sort((a, b) => a.name.localeCompare(b.name));
   }
 }

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { AgentEvent } from "../agent/events.ts";
+import { toolsCommand } from "../cli/tools-command.ts";
+import { writePlugin } from "../plugins/testing.ts";
 import { startFakeOllama, startFakeOpenAI } from "../providers/testing/index.ts";
 import { YES_FOR_THIS_RUN } from "../host/questions.ts";
 import { createEngine } from "./bootstrap.ts";
@@ -179,6 +181,63 @@ test("a model without native tools gets them through the text protocol", async (
     await conv.close();
   } finally {
     await ollama.close();
+    await h.clean();
+  }
+});
+
+test("plugins loaded after a conversation opened serve it; when a Read override goes away the built-in Read is back", async () => {
+  const h = await homes();
+  const readCall = { toolCalls: [{ name: "Read", arguments: { path: "notes.txt" } }] };
+  const srv = await startFakeOpenAI([readCall, { text: ["1"] }, readCall, { text: ["2"] }]);
+  const flags = { pluginRuntime: process.env.ISLET_TEST_PLUGIN_RUNTIME };
+  try {
+    await writeFile(path.join(h.workdir, "notes.txt"), "real notes\n");
+    await writePlugin(path.join(h.home, "plugins", "reader"), {
+      yaml: "override: true\n",
+      code: `
+      export function schema() { return { name: "Read", description: "mine", parameters: { type: "object", properties: { path: { type: "string", description: "f" } } } }; }
+      export function execute(ctx, args) { return "plugin read " + args.path; }
+      export function beforeChat() { return { notice: "reader is loaded" }; }`,
+    });
+    const engine = await createEngine({
+      home: h.home,
+      workdir: h.workdir,
+      env: {},
+      flags: { provider: "openai-compatible", baseUrl: srv.url, model: "m" },
+      warn: () => {},
+    });
+    const events: AgentEvent[] = [];
+    const conv = await engine.open({ emit: (e) => events.push(e) });
+    // The conversation is older than the plugins: it still sees their hooks and tools.
+    await engine.loadPlugins(flags);
+    await conv.submit("read it");
+    const of = <T extends AgentEvent["type"]>(type: T) =>
+      events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+    const notices = of("notice").length;
+    assert.ok(notices > 0, "the plugin's beforeChat ran");
+    assert.ok(of("notice").every((n) => n.text === "reader is loaded"));
+    assert.equal(of("tool_result")[0].output, "plugin read notes.txt");
+
+    // The plugin goes away and the plugins are loaded again: Read is the built-in once more.
+    await rm(path.join(h.home, "plugins", "reader"), { recursive: true });
+    await writePlugin(path.join(h.home, "plugins", "other"), {
+      code: `export function afterResponse() {}`,
+    });
+    await engine.loadPlugins(flags);
+    await conv.submit("read it again");
+    assert.match(of("tool_result")[1].output, /1\s+real notes/);
+    let printed = "";
+    const io = { out: (s: string) => void (printed += s), err: (s: string) => void (printed += s) };
+    assert.equal(await toolsCommand(engine.tools, ["Read", "path=notes.txt"], h.workdir, io), 0);
+    assert.match(printed, /1\s+real notes/);
+    // /plugins is served by the plugins loaded last, not by the ones they replaced.
+    const listing = await conv.submit("/plugins");
+    assert.ok(listing.kind === "command" && /other/.test(listing.output), JSON.stringify(listing));
+    assert.equal(of("notice").length, notices, "the removed plugin's hook no longer runs");
+    await conv.close();
+    await engine.close();
+  } finally {
+    await srv.close();
     await h.clean();
   }
 });

@@ -5,7 +5,6 @@
 import { loadAgents } from "../agents/load.ts";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
-import { NO_HOOKS } from "../agent/hooks/types.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
@@ -18,13 +17,12 @@ import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import { AgentSession, type RunOutcome } from "../agent/loop.ts";
 import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
-import { CommandRegistry } from "../commands/registry.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
+import { Contributions } from "../extensions/contributions.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { ApprovalPolicy, type AskApproval } from "../tools/approval.ts";
 import { builtinTools } from "../tools/index.ts";
-import { ToolRegistry } from "../tools/registry.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../version.ts";
 import { storeSink } from "./session-sink.ts";
@@ -55,9 +53,11 @@ export type TurnResult =
 
 export class Engine {
   readonly homes: Homes;
-  readonly agents: Map<string, AgentConfig>;
-  readonly tools = new ToolRegistry();
-  readonly commands = new CommandRegistry();
+  /** What built-ins, config files and extensions contributed; conversations read it at every call. */
+  readonly extensions = new Contributions();
+  readonly agents = this.extensions.agents;
+  readonly tools = this.extensions.tools;
+  readonly commands = this.extensions.commands;
   readonly store: SessionStore;
   readonly approvals: ApprovalPolicy;
   /** Null until loadPlugins() (and with --without-plugins nothing is discovered). */
@@ -82,7 +82,7 @@ export class Engine {
     });
     const loaded = loadAgents(homeLayers(opts.homes));
     for (const line of loaded.errors) opts.warn(line);
-    this.agents = loaded.agents;
+    this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
@@ -103,15 +103,17 @@ export class Engine {
       onReload?: (report: ReloadReport) => void;
     } = {},
   ): Promise<PluginRuntime> {
-    this.plugins?.dispose();
+    await this.plugins?.dispose();
+    this.plugins = null;
+    // Released here only if loading fails half-way; otherwise the runtime's dispose() does it.
+    const registrar = this.extensions.registrar();
     this.plugins = await createPluginRuntime({
       homes: this.homes,
       flags: { ...flags, trustedProject: this.trust.trusted },
       consent: this.consent,
       secretFiles: this.opts.secretFiles ?? [],
       env: this.opts.env,
-      tools: this.tools,
-      commands: this.commands,
+      registrar,
       contextFallback: () =>
         new AgentSession(
           this.deps(() => {}, ""),
@@ -121,6 +123,9 @@ export class Engine {
       limits: opts.limits,
       hostBackend: opts.hostBackend,
       onReload: opts.onReload,
+    }).catch((err: unknown) => {
+      registrar.dispose();
+      throw err;
     });
     // `once` is per session: remember what fired in the session file so a resume keeps it.
     this.plugins.once.onMark = (session, plugin, timing) => {
@@ -160,7 +165,7 @@ export class Engine {
   async close(): Promise<void> {
     await this.watcher?.close();
     this.watcher = null;
-    this.plugins?.dispose();
+    await this.plugins?.dispose();
     this.plugins = null;
     await this.store.close();
   }
@@ -224,18 +229,18 @@ export class Engine {
       agents: this.agents,
       resolveModel: this.opts.resolveModel,
       tools: this.tools,
-      hooks: this.plugins ?? NO_HOOKS,
+      hooks: this.extensions.hooks,
       approve: (tool, args) => this.approvals.decide(tool.name, args),
       emit,
       session,
       compaction: { enabled: true, threshold: 80, keepLast: 6 },
       retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
-      promptFragments: () => [],
+      promptFragments: () => this.extensions.promptFragments.texts(),
       vars: this.opts.vars ?? {},
       maxSteps: this.opts.maxSteps,
       thinkMode: this.opts.thinkMode ?? "off",
       toolTimeoutMs: 120_000,
-      mcpServers: () => [],
+      mcpServers: () => this.extensions.mcpServers.names(),
     };
   }
 }

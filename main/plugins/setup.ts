@@ -4,8 +4,7 @@
  */
 import path from "node:path";
 import type { Homes } from "../config/homes.ts";
-import type { CommandRegistry } from "../commands/registry.ts";
-import type { ToolRegistry } from "../tools/registry.ts";
+import type { ContributionRegistrar } from "../extensions/registrar.ts";
 import { createHostCapabilities } from "./capabilities/index.ts";
 import { pluginDataDir } from "./capabilities/files.ts";
 import { ConsentGate } from "./consent/gate.ts";
@@ -21,7 +20,6 @@ import {
   type PluginFeatures,
   type PluginFlags,
 } from "./loader/index.ts";
-import { pluginCommands } from "./runtime/commands.ts";
 import type { ContextFallback } from "./runtime/plugin-tool.ts";
 import type { PluginPort, PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
@@ -39,8 +37,8 @@ export interface PluginSetupOptions {
   flags: PluginFlags;
   /** Process environment plus the env file; plugins see only their whitelist of it. */
   env: Record<string, string | undefined>;
-  tools: ToolRegistry;
-  commands: CommandRegistry;
+  /** Where the plugins' hooks, tools and commands go (the engine's contributions). */
+  registrar: ContributionRegistrar;
   contextFallback: ContextFallback;
   warn(line: string): void;
   limits?: Partial<SandboxLimits>;
@@ -181,15 +179,12 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
   };
 
   const runtime = new PluginRuntime(port, {
-    tools: opts.tools,
-    commands: opts.commands,
     contextFallback: opts.contextFallback,
     warn: opts.warn,
     onReload: opts.onReload,
   });
-  for (const c of pluginCommands(runtime)) opts.commands.register(c);
   // A plugin whose rights grew (the user granted its request) reloads with them.
   consent.onChanged = (dirs) => runtime.reloadChanged(dirs);
-  await runtime.loadAll();
+  await runtime.load(opts.registrar);
   return runtime;
 }

@@ -51,7 +51,7 @@ test("builtins register without conflicts and give specs for the model", () => {
 test("a name conflict is an error unless the new tool says override", () => {
   const registry = new ToolRegistry();
   registry.register(tool("Read"));
-  registry.register(tool("Other"));
+  const other = registry.register(tool("Other"));
   assert.throws(() => registry.register(tool("Read", { source: "plugin" })), {
     message:
       'Tool "Read" (plugin) conflicts with the already registered builtin tool of the same name; rename it or set override: true to replace it',
@@ -60,9 +60,48 @@ test("a name conflict is an error unless the new tool says override", () => {
   registry.register(replacement);
   assert.equal(registry.get("Read"), replacement);
   assert.deepEqual(registry.names(), ["Read", "Other"], "an override keeps the original position");
-  assert.equal(registry.unregister("Other"), true);
+  other.dispose();
+  other.dispose();
   assert.equal(registry.has("Other"), false);
   assert.equal(registry.get("Missing"), undefined);
+});
+
+test("overrides stack: disposing one gives back exactly what it covered", () => {
+  const registry = new ToolRegistry();
+  const builtin = tool("Read");
+  registry.register(builtin);
+  registry.register(tool("Write"));
+  const a = tool("Read", { source: "plugin", override: true });
+  const b = tool("Read", { source: "plugin", override: true });
+  const aReg = registry.register(a);
+  const bReg = registry.register(b);
+  assert.equal(registry.get("Read"), b, "the last override serves");
+  assert.equal(aReg.serving(), b);
+  aReg.dispose();
+  assert.equal(registry.get("Read"), b, "removing a covered override changes nothing visible");
+  bReg.dispose();
+  bReg.dispose();
+  assert.equal(registry.get("Read"), builtin);
+  assert.deepEqual(
+    registry.list().map((t) => t.name),
+    ["Read", "Write"],
+  );
+  assert.equal(registry.specs().length, 2);
+});
+
+test("a tool without override slips under an override of its name, and conflicts only with its kind", () => {
+  const registry = new ToolRegistry();
+  const over = tool("Fetch", { source: "plugin", override: true });
+  const overReg = registry.register(over);
+  const base = tool("Fetch", { source: "plugin" });
+  registry.register(base);
+  assert.equal(registry.get("Fetch"), over, "the override keeps serving");
+  assert.throws(
+    () => registry.register(tool("Fetch", { source: "mcp" })),
+    /conflicts with the already registered plugin tool/,
+  );
+  overReg.dispose();
+  assert.equal(registry.get("Fetch"), base);
 });
 
 test("wildcard patterns", () => {

@@ -1,4 +1,8 @@
-/** All tools known to a session: built-in, plugin, MCP and extension, by unique name. */
+/**
+ * All tools known to a session (built-in, plugin, MCP, extension) by name; each name holds a stack
+ * of contributions of which the top one serves.
+ */
+import { LayeredRegistry, type Registration } from "../extensions/layered.ts";
 import type { ToolSpec } from "../providers/types.ts";
 import type { Tool } from "./types.ts";
 import { toolSpec } from "./types.ts";
@@ -10,43 +14,48 @@ export interface ToolFilter {
   disabled?: readonly string[];
 }
 
+/** Where a tool sits in its name's stack: overrides above the tool they replace. */
+const BASE = 0;
+const OVERRIDE = 1;
+
 export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
+  private readonly layers = new LayeredRegistry<Tool>();
 
   /**
-   * Adds a tool. A second tool with a taken name is a startup error (two plugins silently
-   * fighting over `Read` would be far worse) unless it declares `override`, which replaces the
-   * earlier one in place.
+   * Adds a tool; disposing the registration takes exactly it back, and whatever it covered serves
+   * again. A second tool with a taken name is a load error (two plugins silently fighting over
+   * `Read` would be far worse) unless it declares `override`, which stacks it on top: the last
+   * override registered serves. A tool without `override` conflicts only with another such tool,
+   * so a plugin reloaded under someone's override still loads.
    */
-  register(tool: Tool): void {
-    const existing = this.tools.get(tool.name);
-    if (existing && !tool.override) {
-      throw new Error(
-        `Tool "${tool.name}" (${tool.source}) conflicts with the already registered ${existing.source} ` +
-          `tool of the same name; rename it or set override: true to replace it`,
-      );
+  register(tool: Tool): Registration<Tool> {
+    if (!tool.override) {
+      const existing = this.layers.contributions(tool.name).find((t) => !t.override);
+      if (existing) {
+        throw new Error(
+          `Tool "${tool.name}" (${tool.source}) conflicts with the already registered ${existing.source} ` +
+            `tool of the same name; rename it or set override: true to replace it`,
+        );
+      }
     }
-    this.tools.set(tool.name, tool);
-  }
-
-  unregister(name: string): boolean {
-    return this.tools.delete(name);
+    return this.layers.add(tool.name, tool, tool.override ? OVERRIDE : BASE);
   }
 
   get(name: string): Tool | undefined {
-    return this.tools.get(name);
+    return this.layers.get(name);
   }
 
   has(name: string): boolean {
-    return this.tools.has(name);
+    return this.layers.has(name);
   }
 
+  /** The serving tool of every name, in the order the names first appeared. */
   list(): Tool[] {
-    return [...this.tools.values()];
+    return this.layers.values();
   }
 
   names(): string[] {
-    return [...this.tools.keys()];
+    return this.layers.names();
   }
 
   filter(filter: ToolFilter = {}): Tool[] {

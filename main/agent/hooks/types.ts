@@ -71,7 +71,7 @@ export interface HookHandler<T extends HookTiming = HookTiming> {
   invoke(ctx: HookContexts[T]): Promise<HookInvocation<T>>;
 }
 
-/** Handlers for a timing, in execution order (alphabetical by plugin). */
+/** Handlers for a timing, in execution order (main/extensions/hook-sources.ts says which). */
 export interface HookRegistry {
   handlers<T extends HookTiming>(timing: T): readonly HookHandler<T>[];
 }

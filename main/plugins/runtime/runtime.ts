@@ -1,15 +1,17 @@
 /**
- * The plugin runtime: loads every discovered plugin into its own sandbox, serves their hooks to
- * the engine (HookRegistry), registers their tools and commands, and reloads them with an atomic
- * swap — the running version serves until the new one is ready, and a broken edit leaves the last
- * good version running with the error reported.
+ * The plugin runtime, the code plugins' extension source: loads every discovered plugin into its
+ * own sandbox, contributes their hooks (as one HookRegistry), tools and commands through a
+ * registrar — one scope per plugin, so unloading a plugin releases exactly what it registered —
+ * and reloads them with an atomic swap: the running version serves until the new one is ready,
+ * and a broken edit leaves the last good version running with the error reported.
  */
 import type { HookHandler, HookRegistry, HookTiming } from "../../agent/hooks/types.ts";
-import type { CommandRegistry } from "../../commands/registry.ts";
-import type { ToolRegistry } from "../../tools/registry.ts";
-import type { Tool } from "../../tools/types.ts";
+import { HOOK_SOURCE_ORDER } from "../../extensions/hook-sources.ts";
+import type { ContributionRegistrar, ScopedRegistrar } from "../../extensions/registrar.ts";
+import type { Discovery, ExtensionSource } from "../../extensions/source.ts";
 import type { SandboxBackendName } from "../sandbox/types.ts";
 import { buildPlugin, type Built } from "./build.ts";
+import { pluginCommands } from "./commands.ts";
 import { OnceTracker, pluginHandler, type ConditionCheck } from "./handlers.ts";
 import type { LoadedPlugin } from "./loaded-plugin.ts";
 import { pluginCommand } from "./plugin-command.ts";
@@ -22,7 +24,8 @@ interface Entry {
   condition: ConditionCheck | null;
   /** Files the bundle read, for mapping watcher events to plugins. */
   inputs: string[];
-  tool: Tool | null;
+  /** What this version registered (tool, command); disposed when it is swapped out or removed. */
+  contributions: ScopedRegistrar | null;
   /** The last reload attempt failed; the previous version keeps serving. */
   reloadError?: string;
 }
@@ -54,8 +57,6 @@ export interface ReloadReport {
 }
 
 export interface RuntimeOptions {
-  tools: ToolRegistry;
-  commands: CommandRegistry;
   /** Plugin tools get it when run outside a turn. */
   contextFallback: ContextFallback;
   /** Signature and manifest warnings (stderr in the CLI, the log panel in the app). */
@@ -63,7 +64,8 @@ export interface RuntimeOptions {
   onReload?(report: ReloadReport): void;
 }
 
-export class PluginRuntime implements HookRegistry {
+export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> {
+  readonly id = "plugins";
   readonly port: PluginPort;
   readonly once = new OnceTracker();
   /** Discovery problems (bad manifests, duplicates) as of the last load. */
@@ -71,6 +73,9 @@ export class PluginRuntime implements HookRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly opts: RuntimeOptions;
   private handlerCache = new Map<HookTiming, HookHandler[]>();
+  /** Everything this runtime contributed; null before load() and after dispose(). */
+  private registrar: ScopedRegistrar | null = null;
+  private disposed = false;
 
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
@@ -80,6 +85,22 @@ export class PluginRuntime implements HookRegistry {
   /** The sandbox backend every plugin runs on, and why it was chosen. */
   get backend(): { name: SandboxBackendName; reason: string } {
     return { name: this.port.sandbox.backend, reason: this.port.sandboxReason };
+  }
+
+  /** The plugins on disk and the manifests that could not be read, without loading any. */
+  async discover(): Promise<Discovery<PluginSpec>> {
+    const { plugins, errors } = await this.port.discover();
+    return { found: plugins, problems: errors };
+  }
+
+  /** Joins the engine: hooks, /plugins /reload /assert, then every plugin. */
+  async load(registrar: ContributionRegistrar): Promise<void> {
+    if (this.registrar || this.disposed)
+      throw new Error("the plugin runtime was already loaded; create a new one to load again");
+    this.registrar = registrar.scope();
+    this.registrar.hooks(this, HOOK_SOURCE_ORDER.codePlugins);
+    for (const command of pluginCommands(this)) this.registrar.command(command);
+    await this.loadAll();
   }
 
   /** Discovers and loads every plugin (replacing whatever was loaded). */
@@ -156,14 +177,20 @@ export class PluginRuntime implements HookRegistry {
 
   /** Puts a built plugin in place, swapping out (and disposing) the previous version. */
   private async install(spec: PluginSpec, built: Built, reloading: boolean): Promise<void> {
+    if (this.disposed || !this.registrar) {
+      // Unloaded while this version was building (engine closing): nothing may join.
+      built.plugin.dispose();
+      return;
+    }
     const previous = this.entries.get(spec.name);
-    if (previous) this.unregister(previous);
+    previous?.contributions?.dispose();
+    const contributions = this.registrar.scope();
     const entry: Entry = {
       spec,
       plugin: built.plugin,
       condition: built.condition,
       inputs: built.bundle?.inputs ?? [],
-      tool: null,
+      contributions,
     };
     const exp = built.plugin.exports;
     if (built.plugin.status === "active" && exp.tool) {
@@ -174,8 +201,7 @@ export class PluginRuntime implements HookRegistry {
         this.opts.contextFallback,
       );
       try {
-        this.opts.tools.register(tool);
-        entry.tool = tool;
+        contributions.tool(tool);
       } catch (err) {
         built.plugin.dispose();
         built.plugin.status = "failed";
@@ -183,10 +209,13 @@ export class PluginRuntime implements HookRegistry {
       }
     }
     if (built.plugin.status === "active" && exp.command) {
-      const serving = this.opts.commands.register(
-        pluginCommand(() => this.entries.get(spec.name)!.plugin, exp.command, spec.config),
+      const command = pluginCommand(
+        () => this.entries.get(spec.name)!.plugin,
+        exp.command,
+        spec.config,
       );
-      if (serving.source !== "plugin") {
+      const serving = contributions.command(command).serving();
+      if (serving && serving !== command && serving.source !== "plugin") {
         built.plugin.warnings.push(
           `command /${exp.command.name} is shadowed by a ${serving.source} command of the same name`,
         );
@@ -198,17 +227,10 @@ export class PluginRuntime implements HookRegistry {
     this.handlerCache.clear();
   }
 
-  private unregister(entry: Entry): void {
-    if (entry.tool && this.opts.tools.get(entry.tool.name) === entry.tool)
-      this.opts.tools.unregister(entry.tool.name);
-    const cmd = entry.plugin.exports.command;
-    if (cmd) this.opts.commands.unregister(cmd.name, "plugin");
-  }
-
   private remove(name: string): void {
     const entry = this.entries.get(name);
     if (!entry) return;
-    this.unregister(entry);
+    entry.contributions?.dispose();
     entry.plugin.dispose();
     this.entries.delete(name);
     this.handlerCache.clear();
@@ -264,7 +286,11 @@ export class PluginRuntime implements HookRegistry {
     this.handlerCache.clear();
   }
 
-  dispose(): void {
+  /** Unloads every plugin; the tools and commands they shadowed serve again. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
     for (const name of [...this.entries.keys()]) this.remove(name);
+    this.registrar?.dispose();
+    this.registrar = null;
   }
 }
