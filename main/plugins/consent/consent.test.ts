@@ -4,7 +4,7 @@
  * asks again showing only what is new; a project plugin in an untrusted folder is not asked.
  */
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import type { AnswerFor, QuestionKind, QuestionOf, QuestionPort } from "../../host/questions.ts";
@@ -113,5 +113,34 @@ test("refused: the plugin runs with default rights and is told which permission 
   } finally {
     await h.close();
     await api.close();
+  }
+});
+
+test("a bash: condition runs its command only once granted, like exec", async () => {
+  for (const [answer, runs] of [
+    ["deny", false],
+    ["once", true],
+  ] as const) {
+    const questions = scripted([answer]);
+    const h = await startPluginHarness({
+      plugins: {
+        probe: {
+          yaml: `description: probe\ncondition: "bash:touch ran-$PPID-marker && true"\n`,
+          code: `export function beforeChat() { return { message: "hook ran", role: "user" }; }`,
+        },
+      },
+      script: [{ text: ["a"] }],
+      questions,
+    });
+    try {
+      assert.equal(questions.asked.length, 1);
+      assert.match(JSON.stringify(questions.asked[0]), /"target":"bash:touch ran-/);
+      await h.conversation.submit("hi");
+      const marked = (await readdir(h.workdir)).some((f) => f.startsWith("ran-"));
+      assert.equal(marked, runs, `answer ${answer}`);
+      assert.equal(h.of("injected").length > 0, runs, "the hook ran only when its condition could");
+    } finally {
+      await h.close();
+    }
   }
 });
