@@ -36,6 +36,8 @@ export interface ConsentGateOptions {
 interface Pending {
   plugin: DiscoveredPlugin;
   key: string;
+  /** Identifies the question while it is queued or being asked. */
+  flight: string;
   items: PermissionItem[];
   asked: PermissionItem[];
   granted: PermissionItem[];
@@ -84,7 +86,7 @@ export class ConsentGate {
       if (this.#inFlight.has(flight)) continue;
       this.#inFlight.add(flight);
       const grantedItems = items.filter((i) => granted.has(itemKey(i)));
-      this.#queue.push({ plugin, key, items, asked, granted: grantedItems });
+      this.#queue.push({ plugin, key, flight, items, asked, granted: grantedItems });
     }
     if (untrusted.length > 0)
       this.#noticeOnce(
@@ -116,7 +118,7 @@ export class ConsentGate {
         requested: asked,
         granted: next.granted,
       });
-      this.#inFlight.delete(`${key}\n${[...keys].sort().join("\n")}`);
+      this.#inFlight.delete(next.flight);
       const hash = requestHash(next.items);
       if (answer === "grant") {
         await this.store.record(key, { name: plugin.name, hash, granted: keys });
