@@ -113,6 +113,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     sdkProblem: p.sdk.status === "incompatible" ? sdkLoadError(p.name, p.manifest) : undefined,
     sdkStatus: p.sdk.status,
     warnings: p.warnings,
+    allowWasm: p.manifest.permissions.wasm !== undefined,
   });
 
   const port: PluginPort = {

@@ -27,6 +27,8 @@ export interface PluginSpec {
   sdkStatus: "compatible" | "incompatible" | "unchecked";
   /** Warnings from reading the manifest (unknown fields…). */
   warnings: string[];
+  /** plugin.yaml asks for WebAssembly (`permissions.wasm`); the sandbox has none otherwise. */
+  allowWasm: boolean;
 }
 
 export interface LoadProblem {
