@@ -22,7 +22,9 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
           warn: (l) => io.err(`warning: ${l}\n`),
         });
         try {
-          return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io);
+          return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io, (name) =>
+            engine.plugins?.missingTool(name),
+          );
         } finally {
           await engine.close();
         }

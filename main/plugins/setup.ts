@@ -153,6 +153,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     toolConfig: { homeDir: homes.global, configDir: homes.project },
     workdir: homes.workdir,
     logFile: (name) => path.join(homes.global, "logs", "plugins", `${name}.log`),
+    knownToolsFile: path.join(cacheDir, "tools.json"),
     pluginDirs: () => features.dirs.map((d) => d.dir),
   };
 

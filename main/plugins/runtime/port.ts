@@ -57,6 +57,8 @@ export interface PluginPort {
   workdir: string;
   /** Where each plugin's log file goes (null: memory only). */
   logFile(name: string): string | null;
+  /** Where the tool each plugin last provided is remembered (known-tools.ts); none: not kept. */
+  knownToolsFile?: string;
   /** Folders to watch for hot reload. */
   pluginDirs(): string[];
 }
