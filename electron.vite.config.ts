@@ -61,6 +61,8 @@ export default defineConfig({
           // The QuickJS plugins' worker thread, found next to the bundle at run time
           // (main/plugins/sandbox/quickjs/link.ts).
           "quickjs-worker": resolve(root, "main/plugins/sandbox/quickjs/worker.ts"),
+          // Grep and Glob search off the engine's thread (main/tools/builtin/search-pool.ts).
+          "search-worker": resolve(root, "main/tools/builtin/search-worker.ts"),
         },
         external: mainExternal,
       },

@@ -56,12 +56,19 @@ describe("bridge: plugin calls on a real engine", () => {
     assert.deepEqual(events.at(-1), ["plugins/changed", { cause: "restart", reports: [report] }]);
   });
 
-  it("a restart of an unknown plugin says so, and a nameless one is refused", async () => {
-    const report = (await host.service.call("plugins/restart", { name: "ghost" })) as {
-      ok: boolean;
-      error: string;
-    };
-    assert.deepEqual([report.ok, report.error], [false, 'no plugin named "ghost"']);
+  it("a restart of an unknown plugin is an error for the caller only, and a nameless one is refused", async () => {
+    const before = events.length;
+    await assert.rejects(host.service.call("plugins/restart", { name: "ghost" }), {
+      message: 'plugins/restart: no plugin named "ghost"',
+    });
+    // An arbitrarily long name is cut in the reply, and nobody else hears of it.
+    const long = "x".repeat(100_000);
+    await assert.rejects(host.service.call("plugins/restart", { name: long }), (err: Error) => {
+      assert.ok(err.message.length < 300, `a ${err.message.length}-character error`);
+      assert.match(err.message, /^plugins\/restart: (no plugin named "x+…"|invalid payload)/);
+      return true;
+    });
+    assert.equal(events.length, before, "no event was broadcast");
     await assert.rejects(
       host.service.call("plugins/restart", { name: "" }),
       /plugins\/restart: invalid payload/,

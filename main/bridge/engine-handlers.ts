@@ -9,6 +9,15 @@ import type { BridgeHandlers, BridgeService } from "./service.ts";
 /** What only the host knows: which shell the UI runs in and its versions. */
 export type HostInfo = Pick<AppInfo, "host" | "versions">;
 
+const MAX_NAME_SHOWN = 80;
+
+/** A client-supplied name as an error may show it: quoted, at most MAX_NAME_SHOWN characters. */
+function shortName(name: string): string {
+  return name.length > MAX_NAME_SHOWN
+    ? `${JSON.stringify(name.slice(0, MAX_NAME_SHOWN)).slice(0, -1)}…"`
+    : JSON.stringify(name);
+}
+
 function loadedPlugins(engine: Engine): PluginRuntime {
   if (!engine.plugins) throw new Error("plugins are off in this session (--without-plugins)");
   return engine.plugins;
@@ -45,6 +54,9 @@ export function engineHandlers(
     },
     "plugins/restart": async ({ name }) => {
       const runtime = loadedPlugins(engine);
+      // Nothing to restart: an error for the caller alone (the name, any length, cut short);
+      // nothing changed, so no event tells the other clients.
+      if (!runtime.get(name)) throw new Error(`no plugin named ${shortName(name)}`);
       const started = performance.now();
       let report: ReloadResult;
       try {

@@ -29,7 +29,9 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         });
         try {
           await engine.askPluginPermissions();
-          return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io);
+          return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io, (name) =>
+            engine.plugins?.missingTool(name),
+          );
         } finally {
           await engine.close();
         }

@@ -26,10 +26,17 @@ export async function sessionsCommand(argv: string[], io: Output): Promise<numbe
     resolveHomes({ home: values.home, workdir: values.workdir }).global,
   );
   const [sub, ...rest] = positionals;
+  const warn = (line: string) => io.err(`warning: ${line}\n`);
+  // Damaged lines, worded as resuming the session reports them (reconstruct.ts).
+  const load = async (what: string) => {
+    const loaded = await store.load(await store.resolve(need(rest[0], what)));
+    for (const line of loaded.warnings) warn(line);
+    return loaded;
+  };
   switch (sub) {
     case undefined:
     case "list": {
-      const list = await store.list();
+      const list = await store.list({ warn });
       if (values.json) {
         io.out(`${JSON.stringify(list, null, 2)}\n`);
         return 0;
@@ -43,12 +50,12 @@ export async function sessionsCommand(argv: string[], io: Output): Promise<numbe
       return 0;
     }
     case "show": {
-      const loaded = await store.load(await store.resolve(need(rest[0], "show")));
+      const loaded = await load("show");
       io.out(values.json ? exportJson(loaded) : exportMarkdown(loaded));
       return 0;
     }
     case "export": {
-      const loaded = await store.load(await store.resolve(need(rest[0], "export")));
+      const loaded = await load("export");
       const format = values.format ?? (values.output?.endsWith(".json") ? "json" : "md");
       if (format !== "md" && format !== "json")
         throw new UsageError(`--format: expected md or json, got "${format}"`);

@@ -48,11 +48,15 @@ export function parseToolArgs(tool: Tool, words: readonly string[]): Json {
   return args;
 }
 
+/** Why a tool is missing, when a plugin that did not load explains it (PluginRuntime.missingTool). */
+export type MissingTool = (name: string) => { known: boolean; line: string } | undefined;
+
 export async function toolsCommand(
   registry: ToolRegistry,
   words: string[],
   workdir: string,
   io: Output,
+  missingTool: MissingTool = () => undefined,
 ): Promise<number> {
   if (words.length === 0) {
     const tools = registry.list();
@@ -63,7 +67,13 @@ export async function toolsCommand(
   }
   const [name, ...rest] = words;
   const tool = registry.get(name);
-  if (!tool) throw new UsageError(`unknown tool "${name}"; \`islet tools\` lists them`);
+  if (!tool) {
+    const plugin = missingTool(name);
+    // Its plugin is known and broken: not a usage mistake, the plugin needs fixing.
+    if (plugin?.known) throw new Error(plugin.line);
+    const maybe = plugin ? `; ${plugin.line}` : "";
+    throw new UsageError(`unknown tool "${name}"${maybe}; \`islet tools\` lists them`);
+  }
   if (rest.length === 0) {
     io.out(
       `${JSON.stringify({ name: tool.name, description: tool.description, usage: tool.usage, examples: tool.examples, parallel: tool.parallel, source: tool.source, parameters: tool.parameters }, null, 2)}\n`,

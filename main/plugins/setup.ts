@@ -121,6 +121,8 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     sdkProblem: p.sdk.status === "incompatible" ? sdkLoadError(p.name, p.manifest) : undefined,
     sdkStatus: p.sdk.status,
     warnings: p.warnings,
+    // Asked for in plugin.yaml and granted by the user.
+    allowWasm: rights.get(p.name)?.wasm ?? false,
   });
 
   const port: PluginPort = {
@@ -175,6 +177,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     toolConfig: { homeDir: homes.global, configDir: homes.project },
     workdir: homes.workdir,
     logFile: (name) => path.join(homes.global, "logs", "plugins", `${name}.log`),
+    knownToolsFile: path.join(cacheDir, "tools.json"),
     pluginDirs: () => features.dirs.map((d) => d.dir),
   };
 

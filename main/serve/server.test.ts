@@ -84,6 +84,7 @@ describe("islet serve: server and WebSocket bridge", () => {
     renderer.write({
       "index.html": "<!doctype html><title>Islet</title>",
       "assets/app.js": "export {};",
+      "assets/help.html": "<!doctype html><title>Help</title>",
     });
     dirs.write({ "outside.txt": "secret" });
     host = await openBridgeHost({
@@ -128,12 +129,40 @@ describe("islet serve: server and WebSocket bridge", () => {
     }
   });
 
+  it("needs the token for the page however its path is spelled, and for every other page", async () => {
+    const spellings = [
+      "/index.html/",
+      "/%69ndex.html",
+      "/index%2Ehtml",
+      "//index.html",
+      "/./index.html",
+      "/assets/../index.html",
+      "/assets/%2e%2e/index.html",
+      "/assets/help.html",
+      "/assets//help.html/",
+      "/INDEX.HTML",
+    ];
+    for (const path of spellings) {
+      const refused = await get(server.port, path);
+      assert.equal(refused.status, 401, `${path}: ${refused.body}`);
+      assert.doesNotMatch(refused.body, /<title>/, path);
+    }
+    assert.equal((await get(server.port, `/%69ndex.html?token=${TOKEN}`)).status, 200);
+    assert.match((await get(server.port, `/assets/help.html?token=${TOKEN}`)).body, /Help/);
+  });
+
   it("serves assets, and nothing outside the renderer folder", async () => {
     const js = await get(server.port, "/assets/app.js");
     assert.equal(js.status, 200);
     assert.match(String(js.headers["content-type"]), /^text\/javascript/);
-    for (const path of ["/../outside.txt", "/%2e%2e/outside.txt", "/assets/../../outside.txt"])
-      assert.equal((await get(server.port, path)).status, 404, path);
+    // Refused before or after the token check, never served, even with the token.
+    for (const path of ["/../outside.txt", "/%2e%2e/outside.txt", "/assets/../../outside.txt"]) {
+      for (const query of ["", `?token=${TOKEN}`]) {
+        const refused = await get(server.port, path + query);
+        assert.ok([401, 404].includes(refused.status), `${path}${query}: ${refused.status}`);
+        assert.doesNotMatch(refused.body, /secret/);
+      }
+    }
   });
 
   it("answers only to its own host names (DNS rebinding)", async () => {

@@ -2,7 +2,8 @@
  * `islet serve`: the app's UI for a browser, on 127.0.0.1 only. The page and the bridge's
  * WebSocket need the random token from the printed URL; the Host header must name this server
  * (no DNS rebinding) and the socket's Origin must be the page it served. The static assets are
- * the public app bundle and carry no data, so they are served to anyone on loopback.
+ * the public app bundle and carry no data, so they are served to anyone on loopback; every other
+ * path, however spelled, needs the token (static-files.ts).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -13,7 +14,7 @@ import { TOKEN_PARAM } from "../bridge/protocol.ts";
 import type { BridgeService } from "../bridge/service.ts";
 import { attachWebSocketBridge } from "../bridge/websocket.ts";
 import { RENDERER_CSP_HEADER } from "../web/csp.ts";
-import { readStatic } from "./static-files.ts";
+import { isPublicAsset, readStatic, requestedFile } from "./static-files.ts";
 
 /** The renderer as `npm run build` leaves it. */
 export const BUILT_RENDERER = path.resolve(import.meta.dirname, "../../out/renderer");
@@ -82,19 +83,22 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (req.method !== "GET" && req.method !== "HEAD")
       return text(res, 405, `Islet: ${req.method} is not served here`);
     const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
-    const isPage = url.pathname === "/" || url.pathname === "/index.html";
-    if (isPage && !sameToken(url.searchParams.get(TOKEN_PARAM), token))
+    // One canonical name per file, then one rule: only the bundle's assets go without the token.
+    const name = requestedFile(url.pathname);
+    if (name === null) return text(res, 404, `Islet: ${url.pathname} not found`);
+    const isPublic = isPublicAsset(name);
+    if (!isPublic && !sameToken(url.searchParams.get(TOKEN_PARAM), token))
       return text(
         res,
         401,
         "Islet: this page needs its access token; open the URL that `islet serve` printed",
       );
-    const file = await readStatic(root, isPage ? "/index.html" : url.pathname);
+    const file = await readStatic(root, name);
     if (!file) return text(res, 404, `Islet: ${url.pathname} not found`);
     res.writeHead(200, {
       "Content-Type": file.type,
       "Content-Length": file.body.length,
-      "Cache-Control": isPage ? "no-store" : "no-cache",
+      "Cache-Control": isPublic ? "no-cache" : "no-store",
       ...SECURITY_HEADERS,
     });
     res.end(req.method === "HEAD" ? undefined : file.body);

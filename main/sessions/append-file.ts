@@ -15,6 +15,7 @@ import {
   writeSync,
 } from "node:fs";
 import { promisify } from "node:util";
+import { noFollow } from "./session-file.ts";
 
 const fsyncAsync = promisify(fsync);
 const NEWLINE = 0x0a;
@@ -68,7 +69,12 @@ export class AppendFile {
   constructor(path: string) {
     this.path = path;
     // Read+append: reads for the repair, and every write lands at the end whatever the offset.
-    this.fd = openSync(path, constants.O_RDWR | constants.O_APPEND);
+    // Never through a link (session-file.ts): a planted one would have us append elsewhere.
+    this.fd = openSync(path, noFollow(constants.O_RDWR | constants.O_APPEND));
+    if (!fstatSync(this.fd).isFile()) {
+      closeSync(this.fd);
+      throw Object.assign(new Error(`${path} is not a file`), { code: "EISDIR" });
+    }
     try {
       this.repair = this.repairTail();
     } catch (err) {

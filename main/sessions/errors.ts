@@ -1,7 +1,13 @@
 /** Errors the session store reports, with a code callers (CLI, bridge) can branch on. */
 
 export type SessionErrorCode =
-  "not_found" | "ambiguous" | "invalid_id" | "invalid_record" | "exists";
+  | "not_found"
+  | "ambiguous"
+  | "invalid_id"
+  | "invalid_record"
+  | "exists"
+  /** A link, a folder or a file we may not read where a session file should be. */
+  | "unreadable";
 
 export class SessionError extends Error {
   readonly code: SessionErrorCode;

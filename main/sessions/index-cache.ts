@@ -8,7 +8,8 @@ import { z } from "zod";
 import type { ScannedSummary } from "./summary.ts";
 
 export const INDEX_FILE = "index.json";
-const INDEX_VERSION = 1;
+// 2: counts come from the full fold (summary.ts); version 1 counted damaged message lines.
+const INDEX_VERSION = 2;
 
 const entrySchema = z.object({
   size: z.number(),

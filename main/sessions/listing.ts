@@ -1,12 +1,15 @@
 /**
- * Listing the sessions folder: one stat per file, and a light scan (summary.ts) only of files
- * whose size or mtime changed since the index cache (index-cache.ts) last saw them.
+ * Listing the sessions folder: one lstat per file, and a scan (summary.ts) only of files whose
+ * size or mtime changed since the index cache (index-cache.ts) last saw them. An entry that is
+ * not a readable regular file (a folder, a link, a file we may not read) is skipped with a
+ * warning naming it: one bad entry never hides the others.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { isErrno } from "./errors.ts";
+import { isErrno, SessionError } from "./errors.ts";
 import { isSafeSessionId } from "./ids.ts";
 import { entryFor, INDEX_FILE, readIndex, writeIndex, type IndexEntry } from "./index-cache.ts";
+import { linkRefused, notAFile, readSessionFile } from "./session-file.ts";
 import { scanSummary, type SessionSummary } from "./summary.ts";
 
 export const SESSION_EXT = ".jsonl";
@@ -45,8 +48,11 @@ export async function sessionIds(dir: string): Promise<string[]> {
     .filter(isSafeSessionId);
 }
 
-/** Summaries, most recently updated first (ties: newer id first). */
-export async function listSummaries(dir: string): Promise<SessionSummary[]> {
+/** Summaries, most recently updated first (ties: newer id first); `warn` hears of skipped entries. */
+export async function listSummaries(
+  dir: string,
+  warn: (line: string) => void = () => {},
+): Promise<SessionSummary[]> {
   const ids = await sessionIds(dir);
   const indexPath = join(dir, INDEX_FILE);
   const cached = await readIndex(indexPath);
@@ -55,22 +61,28 @@ export async function listSummaries(dir: string): Promise<SessionSummary[]> {
   const rows = await mapLimited(ids, LIST_CONCURRENCY, async (id) => {
     const file = join(dir, id + SESSION_EXT);
     try {
-      const info = await stat(file);
+      const info = await lstat(file);
+      if (info.isSymbolicLink()) throw linkRefused(file);
+      if (!info.isFile()) throw notAFile(file);
       let entry = cached.get(id);
       if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) {
-        const text = await readFile(file, "utf8");
+        const read = await readSessionFile(file);
         entry = entryFor(
-          info.size,
-          info.mtimeMs,
-          scanSummary(text, { id, createdAt: info.mtime.toISOString() }),
+          read.size,
+          read.mtime.getTime(),
+          scanSummary(read.text, file, { id, createdAt: read.mtime.toISOString() }),
         );
         changed = true;
       }
       fresh.set(id, entry);
       return { ...entry.summary, updatedAt: info.mtime.toISOString() };
     } catch (err) {
-      if (isErrno(err, "ENOENT")) return null; // deleted while listing
-      throw err;
+      // Deleted while listing: simply gone.
+      if (isErrno(err, "ENOENT") || (err instanceof SessionError && err.code === "not_found"))
+        return null;
+      warn(`${err instanceof Error ? err.message : String(err)}: skipped`);
+      changed = true;
+      return null;
     }
   });
   if (changed) await writeIndex(indexPath, fresh);

@@ -13,13 +13,14 @@
  * One process writes a session at a time (the app, or `islet run --session`); two concurrent
  * writers would not corrupt lines (O_APPEND) but could interleave their histories.
  */
-import { mkdir, open, readFile, stat, unlink } from "node:fs/promises";
+import { mkdir, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../conversation/message.ts";
 import { AppendFile } from "./append-file.ts";
 import { isSafeSessionId, newSessionId } from "./ids.ts";
 import { isErrno, SessionError } from "./errors.ts";
 import { listSummaries, SESSION_EXT, sessionIds } from "./listing.ts";
+import { readSessionFile, unusableSessionFile } from "./session-file.ts";
 import { decode, reconstruct, type SessionState } from "./reconstruct.ts";
 import {
   encodeRecord,
@@ -141,7 +142,7 @@ export class SessionStore {
       } catch (err) {
         if (isErrno(err, "ENOENT"))
           throw new SessionError("not_found", `no session ${id} (${path})`);
-        throw err;
+        throw unusableSessionFile(path, err);
       }
       this.files.set(id, file);
     }
@@ -178,24 +179,28 @@ export class SessionStore {
     await Promise.all([...this.files.values()].map((f) => f.sync()));
   }
 
+  /** Refuses (SessionError "unreadable") a link, a folder or a file it may not read. */
   async load(id: string): Promise<LoadedSession> {
     const file = this.fileOf(id);
     let text: string;
     let mtime: Date;
     try {
-      text = await readFile(file, "utf8");
-      mtime = (await stat(file)).mtime;
+      ({ text, mtime } = await readSessionFile(file));
     } catch (err) {
-      if (isErrno(err, "ENOENT")) throw new SessionError("not_found", `no session ${id} (${file})`);
+      if (err instanceof SessionError && err.code === "not_found")
+        throw new SessionError("not_found", `no session ${id} (${file})`);
       throw err;
     }
     const state = reconstruct(text, file, { id, createdAt: mtime.toISOString() });
     return { ...state, id, file, updatedAt: mtime.toISOString() };
   }
 
-  /** Summaries, most recently updated first; unchanged files come from the index cache. */
-  list(): Promise<SessionSummary[]> {
-    return listSummaries(this.dir);
+  /**
+   * Summaries, most recently updated first; unchanged files come from the index cache. Entries
+   * that cannot be read are skipped, each with one line to `warn`.
+   */
+  list(options: { warn?(line: string): void } = {}): Promise<SessionSummary[]> {
+    return listSummaries(this.dir, options.warn);
   }
 
   async rename(id: string, title: string): Promise<void> {

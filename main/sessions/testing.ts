@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { TestContext } from "node:test";
 import type { Message } from "../conversation/message.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
+import { encodeRecord } from "./records.ts";
 import { SessionStore } from "./store.ts";
 
 export function tempDir(t: TestContext): string {
@@ -55,3 +56,31 @@ export const stats: Stats = {
   tokens: { in: 1200, out: 340 },
   topTools: [{ name: "Read", count: 2 }],
 };
+
+/** The meta line of a session `id` with baseSession's fields. */
+export const metaLine = (id: string) =>
+  encodeRecord({
+    t: "meta",
+    v: 1,
+    id,
+    title: "",
+    createdAt: "2026-11-21T10:00:00.000Z",
+    appVersion: "",
+    ...baseSession,
+  });
+
+/** Two good messages around the damage a crash, a bad editor or a bad merge leaves behind. */
+export function damagedSession(id: string): string {
+  const bogus = encodeRecord({ t: "message", message: msg("bad", "user", "x") }).replace(
+    '"role":"user"',
+    '"role":"robot"',
+  );
+  return [
+    metaLine(id).trimEnd(),
+    encodeRecord({ t: "message", message: msg("a", "user", "Question") }).trimEnd(),
+    "{not json",
+    bogus.trimEnd(),
+    encodeRecord({ t: "message", message: msg("b", "assistant", "Answer") }).trimEnd(),
+    '{"t":"message","message":{"id":"torn","role":"user","content":"cut off"}',
+  ].join("\n");
+}

@@ -1,5 +1,5 @@
 /** Test support: the real `islet` binary in a child process, and throwaway homes. */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -39,5 +39,41 @@ export async function tempDirs() {
     home: path.join(root, "home"),
     workdir: root,
     clean: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** The real `islet` binary as a long-running child process: wait for its output, signal it. */
+export function startIslet(args: string[]) {
+  const child = spawn(process.execPath, ["--no-node-snapshot", BIN, ...args], {
+    env: { ...process.env, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : null))),
+  );
+  return {
+    child,
+    output: () => ({ stdout, stderr }),
+    /** Resolves once stdout matches (rejects if the process ends first or `ms` pass). */
+    async waitFor(pattern: RegExp, ms = 20_000): Promise<void> {
+      const started = Date.now();
+      while (!pattern.test(stdout)) {
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`islet ended before ${pattern}: ${stderr}`);
+        if (Date.now() - started > ms) throw new Error(`no ${pattern} after ${ms} ms: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    /** The exit code, or "still running" after `ms`. */
+    exit(ms: number): Promise<number | null | "still running"> {
+      return Promise.race([
+        exited,
+        new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), ms)),
+      ]);
+    },
   };
 }

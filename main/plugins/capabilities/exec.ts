@@ -1,12 +1,13 @@
 /**
  * exec for plugins (unsafe mode only), host side: an argv array spawned without a shell, in a
  * working directory inside the plugin's allowed roots, with a timeout and an output cap. The
- * program runs in its own process group so that a timeout or the plugin's unload kills the whole
- * tree, not just the direct child.
+ * program runs in its own process group so that a timeout or the plugin's unload stops the whole
+ * tree (SIGTERM, then SIGKILL; tools/process-group.ts), not just the direct child.
  */
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { z } from "zod";
+import { OWN_PROCESS_GROUP, ProcessGroup } from "../../tools/process-group.ts";
 
 export interface ExecLimits {
   /** Default and largest allowed `timeoutMs`. */
@@ -90,19 +91,21 @@ export function runProgram(
       env: opts.env,
       shell: false,
       windowsHide: true,
-      // A process group of its own (POSIX), so killTree reaches the grandchildren.
-      detached: process.platform !== "win32",
+      // A process group of its own (POSIX), so stopping it reaches the grandchildren.
+      ...OWN_PROCESS_GROUP,
       stdio: ["pipe", "pipe", "pipe"],
     });
     const stdout = new CappedText(opts.maxOutputBytes);
     const stderr = new CappedText(opts.maxOutputBytes);
     child.stdout.on("data", (chunk: Buffer) => stdout.add(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.add(chunk));
+    const group = new ProcessGroup(child);
     let stopped: string | undefined;
+    let stopping: Promise<void> = Promise.resolve();
     const stop = (why: string) => {
       if (stopped !== undefined) return;
       stopped = why;
-      killTree(child.pid);
+      stopping = group.stop();
     };
     const timer = setTimeout(
       () => stop(`timed out after ${opts.timeoutMs} ms and was killed`),
@@ -118,6 +121,7 @@ export function runProgram(
 
     child.on("error", (error: NodeJS.ErrnoException) => {
       finish();
+      group.release();
       reject(
         new Error(
           error.code === "ENOENT"
@@ -126,12 +130,15 @@ export function runProgram(
         ),
       );
     });
-    child.on("close", (code, signal) => {
+    child.on("close", async (code, signal) => {
       finish();
       if (stopped !== undefined) {
+        // The plugin hears back once nothing of the tree is left.
+        await stopping;
         reject(new Error(`exec ${shown} ${stopped}`));
         return;
       }
+      group.release();
       const signalCode = signal ? 128 + (os.constants.signals[signal] ?? 0) : 1;
       resolve({ code: code ?? signalCode, stdout: stdout.text(), stderr: stderr.text() });
     });
@@ -139,19 +146,6 @@ export function runProgram(
     child.stdin.on("error", () => {});
     child.stdin.end(opts.stdin ?? "");
   });
-}
-
-function killTree(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    if (process.platform === "win32") {
-      spawn("taskkill", ["/pid", String(pid), "/T", "/F"], { windowsHide: true, stdio: "ignore" });
-    } else {
-      process.kill(-pid, "SIGKILL");
-    }
-  } catch {
-    // already gone
-  }
 }
 
 class CappedText {

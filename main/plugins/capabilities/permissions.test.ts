@@ -15,14 +15,18 @@ test("accepts every kind of permission with reasons", () => {
       { path: "/tmp/out", reason: "writes reports", write: true },
     ],
     exec: { reason: "runs git" },
+    wasm: { reason: "image decoding in WebAssembly" },
     env: [{ name: "GITHUB_TOKEN", reason: "API calls" }],
   });
   assert.equal(parsed.paths?.[1]?.write, true);
+  assert.equal(parsed.wasm?.reason, "image decoding in WebAssembly");
 });
 
 test("rejects missing reasons, schemes in hosts and unknown keys", () => {
   assert.equal(pluginPermissionsSchema.safeParse({ exec: {} }).success, false);
   assert.equal(pluginPermissionsSchema.safeParse({ exec: { reason: "  " } }).success, false);
+  assert.equal(pluginPermissionsSchema.safeParse({ wasm: true }).success, false);
+  assert.equal(pluginPermissionsSchema.safeParse({ wasm: {} }).success, false);
   const scheme = pluginPermissionsSchema.safeParse({
     network: [{ host: "https://x.com", reason: "r" }],
   });

@@ -36,6 +36,9 @@ export const pathPermissionSchema = z.strictObject({
 
 export const execPermissionSchema = z.strictObject({ reason });
 
+/** WebAssembly in the sandbox (off otherwise); its memory counts against the plugin's limit. */
+export const wasmPermissionSchema = z.strictObject({ reason });
+
 export const envPermissionSchema = z.strictObject({
   name: z.string().trim().min(1, "env name must not be empty"),
   reason,
@@ -45,14 +48,16 @@ export const pluginPermissionsSchema = z.strictObject({
   network: z.array(networkPermissionSchema).optional(),
   paths: z.array(pathPermissionSchema).optional(),
   exec: execPermissionSchema.optional(),
+  wasm: wasmPermissionSchema.optional(),
   env: z.array(envPermissionSchema).optional(),
 });
 
 export type NetworkPermission = z.infer<typeof networkPermissionSchema>;
 export type PathPermission = z.infer<typeof pathPermissionSchema>;
 export type ExecPermission = z.infer<typeof execPermissionSchema>;
+export type WasmPermission = z.infer<typeof wasmPermissionSchema>;
 export type EnvPermission = z.infer<typeof envPermissionSchema>;
 export type PluginPermissions = z.infer<typeof pluginPermissionsSchema>;
 
-/** No permissions beyond the defaults (workspace and own folder, no network, no exec). */
+/** No permissions beyond the defaults (workspace and own folder, no network, no exec, no wasm). */
 export const NO_PERMISSIONS: PluginPermissions = Object.freeze({});

@@ -1,5 +1,6 @@
 /** The default runner for `bash:CMD` conditions: exit 0 = true, 120 s limit, run in workdir. */
 import { spawn } from "node:child_process";
+import { OWN_PROCESS_GROUP, ProcessGroup } from "../../tools/process-group.ts";
 
 export const BASH_CONDITION_TIMEOUT_MS = 120_000;
 
@@ -9,26 +10,28 @@ export function runBashCondition(
   timeoutMs = BASH_CONDITION_TIMEOUT_MS,
 ): Promise<boolean> {
   return new Promise((resolve) => {
-    const windows = process.platform === "win32";
-    // Own process group, so a timeout kills the command's children too (bash -c "sleep 999").
-    const child = windows
-      ? spawn(command, { cwd: workdir, shell: true, stdio: "ignore", windowsHide: true })
-      : spawn("bash", ["-c", command], { cwd: workdir, stdio: "ignore", detached: true });
-    const timer = setTimeout(() => {
-      try {
-        if (!windows && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }, timeoutMs);
+    // Own process group, so a timeout stops the command's children too (bash -c "sleep 999").
+    const child =
+      process.platform === "win32"
+        ? spawn(command, { cwd: workdir, shell: true, stdio: "ignore", windowsHide: true })
+        : spawn("bash", ["-c", command], { cwd: workdir, stdio: "ignore", ...OWN_PROCESS_GROUP });
+    const group = new ProcessGroup(child);
+    let stopping: Promise<void> | undefined;
+    const timer = setTimeout(() => (stopping = group.stop()), timeoutMs);
     child.once("error", () => {
       clearTimeout(timer);
+      group.release();
       resolve(false);
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      resolve(code === 0);
+      if (!stopping) {
+        group.release();
+        resolve(code === 0);
+        return;
+      }
+      // Timed out: false, once nothing of the command is left.
+      void stopping.then(() => resolve(false));
     });
   });
 }

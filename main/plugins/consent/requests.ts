@@ -42,8 +42,7 @@ export function requestedItems(manifest: PluginManifest): PermissionItem[] {
   for (const name of manifest.env)
     if (!env.has(name)) env.set(name, "listed in env: (no reason given)");
   for (const [name, reason] of env) items.push({ kind: "env", target: name, reason });
-  const wasm = (p as { wasm?: { reason: string } }).wasm;
-  if (wasm) items.push({ kind: "wasm", target: "", reason: wasm.reason });
+  if (p.wasm) items.push({ kind: "wasm", target: "", reason: p.wasm.reason });
   return dedupe(items);
 }
 

@@ -187,6 +187,7 @@ export async function buildPlugin(
       code: bundle.code,
       limits: port.limits,
       host: port.capabilities(spec, log),
+      allowWasm: spec.allowWasm,
     });
   let module: SandboxModule;
   try {

@@ -27,6 +27,8 @@ export interface PluginSpec {
   sdkStatus: "compatible" | "incompatible" | "unchecked";
   /** Warnings from reading the manifest (unknown fields…). */
   warnings: string[];
+  /** plugin.yaml asks for WebAssembly (`permissions.wasm`); the sandbox has none otherwise. */
+  allowWasm: boolean;
 }
 
 export interface LoadProblem {
@@ -58,6 +60,8 @@ export interface PluginPort {
   workdir: string;
   /** Where each plugin's log file goes (null: memory only). */
   logFile(name: string): string | null;
+  /** Where the tool each plugin last provided is remembered (known-tools.ts); none: not kept. */
+  knownToolsFile?: string;
   /** Folders to watch for hot reload. */
   pluginDirs(): string[];
 }

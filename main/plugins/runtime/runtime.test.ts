@@ -142,6 +142,32 @@ for (const backend of SANDBOX_BACKENDS) {
       }
     });
 
+    test("WebAssembly exists only for a plugin whose plugin.yaml asks for it (never on QuickJS)", async () => {
+      const probe = `export function beforeChat() {
+        try { return { notice: "wasm " + WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])) }; }
+        catch (e) { return { notice: String(e.message) }; }
+      }`;
+      const h = await startPluginHarness({
+        plugins: {
+          asks: { yaml: 'permissions: { wasm: { reason: "decodes images" } }\n', code: probe },
+          silent: { code: probe },
+        },
+        script: [{ text: ["answered"] }],
+      });
+      try {
+        await h.conversation.submit("hi");
+        const notices = h.of("notice").map((n) => `${n.source}: ${n.text}`);
+        assert.deepEqual(notices, [
+          backend === "quickjs" ? "asks: 'WebAssembly' is not defined" : "asks: wasm true",
+          backend === "quickjs"
+            ? "silent: 'WebAssembly' is not defined"
+            : "silent: WebAssembly is not defined",
+        ]);
+      } finally {
+        await h.close();
+      }
+    });
+
     test("a plugin that keeps faulting is marked errored and skipped", async () => {
       const h = await startPluginHarness({
         plugins: { flaky: { code: `export function beforeChat() { throw new Error("again"); }` } },

@@ -13,6 +13,7 @@ import type { SandboxBackendName } from "../sandbox/types.ts";
 import { buildPlugin, type Built } from "./build.ts";
 import { pluginCommands } from "./commands.ts";
 import { OnceTracker, pluginHandler, type ConditionCheck } from "./handlers.ts";
+import { KnownTools } from "./known-tools.ts";
 import type { LoadedPlugin } from "./loaded-plugin.ts";
 import { pluginCommand } from "./plugin-command.ts";
 import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
@@ -76,10 +77,12 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   /** Everything this runtime contributed; null before load() and after dispose(). */
   private registrar: ScopedRegistrar | null = null;
   private disposed = false;
+  private readonly knownTools: KnownTools;
 
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
     this.opts = opts;
+    this.knownTools = new KnownTools(port.knownToolsFile ?? null);
   }
 
   /** The sandbox backend every plugin runs on, and why it was chosen. */
@@ -193,6 +196,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       contributions,
     };
     const exp = built.plugin.exports;
+    let toolName: string | null = null;
     if (built.plugin.status === "active" && exp.tool) {
       const tool = pluginTool(
         () => this.entries.get(spec.name)!.plugin,
@@ -202,6 +206,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       );
       try {
         contributions.tool(tool);
+        toolName = tool.name;
       } catch (err) {
         built.plugin.dispose();
         built.plugin.status = "failed";
@@ -221,6 +226,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
         );
       }
     }
+    if (built.plugin.status === "active") this.knownTools.remember(spec.name, toolName);
     this.entries.set(spec.name, entry);
     previous?.plugin.dispose();
     if (!reloading) for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
@@ -268,6 +274,31 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   get(name: string): { spec: PluginSpec; plugin: LoadedPlugin; reloadError?: string } | undefined {
     const e = this.entries.get(name);
     return e && { spec: e.spec, plugin: e.plugin, reloadError: e.reloadError };
+  }
+
+  /**
+   * Why there is no tool `name` when a plugin that did not load could explain it, in one line:
+   * `known` when that plugin provided it last time, else the plugins that failed before ever
+   * telling us their tool. Undefined when no plugin explains it.
+   */
+  missingTool(name: string): { known: boolean; line: string } | undefined {
+    const reason = (plugin: LoadedPlugin) => (plugin.error ?? "no reason given").split("\n")[0];
+    const owner = this.knownTools.ownerOf(name);
+    const owned = owner === undefined ? undefined : this.entries.get(owner);
+    if (owner && owned && owned.plugin.status !== "active") {
+      const state =
+        owned.plugin.status === "disabled"
+          ? "is disabled"
+          : `failed to load: ${reason(owned.plugin)}`;
+      return { known: true, line: `${name} is a tool of plugin ${owner}, which ${state}` };
+    }
+    const failed = [...this.entries.values()].filter(
+      (e) => e.plugin.status === "failed" && !this.knownTools.knows(e.spec.name),
+    );
+    if (failed.length === 0) return undefined;
+    const list = failed.map((e) => `${e.spec.name} failed to load (${reason(e.plugin)})`);
+    const plural = failed.length === 1 ? "plugin" : "plugins";
+    return { known: false, line: `${plural} ${list.join(", ")} and may provide it` };
   }
 
   names(): string[] {

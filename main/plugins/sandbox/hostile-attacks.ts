@@ -4,6 +4,7 @@
  */
 import { TEST_LIMITS } from "./testing.ts";
 import type { FaultKind, SandboxBackendName } from "./types.ts";
+import { wasmModuleSource } from "./wasm-fixture.ts";
 
 export interface Attack {
   name: string;
@@ -17,7 +18,15 @@ export interface Attack {
   longBudget?: boolean;
   /** Where a backend cannot even mount the attack, what it ends in there instead. */
   on?: Partial<Record<SandboxBackendName, Pick<Attack, "kinds" | "message">>>;
+  /** The plugin's manifest asks for WebAssembly (permissions.wasm). */
+  allowWasm?: boolean;
 }
+
+// QuickJS has no WebAssembly at all, asked for or not.
+const NO_WASM_ON_QUICKJS: Attack["on"] = {
+  quickjs: { kinds: ["exception"], message: /WebAssembly' is not defined .*permissions/ },
+};
+const WASM_OVER_LIMIT = /WebAssembly memory .*memory limit \(32 MB\)/;
 
 export const BUDGET = TEST_LIMITS.callTimeoutMs;
 const TIMELY = BUDGET * 2 + 700;
@@ -197,5 +206,67 @@ export const ATTACKS: Attack[] = [
     kinds: ["timeout"],
     message: /300 ms/,
     withinMs: TIMELY,
+  },
+  {
+    name: "WebAssembly without permissions.wasm",
+    code: `export function attack() { return new WebAssembly.Memory({ initial: 1 }).buffer.byteLength; }`,
+    kinds: ["exception"],
+    message: /WebAssembly'? is not defined .*plugin\.yaml .*permissions.*wasm/,
+    withinMs: TIMELY,
+  },
+  {
+    name: "WebAssembly memory grown far past the limit from JavaScript",
+    code: `export function attack() {
+      const m = new WebAssembly.Memory({ initial: 1, maximum: 4800 });
+      for (let i = 0; i < 30; i++) { m.grow(160); new Uint8Array(m.buffer).fill(1); }
+      return m.buffer.byteLength;
+    }`,
+    kinds: ["memory"],
+    message: WASM_OVER_LIMIT,
+    withinMs: MEMORY_TIMELY,
+    longBudget: true,
+    allowWasm: true,
+    on: NO_WASM_ON_QUICKJS,
+  },
+  {
+    name: "a WebAssembly module whose own memory starts at 300 MB",
+    code: `export function attack() {
+      const module = new WebAssembly.Module(${wasmModuleSource(4800)});
+      return new WebAssembly.Instance(module).exports.fill(300 * 1024 * 1024);
+    }`,
+    kinds: ["memory"],
+    message: WASM_OVER_LIMIT,
+    withinMs: MEMORY_TIMELY,
+    longBudget: true,
+    allowWasm: true,
+    on: NO_WASM_ON_QUICKJS,
+  },
+  {
+    name: "WebAssembly.instantiate (async) of a 300 MB module",
+    code: `export async function attack() {
+      const { instance } = await WebAssembly.instantiate(${wasmModuleSource(4800)});
+      return instance.exports.fill(300 * 1024 * 1024);
+    }`,
+    kinds: ["memory"],
+    message: WASM_OVER_LIMIT,
+    withinMs: MEMORY_TIMELY,
+    longBudget: true,
+    allowWasm: true,
+    on: NO_WASM_ON_QUICKJS,
+  },
+  {
+    name: "the native WebAssembly.Memory reached through a prototype",
+    code: `export function attack() {
+      const Native = Object.getPrototypeOf(new WebAssembly.Memory({ initial: 1, maximum: 1 })).constructor;
+      const m = new Native({ initial: 4800 });
+      new Uint8Array(m.buffer).fill(1);
+      return m.buffer.byteLength;
+    }`,
+    kinds: ["memory"],
+    message: WASM_OVER_LIMIT,
+    withinMs: MEMORY_TIMELY,
+    longBudget: true,
+    allowWasm: true,
+    on: NO_WASM_ON_QUICKJS,
   },
 ];

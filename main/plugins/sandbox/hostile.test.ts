@@ -31,6 +31,7 @@ forEachBackend((backend) => {
         const m = await loadPlugin(backend, `${attack.code}\nexport const ping = () => "pong";`, {
           host: recordingHost({ call: async () => true }),
           limits: attack.longBudget ? { callTimeoutMs: 20_000 } : {},
+          allowWasm: attack.allowWasm,
         });
         const started = performance.now();
         let fault: SandboxFault | undefined;
@@ -155,6 +156,38 @@ forEachBackend((backend) => {
         same: true,
       });
       m.dispose();
+    });
+
+    test("WebAssembly is not reachable without permissions.wasm", async () => {
+      const m = await loadPlugin(
+        backend,
+        `export function attack() {
+           return {
+             type: typeof WebAssembly,
+             has: "WebAssembly" in globalThis,
+             keys: Reflect.ownKeys(globalThis).map(String).filter((k) => /wasm|webassembly/i.test(k)),
+             viaFunction: Function("return typeof globalThis.WebAssembly")(),
+           };
+         }`,
+      );
+      assert.deepEqual(await m.call("attack", []), {
+        type: "undefined",
+        has: false,
+        keys: [],
+        viaFunction: "undefined",
+      });
+      m.dispose();
+    });
+
+    test("top-level WebAssembly without permissions.wasm fails the load, saying how to ask", async () => {
+      await expectFault(
+        loadPlugin(
+          backend,
+          `export const size = new WebAssembly.Memory({ initial: 1 }).buffer.byteLength;`,
+        ),
+        "load",
+        /failed while loading: .*WebAssembly'? is not defined.*plugin\.yaml \(permissions: wasm: reason/,
+      );
     });
 
     test("prelude objects are frozen, host functions are not reachable", async () => {

@@ -37,6 +37,11 @@ export interface PreludeHost {
   done(id: unknown, outcome: unknown): void;
   /** A lazy context field's JSON (lazy-fields.ts), read synchronously. */
   field(id: unknown, name: unknown): string | undefined;
+  /**
+   * WebAssembly memory accounting (prelude-wasm.ts): the bytes left, or the sandbox stops.
+   * isolated-vm only: QuickJS has no WebAssembly.
+   */
+  wasm?(live: unknown, wanted: unknown, refuse: unknown): number;
 }
 
 let ivmModule: Promise<Ivm> | undefined;
@@ -60,8 +65,8 @@ export async function loadIsolatedVm(): Promise<Ivm> {
  * live only inside the prelude, never on globalThis (ENGINEERING §1).
  */
 let preludeCode: IsolatedVM.ExternalCopy<ArrayBuffer> | undefined;
-const PRELUDE_WRAPPER = `(function (log, call, cancel, done, field, config) {
-  return (${PRELUDE_SOURCE})({ log, call, cancel, done, field }, config);
+const PRELUDE_WRAPPER = `(function (log, call, cancel, done, field, wasm, config) {
+  return (${PRELUDE_SOURCE})({ log, call, cancel, done, field, wasm }, config);
 })`;
 
 export async function installPrelude(
@@ -78,6 +83,9 @@ export async function installPrelude(
     new ivm.Callback((id: unknown) => host.cancel(id)),
     new ivm.Callback((id: unknown, outcome: unknown) => host.done(id, outcome)),
     new ivm.Callback((id: unknown, name: unknown) => host.field(id, name)),
+    new ivm.Callback((live: unknown, wanted: unknown, refuse: unknown) =>
+      host.wasm ? host.wasm(live, wanted, refuse) : 0,
+    ),
   ];
   const script = await iso.compileScript(PRELUDE_WRAPPER, {
     filename: "islet:prelude",

@@ -34,7 +34,7 @@ import {
   type Ivm,
   type PreludeEntries,
 } from "./isolated-vm-setup.ts";
-import { decodeDescription, decodeOutcome, pluginFrame } from "./outcome.ts";
+import { decodeDescription, decodeOutcome, pluginFrame, withWasmAdvice } from "./outcome.ts";
 import { LOAD_CALL_ID } from "./prelude.ts";
 import {
   SandboxFault,
@@ -45,6 +45,7 @@ import {
 import { disposedFault, refusedCall } from "./refusals.ts";
 
 const MAX_LOG_CHARS = 8_192;
+const MB = 1024 * 1024;
 const TIMED_OUT = "Script execution timed out.";
 
 export class IsolatedVmSandbox implements PluginSandbox {
@@ -120,11 +121,13 @@ class IsolatedVmModule implements SandboxModule {
         cancel: (id) => bridge.cancel(id),
         done: (id, outcome) => this.#done(id, outcome),
         field: (id, name) => this.#lazy.get(Number(id), String(name)),
+        wasm: (live, wanted, refuse) => this.#reserveWasm(Number(live), Number(wanted), !!refuse),
       },
       {
         env: { ...host.env },
         exec: host.exec,
         dataDir: host.dataDir ?? "",
+        wasm: this.#opts.allowWasm === true,
         maxResultChars: limits.maxResultChars,
         maxLogChars: MAX_LOG_CHARS,
       },
@@ -208,7 +211,9 @@ class IsolatedVmModule implements SandboxModule {
       const frame = pluginFrame(error instanceof Error ? String(error.stack) : "", filename);
       throw new SandboxFault(
         "load",
-        `${filename} failed while loading: ${fault.message}${frame ? ` (at ${frame})` : ""}`,
+        withWasmAdvice(
+          `${filename} failed while loading: ${fault.message}${frame ? ` (at ${frame})` : ""}`,
+        ),
       );
     }
     if (this.#evaluated) return;
@@ -283,9 +288,30 @@ class IsolatedVmModule implements SandboxModule {
     }
   }
 
+  /**
+   * WebAssembly memory is invisible to isolated-vm's limit (prelude-wasm.ts): the guard in the
+   * isolate asks here before each memory or module, and the heap in use counts too. Over the
+   * limit the isolate is disposed at once (its execution ends when this callback returns).
+   */
+  #reserveWasm(live: number, wanted: number, refuse: boolean): number {
+    const limit = this.#opts.limits.memoryMb * MB;
+    const heap = this.heapUsed();
+    const free = limit - heap - live;
+    if (!refuse && wanted <= free) return free - wanted;
+    const mb = (bytes: number) => Math.ceil(bytes / MB);
+    this.#die(
+      new SandboxFault(
+        "memory",
+        `the plugin asked for ${mb(wanted)} MB more WebAssembly memory with ${mb(live)} MB of it and ${mb(heap)} MB of heap in use: over its memory limit (${this.#opts.limits.memoryMb} MB)`,
+      ),
+    );
+    return 0;
+  }
+
   /** Classifies an error out of isolated-vm; fatal ones stop the sandbox. */
   #faultFrom(error: unknown, what: string): SandboxFault {
-    if (this.#dead) return disposedFault(this.#fault);
+    // Died during this entry (a WebAssembly reservation over the limit, V8 giving up): that fault.
+    if (this.#dead) return this.#fault ?? disposedFault(undefined);
     const { memoryMb, callTimeoutMs } = this.#opts.limits;
     if (this.#iso.isDisposed) {
       return this.#die(

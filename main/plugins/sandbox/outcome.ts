@@ -73,9 +73,17 @@ function parsePluginError(json: string): PluginError {
 export function exceptionFault(error: PluginError, filename: string): SandboxFault {
   const label = error.name && error.name !== "Error" ? `${error.name}: ` : "";
   const frame = pluginFrame(error.stack, filename);
-  return new SandboxFault("exception", `${label}${error.message}${frame ? ` (at ${frame})` : ""}`, {
-    cause: error,
-  });
+  return new SandboxFault(
+    "exception",
+    withWasmAdvice(`${label}${error.message}${frame ? ` (at ${frame})` : ""}`),
+    { cause: error },
+  );
+}
+
+/** A plugin reaching for WebAssembly it did not ask for is told how to ask (V8 and QuickJS wording). */
+export function withWasmAdvice(message: string): string {
+  if (!/\bWebAssembly'? is not defined/.test(message)) return message;
+  return `${message}: WebAssembly is off unless the plugin asks for it in plugin.yaml (permissions: wasm: reason: "…"), and the QuickJS plugin runtime has none`;
 }
 
 /** The first stack frame in the plugin's own file, else the first frame at all. */

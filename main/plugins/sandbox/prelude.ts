@@ -5,12 +5,14 @@
  * Protocol between a backend and the prelude (everything crossing is a string, number or boolean):
  *
  * - The backend evaluates `PRELUDE_SOURCE` (a function expression) and calls it with a host
- *   object of four synchronous functions and a `PreludeConfig`:
+ *   object of synchronous functions and a `PreludeConfig`:
  *     log(level, text)          console output
  *     call(id, name, argsJson)  starts host service `name` ("fetch", "fs.readFile", …, or "timer"
  *                               with [delayMs]); the backend answers later with settle(id, …)
  *     cancel(id)                forgets a started service (clearTimeout)
  *     done(callId, outcome)     an async export call (or the module's evaluation, callId 0) ended
+ *     field(callId, name)       a lazy context field's JSON
+ *     wasm(live, wanted, refuse) WebAssembly memory accounting (isolated-vm, config.wasm only)
  *   It gets back `PreludeEntries`; those are the only ways into the sandbox after load.
  * - Host services are therefore ONE function (call/settle by name with JSON arguments); timers are
  *   just the service "timer". Completions arrive through `settle`, which the backend runs like any
@@ -24,12 +26,15 @@
 import { RoleAssistant, RoleUser, version } from "../../../plugins/sdk/index.ts";
 import { CONSOLE_SOURCE } from "./prelude-console.ts";
 import { FETCH_SOURCE } from "./prelude-fetch.ts";
+import { WASM_GUARD_SOURCE } from "./prelude-wasm.ts";
 
 export interface PreludeConfig {
   env: Record<string, string>;
   exec: boolean;
   /** `fs.dataDir`: the plugin's own writable folder. */
   dataDir: string;
+  /** The manifest asks for WebAssembly; the host then passes `wasm` (prelude-wasm.ts). */
+  wasm: boolean;
   maxResultChars: number;
   /** Longest console line (characters) before it is cut. */
   maxLogChars: number;
@@ -57,7 +62,7 @@ export const PRELUDE_SOURCE = String.raw`
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
   const apply = Reflect.apply;
-  const { log: hostLog, call: hostCall, cancel: hostCancel, done: hostDone, field: hostField } = host;
+  const { log: hostLog, call: hostCall, cancel: hostCancel, done: hostDone, field: hostField, wasm: hostWasm } = host;
   const maxResultChars = config.maxResultChars;
 
   // ── host services ────────────────────────────────────────────────────────────────────────────
@@ -310,6 +315,12 @@ export const PRELUDE_SOURCE = String.raw`
     Headers,
     process: freeze({ env: freeze(Object.assign({}, config.env)) }),
   };
+  // WebAssembly only for a plugin that asked for it, and then guarded (prelude-wasm.ts).
+  const nativeWasm = globalThis.WebAssembly;
+  delete globalThis.WebAssembly;
+  if (config.wasm && nativeWasm !== undefined && hostWasm !== undefined) {
+    globals.WebAssembly = (${WASM_GUARD_SOURCE})(nativeWasm, hostWasm);
+  }
   for (const name of keys(globals)) {
     defineProperty(globalThis, name, { value: globals[name], writable: true, configurable: true, enumerable: false });
   }

@@ -69,13 +69,19 @@ export const TEST_FILENAME = "/plugins/test-plugin/index.ts";
 export function loadPlugin(
   backend: BackendUnderTest,
   code: string,
-  opts: { host?: HostCapabilities; limits?: Partial<SandboxLimits>; filename?: string } = {},
+  opts: {
+    host?: HostCapabilities;
+    limits?: Partial<SandboxLimits>;
+    filename?: string;
+    allowWasm?: boolean;
+  } = {},
 ): Promise<SandboxModule> {
   return backend.create().load({
     code,
     filename: opts.filename ?? TEST_FILENAME,
     limits: { ...TEST_LIMITS, ...opts.limits },
     host: opts.host ?? recordingHost(),
+    allowWasm: opts.allowWasm,
   });
 }
 

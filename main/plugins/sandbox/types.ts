@@ -105,6 +105,12 @@ export interface SandboxLoadOptions {
   code: string;
   limits: SandboxLimits;
   host: HostCapabilities;
+  /**
+   * plugin.yaml asks for WebAssembly (`permissions.wasm`). Off by default: `WebAssembly` does not
+   * exist in the sandbox. On, its memory counts against `limits.memoryMb` (isolated-vm; QuickJS
+   * has no WebAssembly at all).
+   */
+  allowWasm?: boolean;
 }
 
 export interface PluginSandbox {

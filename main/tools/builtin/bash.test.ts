@@ -144,6 +144,29 @@ test("Bash escalates to SIGKILL for processes that ignore SIGTERM", { skip: !pos
   }
 });
 
+test(
+  "Bash timeout: a tree that ignores SIGTERM is gone by the time the result is returned",
+  { skip: !posix },
+  async () => {
+    const ws = await tempWorkspace();
+    try {
+      const pidFile = path.join(ws.dir, "pids");
+      // The shell dies on SIGTERM; its child (an sh that exec'd into sleep) and that one's own
+      // child ignore it.
+      const command = `sh -c 'trap "" TERM; sleep 1000 & echo $! >> ${pidFile}; exec sleep 1000' & echo $! >> ${pidFile}; echo $$ >> ${pidFile}; wait`;
+      const started = Date.now();
+      const result = await executeToolCall(bashTool, { command, timeout_ms: 500 }, ws.ctx);
+      assert.ok(Date.now() - started < 500 + 2_000 + 4_000, "returned after the kill grace");
+      assert.equal(result.output, "(no output)\n[Command timed out after 500 ms and was killed]");
+      const pids = await waitForPids(pidFile, 3);
+      // No waiting here: the tool must not answer before the tree is gone.
+      for (const pid of pids) assert.equal(await isAlive(pid), false, `${pid} outlived the call`);
+    } finally {
+      await ws.cleanup();
+    }
+  },
+);
+
 test("Bash stops when the call is aborted", { skip: !posix }, async () => {
   const ws = await tempWorkspace();
   try {

@@ -7,6 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { HeadTailBuffer } from "../limits.ts";
+import { OWN_PROCESS_GROUP, ProcessGroup } from "../process-group.ts";
 
 export interface ShellResult {
   output: string;
@@ -21,7 +22,10 @@ export interface ShellOptions {
   signal: AbortSignal;
   /** Characters of output kept from each end (the rest is counted, not stored). */
   keepChars: number;
-  /** SIGTERM first so programs can clean up; SIGKILL this long after for those that do not. */
+  /**
+   * SIGTERM first so programs can clean up; SIGKILL this long after for those that do not. The
+   * result comes once the whole tree is gone.
+   */
   killGraceMs?: number;
 }
 
@@ -50,8 +54,8 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     try {
       child = spawn(file, args, {
         cwd: options.cwd,
-        // Its own process group on POSIX, so kill(-pid) reaches every descendant.
-        detached: !isWindows,
+        // Its own process group on POSIX, so stopping it reaches every descendant.
+        ...OWN_PROCESS_GROUP,
         stdio: ["ignore", "pipe", "pipe"],
         windowsHide: true,
         windowsVerbatimArguments: isWindows,
@@ -60,6 +64,8 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       reject(err instanceof Error ? err : new Error(String(err)));
       return;
     }
+    const group = new ProcessGroup(child);
+    let stopping: Promise<void> | undefined;
     let aborted: unknown = undefined;
     let settled = false;
     let exitTimer: NodeJS.Timeout | undefined;
@@ -69,7 +75,7 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
 
     const onAbort = (): void => {
       aborted = options.signal.reason ?? new Error("aborted");
-      killTree(child, options.killGraceMs ?? 2000);
+      stopping = group.stop(options.killGraceMs);
     };
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener("abort", onAbort, { once: true });
@@ -79,12 +85,18 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       settled = true;
       clearTimeout(exitTimer);
       options.signal.removeEventListener("abort", onAbort);
-      resolve({ output: output.toString(), exitCode, signal, aborted });
+      // Stopped: answer only once nothing of the tree is left. Finished by itself: background
+      // jobs it started (`server &`) are the user's to keep.
+      if (!stopping) group.release();
+      void (stopping ?? Promise.resolve()).then(() =>
+        resolve({ output: output.toString(), exitCode, signal, aborted }),
+      );
     };
     child.on("error", (err) => {
       if (settled) return;
       settled = true;
       options.signal.removeEventListener("abort", onAbort);
+      group.release();
       reject(err);
     });
     // 'close' waits for the pipes; a background job (`server &`) can hold them open forever,
@@ -98,31 +110,4 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     });
     child.on("close", (code, signal) => finish(code, signal));
   });
-}
-
-/** SIGTERM to the whole group, SIGKILL after the grace if anything in it is still alive. */
-export function killTree(child: ChildProcess, graceMs: number): void {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  if (isWindows) {
-    spawn("taskkill", ["/T", "/F", "/PID", String(pid)], { windowsHide: true, stdio: "ignore" }).on(
-      "error",
-      () => child.kill(),
-    );
-    return;
-  }
-  if (!signalGroup(pid, "SIGTERM")) return;
-  const timer = setTimeout(() => {
-    if (signalGroup(pid, 0)) signalGroup(pid, "SIGKILL");
-  }, graceMs);
-  timer.unref();
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,7 +6,7 @@
  * the load at once instead of at the end of the budget.
  */
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten";
-import { pluginFrame } from "../outcome.ts";
+import { pluginFrame, withWasmAdvice } from "../outcome.ts";
 import { guestError, type GuestError } from "./errors.ts";
 import { SandboxFault } from "../types.ts";
 
@@ -106,6 +106,6 @@ export class QuickJsLoading {
       error.name === "SyntaxError"
         ? `${this.#filename}: ${label}${error.message}${at}`
         : `${this.#filename} failed while loading: ${label}${error.message}${at}`;
-    return new SandboxFault("load", text, { cause: error });
+    return new SandboxFault("load", withWasmAdvice(text), { cause: error });
   }
 }

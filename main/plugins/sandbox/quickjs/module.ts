@@ -146,6 +146,8 @@ export class QuickJsModule {
           env: { ...host.env },
           exec: host.exec,
           dataDir: host.dataDir ?? "",
+          // QuickJS has no WebAssembly to give, asked for or not.
+          wasm: false,
           maxResultChars: limits.maxResultChars,
           maxLogChars: MAX_LOG_CHARS,
           memoryMb: limits.memoryMb,
