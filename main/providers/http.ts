@@ -127,13 +127,19 @@ export async function* bodyText(
 /**
  * A streamed chat answer: the request, its body decoded into events, and the first-token limit
  * ended by the decoder when the answer itself begins (the idle limit applies from then on).
+ * Events come straight from pump (one async hop each); only the few body chunks pass through
+ * the extra generator.
  */
-export async function* streamAnswer(
+export function streamAnswer(
   ctx: ErrorContext,
   open: () => Promise<TimedResponse>,
   decoder: StreamDecoder,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<StreamEvent> {
-  const res = await open();
-  yield* pump(bodyText(ctx, res.body, signal), decoder, res.answering);
+  let res: TimedResponse | undefined;
+  async function* chunks(): AsyncGenerator<string> {
+    res = await open();
+    yield* bodyText(ctx, res.body, signal);
+  }
+  return pump(chunks(), decoder, () => res?.answering());
 }
