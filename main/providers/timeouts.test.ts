@@ -3,6 +3,7 @@
  * protocol: the limit that fires is named with its value, it is a retryable network error, a
  * live stream is never cut, and a user's stop still wins at every stage.
  */
+import net from "node:net";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AnthropicProvider } from "./anthropic.ts";
@@ -215,3 +216,38 @@ test("Stop while connecting wins over the connect limit and clears it", TEST, as
     await hole.close();
   }
 });
+
+test("a closed port is refused at once, not after the connect limit", TEST, async () => {
+  const srv = await startFakeOllama([]);
+  const origin = srv.origin;
+  await srv.close();
+  const p = new OllamaProvider({ name: "local", baseUrl: origin, timeouts: LONG });
+  const o = await run(p);
+  assert.ok(o.error instanceof ProviderError, String(o.error));
+  assert.equal(o.error.timeout, undefined);
+  assert.match(o.error.message, /cannot reach .*: connection refused — check that the server/);
+  assert.ok(o.ms < UPPER_MS);
+});
+
+test(
+  "an https server that never finishes the TLS handshake hits the connect limit",
+  TEST,
+  async () => {
+    // Accepts TCP and says nothing: the handshake is part of connecting.
+    const sockets: net.Socket[] = [];
+    const mute = net.createServer((s) => void sockets.push(s));
+    await new Promise<void>((resolve) => mute.listen(0, "127.0.0.1", resolve));
+    const port = (mute.address() as net.AddressInfo).port;
+    try {
+      const p = new OpenAIProvider({
+        name: "work",
+        baseUrl: `https://127.0.0.1:${port}/v1`,
+        timeouts: SMALL,
+      });
+      timedOut(await run(p), "connect", "work");
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
+  },
+);
