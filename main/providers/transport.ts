@@ -35,7 +35,7 @@ export interface TimedResponse {
 /** One timer re-armed per stage; it never fires while the reader is busy with a chunk. */
 class Watchdog {
   private timer: NodeJS.Timeout | undefined;
-  kind: TimeoutKind = "connect";
+  private kind: TimeoutKind = "connect";
   private ms = 0;
   /** The reader holds a chunk: its own time is not the server's silence. */
   holding = false;
