@@ -4,6 +4,8 @@ import type { HookTraceEntry } from "./hooks/types.ts";
 
 export type AgentEvent =
   | { type: "assistant_delta"; text: string }
+  /** An attempt failed (reason): its deltas, `text`, do not count and are never saved. */
+  | { type: "assistant_withdrawn"; text: string; reason: string }
   /** Final text of one model step (what was streamed, before AfterResponse rewrites). */
   | { type: "assistant"; text: string }
   | { type: "thinking"; text: string }
@@ -37,6 +39,7 @@ export type AgentEvent =
 /** The events `islet run --json` prints (SPEC §10), in that contract's shape. */
 export const PUBLIC_EVENT_TYPES: ReadonlySet<AgentEvent["type"]> = new Set([
   "assistant_delta",
+  "assistant_withdrawn",
   "assistant",
   "thinking",
   "tool_call",

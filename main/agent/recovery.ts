@@ -4,6 +4,7 @@
  * most three times, or skip).
  */
 import type { ChatRequest } from "../providers/types.ts";
+import type { EventSink } from "./events.ts";
 import { ProviderError } from "../providers/types.ts";
 import { compactHistory } from "./compaction.ts";
 import { buildContext } from "./context.ts";
@@ -20,6 +21,13 @@ import type { AgentState, EngineDeps } from "./state.ts";
 
 /** OnError may ask for retries; the seed caps them at three per call. */
 export const MAX_HOOK_RETRIES = 3;
+
+/**
+ * A stalled server (a connect, first-token or idle limit fired) rarely recovers within a turn:
+ * one more try (a model may have finished loading meanwhile), not the whole budget, so a stall
+ * costs at most two limits instead of four.
+ */
+export const MAX_STALL_ATTEMPTS = 2;
 
 export interface RecoveryHost {
   state: AgentState;
@@ -48,13 +56,20 @@ export async function callWithRecovery(
   const tried = new Set<string>([state.agent.name]);
   for (;;) {
     const request = await prepare();
+    // What this attempt streamed: withdrawn if it fails, so no reader keeps or repeats it.
+    let partial = "";
+    const emit: EventSink = (event) => {
+      if (event.type === "assistant_delta") partial += event.text;
+      deps.emit(event);
+    };
     try {
       return {
         kind: "ok",
-        response: await streamOnce(state.resolved!.provider, request, deps.emit),
+        response: await streamOnce(state.resolved!.provider, request, emit),
       };
     } catch (err) {
       const error = err as ProviderError;
+      if (partial) deps.emit({ type: "assistant_withdrawn", text: partial, reason: error.message });
       if (signal.aborted) {
         return {
           kind: "ok",
@@ -68,8 +83,11 @@ export async function callWithRecovery(
         continue;
       }
       attempt++;
-      if (error.retryable && attempt < deps.retry.maxAttempts) {
-        const { baseDelayMs, maxDelayMs, maxAttempts } = deps.retry;
+      const maxAttempts = error.timeout
+        ? Math.min(MAX_STALL_ATTEMPTS, deps.retry.maxAttempts)
+        : deps.retry.maxAttempts;
+      if (error.retryable && attempt < maxAttempts) {
+        const { baseDelayMs, maxDelayMs } = deps.retry;
         const delayMs = Math.round(
           backoffDelay(attempt, baseDelayMs, maxDelayMs, error.retryAfterMs),
         );

@@ -11,6 +11,7 @@ import { OpenAIProvider } from "../providers/openai.ts";
 import { startFakeOpenAI } from "../providers/testing/fake-openai.ts";
 import type { FakeServer } from "../providers/testing/fake-server.ts";
 import type { ScriptedResponse } from "../providers/testing/script.ts";
+import type { Timeouts } from "../providers/timeouts.ts";
 import { builtinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import type { AgentEvent } from "./events.ts";
@@ -37,6 +38,8 @@ export interface HarnessOptions {
   session?: SessionSink;
   /** Extra providers by agent name (failover tests). */
   servers?: Record<string, FakeServer>;
+  /** The provider's connect, first-token and idle limits (stall tests). */
+  timeouts?: Partial<Timeouts>;
 }
 
 export async function startHarness(
@@ -56,6 +59,7 @@ export async function startHarness(
       name: agent.name === DEFAULT_AGENT.name ? "fake" : `fake-${agent.name}`,
       baseUrl: target.url,
       contextLength: opts.contextLength ?? 32768,
+      timeouts: opts.timeouts,
     });
     return { provider, model: "fake-model", info: await provider.modelInfo("fake-model") };
   };

@@ -44,6 +44,11 @@ export function textRenderer(io: Output, opts: { color: boolean }): EventSink {
         io.out(event.text);
         midLine = !event.text.endsWith("\n");
         break;
+      case "assistant_withdrawn":
+        // stdout cannot be unwritten: end the partial's line and say it does not count.
+        endLine();
+        io.err(dim("[answer withdrawn: the partial answer above is discarded]\n"));
+        break;
       case "assistant":
         endLine();
         break;

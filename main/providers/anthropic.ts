@@ -14,7 +14,8 @@ import {
   truncatedStreamError,
   type ErrorContext,
 } from "./errors.ts";
-import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
+import { requestJson, send, streamAnswer } from "./http.ts";
+import { resolveTimeouts, type Timeouts } from "./timeouts.ts";
 import { SseDecoder } from "./sse.ts";
 import type { ChatRequest, ModelSummary, Provider, StreamEvent } from "./types.ts";
 
@@ -27,7 +28,8 @@ export interface AnthropicProviderOptions {
   headers?: Record<string, string>;
   contextLength?: number;
   capabilities?: string[];
-  fetch?: FetchLike;
+  /** Connect, first-token and idle limits (ms); unset ones default by locality (timeouts.ts). */
+  timeouts?: Partial<Timeouts>;
 }
 
 type Json = Record<string, unknown>;
@@ -117,6 +119,7 @@ class AnthropicDecoder implements StreamDecoder {
   private stop: string | null = null;
   private toolCalls = 0;
   private finished = false;
+  answering = false;
   private readonly ctx: ErrorContext;
 
   constructor(ctx: ErrorContext) {
@@ -146,6 +149,8 @@ class AnthropicDecoder implements StreamDecoder {
       const message = `malformed stream event: ${data.slice(0, 120)}`;
       throw streamError(this.ctx, { error: { type: "api_error", message } });
     }
+    // message_start and pings come before the model produces anything.
+    if (ev.type !== "message_start" && ev.type !== "ping") this.answering = true;
     switch (ev.type) {
       case "content_block_delta":
         return this.delta(ev.index as number, ev.delta as Json, out);
@@ -238,11 +243,13 @@ export class AnthropicProvider implements Provider {
   readonly kind = "anthropic" as const;
   readonly baseUrl: string;
   private readonly opts: AnthropicProviderOptions;
+  private readonly timeouts: Timeouts;
 
   constructor(opts: AnthropicProviderOptions = {}) {
     this.opts = opts;
     this.name = opts.name ?? "anthropic";
     this.baseUrl = trimBaseUrl(opts.baseUrl ?? "https://api.anthropic.com").replace(/\/v1$/, "");
+    this.timeouts = resolveTimeouts(this.baseUrl, opts.timeouts);
   }
 
   private ctx(model?: string): ErrorContext {
@@ -260,17 +267,14 @@ export class AnthropicProvider implements Provider {
 
   chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
     const ctx = this.ctx(req.model);
-    return decodeAnthropicStream(this.open(req, ctx), ctx);
-  }
-
-  private async *open(req: ChatRequest, ctx: ErrorContext): AsyncGenerator<string> {
-    const res = await send(ctx, `${this.baseUrl}/v1/messages`, {
-      headers: { ...this.headers(), accept: "text/event-stream" },
-      body: toAnthropicBody(req),
-      signal: req.signal,
-      fetch: this.opts.fetch,
-    });
-    yield* bodyText(ctx, res.body, req.signal);
+    const open = () =>
+      send(ctx, `${this.baseUrl}/v1/messages`, {
+        headers: { ...this.headers(), accept: "text/event-stream" },
+        body: toAnthropicBody(req),
+        signal: req.signal,
+        timeouts: this.timeouts,
+      });
+    return streamAnswer(ctx, open, new AnthropicDecoder(ctx), req.signal);
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelSummary[]> {
@@ -278,7 +282,7 @@ export class AnthropicProvider implements Provider {
       headers: this.headers(),
       signal,
       timeoutMs: 10_000,
-      fetch: this.opts.fetch,
+      timeouts: this.timeouts,
     })) as { data?: { id?: unknown }[] };
     return (body.data ?? [])
       .filter((m) => typeof m.id === "string")

@@ -112,6 +112,11 @@ export function isLocalUrl(url: string): boolean {
 
 /** A provider's wire decoder: synchronous, fed one network chunk of text at a time. */
 export interface StreamDecoder {
+  /**
+   * True once the server has sent part of the answer itself (text, thinking, a tool-call
+   * fragment, the end): a preamble such as a role chunk or message_start does not count.
+   */
+  readonly answering: boolean;
   /** Appends the events this text completes; true once the server signalled the end. */
   push(text: string, out: StreamEvent[]): boolean;
   /** End of input: appends the closing events, or throws if the stream was cut short. */
@@ -120,11 +125,13 @@ export interface StreamDecoder {
 
 /**
  * Runs a decoder over text chunks with one async hop per event and none per line or JSON value.
- * An error is thrown only after the events that preceded it in the same chunk.
+ * An error is thrown only after the events that preceded it in the same chunk. `onAnswer` is
+ * called once, when the decoder first sees the answer begin (the first-token limit ends there).
  */
 export async function* pump(
   chunks: AsyncIterable<string>,
   decoder: StreamDecoder,
+  onAnswer?: () => void,
 ): AsyncGenerator<StreamEvent> {
   const out: StreamEvent[] = [];
   let failed = false;
@@ -136,6 +143,10 @@ export async function* pump(
     } catch (err) {
       failed = true;
       failure = err;
+    }
+    if (onAnswer && decoder.answering) {
+      onAnswer();
+      onAnswer = undefined;
     }
     for (let i = 0; i < out.length; i++) yield out[i];
     out.length = 0;

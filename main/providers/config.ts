@@ -13,6 +13,7 @@
  *       headers: { X-Title: islet }
  *       model: gpt-4.1                  # this provider's default model
  *       capabilities: [tools, vision]   # when the server cannot tell
+ *       timeouts: { connect: 10, first_token: 120, idle: 120 }   # seconds (timeouts.ts)
  *
  * Read from <home>/config/providers.yaml in the global and the project home; a project entry
  * replaces the global entry of the same name, and a project `default` replaces the global one.
@@ -36,6 +37,8 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   model?: string;
   capabilities?: string[];
+  /** Seconds; unset limits default by locality (main/providers/timeouts.ts). */
+  timeouts?: { connect?: number; firstToken?: number; idle?: number };
   /** The file it came from ("" for flags and detection), for error messages. */
   source: string;
 }
@@ -59,6 +62,22 @@ const httpUrl = z.string().refine((s) => /^https?:\/\/[^\s/]+/.test(s) && URL.ca
   message: "expected an http(s) URL like http://127.0.0.1:11434",
 });
 
+/** A day: far beyond any sensible limit, and inside what a timer can hold. */
+const MAX_TIMEOUT_SECONDS = 86_400;
+
+const seconds = z.custom<number>(
+  (v) => typeof v === "number" && Number.isFinite(v) && v > 0 && v <= MAX_TIMEOUT_SECONDS,
+  { message: `expected a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (e.g. 300)` },
+);
+
+const timeoutsSchema = z
+  .object({
+    connect: seconds.optional(),
+    first_token: seconds.optional(),
+    idle: seconds.optional(),
+  })
+  .strict();
+
 const entrySchema = z
   .object({
     type: z.enum(["ollama", "openai-compatible", "anthropic"]),
@@ -75,6 +94,7 @@ const entrySchema = z
     headers: z.record(z.string(), z.string()).optional(),
     model: z.string().min(1).optional(),
     capabilities: z.array(z.string()).optional(),
+    timeouts: timeoutsSchema.optional(),
   })
   .strict();
 
@@ -159,6 +179,15 @@ export function parseProvidersYaml(text: string, file: string): ProvidersConfig 
       headers: e.headers,
       model: e.model,
       capabilities: e.capabilities,
+      ...(e.timeouts
+        ? {
+            timeouts: {
+              connect: e.timeouts.connect,
+              firstToken: e.timeouts.first_token,
+              idle: e.timeouts.idle,
+            },
+          }
+        : {}),
       source: file,
     };
   }

@@ -2,8 +2,10 @@
  * Finds model servers running on this machine: Ollama (11434), LM Studio (1234) and llama.cpp
  * server (8080), probed in parallel with a short timeout. Only loopback is probed.
  */
-import type { FetchLike } from "./http.ts";
 import type { ModelSummary, ProviderKind } from "./types.ts";
+
+/** Probes use fetch with a whole-request limit; tests may pass their own. */
+export type FetchLike = typeof fetch;
 
 export type LocalServerId = "ollama" | "lmstudio" | "llamacpp";
 

@@ -124,3 +124,16 @@ test("errors: network failures name the cause and hide URL credentials", () => {
   const timeout = networkError(ctx, new DOMException("The operation timed out.", "TimeoutError"));
   assert.match(timeout.message, /timed out/);
 });
+
+test("errors: a redirect names where to point base_url (POSTs are not followed)", () => {
+  const err = httpError(
+    { ...ctx, baseUrl: "http://api.example.com/v1" },
+    301,
+    "",
+    new Headers({ location: "https://api.example.com/v1/chat/completions?x=1" }),
+  );
+  assert.equal(
+    err.message,
+    "local: http://api.example.com/v1 redirects (301) to https://api.example.com/v1/chat/completions — set base_url to the new address",
+  );
+});

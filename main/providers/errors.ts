@@ -3,6 +3,7 @@
  * error type and a one-line message naming the provider and what to do. Keys never appear in it.
  */
 import type { ErrorType } from "../../plugins/sdk/index.ts";
+import { StallTimeout } from "./timeouts.ts";
 import { ProviderError, type ProviderKind } from "./types.ts";
 
 /** Who failed, for messages and advice. */
@@ -238,6 +239,14 @@ export function httpError(
   const err = readServerError(bodyText);
   if (!err.message && !err.type) err.message = bodyText.trim().slice(0, 300);
   const type = classify(status, err);
+  const location = headers?.get("location");
+  if (status >= 300 && status < 400 && location) {
+    return new ProviderError(
+      `${ctx.provider}: ${displayUrl(ctx.baseUrl)} redirects (${status}) to ${displayUrl(location)} — set base_url to the new address`,
+      "",
+      status,
+    );
+  }
   // A 404 that says nothing about a model is a wrong URL, not a missing model.
   if (status === 404 && type !== "model_unavailable") {
     return new ProviderError(
@@ -276,9 +285,31 @@ const NETWORK_CODES: Record<string, string> = {
   UND_ERR_CLOSED: "connection closed",
 };
 
-/** A fetch or body-read failure (no HTTP status): connection refused, DNS, timeouts, resets. */
+/** "0.7 s", "300 s": a limit as configured (seconds). */
+function limit(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 2 : 0))} s`;
+}
+
+/** A connect, first-token or idle limit fired: which one, after how long, and what to do. */
+export function timeoutError(ctx: ErrorContext, t: StallTimeout): ProviderError {
+  const url = displayUrl(ctx.baseUrl);
+  const field = `providers.${ctx.provider}.timeouts.${t.kind}`;
+  const what =
+    t.kind === "connect"
+      ? `could not connect to ${url} within ${limit(t.ms)} (connect timeout) — check that the server is running and reachable, or raise ${field} in providers.yaml`
+      : t.kind === "first_token"
+        ? `no first token from ${ctx.model ? `${ctx.model} at ` : ""}${url} after ${limit(t.ms)} (first_token timeout) — raise ${field} in providers.yaml if the model needs longer to load`
+        : `the answer stalled: nothing from ${url} for ${limit(t.ms)} (idle timeout) — raise ${field} in providers.yaml if the model pauses longer`;
+  return new ProviderError(`${ctx.provider}: ${what}`, "network", 0, undefined, {
+    cause: t,
+    timeout: t.kind,
+  });
+}
+
+/** A connection or body-read failure (no HTTP status): refused, DNS, stalls, resets. */
 export function networkError(ctx: ErrorContext, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
+  if (err instanceof StallTimeout) return timeoutError(ctx, err);
   let reason = "";
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
     const code = str((e as { code?: unknown }).code);

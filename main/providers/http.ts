@@ -1,11 +1,16 @@
 /**
- * The HTTP edge shared by all providers: one place where fetch failures, error statuses and
- * body-read failures become ProviderErrors, and where a user's stop passes through untouched.
+ * The HTTP edge shared by all providers: one place where connection failures, stalls, error
+ * statuses and body-read failures become ProviderErrors, and where a user's stop passes through
+ * untouched. Every request runs under the provider's connect, first-token and idle limits.
  */
+import { pump, type StreamDecoder } from "./common.ts";
 import { decodeText, type ByteSource } from "./lines.ts";
 import { httpError, isAbortError, networkError, type ErrorContext } from "./errors.ts";
+import type { Timeouts } from "./timeouts.ts";
+import { timedRequest, type TimedResponse } from "./transport.ts";
+import type { StreamEvent } from "./types.ts";
 
-export type FetchLike = typeof fetch;
+export type { TimedResponse } from "./transport.ts";
 
 /** Error bodies are read up to this size; the message only needs the start. */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -15,9 +20,20 @@ function abortReason(signal: AbortSignal | undefined, err: unknown): unknown {
   return undefined;
 }
 
-async function readErrorBody(res: Response): Promise<string> {
+async function readBody(res: TimedResponse, max = Infinity): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    parts.push(chunk);
+    size += chunk.byteLength;
+    if (size >= max) break;
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
+
+async function readErrorBody(res: TimedResponse): Promise<string> {
   try {
-    const text = await res.text();
+    const text = await readBody(res, MAX_ERROR_BODY);
     return text.length > MAX_ERROR_BODY ? text.slice(0, MAX_ERROR_BODY) : text;
   } catch {
     return "";
@@ -29,9 +45,9 @@ export interface RequestOptions {
   headers: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal;
+  timeouts: Timeouts;
   /** Whole-request limit (listing and probing calls; never for streamed chat). */
   timeoutMs?: number;
-  fetch?: FetchLike;
 }
 
 /** Sends a request; resolves to the response only when it is 2xx, otherwise throws classified. */
@@ -39,26 +55,30 @@ export async function send(
   ctx: ErrorContext,
   url: string,
   opts: RequestOptions,
-): Promise<Response> {
+): Promise<TimedResponse> {
   const signals = [opts.signal, opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined];
   const active = signals.filter((s): s is AbortSignal => s !== undefined);
   const signal = active.length > 1 ? AbortSignal.any(active) : active[0];
   const headers = { ...opts.headers };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
-  let res: Response;
+  let res: TimedResponse;
   try {
-    res = await (opts.fetch ?? fetch)(url, {
+    res = await timedRequest({
+      url,
       method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal,
+      timeouts: opts.timeouts,
     });
   } catch (err) {
     const reason = abortReason(opts.signal, err);
     if (reason !== undefined) throw reason;
     throw networkError(ctx, err);
   }
-  if (!res.ok) throw httpError(ctx, res.status, await readErrorBody(res), res.headers);
+  if (res.status < 200 || res.status > 299) {
+    throw httpError(ctx, res.status, await readErrorBody(res), res.headers);
+  }
   return res;
 }
 
@@ -69,7 +89,14 @@ export async function requestJson(
   opts: RequestOptions,
 ): Promise<unknown> {
   const res = await send(ctx, url, opts);
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await readBody(res);
+  } catch (err) {
+    const reason = abortReason(opts.signal, err);
+    if (reason !== undefined) throw reason;
+    throw networkError(ctx, err);
+  }
   try {
     return JSON.parse(text);
   } catch {
@@ -78,8 +105,8 @@ export async function requestJson(
 }
 
 /**
- * A response body as text chunks, where a dropped connection mid-stream becomes a network
- * ProviderError and a user's abort rethrows the abort reason.
+ * A response body as text chunks, where a dropped or stalled connection mid-stream becomes a
+ * network ProviderError and a user's abort rethrows the abort reason.
  */
 export async function* bodyText(
   ctx: ErrorContext,
@@ -95,4 +122,24 @@ export async function* bodyText(
     if (isAbortError(err)) throw err;
     throw networkError(ctx, err);
   }
+}
+
+/**
+ * A streamed chat answer: the request, its body decoded into events, and the first-token limit
+ * ended by the decoder when the answer itself begins (the idle limit applies from then on).
+ * Events come straight from pump (one async hop each); only the few body chunks pass through
+ * the extra generator.
+ */
+export function streamAnswer(
+  ctx: ErrorContext,
+  open: () => Promise<TimedResponse>,
+  decoder: StreamDecoder,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<StreamEvent> {
+  let res: TimedResponse | undefined;
+  async function* chunks(): AsyncGenerator<string> {
+    res = await open();
+    yield* bodyText(ctx, res.body, signal);
+  }
+  return pump(chunks(), decoder, () => res?.answering());
 }

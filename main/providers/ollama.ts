@@ -15,7 +15,8 @@ import {
   truncatedStreamError,
   type ErrorContext,
 } from "./errors.ts";
-import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
+import { requestJson, send, streamAnswer, type TimedResponse } from "./http.ts";
+import { resolveTimeouts, type Timeouts } from "./timeouts.ts";
 import { NdjsonDecoder, NdjsonParseError } from "./ndjson.ts";
 import { ThinkTagSplitter } from "./think-tags.ts";
 import {
@@ -37,7 +38,8 @@ export interface OllamaProviderOptions {
   /** Sent as options.num_ctx: Ollama's default window is small and it truncates silently. */
   contextLength?: number;
   capabilities?: string[];
-  fetch?: FetchLike;
+  /** Connect, first-token and idle limits (ms); unset ones default by locality (timeouts.ts). */
+  timeouts?: Partial<Timeouts>;
 }
 
 type Json = Record<string, unknown>;
@@ -101,6 +103,8 @@ class OllamaDecoder implements StreamDecoder {
   private readonly think = new ThinkTagSplitter();
   private toolCalls = 0;
   private done: Json | undefined;
+  /** Ollama sends nothing before the model produces its first token. */
+  answering = false;
   private readonly ctx: ErrorContext;
 
   constructor(ctx: ErrorContext) {
@@ -138,6 +142,7 @@ class OllamaDecoder implements StreamDecoder {
   }
 
   private line(obj: Json, out: StreamEvent[]): void {
+    this.answering = true;
     if (obj.error !== undefined) throw streamError(this.ctx, obj);
     const m = obj.message as Json | undefined;
     if (m) {
@@ -221,6 +226,7 @@ export class OllamaProvider implements Provider {
   readonly kind = "ollama" as const;
   readonly baseUrl: string;
   private readonly opts: OllamaProviderOptions;
+  private readonly timeouts: Timeouts;
   /** Effective window per model, learned from /api/show. */
   private readonly windows = new Map<string, number>();
 
@@ -228,6 +234,7 @@ export class OllamaProvider implements Provider {
     this.opts = opts;
     this.name = opts.name ?? "ollama";
     this.baseUrl = trimBaseUrl(opts.baseUrl ?? DEFAULT_OLLAMA_URL);
+    this.timeouts = resolveTimeouts(this.baseUrl, opts.timeouts);
   }
 
   private ctx(model?: string): ErrorContext {
@@ -240,10 +247,10 @@ export class OllamaProvider implements Provider {
 
   chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
     const ctx = this.ctx(req.model);
-    return decodeOllamaStream(this.open(req, ctx), ctx);
+    return streamAnswer(ctx, () => this.open(req, ctx), new OllamaDecoder(ctx), req.signal);
   }
 
-  private async *open(req: ChatRequest, ctx: ErrorContext): AsyncGenerator<string> {
+  private async open(req: ChatRequest, ctx: ErrorContext): Promise<TimedResponse> {
     const window = this.opts.contextLength ?? this.windows.get(req.model) ?? DEFAULT_OLLAMA_WINDOW;
     const body = toOllamaBody(req, window);
     const post = (b: Json) =>
@@ -251,11 +258,10 @@ export class OllamaProvider implements Provider {
         headers: this.headers(),
         body: b,
         signal: req.signal,
-        fetch: this.opts.fetch,
+        timeouts: this.timeouts,
       });
-    let res: Response;
     try {
-      res = await post(body);
+      return await post(body);
     } catch (err) {
       // Asking a model without thinking to think is a 400; answering without it beats failing.
       if (!(
@@ -265,9 +271,8 @@ export class OllamaProvider implements Provider {
       ))
         throw err;
       delete body.think;
-      res = await post(body);
+      return await post(body);
     }
-    yield* bodyText(ctx, res.body, req.signal);
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelSummary[]> {
@@ -275,7 +280,7 @@ export class OllamaProvider implements Provider {
       headers: this.headers(),
       signal,
       timeoutMs: 10_000,
-      fetch: this.opts.fetch,
+      timeouts: this.timeouts,
     })) as { models?: { name?: unknown; size?: unknown }[] };
     return (body.models ?? [])
       .filter((m) => typeof m.name === "string")
@@ -292,7 +297,7 @@ export class OllamaProvider implements Provider {
       body: { model },
       signal,
       timeoutMs: 10_000,
-      fetch: this.opts.fetch,
+      timeouts: this.timeouts,
     })) as Json;
     const info = modelInfoFromShow(model, show);
     if (this.opts.contextLength) info.contextLength = this.opts.contextLength;

@@ -19,7 +19,8 @@ import {
   truncatedStreamError,
   type ErrorContext,
 } from "./errors.ts";
-import { bodyText, requestJson, send, type FetchLike } from "./http.ts";
+import { requestJson, send, streamAnswer } from "./http.ts";
+import { resolveTimeouts, type Timeouts } from "./timeouts.ts";
 import { SseDecoder } from "./sse.ts";
 import { ThinkTagSplitter } from "./think-tags.ts";
 import type { ChatRequest, ModelSummary, Provider, StreamEvent } from "./types.ts";
@@ -38,7 +39,8 @@ export interface OpenAIProviderOptions {
   contextLength?: number;
   /** Known capabilities; default ["tools"] plus what the server reports. */
   capabilities?: string[];
-  fetch?: FetchLike;
+  /** Connect, first-token and idle limits (ms); unset ones default by locality (timeouts.ts). */
+  timeouts?: Partial<Timeouts>;
 }
 
 type Json = Record<string, unknown>;
@@ -109,6 +111,7 @@ class OpenAIDecoder implements StreamDecoder {
   private finish: string | undefined;
   private usage: StreamEvent | undefined;
   private sawDone = false;
+  answering = false;
   private readonly ctx: ErrorContext;
 
   constructor(ctx: ErrorContext) {
@@ -136,6 +139,7 @@ class OpenAIDecoder implements StreamDecoder {
   private event(data: string, out: StreamEvent[]): void {
     if (data === "[DONE]") {
       this.sawDone = true;
+      this.answering = true;
       return;
     }
     let chunk: Json;
@@ -148,12 +152,16 @@ class OpenAIDecoder implements StreamDecoder {
     if (chunk.error) throw streamError(this.ctx, chunk);
     const u = chunk.usage as Json | null | undefined;
     if (u && typeof u.prompt_tokens === "number") {
+      this.answering = true;
       const output = typeof u.completion_tokens === "number" ? u.completion_tokens : 0;
       this.usage = { type: "usage", inputTokens: u.prompt_tokens, outputTokens: output };
     }
     const choice = (chunk.choices as Json[] | undefined)?.[0];
     if (!choice) return;
     const delta = choice.delta as Json | undefined;
+    // The first chunk often carries only the role: not yet part of the answer.
+    if (!this.answering && (typeof choice.finish_reason === "string" || hasContent(delta)))
+      this.answering = true;
     if (delta) {
       // llama.cpp, DeepSeek, LM Studio: reasoning_content; vLLM ≥ 0.10, OpenRouter: reasoning.
       const reasoning = delta.reasoning_content ?? delta.reasoning;
@@ -189,6 +197,17 @@ class OpenAIDecoder implements StreamDecoder {
   }
 }
 
+function hasContent(delta: Json | undefined): boolean {
+  if (!delta) return false;
+  const text = (v: unknown) => typeof v === "string" && v.length > 0;
+  return (
+    text(delta.content) ||
+    text(delta.reasoning_content) ||
+    text(delta.reasoning) ||
+    (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0)
+  );
+}
+
 export function decodeOpenAIStream(
   chunks: AsyncIterable<string>,
   ctx: ErrorContext,
@@ -216,11 +235,13 @@ export class OpenAIProvider implements Provider {
   readonly kind = "openai-compatible" as const;
   readonly baseUrl: string;
   private readonly opts: OpenAIProviderOptions;
+  private readonly timeouts: Timeouts;
 
   constructor(opts: OpenAIProviderOptions) {
     this.opts = opts;
     this.name = opts.name ?? "openai-compatible";
     this.baseUrl = trimBaseUrl(opts.baseUrl);
+    this.timeouts = resolveTimeouts(this.baseUrl, opts.timeouts);
   }
 
   private ctx(model?: string): ErrorContext {
@@ -233,17 +254,14 @@ export class OpenAIProvider implements Provider {
 
   chat(req: ChatRequest): AsyncGenerator<StreamEvent> {
     const ctx = this.ctx(req.model);
-    return decodeOpenAIStream(this.open(req, ctx), ctx);
-  }
-
-  private async *open(req: ChatRequest, ctx: ErrorContext): AsyncGenerator<string> {
-    const res = await send(ctx, `${this.baseUrl}/chat/completions`, {
-      headers: { ...this.headers(), accept: "text/event-stream" },
-      body: toOpenAIBody(req, this.baseUrl),
-      signal: req.signal,
-      fetch: this.opts.fetch,
-    });
-    yield* bodyText(ctx, res.body, req.signal);
+    const open = () =>
+      send(ctx, `${this.baseUrl}/chat/completions`, {
+        headers: { ...this.headers(), accept: "text/event-stream" },
+        body: toOpenAIBody(req, this.baseUrl),
+        signal: req.signal,
+        timeouts: this.timeouts,
+      });
+    return streamAnswer(ctx, open, new OpenAIDecoder(ctx), req.signal);
   }
 
   private async modelEntries(signal?: AbortSignal, timeoutMs?: number): Promise<ModelEntry[]> {
@@ -251,7 +269,7 @@ export class OpenAIProvider implements Provider {
       headers: this.headers(),
       signal,
       timeoutMs,
-      fetch: this.opts.fetch,
+      timeouts: this.timeouts,
     })) as { data?: unknown };
     return Array.isArray(body.data) ? (body.data as ModelEntry[]) : [];
   }
@@ -274,7 +292,7 @@ export class OpenAIProvider implements Provider {
         headers: this.headers(),
         signal,
         timeoutMs: PROBE_TIMEOUT_MS,
-        fetch: this.opts.fetch,
+        timeouts: this.timeouts,
       }) as Promise<Json>;
     const [entries, props, lms] = await Promise.allSettled([
       this.modelEntries(signal, PROBE_TIMEOUT_MS),

@@ -14,7 +14,6 @@ import {
   type ProvidersConfig,
 } from "./config.ts";
 import { detectLocalServers, type DetectedServer } from "./detect.ts";
-import type { FetchLike } from "./http.ts";
 import { DEFAULT_OLLAMA_URL, OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { withTextToolProtocol } from "./text-tools.ts";
@@ -34,7 +33,6 @@ export interface ResolveOptions {
   /** Servers already detected, or how to detect them (default: probe loopback, 500 ms). */
   detected?: DetectedServer[] | (() => Promise<DetectedServer[]>);
   signal?: AbortSignal;
-  fetch?: FetchLike;
 }
 
 type Merged = ResolveOptions & { configs: ProvidersConfig };
@@ -74,11 +72,14 @@ function where(c: ProviderConfig, field: string): string {
   return c.source ? `${c.source}: providers.${c.name}.${field}` : `--provider ${c.name}`;
 }
 
+function seconds(s: number | undefined): number | undefined {
+  return s === undefined ? undefined : Math.round(s * 1000);
+}
+
 /** Builds the provider for a config; the API key comes from the environment only. */
 export function createProvider(
   c: ProviderConfig,
   env: Record<string, string | undefined> = {},
-  fetchFn?: FetchLike,
 ): Provider {
   const baseUrl =
     c.baseUrl ??
@@ -114,7 +115,11 @@ export function createProvider(
     headers: c.headers,
     contextLength: c.contextLength,
     capabilities: c.capabilities,
-    fetch: fetchFn,
+    timeouts: c.timeouts && {
+      connectMs: seconds(c.timeouts.connect),
+      firstTokenMs: seconds(c.timeouts.firstToken),
+      idleMs: seconds(c.timeouts.idle),
+    },
   };
   if (c.type === "ollama") return new OllamaProvider({ ...common, baseUrl });
   if (c.type === "anthropic") return new AnthropicProvider({ ...common, baseUrl });
@@ -206,7 +211,7 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
   const detection = new Detection(opts.detected);
   const [chosen, server] = await choose(opts, detection);
   const config: ProviderConfig = flags.baseUrl ? { ...chosen, baseUrl: flags.baseUrl } : chosen;
-  const native = createProvider(config, opts.env ?? {}, opts.fetch);
+  const native = createProvider(config, opts.env ?? {});
   const model = await chooseModel(opts, config, native, server);
 
   let toolMode: "native" | "text" = config.tools === "text" ? "text" : "native";

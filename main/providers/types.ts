@@ -1,6 +1,7 @@
 /** The provider contract: one streamed chat call, model listing and model info. */
 import type { Message, ToolCallRequest } from "../conversation/message.ts";
 import type { ErrorType, ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
+import type { TimeoutKind } from "./timeouts.ts";
 
 export type ProviderKind = "ollama" | "openai-compatible" | "anthropic";
 
@@ -79,14 +80,17 @@ export class ProviderError extends Error {
   readonly statusCode: number;
   /** Server-suggested delay (Retry-After), if any. */
   readonly retryAfterMs: number | undefined;
+  /** Set when one of the provider's limits fired (connect, first_token, idle). */
+  readonly timeout: TimeoutKind | undefined;
   constructor(
     message: string,
     errorType: ErrorType,
     statusCode = 0,
     retryAfterMs?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; timeout?: TimeoutKind },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.timeout = options?.timeout;
     this.name = "ProviderError";
     this.errorType = errorType;
     this.statusCode = statusCode;

@@ -127,12 +127,13 @@ async function messages(ex: Exchange): Promise<void> {
       500,
       anthropicErrorBody({ status: 500, message: "fake server: no scripted response left" }),
     );
+  if (r.silent) return ex.silence();
   if (r.error) return ex.json(r.error.status, anthropicErrorBody(r.error), r.error.headers);
   const model = (ex.req.body as { model?: string } | undefined)?.model;
   await ex.stream(
     "text/event-stream",
     encodeOnce(r, "anthropic", () => encodeAnthropic(r, model)),
-    { fast: !!r.fast, hang: r.hang },
+    { fast: !!r.fast, hang: r.hang, pauseMs: r.pauseMs },
   );
 }
 

@@ -121,12 +121,13 @@ async function chat(ex: Exchange): Promise<void> {
       500,
       ollamaErrorBody({ status: 500, message: "fake server: no scripted response left" }),
     );
+  if (r.silent) return ex.silence();
   if (r.error) return ex.json(r.error.status, ollamaErrorBody(r.error), r.error.headers);
   const model = (ex.req.body as { model?: string } | undefined)?.model;
   await ex.stream(
     "application/x-ndjson",
     encodeOnce(r, "ollama", () => encodeOllama(r, model)),
-    { fast: !!r.fast, hang: r.hang },
+    { fast: !!r.fast, hang: r.hang, pauseMs: r.pauseMs },
   );
 }
 

@@ -126,6 +126,7 @@ async function chat(ex: Exchange, opts: FakeOpenAIOptions): Promise<void> {
       500,
       openAIErrorBody({ status: 500, message: "fake server: no scripted response left" }),
     );
+  if (r.silent) return ex.silence();
   if (r.error) return ex.json(r.error.status, openAIErrorBody(r.error), r.error.headers);
   const model = (ex.req.body as { model?: string } | undefined)?.model ?? "fake-model";
   await ex.stream(
@@ -134,6 +135,7 @@ async function chat(ex: Exchange, opts: FakeOpenAIOptions): Promise<void> {
     {
       fast: !!r.fast,
       hang: r.hang,
+      pauseMs: r.pauseMs,
     },
   );
 }

@@ -39,11 +39,13 @@ export interface Exchange {
   /** Next scripted response (undefined when the script is used up). */
   next(): ScriptedResponse | undefined;
   json(status: number, body: unknown, headers?: Record<string, string>): void;
+  /** Sends nothing at all (not even headers); resolves when the client leaves. */
+  silence(): Promise<void>;
   /** Streams pieces, split at random bytes across writes; resolves when done or the client left. */
   stream(
     contentType: string,
     pieces: WirePiece[],
-    opts?: { fast?: boolean; hang?: boolean },
+    opts?: { fast?: boolean; hang?: boolean; pauseMs?: number },
   ): Promise<void>;
 }
 
@@ -130,12 +132,19 @@ export async function startFakeServer(setup: FakeServerSetup): Promise<FakeServe
           res.writeHead(status, { "content-type": "application/json", ...headers });
           res.end(typeof value === "string" ? value : JSON.stringify(value));
         },
+        silence: () => new Promise<void>((resolve) => res.once("close", () => resolve())),
         async stream(contentType, pieces, opts = {}) {
           res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache" });
           res.flushHeaders();
           const gone = () => res.destroyed || res.writableEnded;
           if (opts.fast) {
             await writeFast(res, pieces);
+          } else if (opts.pauseMs !== undefined) {
+            for (const piece of pieces) {
+              if (gone()) break;
+              res.write(piece);
+              await new Promise((resolve) => setTimeout(resolve, opts.pauseMs));
+            }
           } else {
             const bytes = Buffer.from(pieces.join(""), "utf8");
             let at = 0;

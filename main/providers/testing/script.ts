@@ -40,8 +40,15 @@ export interface ScriptedResponse {
   error?: ScriptedError;
   /** After the content, report an error inside the stream (then close). */
   streamError?: { message: string; type?: string };
-  /** After the content, keep the connection open and never finish (abort tests). */
+  /**
+   * After the content, keep the connection open and never finish (abort tests; an idle stall
+   * when there was content, a first-token stall when there was none: headers only).
+   */
   hang?: boolean;
+  /** Stream each wire piece whole with this pause before the next (a slow but live server). */
+  pauseMs?: number;
+  /** Accept the request and never answer, not even the headers (a stalled or loading server). */
+  silent?: boolean;
   /** Close the connection after the content without the protocol's end marker. */
   truncate?: boolean;
   /** Benchmarks: stream `tokens` one-token text deltas as fast as possible. */

@@ -1,0 +1,43 @@
+/** How `islet run` shows a withdrawn partial answer, as text and as JSON lines. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { AgentEvent } from "../agent/events.ts";
+import { jsonRenderer, textRenderer, type Output } from "./render.ts";
+
+function capture(): Output & { stdout: string; stderr: string } {
+  const o = {
+    stdout: "",
+    stderr: "",
+    out: (t: string) => void (o.stdout += t),
+    err: (t: string) => void (o.stderr += t),
+  };
+  return o;
+}
+
+const attempt: AgentEvent[] = [
+  { type: "assistant_delta", text: "Hello, wor" },
+  { type: "assistant_withdrawn", text: "Hello, wor", reason: "local: the answer stalled" },
+  { type: "notice", source: "engine", text: "local: the answer stalled; retrying in 1.0 s" },
+  { type: "assistant_delta", text: "Hello, world!" },
+  { type: "assistant", text: "Hello, world!" },
+];
+
+test("text: a withdrawn partial is ended and marked on stderr; the retry starts on its own line", () => {
+  const io = capture();
+  const render = textRenderer(io, { color: false });
+  for (const e of attempt) render(e);
+  assert.equal(io.stdout, "Hello, wor\nHello, world!\n");
+  assert.match(io.stderr, /^\[answer withdrawn: the partial answer above is discarded\]\n/);
+  assert.doesNotMatch(io.stderr, /Hello/, "the withdrawn text is not printed again");
+});
+
+test("json: assistant_withdrawn is a public event with the withdrawn text and the reason", () => {
+  const io = capture();
+  const render = jsonRenderer(io);
+  for (const e of attempt) render(e);
+  const events = io.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as AgentEvent);
+  assert.deepEqual(events[1], attempt[1]);
+});
