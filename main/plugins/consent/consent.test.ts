@@ -144,3 +144,38 @@ test("a bash: condition runs its command only once granted, like exec", async ()
     }
   }
 });
+
+test("WebAssembly asked for in plugin.yaml is there only once granted", async () => {
+  for (const [answer, present] of [
+    ["deny", false],
+    ["grant", true],
+  ] as const) {
+    const questions = scripted([answer]);
+    const h = await startPluginHarness({
+      plugins: {
+        wasm: {
+          yaml: `description: wasm\npermissions:\n  wasm: { reason: "runs a parser compiled to wasm" }\n`,
+          code: `export function beforeChat() { return { message: "wasm:" + typeof globalThis.WebAssembly, role: "user" }; }`,
+        },
+      },
+      script: [{ text: ["a"] }],
+      questions,
+    });
+    try {
+      assert.equal(questions.asked.length, 1);
+      await h.conversation.submit("hi");
+      const injected = h.of("injected").map((e) => e.text);
+      // QuickJS has no WebAssembly to give, granted or not.
+      const expected =
+        present && h.engine.plugins!.backend.name === "isolated-vm"
+          ? "wasm:object"
+          : "wasm:undefined";
+      assert.ok(
+        injected.some((t) => t.includes(expected)),
+        `${answer}: ${injected.join(", ")}`,
+      );
+    } finally {
+      await h.close();
+    }
+  }
+});
