@@ -1,7 +1,7 @@
 /** `islet run`: one prompt (or /command) through the agent, streamed as text or JSON events. */
 import { createEngine } from "../engine/bootstrap.ts";
-import { autoApprove } from "../tools/approval.ts";
-import { ttyApproval } from "./ask-tty.ts";
+import { YES_FOR_THIS_RUN } from "../host/questions.ts";
+import { ttyQuestions } from "./ask-tty.ts";
 import {
   COMMON_OPTIONS,
   MODEL_OPTIONS,
@@ -42,7 +42,7 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     workdir: values.workdir,
     envFile: values["env-file"],
     flags: { provider: values.provider, model: values.model, baseUrl: values["base-url"] },
-    ask: values.yes ? autoApprove : interactive ? ttyApproval() : undefined,
+    questions: values.yes ? YES_FOR_THIS_RUN : interactive ? ttyQuestions() : undefined,
     maxSteps,
     vars,
     plugins: pluginFlags(values),

@@ -3,7 +3,7 @@ import path from "node:path";
 import { loadEnvFile } from "../config/env-file.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { loadProvidersConfig, type DetectedServer, type ResolveFlags } from "../providers/index.ts";
-import type { AskApproval } from "../tools/approval.ts";
+import type { QuestionPort } from "../host/questions.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
@@ -18,7 +18,8 @@ export interface HostOptions {
   envFile?: string;
   env?: NodeJS.ProcessEnv;
   flags?: ResolveFlags;
-  ask?: AskApproval;
+  /** Who answers the engine's questions (approval, permissions, trust); missing: nobody. */
+  questions?: QuestionPort;
   maxSteps?: number;
   vars?: Record<string, string>;
   thinkMode?: ThinkMode;
@@ -51,7 +52,7 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     homes,
     env,
     resolveModel,
-    ask: opts.ask,
+    questions: opts.questions,
     maxSteps: opts.maxSteps,
     vars: opts.vars,
     thinkMode: opts.thinkMode,

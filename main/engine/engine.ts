@@ -18,7 +18,8 @@ import { CommandRegistry } from "../commands/registry.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { SessionStore } from "../sessions/store.ts";
-import { ApprovalPolicy, type AskApproval } from "../tools/approval.ts";
+import type { QuestionPort } from "../host/questions.ts";
+import { ApprovalPolicy } from "../tools/approval.ts";
 import { builtinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
@@ -30,8 +31,11 @@ export interface EngineOptions {
   /** Process environment merged with the env file (keys for providers). */
   env: Record<string, string | undefined>;
   resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
-  /** Missing: tool calls that need approval are denied (headless without --yes). */
-  ask?: AskApproval;
+  /**
+   * Who answers the engine's questions (tool approval unless a conversation has its own port,
+   * plugin permissions, workspace trust). Missing: nobody, every question gets its safe default.
+   */
+  questions?: QuestionPort;
   maxSteps?: number;
   vars?: Record<string, string>;
   thinkMode?: ThinkMode;
@@ -67,7 +71,6 @@ export class Engine {
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
       workdir: opts.homes.workdir,
-      ask: opts.ask,
       warn: opts.warn,
     });
   }
@@ -90,7 +93,7 @@ export class Engine {
       commands: this.commands,
       contextFallback: () =>
         new AgentSession(
-          this.deps(() => {}, ""),
+          this.deps(() => {}, "", undefined),
           { agent: "default", sessionId: "" },
         ).context(),
       warn: this.opts.warn,
@@ -137,8 +140,16 @@ export class Engine {
     return agent;
   }
 
-  /** A new conversation (its file is created once the model is known) or a saved one. */
-  async open(opts: { sessionId?: string; agent?: string; emit: EventSink }): Promise<Conversation> {
+  /**
+   * A new conversation (its file is created once the model is known) or a saved one. `questions`:
+   * who approves this conversation's tool calls (the UI client that owns it); else the engine's.
+   */
+  async open(opts: {
+    sessionId?: string;
+    agent?: string;
+    emit: EventSink;
+    questions?: QuestionPort;
+  }): Promise<Conversation> {
     if (opts.sessionId) {
       const id = await this.store.resolve(opts.sessionId);
       const saved = await this.store.load(id);
@@ -146,7 +157,7 @@ export class Engine {
       this.plugins?.once.restore(id, saved.state);
       const agentName = opts.agent ?? (this.agents.has(saved.agent) ? saved.agent : "default");
       this.agent(agentName);
-      const session = new AgentSession(this.deps(opts.emit, id), {
+      const session = new AgentSession(this.deps(opts.emit, id, opts.questions), {
         agent: agentName,
         sessionId: id,
         title: saved.title,
@@ -164,7 +175,7 @@ export class Engine {
       provider: resolved.provider.name,
       model: resolved.model,
     });
-    const session = new AgentSession(this.deps(opts.emit, id), {
+    const session = new AgentSession(this.deps(opts.emit, id, opts.questions), {
       agent: agent.name,
       sessionId: id,
     });
@@ -172,7 +183,11 @@ export class Engine {
     return new Conversation(this, session);
   }
 
-  private deps(emit: EventSink, sessionId: string): EngineDeps {
+  private deps(
+    emit: EventSink,
+    sessionId: string,
+    questions: QuestionPort | undefined,
+  ): EngineDeps {
     const session = sessionId
       ? storeSink(this.store, sessionId, (err) =>
           emit({
@@ -188,7 +203,11 @@ export class Engine {
       resolveModel: this.opts.resolveModel,
       tools: this.tools,
       hooks: this.plugins ?? NO_HOOKS,
-      approve: (tool, args) => this.approvals.decide(tool.name, args),
+      approve: (tool, args, signal) =>
+        this.approvals.decide(tool.name, args, {
+          questions: questions ?? this.opts.questions,
+          signal,
+        }),
       emit,
       session,
       compaction: { enabled: true, threshold: 80, keepLast: 6 },

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentEvent } from "../agent/events.ts";
 import { createEngine } from "../engine/bootstrap.ts";
+import { YES_FOR_THIS_RUN } from "../host/questions.ts";
 import type { Conversation, Engine } from "../engine/engine.ts";
 import {
   startFakeOpenAI,
@@ -93,7 +94,7 @@ export async function startPluginHarness(opts: {
     // ISLET_TEST_PLUGIN_RUNTIME reruns plugin suites on another backend (scripts/test.js).
     plugins: opts.flags ?? { pluginRuntime: process.env.ISLET_TEST_PLUGIN_RUNTIME },
     pluginLimits: { callTimeoutMs: 1000, ...opts.limits },
-    ask: async () => "allow",
+    questions: YES_FOR_THIS_RUN,
     warn: (l) => warnings.push(l),
   });
   const conversation = await engine.open({ agent: opts.agent, emit: (e) => events.push(e) });
