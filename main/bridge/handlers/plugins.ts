@@ -1,0 +1,65 @@
+/** `plugins/*`: the plugin browser's list, reload and restart; changes go to every client. */
+import type { Engine } from "../../engine/engine.ts";
+import { problemFromLine, type Problem } from "../../host/problem.ts";
+import { listPlugins } from "../../plugins/runtime/describe.ts";
+import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
+import type { PluginList, ReloadResult } from "../contract.ts";
+import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
+
+type PluginCalls = "plugins/list" | "plugins/reload" | "plugins/restart";
+
+function loadedPlugins(engine: Engine): PluginRuntime {
+  if (!engine.plugins) throw new Error("plugins are off in this session (--without-plugins)");
+  return engine.plugins;
+}
+
+/** A loader problem with its file and position (messages may or may not start with the file). */
+export function loadProblem(problem: { file: string; message: string }): Problem {
+  let parsed = problemFromLine(problem.message, "plugins");
+  // "file: file:2:1: reason" (a problem that names its file twice): keep the precise one.
+  if (parsed.file !== undefined && parsed.title.startsWith(parsed.file))
+    parsed = problemFromLine(parsed.title, "plugins");
+  if (parsed.file !== undefined) return parsed;
+  return { source: "plugins", file: problem.file, title: problem.message };
+}
+
+export function pluginHandlers(
+  engine: Engine,
+  service: Pick<BridgeService, "emit">,
+): Pick<CallHandlers, PluginCalls> {
+  return {
+    "plugins/list": (): PluginList => {
+      const runtime = engine.plugins;
+      if (!runtime) return { backend: null, plugins: [], problems: [] };
+      return {
+        backend: runtime.backend,
+        plugins: listPlugins(runtime),
+        problems: runtime.problems.map(loadProblem),
+      };
+    },
+    "plugins/reload": async () => {
+      const runtime = loadedPlugins(engine);
+      const reports: ReloadResult[] = await runtime.reloadAll();
+      service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports });
+      return { reports };
+    },
+    "plugins/restart": async ({ name }) => {
+      const runtime = loadedPlugins(engine);
+      const started = performance.now();
+      let report: ReloadResult;
+      try {
+        await runtime.restart(name);
+        report = { name, ok: true, ms: performance.now() - started };
+      } catch (err) {
+        report = {
+          name,
+          ok: false,
+          ms: performance.now() - started,
+          error: (err as Error).message,
+        };
+      }
+      service.emit(EVERYONE, "plugins/changed", { cause: "restart", reports: [report] });
+      return report;
+    },
+  };
+}
