@@ -31,6 +31,8 @@ interface Pending {
 export interface WebSocketBridge extends Bridge {
   readonly state: ConnectionState;
   onState(listener: (state: ConnectionState) => void): () => void;
+  /** Closes the socket for good (no reconnect); the server cancels this page's streams. */
+  close(): void;
 }
 
 export function websocketBridge(location: Location): WebSocketBridge {
@@ -45,6 +47,7 @@ export function websocketBridge(location: Location): WebSocketBridge {
   let state: ConnectionState = "connecting";
   let nextId = 1;
   let retryMs = 250;
+  let closed = false;
 
   const setState = (next: ConnectionState) => {
     state = next;
@@ -52,6 +55,7 @@ export function websocketBridge(location: Location): WebSocketBridge {
   };
 
   function connect(): void {
+    if (closed) return;
     socket = new WebSocket(url);
     setState("connecting");
     socket.onopen = () => {
@@ -85,6 +89,7 @@ export function websocketBridge(location: Location): WebSocketBridge {
         call.reject(new Error("the connection to Islet was lost"));
       pending.clear();
       setState("closed");
+      if (closed) return;
       void tokenRefused().then((refused) => {
         if (refused) return setState("refused");
         setTimeout(connect, retryMs);
@@ -146,6 +151,10 @@ export function websocketBridge(location: Location): WebSocketBridge {
   return {
     get state() {
       return state;
+    },
+    close() {
+      closed = true;
+      socket.close();
     },
     onState(listener) {
       stateListeners.add(listener);
