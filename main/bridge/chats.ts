@@ -66,25 +66,35 @@ export class Chats {
     request: { conversationId: string; text: string },
     ctx: { signal: AbortSignal; chunk(event: AgentEvent): void },
   ): Promise<ChatOutcome> {
-    const chat = this.joined(client, request.conversationId, "chat/send");
+    let chat = this.joined(client, request.conversationId, "chat/send");
     // A turn that was told to stop ends in a moment (what was said is being saved): wait for it.
-    while (chat.turn?.stopping) await chat.turn.ended;
+    while (chat.turn?.stopping) {
+      await chat.turn.ended;
+      chat = this.joined(client, request.conversationId, "chat/send");
+    }
+    if (ctx.signal.aborted) throw new Error("cancelled before it started");
     if (chat.turn)
       throw new ProblemError({
         source: "chat/send",
         title: "a turn is already running in this conversation",
         suggestion: "wait for it to end, or stop it (chat/stop)",
       });
+    const turn: NonNullable<OpenChat["turn"]> = {
+      chunk: ctx.chunk,
+      stopping: false,
+      ended: Promise.resolve(),
+    };
+    chat.turn = turn; // before submit: its first events must find their way
     const running = chat.conversation.submit(request.text);
-    const turn = { chunk: ctx.chunk, stopping: false, ended: running.catch(() => undefined) };
-    chat.turn = turn;
-    const stop = () => this.stopTurn(chat);
+    turn.ended = running.catch(() => undefined);
+    const current = chat;
+    const stop = () => this.stopTurn(current);
     ctx.signal.addEventListener("abort", stop, { once: true });
     try {
       return outcome(await running);
     } finally {
       ctx.signal.removeEventListener("abort", stop);
-      if (chat.turn === turn) chat.turn = null;
+      if (current.turn === turn) current.turn = null;
     }
   }
 
