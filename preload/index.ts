@@ -9,6 +9,7 @@ import {
   CANCEL_CHANNEL,
   CHUNK_CHANNEL,
   EVENT_CHANNEL,
+  HELLO_CHANNEL,
   callChannel,
   isCallName,
   isEventName,
@@ -49,4 +50,6 @@ const api: PreloadApi = {
   },
 };
 
+// A new page: main ends whatever the previous page of this window had running (before any call).
+ipcRenderer.invoke(HELLO_CHANNEL).catch(() => undefined);
 contextBridge.exposeInMainWorld("islet", Object.freeze(api));

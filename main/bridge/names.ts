@@ -35,6 +35,8 @@ export const callChannel = (name: CallName): string => `islet:${name}`;
 export const streamChannel = (name: StreamName): string => `islet:stream:${name}`;
 export const CHUNK_CHANNEL = "islet:chunk";
 export const CANCEL_CHANNEL = "islet:cancel";
+/** The preload says a new page has loaded: the webContents' previous page is gone. */
+export const HELLO_CHANNEL = "islet:hello";
 export const EVENT_CHANNEL = "islet:event";
 
 const isIn =

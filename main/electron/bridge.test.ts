@@ -170,6 +170,23 @@ describe("bridge over Electron IPC (fake electron, real preload and engine)", ()
     assert.equal(error.problem.suggestion, "open it with chat/open first");
   });
 
+  it("a reloaded page is a new client: the old page's turn is cancelled", async () => {
+    const opened = (await fromOther("islet:chat/open", {})).result as ChatOpened;
+    model.push({ text: ["endless"], hang: true });
+    const turn = fromOther("islet:stream:chat/send", 3, {
+      conversationId: opened.conversationId,
+      text: "go",
+    });
+    await until(
+      () => other.webContents.sent.some(([c, id]) => c === "islet:chunk" && id === 3),
+      "a chunk",
+    );
+    await fromOther("islet:hello"); // what the new page's preload sends first
+    assert.deepEqual(await turn, { ok: false, cancelled: true });
+    const stale = await fromOther("islet:chat/stop", { conversationId: opened.conversationId });
+    assert.equal(stale.ok, false, "the new page has not opened that conversation");
+  });
+
   it("a window that closes cancels its streams and withdraws its questions", async () => {
     const opened = (await fromOther("islet:chat/open", {})).result as ChatOpened;
     model.push(writeCall("never.txt"));

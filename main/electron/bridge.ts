@@ -2,8 +2,9 @@
  * The bridge contract over Electron IPC, and the only main-side code that touches ipcMain (a lint
  * rule keeps it so). One handler per call and per stream of main/bridge/names.ts, each checking
  * that the sender is our window before the BridgeService validates the payload. Each webContents
- * is one client: events addressed to it go to it alone, and when its page goes away (reload,
- * crash, window closed) its streams are cancelled and its questions withdrawn. The engine starts
+ * is one client per page: events addressed to it go to it alone, and when its page goes away (a
+ * reload or navigation, announced by the new page's preload; a crash; the window closed) its
+ * streams are cancelled and its questions withdrawn. The engine starts
  * while the window loads, so calls wait for it (and fail with its start-up error if it could not).
  *
  * Outcomes cross as values (`Outcome`): Electron would keep only a thrown error's message.
@@ -16,6 +17,7 @@ import {
   CANCEL_CHANNEL,
   CHUNK_CHANNEL,
   EVENT_CHANNEL,
+  HELLO_CHANNEL,
   STREAM_NAMES,
   callChannel,
   streamChannel,
@@ -52,18 +54,18 @@ export function registerBridge(host: Promise<BridgeHost>): void {
       streams: new Map(),
     };
     clients.set(contents.id, client);
-    // A new page (reload, navigation) or a gone renderer is a new client: the old one ends.
-    const end = () => {
-      if (clients.get(contents.id) !== client) return;
-      clients.delete(contents.id);
-      contents.off("did-navigate", end);
-      contents.off("render-process-gone", end);
-      client.connection.close();
-    };
-    contents.on("did-navigate", end);
+    const end = () => endClient(contents);
     contents.on("render-process-gone", end);
     contents.once("destroyed", end);
     return client;
+  }
+
+  /** The page behind `contents` is gone (a new page loaded, a crash, the window closed). */
+  function endClient(contents: WebContents): void {
+    const client = clients.get(contents.id);
+    if (!client) return;
+    clients.delete(contents.id);
+    client.connection.close();
   }
 
   /** The sender check and argument count every channel runs first. */
@@ -105,6 +107,13 @@ export function registerBridge(host: Promise<BridgeHost>): void {
     });
   }
 
+  // The preload of every new page says hello before the page can call anything (same IPC pipe,
+  // so in order): whatever the previous page had running ends with it.
+  ipcMain.handle(HELLO_CHANNEL, (event, ...args: unknown[]) => {
+    admit("hello", event, args, 0);
+    endClient(event.sender);
+  });
+
   ipcMain.handle(CANCEL_CHANNEL, (event, ...args: unknown[]) => {
     admit("cancel", event, args, 1);
     clients.get(event.sender.id)?.streams.get(Number(args[0]))?.abort();
@@ -115,4 +124,5 @@ export function unregisterBridge(): void {
   for (const name of CALL_NAMES) ipcMain.removeHandler(callChannel(name));
   for (const name of STREAM_NAMES) ipcMain.removeHandler(streamChannel(name));
   ipcMain.removeHandler(CANCEL_CHANNEL);
+  ipcMain.removeHandler(HELLO_CHANNEL);
 }

@@ -134,12 +134,13 @@ describe("Electron shell (fake electron)", () => {
       senderFrame: win.webContents.mainFrame,
     });
 
-    it("registers one handler per call and stream of the contract, and one to cancel", () => {
+    it("registers one handler per call and stream of the contract, one to cancel, one for a new page", () => {
       assert.deepEqual([...fake.recorded.ipcHandlers.keys()].sort(), [
         "islet:app/info",
         "islet:cancel",
         "islet:chat/open",
         "islet:chat/stop",
+        "islet:hello",
         "islet:plugins/list",
         "islet:plugins/reload",
         "islet:plugins/restart",
