@@ -1,8 +1,10 @@
-// Lint rules that keep the architecture visible (SPEC §2): electron stays in main/electron/,
-// promises are never left floating.
+// Lint rules that keep the architecture visible (SPEC §2): electron stays in main/electron/, raw
+// IPC in the two bridge files, imports follow the layering (scripts/eslint-layers.js), promises
+// are never left floating. main/layering.test.ts proves the layering rules fire.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
+import islet from "./scripts/eslint-layers.js";
 
 export default tseslint.config(
   { ignores: ["node_modules/**", "out/**", "dist/**", "bench/results/**"] },
@@ -59,6 +61,12 @@ export default tseslint.config(
   {
     files: ["main/electron/**", "preload/**", "electron.vite.config.ts"],
     rules: { "no-restricted-imports": "off" },
+  },
+  {
+    // Which folder may import which, and ipcMain/ipcRenderer only in the bridge's two files.
+    files: ["**/*.ts", "**/*.tsx", "**/*.js", "**/*.mjs", "**/*.cjs"],
+    plugins: { islet },
+    rules: { "islet/layers": "error", "islet/raw-ipc": "error" },
   },
   {
     files: ["renderer/**"],

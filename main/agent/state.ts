@@ -45,7 +45,12 @@ export interface EngineDeps {
   resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
   tools: ToolSet;
   hooks: HookRegistry;
-  approve(tool: Tool, args: Record<string, unknown>): Promise<ApprovalDecision>;
+  /** `signal` aborts when the turn stops: a pending question is withdrawn. */
+  approve(
+    tool: Tool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ApprovalDecision>;
   emit: EventSink;
   session: SessionSink | null;
   compaction: CompactionSettings;

@@ -60,6 +60,7 @@ async function prepare(
   deps: EngineDeps,
   injections: Injection[],
   invalid: string | undefined,
+  signal: AbortSignal,
 ): Promise<Prepared> {
   const tool = offered.get(call.name);
   if (invalid !== undefined)
@@ -103,7 +104,7 @@ async function prepare(
   }
   injections.push(...before.injections);
 
-  const decision = await deps.approve(tool, before.arguments);
+  const decision = await deps.approve(tool, before.arguments, signal);
   if (!decision.allowed) {
     const why = decision.reason ? `: ${decision.reason}` : "";
     return {
@@ -161,7 +162,7 @@ export async function runToolPhase(
       });
     else
       prepared.push(
-        await prepare(call, offered, state, deps, injections, invalidCalls.get(call.id)),
+        await prepare(call, offered, state, deps, injections, invalidCalls.get(call.id), signal),
       );
   }
 

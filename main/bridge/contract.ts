@@ -1,13 +1,19 @@
 /**
- * The one contract between the engine and the UI (SPEC §2): request/response calls and pushed
- * events, each with a zod schema. Main validates every payload both ways; the renderer uses the
- * inferred types. Two transports carry it unchanged: Electron IPC (main/electron/bridge.ts,
- * preload/) and a loopback WebSocket (websocket.ts, for `islet serve`).
+ * The one contract between the engine and the UI (SPEC §2): request/response calls, streamed
+ * calls (chunks, then one result) and pushed events, each with a zod schema. Main validates every
+ * payload both ways; the renderer uses the inferred types. Two transports carry it unchanged:
+ * Electron IPC (main/electron/bridge.ts, preload/) and a loopback WebSocket (websocket.ts, for
+ * `islet serve`). README.md in this folder says how to add a call.
  *
  * Plain data only, and nothing here imports Node or the engine: the renderer bundles this file.
  */
 import { z } from "zod";
-import type { CallName, EventName } from "./names.ts";
+import { AgentEvent } from "../conversation/events.ts";
+import { formatProblem, Problem } from "../host/problem.ts";
+import { ANSWERS, Question, type QuestionKind } from "../host/questions.ts";
+import type { CallName, EventName, StreamName } from "./names.ts";
+
+export { AgentEvent, Problem, Question };
 
 export const AppInfo = z.strictObject({
   name: z.string(),
@@ -68,13 +74,12 @@ export const PluginEntry = z.strictObject({
 });
 export type PluginEntry = z.infer<typeof PluginEntry>;
 
-export const LoadProblem = z.strictObject({ file: z.string(), message: z.string() });
-
 export const PluginList = z.strictObject({
   /** Null when plugins are off (--without-plugins). */
   backend: SandboxBackend.nullable(),
   plugins: z.array(PluginEntry),
-  problems: z.array(LoadProblem),
+  /** Files the loader could not use at all (bad manifests, duplicates), with file:line:column. */
+  problems: z.array(Problem),
 });
 export type PluginList = z.infer<typeof PluginList>;
 
@@ -85,6 +90,59 @@ export const ReloadResult = z.strictObject({
   error: z.string().optional(),
 });
 export type ReloadResult = z.infer<typeof ReloadResult>;
+
+/** A conversation is named by its session id (the one `islet sessions` lists). */
+const ConversationId = z.string().min(1);
+const QuestionId = z.string().min(1);
+
+export const QuestionAsked = z.strictObject({
+  id: QuestionId,
+  /** The conversation whose turn asks; null for the engine's own questions (every window). */
+  conversationId: ConversationId.nullable(),
+  question: Question,
+});
+export type QuestionAsked = z.infer<typeof QuestionAsked>;
+
+export const QuestionWithdrawn = z.strictObject({
+  id: QuestionId,
+  /** "answered": another window answered first; "stopped": the turn stopped; "closing": the engine. */
+  reason: z.enum(["answered", "stopped", "closing"]),
+});
+
+const answerOf = <K extends QuestionKind>(kind: K) =>
+  z.strictObject({ id: QuestionId, kind: z.literal(kind), answer: ANSWERS[kind] });
+
+/** An answer, checked against the answers its kind takes (main/host/questions.ts ANSWERS). */
+export const QuestionAnswer = z.discriminatedUnion("kind", [
+  answerOf("approval"),
+  answerOf("permissions"),
+  answerOf("workspace-trust"),
+  answerOf("plugin-activation"),
+]);
+export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
+// A question kind without an answer shape here fails to compile.
+const everyKindAnswerable: QuestionKind extends QuestionAnswer["kind"] ? true : never = true;
+void everyKindAnswerable;
+
+export const ChatOpened = z.strictObject({
+  conversationId: ConversationId,
+  agent: z.string(),
+  title: z.string(),
+  /** A saved session was opened (or joined, when another window has it open). */
+  resumed: z.boolean(),
+});
+export type ChatOpened = z.infer<typeof ChatOpened>;
+
+export const ChatOutcome = z.strictObject({
+  /** How the agent's turn ended; null for a slash command that did not reach the model. */
+  status: z.enum(["done", "max_steps", "stopped", "error", "skipped"]).nullable(),
+  /** Text of the last model step. */
+  text: z.string(),
+  command: z.strictObject({ name: z.string(), output: z.string(), silent: z.boolean() }).nullable(),
+  /** Why the turn failed (status "error"). */
+  error: Problem.nullable(),
+});
+export type ChatOutcome = z.infer<typeof ChatOutcome>;
 
 const NoPayload = z.undefined();
 
@@ -100,7 +158,37 @@ export const CALLS = {
     request: z.strictObject({ name: z.string().min(1) }),
     response: ReloadResult,
   },
+  /** Answers a `question/asked` this client received; refused once it is answered or withdrawn. */
+  "question/answer": { request: QuestionAnswer, response: NoPayload },
+  /** A new conversation, or a saved session (id or unique prefix); this client joins it. */
+  "chat/open": {
+    request: z.strictObject({
+      sessionId: z.string().min(1).optional(),
+      agent: z.string().min(1).optional(),
+    }),
+    response: ChatOpened,
+  },
+  /** Stops the running turn: its `chat/send` ends with status "stopped". */
+  "chat/stop": {
+    request: z.strictObject({ conversationId: ConversationId }),
+    response: z.strictObject({ stopped: z.boolean() }),
+  },
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
+
+export const STREAMS = {
+  /**
+   * One prompt or slash command in a conversation this client opened: the agent's events as
+   * chunks, the outcome last. Cancelling stops the turn (what was said is saved).
+   */
+  "chat/send": {
+    request: z.strictObject({ conversationId: ConversationId, text: z.string().min(1) }),
+    chunk: AgentEvent,
+    result: ChatOutcome,
+  },
+} as const satisfies Record<
+  StreamName,
+  { request: z.ZodType; chunk: z.ZodType; result: z.ZodType }
+>;
 
 export const EVENTS = {
   /** Plugins were reloaded or restarted (hot reload, /reload, Restart): the list is stale. */
@@ -109,21 +197,78 @@ export const EVENTS = {
     cause: z.enum(["file-change", "reload", "restart"]),
     reports: z.array(ReloadResult),
   }),
-  /** A one-line report about broken configuration (it never stops the engine). */
-  "engine/warning": z.strictObject({ text: z.string() }),
+  /** Broken configuration (it never stops the engine), with its file:line:column when known. */
+  "engine/warning": Problem,
+  /** To the clients of the asking conversation, or to every client for the engine's own questions. */
+  "question/asked": QuestionAsked,
+  /** The question no longer needs this client's answer; the engine went on without it. */
+  "question/withdrawn": QuestionWithdrawn,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type CallRequest<N extends CallName> = z.input<(typeof CALLS)[N]["request"]>;
 export type CallResponse<N extends CallName> = z.output<(typeof CALLS)[N]["response"]>;
+export type StreamRequest<N extends StreamName> = z.input<(typeof STREAMS)[N]["request"]>;
+export type StreamChunk<N extends StreamName> = z.output<(typeof STREAMS)[N]["chunk"]>;
+export type StreamResult<N extends StreamName> = z.output<(typeof STREAMS)[N]["result"]>;
 export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
+
+/** A refused or failed call; the message is the problem's one line (never a stack). */
+export class BridgeError extends Error {
+  override name = "BridgeError";
+  readonly problem: Problem;
+  constructor(problem: Problem) {
+    super(formatProblem(problem));
+    this.problem = problem;
+  }
+}
+
+/** A streamed call its caller cancelled (named like fetch's, so `signal` users recognise it). */
+export class CallCancelled extends Error {
+  override name = "AbortError";
+  constructor(name: string) {
+    super(`${name}: cancelled`);
+  }
+}
+
+/** How a call or stream ended, as it crosses a transport (errors are values, not throws). */
+export type Outcome<T> =
+  { ok: true; result: T } | { ok: false; problem: Problem } | { ok: false; cancelled: true };
+
+export interface StreamOptions<N extends StreamName> {
+  onChunk(chunk: StreamChunk<N>): void;
+  /** Aborting cancels the call: the handler stops and the promise rejects with CallCancelled. */
+  signal?: AbortSignal;
+}
 
 /** What the renderer talks to, whichever transport carries it. */
 export interface Bridge {
+  /** Rejects with BridgeError (its `problem` says what, where and what to do). */
   call<N extends CallName>(name: N, ...request: OptionalPayload<N>): Promise<CallResponse<N>>;
-  /** Returns the unsubscribe function. */
+  /** Chunks go to `onChunk` in order; then the result, a BridgeError, or CallCancelled. */
+  stream<N extends StreamName>(
+    name: N,
+    request: StreamRequest<N>,
+    options: StreamOptions<N>,
+  ): Promise<StreamResult<N>>;
+  /** Events addressed to this client (or to everyone). Returns the unsubscribe function. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
 
 /** Calls without a payload are called with the name alone. */
 export type OptionalPayload<N extends CallName> =
   CallRequest<N> extends undefined ? [] : [request: CallRequest<N>];
+
+/**
+ * `window.islet` in the desktop app, as preload/index.ts exposes it: the contract's names only
+ * (never ipcRenderer), outcomes as values because IPC keeps only an error's message.
+ * renderer/src/bridge/ipc.ts turns it into a Bridge.
+ */
+export interface PreloadApi {
+  call<N extends CallName>(name: N, payload?: CallRequest<N>): Promise<Outcome<CallResponse<N>>>;
+  stream<N extends StreamName>(
+    name: N,
+    request: StreamRequest<N>,
+    onChunk: (chunk: StreamChunk<N>) => void,
+  ): { result: Promise<Outcome<StreamResult<N>>>; cancel(): void };
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}

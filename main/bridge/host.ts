@@ -1,11 +1,16 @@
 /**
  * An engine behind a bridge, as the UI hosts run it (the desktop app and `islet serve`): plugins
- * loaded and watched for hot reload, warnings and reloads pushed as events.
+ * loaded and watched for hot reload, warnings and reloads pushed as events, the engine's
+ * questions asked of the connected windows, and conversations opened by them.
  */
 import { createEngine, type HostOptions } from "../engine/bootstrap.ts";
 import type { Engine } from "../engine/engine.ts";
-import { engineHandlers, type HostInfo } from "./engine-handlers.ts";
-import { BridgeService } from "./service.ts";
+import { problemFromLine } from "../host/problem.ts";
+import type { QuestionPort } from "../host/questions.ts";
+import { Chats } from "./chats.ts";
+import { bridgeHandlers, type HostInfo } from "./handlers/index.ts";
+import { BridgeQuestions } from "./questions.ts";
+import { BridgeService, EVERYONE } from "./service.ts";
 
 export interface BridgeHost {
   engine: Engine;
@@ -16,27 +21,37 @@ export interface BridgeHost {
 export async function openBridgeHost(
   opts: Omit<HostOptions, "warn"> & { host: HostInfo; warn?(line: string): void },
 ): Promise<BridgeHost> {
-  // Warnings while loading go to the host's log only (no UI is connected yet; the plugin list
-  // carries the plugin problems); later ones are pushed to the UI as well.
-  let service: BridgeService | null = null;
+  const service = new BridgeService();
+  const questions = new BridgeQuestions(service);
+  // The engine's own questions (workspace trust at start-up, plugin permissions): the host's own
+  // port when it has one (a terminal for `islet serve`, native dialogs in the app: no window can
+  // answer before the engine has started), else every window, first answer wins. Tool approval
+  // goes to the conversation's windows (Chats).
+  const engineQuestions: QuestionPort = opts.questions ?? questions.port(() => EVERYONE);
+  // Warnings while loading reach no UI (none is connected yet; the plugin list carries the
+  // plugin problems); later ones are pushed to every window as problems.
   const engine = await createEngine({
     ...opts,
+    questions: engineQuestions,
     warn: (line) => {
       opts.warn?.(line);
-      service?.emit("engine/warning", { text: line });
+      service.emit(EVERYONE, "engine/warning", problemFromLine(line, "engine"));
     },
   });
-  const ready: BridgeService = new BridgeService(
-    engineHandlers(engine, opts.host, { emit: (event, payload) => ready.emit(event, payload) }),
-  );
-  service = ready;
+  const chats = new Chats(engine, service, questions);
+  service.handle(bridgeHandlers({ engine, host: opts.host, service, questions, chats }));
+  const close = async () => {
+    questions.withdrawAll();
+    await chats.closeAll();
+    await engine.close();
+  };
   try {
     await engine.watchPlugins((reports) =>
-      ready.emit("plugins/changed", { cause: "file-change", reports }),
+      service.emit(EVERYONE, "plugins/changed", { cause: "file-change", reports }),
     );
   } catch (err) {
-    await engine.close();
+    await close();
     throw err;
   }
-  return { engine, service: ready, close: () => engine.close() };
+  return { engine, service, close };
 }

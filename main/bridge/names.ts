@@ -1,39 +1,49 @@
 /**
- * The names of the bridge's calls and pushed events, and nothing else: the sandboxed preload
- * bundles this file to whitelist what the renderer may invoke, and must not pull in zod.
- * contract.ts gives each name its schemas (and a type check keeps the two lists equal).
+ * The names of the bridge's calls, streamed calls and pushed events, and the Electron IPC
+ * channels that carry them, and nothing else: the sandboxed preload bundles this file to
+ * whitelist what the renderer may invoke, and must not pull in zod. contract.ts gives each name
+ * its schemas (and a type check keeps the lists equal).
  */
 
+/** Request → one response. */
 export const CALL_NAMES = [
   "app/info",
   "plugins/list",
   "plugins/reload",
   "plugins/restart",
+  "question/answer",
+  "chat/open",
+  "chat/stop",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
-export const EVENT_NAMES = ["plugins/changed", "engine/warning"] as const;
+/** Request → chunks → one result (or an error, or "cancelled" when the caller cancels). */
+export const STREAM_NAMES = ["chat/send"] as const;
+export type StreamName = (typeof STREAM_NAMES)[number];
+
+/** Pushed by main, each to an address: every client, one client, or a conversation's clients. */
+export const EVENT_NAMES = [
+  "plugins/changed",
+  "engine/warning",
+  "question/asked",
+  "question/withdrawn",
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-/** Electron IPC channels: one per call, one for every pushed event. */
+/** Electron IPC channels: one per call and per stream; chunks, cancels and events share one each. */
 export const callChannel = (name: CallName): string => `islet:${name}`;
+export const streamChannel = (name: StreamName): string => `islet:stream:${name}`;
+export const CHUNK_CHANNEL = "islet:chunk";
+export const CANCEL_CHANNEL = "islet:cancel";
+/** The preload says a new page has loaded: the webContents' previous page is gone. */
+export const HELLO_CHANNEL = "islet:hello";
 export const EVENT_CHANNEL = "islet:event";
 
-export function isCallName(name: unknown): name is CallName {
-  return typeof name === "string" && (CALL_NAMES as readonly string[]).includes(name);
-}
+const isIn =
+  <T extends string>(names: readonly T[]) =>
+  (name: unknown): name is T =>
+    typeof name === "string" && (names as readonly string[]).includes(name);
 
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === "string" && (EVENT_NAMES as readonly string[]).includes(name);
-}
-
-/**
- * What the preload exposes as `window.islet`: the contract's calls and events by name, and
- * nothing else (never ipcRenderer). Payloads are checked in main; renderer/src/bridge/ipc.ts
- * gives this the contract's types.
- */
-export interface PreloadApi {
-  call(name: CallName, payload?: unknown): Promise<unknown>;
-  /** Returns the unsubscribe function. */
-  on(event: EventName, listener: (payload: unknown) => void): () => void;
-}
+export const isCallName = isIn<CallName>(CALL_NAMES);
+export const isStreamName = isIn<StreamName>(STREAM_NAMES);
+export const isEventName = isIn<EventName>(EVENT_NAMES);

@@ -1,6 +1,6 @@
 /**
  * The bridge over a loopback WebSocket (`islet serve`): frames from protocol.ts, payloads checked
- * by the service exactly as over Electron IPC. The upgrade is refused unless it carries the
+ * by the service exactly as over Electron IPC; each socket is one client. The upgrade is refused unless it carries the
  * session's token and comes from the page this server served (Origin and Host checks stop other
  * sites and DNS-rebinding pages from driving the engine).
  */
@@ -8,7 +8,8 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
-import { BRIDGE_PATH, CallFrame, type ServerFrame } from "./protocol.ts";
+import { BridgeError, CallCancelled } from "./contract.ts";
+import { BRIDGE_PATH, ClientFrame, type ServerFrame } from "./protocol.ts";
 import type { BridgeService } from "./service.ts";
 
 export interface WebSocketBridgeOptions {
@@ -63,27 +64,61 @@ export function attachWebSocketBridge(
   };
 }
 
+/** The frame that ends call or stream `id`, from how it ended. */
+function ending(id: number, outcome: { result: unknown } | { error: unknown }): ServerFrame {
+  if ("result" in outcome) return { id, ok: true, result: outcome.result };
+  const err = outcome.error;
+  if (err instanceof CallCancelled) return { id, ok: false, cancelled: true };
+  if (err instanceof BridgeError) return { id, ok: false, problem: err.problem };
+  return { id, ok: false, problem: { source: "bridge", title: String(err) } };
+}
+
+/** One socket is one client: its streams are cancelled and its questions withdrawn when it closes. */
 function serve(ws: WebSocket, service: BridgeService): void {
   const send = (frame: ServerFrame) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
   };
-  const unsubscribe = service.subscribe((event, payload) => send({ event, payload }));
-  ws.on("close", unsubscribe);
+  const client = service.connect({ deliver: (event, payload) => send({ event, payload }) });
+  const streams = new Map<number, AbortController>();
+  ws.on("close", () => client.close());
   ws.on("error", () => ws.terminate());
   ws.on("message", (data, isBinary) => {
-    let frame: CallFrame;
+    let frame: ClientFrame;
     try {
       if (isBinary) throw new Error("binary frames are not part of the protocol");
-      const parsed = CallFrame.safeParse(JSON.parse(data.toString()));
-      if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
+      const parsed = ClientFrame.safeParse(JSON.parse(data.toString()));
+      if (!parsed.success) throw new Error(z.prettifyError(parsed.error).replace(/\s*\n\s*/g, " "));
       frame = parsed.data;
     } catch (err) {
-      return send({ id: null, ok: false, error: `bad frame: ${(err as Error).message}` });
+      const cause = (err as Error).message;
+      return send({
+        id: null,
+        ok: false,
+        problem: { source: "bridge", title: "bad frame", cause },
+      });
     }
-    service.call(frame.call, frame.payload).then(
-      (result) => send({ id: frame.id, ok: true, result }),
-      (err: unknown) =>
-        send({ id: frame.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
-    );
+    if ("cancel" in frame) return streams.get(frame.cancel)?.abort();
+    const { id } = frame;
+    const end = (outcome: { result: unknown } | { error: unknown }) => send(ending(id, outcome));
+    if ("call" in frame) {
+      client.call(frame.call, frame.payload).then(
+        (result) => end({ result }),
+        (error: unknown) => end({ error }),
+      );
+      return;
+    }
+    if (streams.has(id))
+      return end({
+        error: new BridgeError({ source: "bridge", title: `stream ${id} is already running` }),
+      });
+    const cancel = new AbortController();
+    streams.set(id, cancel);
+    client
+      .stream(frame.stream, frame.payload, (chunk) => send({ id, chunk }), cancel.signal)
+      .then(
+        (result) => end({ result }),
+        (error: unknown) => end({ error }),
+      )
+      .finally(() => streams.delete(id));
   });
 }

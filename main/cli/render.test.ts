@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { AgentEvent } from "../agent/events.ts";
+import type { EventSink } from "../conversation/events.ts";
 import { jsonRenderer, textRenderer, type Output } from "./render.ts";
 
 function capture(): Output & { stdout: string; stderr: string } {
@@ -40,4 +41,20 @@ test("json: assistant_withdrawn is a public event with the withdrawn text and th
     .split("\n")
     .map((l) => JSON.parse(l) as AgentEvent);
   assert.deepEqual(events[1], attempt[1]);
+});
+test("run --json prints public events that match their schema, and nothing else", () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const emit: EventSink = jsonRenderer({ out: (t) => out.push(t), err: (t) => err.push(t) });
+  emit({ type: "assistant_delta", text: "Hel" });
+  emit({ type: "thinking_delta", text: "hidden" });
+  emit({ type: "tool_call", id: "c1", name: "Read", arguments: { path: "a" } });
+  emit({ type: "notice", source: "p", text: 3 } as never);
+  assert.deepEqual(out, [
+    '{"type":"assistant_delta","text":"Hel"}\n',
+    '{"type":"tool_call","id":"c1","name":"Read","arguments":{"path":"a"}}\n',
+  ]);
+  assert.deepEqual(err, [
+    "internal error: a notice event does not match its schema; not printed\n",
+  ]);
 });

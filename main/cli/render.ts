@@ -1,5 +1,5 @@
 /** How `islet run` shows events: JSON lines, or text for a person (answer on stdout, the rest on stderr). */
-import { PUBLIC_EVENT_TYPES, type AgentEvent, type EventSink } from "../agent/events.ts";
+import { AgentEvent, PUBLIC_EVENT_TYPES, type EventSink } from "../conversation/events.ts";
 
 export interface Output {
   out(text: string): void;
@@ -11,12 +11,17 @@ export const processOutput: Output = {
   err: (text) => void process.stderr.write(text),
 };
 
-/** `run --json`: the public events, one JSON object per line. */
+/**
+ * `run --json`: the public events, one JSON object per line, each checked against its schema
+ * (the same one the bridge streams to the UI), so the printed shape is the documented one.
+ */
 export function jsonRenderer(io: Output): EventSink {
   return (event) => {
-    if (!PUBLIC_EVENT_TYPES.has(event.type)) return;
     // Deltas are enough for `thinking_delta`-style streaming; the public contract has the final thinking.
-    io.out(`${JSON.stringify(event)}\n`);
+    if (!PUBLIC_EVENT_TYPES.has(event.type)) return;
+    const checked = AgentEvent.safeParse(event);
+    if (checked.success) io.out(`${JSON.stringify(checked.data)}\n`);
+    else io.err(`internal error: a ${event.type} event does not match its schema; not printed\n`);
   };
 }
 

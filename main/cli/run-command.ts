@@ -1,7 +1,5 @@
 /** `islet run`: one prompt (or /command) through the agent, streamed as text or JSON events. */
 import { createEngine } from "../engine/bootstrap.ts";
-import { autoApprove } from "../tools/approval.ts";
-import { ttyApproval } from "./ask-tty.ts";
 import { cliQuestions } from "./questions-tty.ts";
 import {
   COMMON_OPTIONS,
@@ -43,7 +41,6 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     workdir: values.workdir,
     envFile: values["env-file"],
     flags: { provider: values.provider, model: values.model, baseUrl: values["base-url"] },
-    ask: values.yes ? autoApprove : interactive ? ttyApproval() : undefined,
     questions: cliQuestions({ yes: values.yes, interactive }),
     maxSteps,
     vars,

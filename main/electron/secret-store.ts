@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { app, safeStorage } from "electron";
-import { EncryptedFileSecretStore } from "../host/secrets.ts";
+import { EncryptedFileSecretStore } from "../secrets/encrypted-file.ts";
 
 export async function desktopSecretStore(): Promise<EncryptedFileSecretStore | undefined> {
   if (!(await safeStorage.isAsyncEncryptionAvailable())) return undefined;

@@ -118,22 +118,34 @@ describe("Electron shell (fake electron)", () => {
   });
 
   describe("bridge over IPC", () => {
-    const call = (name: string, event: unknown, ...args: unknown[]): unknown => {
+    const invoke = (name: string, event: unknown, ...args: unknown[]): unknown => {
       const handler = fake.recorded.ipcHandlers.get(`islet:${name}`);
       assert.ok(handler, `no handler for ${name}`);
       return handler(event, ...args);
+    };
+    /** The call's result; its outcome must be ok. */
+    const call = async (name: string, event: unknown, ...args: unknown[]): Promise<unknown> => {
+      const outcome = (await invoke(name, event, ...args)) as { ok: boolean; result: unknown };
+      assert.equal(outcome.ok, true, JSON.stringify(outcome));
+      return outcome.result;
     };
     const trusted = (): unknown => ({
       sender: win.webContents,
       senderFrame: win.webContents.mainFrame,
     });
 
-    it("registers one handler per call of the contract", () => {
+    it("registers one handler per call and stream of the contract, one to cancel, one for a new page", () => {
       assert.deepEqual([...fake.recorded.ipcHandlers.keys()].sort(), [
         "islet:app/info",
+        "islet:cancel",
+        "islet:chat/open",
+        "islet:chat/stop",
+        "islet:hello",
         "islet:plugins/list",
         "islet:plugins/reload",
         "islet:plugins/restart",
+        "islet:question/answer",
+        "islet:stream:chat/send",
       ]);
     });
 
@@ -191,20 +203,24 @@ describe("Electron shell (fake electron)", () => {
       ];
       for (const event of cases) {
         await assert.rejects(
-          async () => call("app/info", event),
+          async () => invoke("app/info", event),
           /app\/info: refused, the sender is not this app's window/,
         );
       }
     });
 
-    it("rejects malformed payloads with a message naming the call", async () => {
-      await assert.rejects(
-        async () => call("plugins/list", trusted(), { sneaky: true }),
-        /plugins\/list: invalid payload/,
+    it("answers malformed payloads with a problem naming the call", async () => {
+      const outcome = (await invoke("plugins/list", trusted(), { sneaky: true })) as {
+        ok: boolean;
+        problem: { source: string; title: string };
+      };
+      assert.deepEqual(
+        [outcome.ok, outcome.problem.source, outcome.problem.title],
+        [false, "plugins/list", "invalid payload"],
       );
       await assert.rejects(
-        async () => call("app/info", trusted(), undefined, "second"),
-        /expected one payload/,
+        async () => invoke("app/info", trusted(), undefined, "second"),
+        /app\/info: expected 1 argument\(s\), got 2/,
       );
     });
   });

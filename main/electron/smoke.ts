@@ -23,7 +23,8 @@ export async function runSmoke(request: SmokeRequest): Promise<void> {
     workdir: request.workdir,
     flags: { provider: "openai-compatible", baseUrl: request.baseUrl, model: request.model },
   });
-  const list = (await host.service.call("plugins/list", undefined)) as PluginList;
+  const ui = host.service.connect({ deliver: () => {} });
+  const list = (await ui.call("plugins/list", undefined)) as PluginList;
   const notices: string[] = [];
   const conversation = await host.engine.open({
     emit: (e) => {
@@ -44,6 +45,7 @@ export async function runSmoke(request: SmokeRequest): Promise<void> {
     })}\n`,
   );
   await conversation.close();
+  ui.close();
   await host.close();
   app.exit(0);
 }

@@ -3,9 +3,9 @@ import path from "node:path";
 import { loadEnvFile } from "../config/env-file.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { loadProvidersConfig, type DetectedServer, type ResolveFlags } from "../providers/index.ts";
-import type { AskApproval } from "../tools/approval.ts";
 import type { QuestionPort } from "../host/questions.ts";
-import { secretsForEnv, type SecretStore } from "../host/secrets.ts";
+import type { SecretStore } from "../host/secrets.ts";
+import { secretsForEnv } from "../secrets/encrypted-file.ts";
 import { resolveWorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
@@ -21,8 +21,7 @@ export interface HostOptions {
   envFile?: string;
   env?: NodeJS.ProcessEnv;
   flags?: ResolveFlags;
-  ask?: AskApproval;
-  /** Who answers the engine's questions (workspace trust, plugin permissions); missing: nobody. */
+  /** Who answers the engine's questions (approval, workspace trust, permissions); missing: nobody. */
   questions?: QuestionPort;
   /** Keys the user stored in the app (the desktop's encrypted store); missing: none. */
   secrets?: SecretStore;
@@ -69,12 +68,11 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     homes,
     env,
     resolveModel,
-    ask: opts.ask,
+    questions: opts.questions,
     maxSteps: opts.maxSteps,
     vars: opts.vars,
     thinkMode: opts.thinkMode,
     warn: opts.warn,
-    questions: opts.questions,
     trust,
     secretFiles: [envFilePath],
   });

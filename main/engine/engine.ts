@@ -8,7 +8,6 @@ import type { EventSink } from "../agent/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
-import type { QuestionPort } from "../host/questions.ts";
 import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
@@ -21,7 +20,8 @@ import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
 import { SessionStore } from "../sessions/store.ts";
-import { ApprovalPolicy, type AskApproval } from "../tools/approval.ts";
+import type { QuestionPort } from "../host/questions.ts";
+import { ApprovalPolicy } from "../tools/approval.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../version.ts";
@@ -32,15 +32,16 @@ export interface EngineOptions {
   /** Process environment merged with the env file (keys for providers). */
   env: Record<string, string | undefined>;
   resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
-  /** Missing: tool calls that need approval are denied (headless without --yes). */
-  ask?: AskApproval;
+  /**
+   * Who answers the engine's questions (tool approval unless a conversation has its own port,
+   * plugin permissions, workspace trust). Missing: nobody, every question gets its safe default.
+   */
+  questions?: QuestionPort;
   maxSteps?: number;
   vars?: Record<string, string>;
   thinkMode?: ThinkMode;
   /** One-line reports about broken configuration (they never stop the engine). */
   warn(line: string): void;
-  /** Who answers the engine's questions (plugin permissions); missing: nobody. */
-  questions?: QuestionPort;
   /** Whether the workspace's `.islet/` may widen anything; missing: not trusted. */
   trust?: WorkspaceTrust;
   /** Env files holding keys: no plugin may read them. */
@@ -89,7 +90,6 @@ export class Engine {
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
       workdir: opts.homes.workdir,
-      ask: opts.ask,
       warn: opts.warn,
     });
   }
@@ -116,7 +116,7 @@ export class Engine {
       registrar,
       contextFallback: () =>
         new AgentSession(
-          this.deps(() => {}, ""),
+          this.deps(() => {}, "", undefined),
           { agent: "default", sessionId: "" },
         ).context(),
       warn: this.opts.warn,
@@ -179,8 +179,16 @@ export class Engine {
     return agent;
   }
 
-  /** A new conversation (its file is created once the model is known) or a saved one. */
-  async open(opts: { sessionId?: string; agent?: string; emit: EventSink }): Promise<Conversation> {
+  /**
+   * A new conversation (its file is created once the model is known) or a saved one. `questions`:
+   * who approves this conversation's tool calls (the UI client that owns it); else the engine's.
+   */
+  async open(opts: {
+    sessionId?: string;
+    agent?: string;
+    emit: EventSink;
+    questions?: QuestionPort;
+  }): Promise<Conversation> {
     if (opts.sessionId) {
       const id = await this.store.resolve(opts.sessionId);
       const saved = await this.store.load(id);
@@ -188,7 +196,7 @@ export class Engine {
       this.plugins?.once.restore(id, saved.state);
       const agentName = opts.agent ?? (this.agents.has(saved.agent) ? saved.agent : "default");
       this.agent(agentName);
-      const session = new AgentSession(this.deps(opts.emit, id), {
+      const session = new AgentSession(this.deps(opts.emit, id, opts.questions), {
         agent: agentName,
         sessionId: id,
         title: saved.title,
@@ -206,7 +214,7 @@ export class Engine {
       provider: resolved.provider.name,
       model: resolved.model,
     });
-    const session = new AgentSession(this.deps(opts.emit, id), {
+    const session = new AgentSession(this.deps(opts.emit, id, opts.questions), {
       agent: agent.name,
       sessionId: id,
     });
@@ -214,7 +222,11 @@ export class Engine {
     return new Conversation(this, session);
   }
 
-  private deps(emit: EventSink, sessionId: string): EngineDeps {
+  private deps(
+    emit: EventSink,
+    sessionId: string,
+    questions: QuestionPort | undefined,
+  ): EngineDeps {
     const session = sessionId
       ? storeSink(this.store, sessionId, (err) =>
           emit({
@@ -230,7 +242,11 @@ export class Engine {
       resolveModel: this.opts.resolveModel,
       tools: this.tools,
       hooks: this.extensions.hooks,
-      approve: (tool, args) => this.approvals.decide(tool.name, args),
+      approve: (tool, args, signal) =>
+        this.approvals.decide(tool.name, args, {
+          questions: questions ?? this.opts.questions,
+          signal,
+        }),
       emit,
       session,
       compaction: { enabled: true, threshold: 80, keepLast: 6 },

@@ -110,16 +110,21 @@ export const NOBODY: QuestionPort = fixed(NOBODY_ANSWERS);
 /** `--yes`. */
 export const YES_FOR_THIS_RUN: QuestionPort = fixed(YES_ANSWERS);
 
-/** Asks `port`, and gives the safe default if it fails or is withdrawn. */
-export async function askOrDefault<K extends QuestionKind>(
+/**
+ * Asks `port`. `answered` is false when nobody could answer (no port, NOBODY, or the question
+ * failed or was withdrawn): the answer is then the safe default, and a host must not remember it
+ * as the user's choice.
+ */
+export async function ask<K extends QuestionKind>(
   port: QuestionPort | undefined,
   question: QuestionOf<K>,
   signal?: AbortSignal,
-): Promise<AnswerFor<K>> {
-  if (!port) return NOBODY_ANSWERS[question.kind as K];
+): Promise<{ answer: AnswerFor<K>; answered: boolean }> {
+  const fallback = { answer: NOBODY_ANSWERS[question.kind as K], answered: false };
+  if (!port || port === NOBODY) return fallback;
   try {
-    return await port.ask(question, signal);
+    return { answer: await port.ask(question, signal), answered: true };
   } catch {
-    return NOBODY_ANSWERS[question.kind as K];
+    return fallback;
   }
 }

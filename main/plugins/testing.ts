@@ -96,7 +96,6 @@ export async function startPluginHarness(opts: {
     // ISLET_TEST_PLUGIN_RUNTIME reruns plugin suites on another backend (scripts/test.js).
     plugins: opts.flags ?? { pluginRuntime: process.env.ISLET_TEST_PLUGIN_RUNTIME },
     pluginLimits: { callTimeoutMs: 1000, ...opts.limits },
-    ask: async () => "allow",
     questions: opts.questions ?? YES_FOR_THIS_RUN,
     warn: (l) => warnings.push(l),
   });

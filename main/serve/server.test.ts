@@ -9,6 +9,7 @@ import { WebSocket } from "ws";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
 import { pluginFiles, tempDir, type TempDir } from "../plugins/loader/testing.ts";
 import { assertRendererBuilt, startServer, type RunningServer } from "./server.ts";
+import { connectSocket } from "./testing.ts";
 
 const TOKEN = "t0k3n-for-tests";
 
@@ -29,46 +30,8 @@ function get(
   });
 }
 
-interface Client {
-  ws: WebSocket;
-  next(): Promise<Record<string, unknown>>;
-  call(call: string, payload?: unknown): Promise<Record<string, unknown>>;
-}
-
-function connect(port: number, opts: { token?: string; origin?: string } = {}): Promise<Client> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge?token=${opts.token ?? TOKEN}`, {
-    origin: opts.origin ?? `http://127.0.0.1:${port}`,
-  });
-  const inbox: Record<string, unknown>[] = [];
-  const waiters: ((frame: Record<string, unknown>) => void)[] = [];
-  ws.on("message", (data: Buffer) => {
-    const frame = JSON.parse(data.toString()) as Record<string, unknown>;
-    const waiter = waiters.shift();
-    if (waiter) waiter(frame);
-    else inbox.push(frame);
-  });
-  let id = 0;
-  const next = () =>
-    inbox.length > 0
-      ? Promise.resolve(inbox.shift()!)
-      : new Promise<Record<string, unknown>>((resolve) => waiters.push(resolve));
-  return new Promise((resolve, reject) => {
-    ws.once("open", () =>
-      resolve({
-        ws,
-        next,
-        call(call, payload) {
-          ws.send(JSON.stringify({ id: ++id, call, payload }));
-          return next();
-        },
-      }),
-    );
-    ws.once("unexpected-response", (_req, res) =>
-      reject(new Error(`refused with HTTP ${res.statusCode}`)),
-    );
-    ws.once("error", reject);
-  });
-}
+const connect = (port: number, opts: { token?: string; origin?: string } = {}) =>
+  connectSocket(port, { token: opts.token ?? TOKEN, origin: opts.origin });
 
 describe("islet serve: server and WebSocket bridge", () => {
   let dirs: TempDir;
@@ -203,14 +166,24 @@ describe("islet serve: server and WebSocket bridge", () => {
         list.result.plugins.map((p) => p.name),
         ["greeter"],
       );
-      const bad = await client.call("plugins/list", { all: 1 });
+      const bad = (await client.call("plugins/list", { all: 1 })) as {
+        ok: boolean;
+        problem: { source: string; title: string; cause: string };
+      };
       assert.equal(bad.ok, false);
-      assert.match(String(bad.error), /^plugins\/list: invalid payload/);
-      assert.match(String((await client.call("exec/shell")).error), /unknown call "exec\/shell"/);
+      assert.deepEqual(
+        [bad.problem.source, bad.problem.title],
+        ["plugins/list", "invalid payload"],
+      );
+      assert.match(bad.problem.cause, /expected undefined, received object/);
+      assert.deepEqual((await client.call("exec/shell")).problem, {
+        source: "bridge",
+        title: 'unknown call "exec/shell"',
+      });
       client.ws.send("{not json");
-      const garbled = await client.next();
+      const garbled = (await client.next()) as { id: null; problem: { title: string } };
       assert.equal(garbled.id, null);
-      assert.match(String(garbled.error), /^bad frame: /);
+      assert.equal(garbled.problem.title, "bad frame");
     } finally {
       client.ws.close();
     }

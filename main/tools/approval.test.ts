@@ -2,22 +2,20 @@ import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { approvalsFile, ApprovalPolicy, autoApprove } from "./approval.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "./approval.ts";
+import { YES_FOR_THIS_RUN, type Question, type QuestionPort } from "../host/questions.ts";
+import { approvalsFile, ApprovalPolicy, type ApprovalAnswer } from "./approval.ts";
 import { tempWorkspace } from "./test-support.ts";
 
-function asking(answers: ApprovalAnswer[]): {
-  ask: (r: ApprovalRequest) => Promise<ApprovalAnswer>;
-  asked: ApprovalRequest[];
-} {
-  const asked: ApprovalRequest[] = [];
-  return {
-    asked,
-    ask: async (request) => {
-      asked.push(request);
+/** A host that answers approval questions from a list and records what it was asked. */
+function asking(answers: ApprovalAnswer[]): { questions: QuestionPort; asked: Question[] } {
+  const asked: Question[] = [];
+  const questions = {
+    ask: async (question: Question) => {
+      asked.push(question);
       return answers.shift() ?? "deny";
     },
-  };
+  } as QuestionPort;
+  return { asked, questions };
 }
 
 test("defaults: reading tools allowed, changing tools ask, unknown tools ask", async () => {
@@ -38,14 +36,15 @@ test("ask goes to the host; once-answers are not remembered", async () => {
   const ws = await tempWorkspace();
   try {
     const host = asking(["allow", "deny"]);
-    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project", ask: host.ask });
-    assert.deepEqual(await policy.decide("Bash", { command: "ls" }), { allowed: true });
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project" });
+    assert.deepEqual(await policy.decide("Bash", { command: "ls" }, host), { allowed: true });
     assert.deepEqual(host.asked[0], {
-      toolName: "Bash",
-      args: { command: "ls" },
+      kind: "approval",
+      tool: "Bash",
+      arguments: { command: "ls" },
       workdir: path.resolve("/project"),
     });
-    assert.deepEqual(await policy.decide("Bash", { command: "rm" }), {
+    assert.deepEqual(await policy.decide("Bash", { command: "rm" }, host), {
       allowed: false,
       reason: "The user denied Bash",
     });
@@ -60,15 +59,15 @@ test("always/never are persisted per workspace and survive a new policy", async 
   const ws = await tempWorkspace();
   try {
     const host = asking(["always", "never"]);
-    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project", ask: host.ask });
-    assert.deepEqual(await policy.decide("Bash", {}), { allowed: true });
-    const denied = await policy.decide("Write", {});
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project" });
+    assert.deepEqual(await policy.decide("Bash", {}, host), { allowed: true });
+    const denied = await policy.decide("Write", {}, host);
     assert.equal(denied.allowed, false);
     assert.equal(host.asked.length, 2);
 
-    const later = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project/", ask: host.ask });
-    assert.deepEqual(await later.decide("Bash", {}), { allowed: true });
-    const never = await later.decide("Write", {});
+    const later = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project/" });
+    assert.deepEqual(await later.decide("Bash", {}, host), { allowed: true });
+    const never = await later.decide("Write", {}, host);
     assert.equal(never.allowed, false);
     assert.match(never.reason ?? "", /^Write is set to never run in this workspace/);
     assert.equal(host.asked.length, 2, "remembered rules do not ask again");
@@ -112,10 +111,38 @@ test("headless without --yes denies with a reason; --yes approves but never over
     const denied = await headless.decide("Bash", {});
     assert.equal(denied.allowed, false);
     assert.match(denied.reason ?? "", /pass --yes .* or set its policy to allow/);
-    const yes = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/p", ask: autoApprove });
-    assert.deepEqual(await yes.decide("Bash", {}), { allowed: true });
-    await yes.remember("Bash", "deny");
-    assert.equal((await yes.decide("Bash", {})).allowed, false);
+    const yes = { questions: YES_FOR_THIS_RUN };
+    assert.deepEqual(await headless.decide("Bash", {}, yes), { allowed: true });
+    await headless.remember("Bash", "deny");
+    assert.equal((await headless.decide("Bash", {}, yes)).allowed, false);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a question withdrawn before it is answered (the turn stopped) denies the call and says why", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/p" });
+    const stop = new AbortController();
+    const waiting: QuestionPort = {
+      ask: (_q, signal) =>
+        new Promise((_resolve, reject) => {
+          const withdraw = () => reject(new Error("the question was withdrawn (the turn stopped)"));
+          if (signal?.aborted) withdraw();
+          else signal?.addEventListener("abort", withdraw);
+        }),
+    };
+    const decision = policy.decide(
+      "Write",
+      { path: "a" },
+      { questions: waiting, signal: stop.signal },
+    );
+    stop.abort();
+    assert.deepEqual(await decision, {
+      allowed: false,
+      reason: "Write was not approved: the question was withdrawn (the turn stopped)",
+    });
   } finally {
     await ws.cleanup();
   }

@@ -1,25 +1,26 @@
 /**
  * Whether a tool call may run: a rule per tool (ask / allow / deny), remembered per workspace in
- * `<globalHome>/approvals.json`, and for "ask" a question to whoever hosts the engine.
+ * `<globalHome>/approvals.json`, and for "ask" an approval question on the host's QuestionPort
+ * (a terminal prompt, the app's dialog through the bridge, `--yes`).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import type { AnswerFor, QuestionPort } from "../host/questions.ts";
 
 export type ApprovalRule = "ask" | "allow" | "deny";
 
-export interface ApprovalRequest {
-  toolName: string;
-  args: Record<string, unknown>;
-  workdir: string;
-}
-
 /** "always"/"never" answer this call and remember the rule for the workspace. */
-export type ApprovalAnswer = "allow" | "deny" | "always" | "never";
+export type ApprovalAnswer = AnswerFor<"approval">;
 
-/** The host's question to the user (CLI prompt, desktop dialog, or `autoApprove` for --yes). */
-export type AskApproval = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+/** Who is asked about a call that needs a yes, and until when (the turn's stop signal). */
+export interface ApprovalAsker {
+  /** Missing: nobody can be asked (headless without --yes), so "ask" becomes a denial. */
+  questions?: QuestionPort;
+  /** Aborts when the turn stops: the question is withdrawn and the call is not run. */
+  signal?: AbortSignal;
+}
 
 export interface ApprovalDecision {
   allowed: boolean;
@@ -39,14 +40,9 @@ export const DEFAULT_APPROVAL_RULES: Readonly<Record<string, ApprovalRule>> = {
   Bash: "ask",
 };
 
-/** Headless `--yes`: every call that would ask is allowed (stored "deny" rules still hold). */
-export const autoApprove: AskApproval = async () => "allow";
-
 export interface ApprovalPolicyOptions {
   globalHome: string;
   workdir: string;
-  /** Missing means nobody can be asked (headless without --yes): "ask" becomes a denial. */
-  ask?: AskApproval;
   defaults?: Readonly<Record<string, ApprovalRule>>;
   /** Where the one-line report about an unreadable approvals file goes (default stderr). */
   warn?: (line: string) => void;
@@ -84,7 +80,11 @@ export class ApprovalPolicy {
     return { ...(await this.load()).store[this.workdir] };
   }
 
-  async decide(toolName: string, args: Record<string, unknown>): Promise<ApprovalDecision> {
+  async decide(
+    toolName: string,
+    args: Record<string, unknown>,
+    asker: ApprovalAsker = {},
+  ): Promise<ApprovalDecision> {
     const rule = await this.rule(toolName);
     if (rule === "allow") return { allowed: true };
     if (rule === "deny") {
@@ -93,13 +93,22 @@ export class ApprovalPolicy {
         reason: `${toolName} is set to never run in this workspace (${this.file})`,
       };
     }
-    if (!this.options.ask) {
+    if (!asker.questions) {
       return {
         allowed: false,
         reason: `${toolName} needs approval and nobody can be asked; pass --yes to approve tool calls, or set its policy to allow`,
       };
     }
-    const answer = await this.options.ask({ toolName, args, workdir: this.workdir });
+    let answer: ApprovalAnswer;
+    try {
+      answer = await asker.questions.ask(
+        { kind: "approval", tool: toolName, arguments: args, workdir: this.workdir },
+        asker.signal,
+      );
+    } catch (err) {
+      // Withdrawn (the turn stopped, the window closed) or the host failed: the safe default.
+      return { allowed: false, reason: `${toolName} was not approved: ${(err as Error).message}` };
+    }
     if (answer === "always") await this.remember(toolName, "allow");
     if (answer === "never") await this.remember(toolName, "deny");
     if (answer === "allow" || answer === "always") return { allowed: true };

@@ -5,7 +5,7 @@
  * to widen), recorded in the global home; `--yes` trusts for one run. Untrusted, sandboxed
  * plugins with default rights still load, and one line says what was held back.
  */
-import { askOrDefault, NOBODY, type QuestionPort } from "../host/questions.ts";
+import { ask, type QuestionPort } from "../host/questions.ts";
 import type { Homes } from "../config/homes.ts";
 import { projectWidening } from "./held-back.ts";
 import { TrustStore } from "./store.ts";
@@ -46,7 +46,7 @@ export async function resolveWorkspaceTrust(opts: {
     notice(`you chose not to trust it on ${record.at.slice(0, 10)}`);
     return { trusted: false, why: "you chose not to trust it", heldBack };
   }
-  const answer = await askOrDefault(opts.questions, {
+  const { answer, answered } = await ask(opts.questions, {
     kind: "workspace-trust",
     folder: homes.workdir,
     heldBack,
@@ -58,11 +58,7 @@ export async function resolveWorkspaceTrust(opts: {
   if (answer === "once")
     return { trusted: true, why: "trusted for this run (--yes)", heldBack: [] };
   // Only a person's "no" is remembered; with nobody to ask, the next run asks again.
-  if (opts.questions && opts.questions !== NOBODY) await store.record(homes.workdir, "untrusted");
-  notice(
-    opts.questions && opts.questions !== NOBODY
-      ? "you said no"
-      : "nobody to ask: run at a terminal, or pass --yes for this run",
-  );
+  if (answered) await store.record(homes.workdir, "untrusted");
+  notice(answered ? "you said no" : "nobody to ask: run at a terminal, or pass --yes for this run");
   return { trusted: false, why: "not trusted", heldBack };
 }

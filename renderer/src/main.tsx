@@ -1,3 +1,6 @@
+// First of all: zod must be jitless before any module builds a schema (the page's CSP has no
+// 'unsafe-eval', and zod's probe for it would be reported as a violation).
+import "./bridge/zod-csp.ts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.tsx";

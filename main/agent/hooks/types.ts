@@ -78,16 +78,8 @@ export interface HookRegistry {
 
 export const NO_HOOKS: HookRegistry = { handlers: () => [] };
 
-export interface HookTraceEntry {
-  source: string;
-  timing: HookTiming;
-  status: "ok" | "skipped" | "error";
-  /** Why it was skipped or what failed. */
-  detail?: string;
-  durationMs: number;
-  /** Short labels of what the result changed, e.g. ["message", "disableTools"]. */
-  changed: string[];
-}
+/** One hook call of a turn (its schema is part of the agent events). */
+export type { HookTraceEntry } from "../../conversation/events.ts";
 
 /** A message a hook asked to put into history. */
 export interface Injection {

@@ -17,6 +17,8 @@ export const recorded = {
   /** What our windows were sent: [channel, ...args]. */
   sent: [] as unknown[][],
   forked: [] as string[],
+  /** What the preload put on `window` with contextBridge.exposeInMainWorld. */
+  exposed: {} as Record<string, unknown>,
 };
 
 /** How the fake sandbox probe (utilityProcess.fork) ends; tests set it before `ready`. */
@@ -95,13 +97,70 @@ export class FakeWebContents extends EventEmitter {
   id = nextId++;
   mainFrame = new FakeFrame("null");
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
+  /** What this webContents was sent: [channel, ...args]. */
+  sent: unknown[][] = [];
+  private destroyed = false;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }
   send(channel: string, ...args: unknown[]): void {
+    if (this.destroyed) throw new Error("fake electron: send to a destroyed webContents");
     recorded.sent.push([channel, ...args]);
+    this.sent.push([channel, ...args]);
+    if (renderer.contents === this) renderer.deliver(channel, args);
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  /** The window closed: Electron emits "destroyed" once. */
+  destroy(): void {
+    this.destroyed = true;
+    this.emit("destroyed");
   }
 }
+
+/**
+ * The renderer side for preload tests: ipcRenderer acts as the page in `renderer.contents`
+ * (its main frame is the sender of every invoke), and contextBridge records what is exposed.
+ */
+export const renderer = {
+  contents: null as FakeWebContents | null,
+  listeners: new Map<string, Set<(event: unknown, ...args: unknown[]) => void>>(),
+  deliver(channel: string, args: unknown[]): void {
+    for (const listener of this.listeners.get(channel) ?? []) listener({}, ...args);
+  },
+};
+
+export const ipcRenderer = {
+  async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    const contents = renderer.contents;
+    const handler = recorded.ipcHandlers.get(channel);
+    if (!contents || !handler) throw new Error(`fake electron: nothing handles ${channel}`);
+    // Like Electron, only the message of a handler's error reaches the page.
+    try {
+      return await handler({ sender: contents, senderFrame: contents.mainFrame }, ...args);
+    } catch (err) {
+      throw new Error(
+        `Error invoking remote method '${channel}': Error: ${(err as Error).message}`,
+        { cause: err },
+      );
+    }
+  },
+  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void {
+    const set = renderer.listeners.get(channel) ?? new Set();
+    set.add(listener);
+    renderer.listeners.set(channel, set);
+  },
+  off(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void {
+    renderer.listeners.get(channel)?.delete(listener);
+  },
+};
+
+export const contextBridge = {
+  exposeInMainWorld(key: string, api: unknown): void {
+    recorded.exposed[key] = api;
+  },
+};
 
 export class BrowserWindow extends EventEmitter {
   static all: BrowserWindow[] = [];

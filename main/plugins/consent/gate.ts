@@ -8,12 +8,7 @@
  * are not asked about at all.
  */
 import { describePermission } from "../../host/permission-text.ts";
-import {
-  askOrDefault,
-  NOBODY,
-  type PermissionItem,
-  type QuestionPort,
-} from "../../host/questions.ts";
+import { ask, type PermissionItem, type QuestionPort } from "../../host/questions.ts";
 import type { DiscoveredPlugin } from "../loader/discover.ts";
 import { GrantStore, grantKey } from "./grants.ts";
 import {
@@ -111,7 +106,7 @@ export class ConsentGate {
       const { plugin, key, asked } = next;
       const keys = asked.map(itemKey);
       const port = this.#opts.questions;
-      const answer = await askOrDefault(port, {
+      const { answer, answered } = await ask(port, {
         kind: "permissions",
         plugin: plugin.name,
         dir: plugin.dir,
@@ -126,7 +121,7 @@ export class ConsentGate {
       } else if (answer === "once") {
         addAll(this.#once, key, keys);
         changed.push(plugin.dir);
-      } else if (port && port !== NOBODY) {
+      } else if (answered) {
         await this.store.record(key, { name: plugin.name, hash, denied: keys });
         this.#opts.warn(
           `${plugin.name}: not granted: ${asked.map(describePermission).join("; ")} (it runs without them; \`islet plugins permissions ${plugin.name} --reset\` asks again)`,

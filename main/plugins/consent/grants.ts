@@ -6,7 +6,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { JsonStore } from "../../host/json-store.ts";
+import { JsonStore } from "../../config/json-store.ts";
 
 const PluginGrant = z.object({
   name: z.string(),

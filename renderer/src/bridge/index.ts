@@ -3,6 +3,8 @@
  * browser opened on `islet serve` it is the WebSocket. The rest of the UI cannot tell which,
  * except for the connection state: IPC is always open, a WebSocket can drop and reconnect.
  */
+// First: zod must be jitless before any module builds a schema (the CSP has no 'unsafe-eval').
+import "./zod-csp.ts";
 import type { Bridge } from "../../../main/bridge/contract.ts";
 import { ipcBridge } from "./ipc.ts";
 import { websocketBridge, type ConnectionState } from "./websocket.ts";
@@ -21,6 +23,7 @@ export function connectBridge(): LiveBridge {
   const ipc = ipcBridge(window.islet);
   return {
     call: ipc.call,
+    stream: ipc.stream,
     on: ipc.on,
     state: "open",
     onState: () => () => undefined,

@@ -1,7 +1,8 @@
 /** Files the loader could not use at all (bad manifests, duplicates…): no card, so a list. */
 import type { PluginList } from "../../../main/bridge/contract.ts";
 import { AlertIcon } from "../ui/icons.tsx";
-import { plural, relativeTo, splitLocation } from "./format.ts";
+import { formatProblem } from "../../../main/host/problem.ts";
+import { plural, problemParts } from "./format.ts";
 
 export function ProblemList({
   problems,
@@ -19,11 +20,11 @@ export function ProblemList({
       </h2>
       <ul className="problem-list">
         {problems.map((problem) => {
-          const { location, text } = splitLocation(problem.message, home);
+          const { location, text } = problemParts(problem, home);
           return (
-            <li key={`${problem.file}\n${problem.message}`} className="problem">
+            <li key={formatProblem(problem)} className="problem">
               <code className="error-location" title={problem.file}>
-                {location ?? relativeTo(problem.file, home)}
+                {location}
               </code>
               <span className="problem-message">{text}</span>
             </li>

@@ -2,9 +2,11 @@
 import type {
   PluginEntry,
   PluginList,
+  Problem,
   ReloadResult,
   SandboxBackend,
 } from "../../../main/bridge/contract.ts";
+import { formatProblem, problemLocation } from "../../../main/host/problem.ts";
 
 export const STATUS_LABEL: Record<PluginEntry["status"], string> = {
   active: "Active",
@@ -90,6 +92,17 @@ export function splitLocation(
   return { location: relativeTo(m[1], base) + m[2], text };
 }
 
+/** A problem as a short location (relative to `base`) and the rest of its line. */
+export function problemParts(problem: Problem, base?: string): { location: string; text: string } {
+  const text = formatProblem(problem).slice(problemLocation(problem).length + 2);
+  if (problem.file === undefined) return { location: problem.source, text };
+  const position =
+    problem.line === undefined
+      ? ""
+      : `:${problem.line}${problem.column === undefined ? "" : `:${problem.column}`}`;
+  return { location: relativeTo(problem.file, base) + position, text };
+}
+
 export interface ReloadSummary {
   headline: string;
   failures: ReloadResult[];
@@ -123,12 +136,14 @@ export function summarizeReload(reports: readonly ReloadResult[], hot: boolean):
  */
 export function looseProblems(list: PluginList): PluginList["problems"] {
   return list.problems.filter((problem) => {
-    const { text } = splitLocation(problem.message);
+    const whole = formatProblem(problem);
+    const { text } = problemParts(problem);
+    const file = problem.file ?? "";
     return !list.plugins.some(
       (p) =>
         p.error !== null &&
-        (p.error === problem.message || p.error === text) &&
-        relativeTo(problem.file, p.dir) !== problem.file,
+        (p.error === whole || p.error === text || splitLocation(p.error).text === text) &&
+        relativeTo(file, p.dir) !== file,
     );
   });
 }

@@ -1,8 +1,10 @@
 /**
- * Warnings the engine pushes (`engine/warning`: broken configuration), each one dismissible. Every
+ * Warnings the engine pushes (`engine/warning`: broken configuration, as a problem shown in the
+ * line the CLI prints), each one dismissible. Every
  * reload reports a plugin's warnings again: a text already shown or dismissed is not repeated.
  */
 import { useRef, useState } from "react";
+import { formatProblem } from "../../../main/host/problem.ts";
 import { useBridgeEvent } from "../bridge/hooks.ts";
 import { CloseIcon } from "../ui/icons.tsx";
 
@@ -17,7 +19,8 @@ let nextId = 1;
 export function EngineWarnings() {
   const [warnings, setWarnings] = useState<Warning[]>([]);
   const dismissed = useRef(new Set<string>());
-  useBridgeEvent("engine/warning", ({ text }) => {
+  useBridgeEvent("engine/warning", (problem) => {
+    const text = formatProblem(problem);
     if (dismissed.current.has(text)) return;
     setWarnings((ws) =>
       ws.some((w) => w.text === text) ? ws : [...ws, { id: nextId++, text }].slice(-MAX_SHOWN),

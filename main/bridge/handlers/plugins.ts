@@ -1,13 +1,12 @@
-/** The contract's calls, answered by the engine. */
-import type { Engine } from "../engine/engine.ts";
-import { listPlugins } from "../plugins/runtime/describe.ts";
-import type { PluginRuntime } from "../plugins/runtime/runtime.ts";
-import { APP_VERSION } from "../version.ts";
-import type { AppInfo, PluginList, ReloadResult } from "./contract.ts";
-import type { BridgeHandlers, BridgeService } from "./service.ts";
+/** `plugins/*`: the plugin browser's list, reload and restart; changes go to every client. */
+import type { Engine } from "../../engine/engine.ts";
+import { problemFromLine, type Problem } from "../../host/problem.ts";
+import { listPlugins } from "../../plugins/runtime/describe.ts";
+import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
+import type { PluginList, ReloadResult } from "../contract.ts";
+import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
 
-/** What only the host knows: which shell the UI runs in and its versions. */
-export type HostInfo = Pick<AppInfo, "host" | "versions">;
+type PluginCalls = "plugins/list" | "plugins/reload" | "plugins/restart";
 
 const MAX_NAME_SHOWN = 80;
 
@@ -23,33 +22,34 @@ function loadedPlugins(engine: Engine): PluginRuntime {
   return engine.plugins;
 }
 
-export function engineHandlers(
+/** A loader problem with its file and position (messages may or may not start with the file). */
+export function loadProblem(problem: { file: string; message: string }): Problem {
+  let parsed = problemFromLine(problem.message, "plugins");
+  // "file: file:2:1: reason" (a problem that names its file twice): keep the precise one.
+  if (parsed.file !== undefined && parsed.title.startsWith(parsed.file))
+    parsed = problemFromLine(parsed.title, "plugins");
+  if (parsed.file !== undefined) return parsed;
+  return { source: "plugins", file: problem.file, title: problem.message };
+}
+
+export function pluginHandlers(
   engine: Engine,
-  host: HostInfo,
-  events: Pick<BridgeService, "emit">,
-): BridgeHandlers {
+  service: Pick<BridgeService, "emit">,
+): Pick<CallHandlers, PluginCalls> {
   return {
-    "app/info": () => ({
-      name: "Islet",
-      version: APP_VERSION,
-      ...host,
-      platform: `${process.platform}-${process.arch}`,
-      workdir: engine.homes.workdir,
-      home: engine.homes.global,
-    }),
     "plugins/list": (): PluginList => {
       const runtime = engine.plugins;
       if (!runtime) return { backend: null, plugins: [], problems: [] };
       return {
         backend: runtime.backend,
         plugins: listPlugins(runtime),
-        problems: runtime.problems,
+        problems: runtime.problems.map(loadProblem),
       };
     },
     "plugins/reload": async () => {
       const runtime = loadedPlugins(engine);
       const reports: ReloadResult[] = await runtime.reloadAll();
-      events.emit("plugins/changed", { cause: "reload", reports });
+      service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports });
       return { reports };
     },
     "plugins/restart": async ({ name }) => {
@@ -70,7 +70,7 @@ export function engineHandlers(
           error: (err as Error).message,
         };
       }
-      events.emit("plugins/changed", { cause: "restart", reports: [report] });
+      service.emit(EVERYONE, "plugins/changed", { cause: "restart", reports: [report] });
       return report;
     },
   };

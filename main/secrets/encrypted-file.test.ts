@@ -6,7 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { createEngine } from "../engine/bootstrap.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
-import { EncryptedFileSecretStore, type SecretCipher } from "./secrets.ts";
+import { EncryptedFileSecretStore, type SecretCipher } from "./encrypted-file.ts";
 
 /** A real cipher (AES-256-GCM) standing in for the OS keychain, which needs Electron. */
 function aesCipher(key = randomBytes(32)): SecretCipher {

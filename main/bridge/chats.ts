@@ -1,0 +1,182 @@
+/**
+ * The conversations open behind the bridge. A client opens (or joins) one with `chat/open`; only
+ * its clients may send to it, stop it, or hear its questions. A conversation whose clients have
+ * all gone is stopped and closed (its session file stays, to be resumed).
+ */
+import type { AgentEvent } from "../conversation/events.ts";
+import type { Conversation, Engine, TurnResult } from "../engine/engine.ts";
+import { ProblemError } from "../host/problem.ts";
+import type { ChatOpened, ChatOutcome } from "./contract.ts";
+import type { BridgeQuestions } from "./questions.ts";
+import { toConversation, type BridgeService, type ClientId } from "./service.ts";
+
+interface OpenChat {
+  conversation: Conversation;
+  /** The running `chat/send`: where its events go, whether it was told to stop, and its end. */
+  turn: { chunk(event: AgentEvent): void; stopping: boolean; ended: Promise<unknown> } | null;
+}
+
+type Service = Pick<BridgeService, "join" | "isMember" | "recipients" | "onDisconnect">;
+
+export class Chats {
+  private readonly open = new Map<string, OpenChat>();
+  /** Sessions being opened, so two clients opening one session share it. */
+  private readonly opening = new Map<string, Promise<OpenChat>>();
+  private readonly engine: Engine;
+  private readonly service: Service;
+  private readonly questions: BridgeQuestions;
+
+  constructor(engine: Engine, service: Service, questions: BridgeQuestions) {
+    this.engine = engine;
+    this.service = service;
+    this.questions = questions;
+    service.onDisconnect(() => void this.closeAbandoned());
+  }
+
+  async openFor(
+    client: ClientId,
+    request: { sessionId?: string; agent?: string },
+  ): Promise<ChatOpened> {
+    let chat: OpenChat;
+    if (request.sessionId) {
+      const id = await this.engine.store.resolve(request.sessionId);
+      chat = this.open.get(id) ?? (await this.shared(id, () => this.start(id, request.agent)));
+    } else {
+      chat = await this.start(undefined, request.agent);
+    }
+    const id = chat.conversation.id;
+    this.service.join(client, id);
+    if (!this.service.isMember(client, id)) {
+      // The window closed while the session was opening.
+      void this.closeAbandoned();
+      throw new ProblemError({ source: "chat/open", title: "the window closed meanwhile" });
+    }
+    const state = chat.conversation.session.state;
+    return {
+      conversationId: chat.conversation.id,
+      agent: state.agent.name,
+      title: state.title,
+      resumed: request.sessionId !== undefined,
+    };
+  }
+
+  /** One prompt or command; `chunk` gets the agent's events; `signal` (cancel) stops the turn. */
+  async send(
+    client: ClientId,
+    request: { conversationId: string; text: string },
+    ctx: { signal: AbortSignal; chunk(event: AgentEvent): void },
+  ): Promise<ChatOutcome> {
+    let chat = this.joined(client, request.conversationId, "chat/send");
+    // A turn that was told to stop ends in a moment (what was said is being saved): wait for it.
+    while (chat.turn?.stopping) {
+      await chat.turn.ended;
+      chat = this.joined(client, request.conversationId, "chat/send");
+    }
+    if (ctx.signal.aborted) throw new Error("cancelled before it started");
+    if (chat.turn)
+      throw new ProblemError({
+        source: "chat/send",
+        title: "a turn is already running in this conversation",
+        suggestion: "wait for it to end, or stop it (chat/stop)",
+      });
+    const turn: NonNullable<OpenChat["turn"]> = {
+      chunk: ctx.chunk,
+      stopping: false,
+      ended: Promise.resolve(),
+    };
+    chat.turn = turn; // before submit: its first events must find their way
+    const running = chat.conversation.submit(request.text);
+    turn.ended = running.catch(() => undefined);
+    const current = chat;
+    const stop = () => this.stopTurn(current);
+    ctx.signal.addEventListener("abort", stop, { once: true });
+    try {
+      return outcome(await running);
+    } finally {
+      ctx.signal.removeEventListener("abort", stop);
+      if (current.turn === turn) current.turn = null;
+    }
+  }
+
+  stop(client: ClientId, conversationId: string): { stopped: boolean } {
+    const chat = this.joined(client, conversationId, "chat/stop");
+    if (!chat.turn || chat.turn.stopping) return { stopped: false };
+    this.stopTurn(chat);
+    return { stopped: true };
+  }
+
+  private stopTurn(chat: OpenChat): void {
+    if (chat.turn) chat.turn.stopping = true;
+    chat.conversation.stop();
+  }
+
+  /** Host shutdown: every turn stopped, every conversation closed. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.open.keys()].map((id) => this.close(id)));
+  }
+
+  private joined(client: ClientId, conversationId: string, source: string): OpenChat {
+    const chat = this.open.get(conversationId);
+    if (!chat || !this.service.isMember(client, conversationId))
+      throw new ProblemError({
+        source,
+        title: `conversation ${conversationId} is not open in this window`,
+        suggestion: "open it with chat/open first",
+      });
+    return chat;
+  }
+
+  private async shared(id: string, start: () => Promise<OpenChat>): Promise<OpenChat> {
+    const existing = this.opening.get(id);
+    if (existing) return existing;
+    const started = start().finally(() => this.opening.delete(id));
+    this.opening.set(id, started);
+    return started;
+  }
+
+  private async start(sessionId: string | undefined, agent: string | undefined): Promise<OpenChat> {
+    const opened: { chat?: OpenChat } = {};
+    const conversation = await this.engine.open({
+      sessionId,
+      agent,
+      // Events outside a running chat/send (none today) have no caller to go to.
+      emit: (event) => opened.chat?.turn?.chunk(event),
+      questions: this.questions.port(() => toConversation(conversation.id)),
+    });
+    const chat: OpenChat = { conversation, turn: null };
+    opened.chat = chat;
+    this.open.set(conversation.id, chat);
+    return chat;
+  }
+
+  private async closeAbandoned(): Promise<void> {
+    const abandoned = [...this.open.keys()].filter(
+      (id) => this.service.recipients(toConversation(id)).length === 0,
+    );
+    await Promise.all(abandoned.map((id) => this.close(id)));
+  }
+
+  private async close(id: string): Promise<void> {
+    const chat = this.open.get(id);
+    if (!chat) return;
+    this.open.delete(id);
+    this.stopTurn(chat);
+    await chat.turn?.ended;
+    await chat.conversation.close();
+  }
+}
+
+function outcome(result: TurnResult): ChatOutcome {
+  const run = result.outcome;
+  return {
+    status: run?.status ?? null,
+    text: run?.text ?? "",
+    command:
+      result.kind === "command"
+        ? { name: result.name, output: result.output, silent: result.silent }
+        : null,
+    error: run?.error
+      ? { source: "model", title: run.error.message, cause: run.error.errorType || undefined }
+      : null,
+  };
+}

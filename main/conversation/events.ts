@@ -1,0 +1,127 @@
+/**
+ * What the engine tells its host while it works, defined once as zod schemas: the turn loop emits
+ * these, `islet run --json` prints the public ones, and the bridge streams all of them to the UI
+ * (both transports validate against the same schemas).
+ *
+ * Adding an event is a one-place change: add its schema to PUBLIC_EVENTS (part of `run --json`,
+ * SPEC §10) or INTERNAL_EVENTS (UI only). Plain zod, no Node: the renderer bundles this file.
+ */
+import { z } from "zod";
+import type { ErrorType, Stats, TokenState } from "../../plugins/sdk/index.ts";
+
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.strictObject({ type: z.literal(type), ...shape });
+
+/** Provider error classes (the SDK's ErrorType; "" when unclassified). */
+export const ErrorTypeSchema = z.enum([
+  "rate_limit",
+  "auth",
+  "network",
+  "server",
+  "content_filter",
+  "credit_exhausted",
+  "model_unavailable",
+  "context_exhausted",
+  "",
+]) satisfies z.ZodType<ErrorType>;
+
+export const StatsSchema = z.strictObject({
+  startTime: z.string(),
+  duration: z.number(),
+  interactions: z.number(),
+  turns: z.number(),
+  iterations: z.number(),
+  tools: z.strictObject({ calls: z.number(), errors: z.number() }),
+  parseRetries: z.number(),
+  compactions: z.number(),
+  tokens: z.strictObject({ in: z.number(), out: z.number() }),
+  topTools: z.array(z.strictObject({ name: z.string(), count: z.number() })),
+}) satisfies z.ZodType<Stats>;
+
+export const TokenStateSchema = z.strictObject({
+  estimate: z.number(),
+  lastApi: z.number(),
+  percent: z.number(),
+  max: z.number(),
+}) satisfies z.ZodType<TokenState>;
+
+/** The hook points, in the order a turn reaches them (agent/hooks/types.ts keys its contexts by these). */
+export const HookTimingSchema = z.enum([
+  "beforeChat",
+  "afterResponse",
+  "beforeToolExecution",
+  "afterToolExecution",
+  "onError",
+  "beforeCompaction",
+  "afterCompaction",
+  "onAgentSwitch",
+  "transformMessages",
+]);
+
+/** One hook call of a turn, for the app's hook timeline. */
+export const HookTraceEntry = z.strictObject({
+  source: z.string(),
+  timing: HookTimingSchema,
+  status: z.enum(["ok", "skipped", "error"]),
+  /** Why it was skipped or what failed. */
+  detail: z.string().optional(),
+  durationMs: z.number(),
+  /** Short labels of what the result changed, e.g. ["message", "disableTools"]. */
+  changed: z.array(z.string()),
+});
+export type HookTraceEntry = z.infer<typeof HookTraceEntry>;
+
+/** The events `islet run --json` prints (SPEC §10), in that contract's shape. */
+export const PUBLIC_EVENTS = [
+  event("assistant_delta", { text: z.string() }),
+  /** An attempt failed (reason): its deltas, `text`, do not count and are never saved. */
+  event("assistant_withdrawn", { text: z.string(), reason: z.string() }),
+  /** Final text of one model step (what was streamed, before AfterResponse rewrites). */
+  event("assistant", { text: z.string() }),
+  event("thinking", { text: z.string() }),
+  event("tool_call", {
+    id: z.string(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+  }),
+  event("tool_result", {
+    id: z.string(),
+    name: z.string(),
+    output: z.string(),
+    error: z.boolean(),
+    durationMs: z.number(),
+  }),
+  event("notice", { source: z.string(), text: z.string() }),
+  event("injected", {
+    source: z.string(),
+    role: z.enum(["user", "assistant"]),
+    text: z.string(),
+  }),
+  event("agent_switch", { from: z.string(), to: z.string(), reason: z.string() }),
+  event("compaction", {
+    forced: z.boolean(),
+    success: z.boolean(),
+    preMessages: z.number(),
+    postMessages: z.number(),
+  }),
+  event("error", { errorType: ErrorTypeSchema, message: z.string() }),
+  event("done", { stats: StatsSchema, sessionId: z.string() }),
+] as const;
+
+/** For the UI only: streaming thinking, the context meter, retries, the hook timeline. */
+export const INTERNAL_EVENTS = [
+  event("thinking_delta", { text: z.string() }),
+  event("tokens", { tokens: TokenStateSchema }),
+  event("retry", { attempt: z.number(), delayMs: z.number(), reason: z.string() }),
+  event("hook_trace", { entries: z.array(HookTraceEntry) }),
+] as const;
+
+export const AgentEvent = z.discriminatedUnion("type", [...PUBLIC_EVENTS, ...INTERNAL_EVENTS]);
+export type AgentEvent = z.infer<typeof AgentEvent>;
+export type AgentEventType = AgentEvent["type"];
+
+export const PUBLIC_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set(
+  PUBLIC_EVENTS.map((schema) => schema.shape.type.value),
+);
+
+export type EventSink = (event: AgentEvent) => void;

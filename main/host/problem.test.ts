@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { formatProblem, Problem, problemFromLine, ProblemError } from "./problem.ts";
+
+test("a problem is one line: where, what, why, what to do", () => {
+  assert.equal(
+    formatProblem({
+      source: "plugins",
+      file: "/h/plugins/a/index.ts",
+      line: 3,
+      column: 14,
+      title: "Expected ';'",
+      cause: "esbuild",
+      suggestion: "fix the file and save",
+    }),
+    "/h/plugins/a/index.ts:3:14: Expected ';' (esbuild); fix the file and save",
+  );
+  assert.equal(
+    formatProblem({ source: "plugins/reload", title: "plugins are off" }),
+    "plugins/reload: plugins are off",
+  );
+  assert.equal(formatProblem({ source: "x", title: "two\n  lines" }), "x: two lines");
+  const error = new ProblemError({ source: "chat/send", title: "no such conversation" });
+  assert.equal(error.message, "chat/send: no such conversation");
+});
+
+test("the engine's one-line reports become problems with their file and position, and format back unchanged", () => {
+  const cases: [string, Partial<Problem>][] = [
+    [
+      "/h/plugins/bad/plugin.yaml:3:7: invalid YAML: Nested mappings are not allowed",
+      {
+        file: "/h/plugins/bad/plugin.yaml",
+        line: 3,
+        column: 7,
+        title: "invalid YAML: Nested mappings are not allowed",
+      },
+    ],
+    [
+      "/h/plugins/x/index.ts:12: oops: deep",
+      { file: "/h/plugins/x/index.ts", line: 12, title: "oops: deep" },
+    ],
+    [
+      "/h/config/features/plugins.yaml: plugins.include: expected a list",
+      { file: "/h/config/features/plugins.yaml", title: "plugins.include: expected a list" },
+    ],
+    [
+      "notes: paths is exported but is not a function",
+      { source: "notes", title: "paths is exported but is not a function" },
+    ],
+    ["plugin watcher: EMFILE", { source: "plugin watcher", title: "EMFILE" }],
+  ];
+  for (const [line, expected] of cases) {
+    const problem = problemFromLine(line, "engine");
+    assert.ok(Problem.safeParse(problem).success, line);
+    assert.deepEqual(problem, { source: "engine", ...expected }, line);
+    assert.equal(formatProblem(problem), line);
+  }
+  assert.deepEqual(problemFromLine("no colon here", "engine"), {
+    source: "engine",
+    title: "no colon here",
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * A problem for the person using Islet: what went wrong, where (a file and position when known),
+ * why, and what to do. Bridge errors, engine warnings and plugin load problems travel as these;
+ * the CLI prints them as one line (formatProblem).
+ *
+ * Plain zod and no Node imports: the bridge contract (bundled into the renderer) uses the schema.
+ */
+import { z } from "zod";
+
+export const Problem = z.strictObject({
+  /** Who reports it: a call ("plugins/reload"), "plugins", "config", a plugin's name… */
+  source: z.string(),
+  file: z.string().optional(),
+  /** 1-based, with file. */
+  line: z.number().int().positive().optional(),
+  /** 1-based, with line. */
+  column: z.number().int().positive().optional(),
+  /** What is wrong, in one line. */
+  title: z.string(),
+  /** Why, when that is not already in the title. */
+  cause: z.string().optional(),
+  /** What to do about it. */
+  suggestion: z.string().optional(),
+});
+export type Problem = z.infer<typeof Problem>;
+
+/** An error that carries its problem whole (a handler's refusal with a suggestion). */
+export class ProblemError extends Error {
+  readonly problem: Problem;
+  constructor(problem: Problem) {
+    super(formatProblem(problem));
+    this.name = "ProblemError";
+    this.problem = problem;
+  }
+}
+
+/** `file:line:column`, as far as it is known; else the source. */
+export function problemLocation(p: Problem): string {
+  if (p.file === undefined) return p.source;
+  if (p.line === undefined) return p.file;
+  return p.column === undefined ? `${p.file}:${p.line}` : `${p.file}:${p.line}:${p.column}`;
+}
+
+/** One line: `where: title (cause); suggestion`. */
+export function formatProblem(p: Problem): string {
+  let line = `${problemLocation(p)}: ${p.title}`;
+  if (p.cause) line += ` (${p.cause})`;
+  if (p.suggestion) line += `; ${p.suggestion}`;
+  return line.replace(/\s*\n\s*/g, " ");
+}
+
+// `/abs/file.ts:3:14: text`, `C:\dir\file:3: text`, `/abs/plugin.yaml: text`, `name: text`.
+const FILE_POSITION = /^((?:[A-Za-z]:)?[^:\n]*[/\\][^:\n]*?):(\d+)(?::(\d+))?: (.+)$/s;
+const FILE_ONLY = /^((?:[A-Za-z]:)?[/\\~.][^:\n]*): (.+)$/s;
+const SOURCE = /^([^\s:][^:\n]{0,80}?): (.+)$/s;
+
+/**
+ * A problem from one of the engine's one-line reports (`where: what`), which name their file as
+ * `file:line:column:` or `file:` and otherwise start with who reports it. formatProblem gives the
+ * same line back, so the app shows what the CLI prints.
+ */
+export function problemFromLine(line: string, source: string): Problem {
+  const positioned = FILE_POSITION.exec(line);
+  if (positioned && Number(positioned[2]) > 0 && Number(positioned[3] ?? 1) > 0) {
+    const [, file, row, column, title] = positioned;
+    return {
+      source,
+      file,
+      line: Number(row),
+      ...(column !== undefined ? { column: Number(column) } : {}),
+      title,
+    };
+  }
+  const inFile = FILE_ONLY.exec(line);
+  if (inFile) return { source, file: inFile[1], title: inFile[2] };
+  const named = SOURCE.exec(line);
+  if (named) return { source: named[1], title: named[2] };
+  return { source, title: line };
+}

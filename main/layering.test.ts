@@ -1,0 +1,152 @@
+/**
+ * The layering lint rules fire: snippets that cross a boundary, linted through the repo's own
+ * eslint.config.js as if they were files in each folder, fail with a message naming the rule.
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { before, describe, it } from "node:test";
+import { ESLint } from "eslint";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+describe("layering lint rules (eslint.config.js)", () => {
+  let eslint: ESLint;
+
+  before(() => {
+    // Type-aware rules are not what is tested here and need a whole program: off.
+    eslint = new ESLint({
+      cwd: ROOT,
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: { "@typescript-eslint/no-floating-promises": "off" },
+      },
+    });
+  });
+
+  /** The rule ids and messages of errors for `code` as the file `file`. */
+  async function lint(file: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+    return result.messages
+      .filter((m) => m.severity === 2 && m.ruleId !== "@typescript-eslint/no-unused-vars")
+      .map((m) => `${m.ruleId}: ${m.message}`);
+  }
+
+  const refused: [string, string, RegExp][] = [
+    [
+      "main/providers/openai.ts",
+      'import { AgentSession } from "../agent/loop.ts";\nvoid AgentSession;',
+      /islet\/layers: main\/providers\/ must not import main\/agent\/loop\.ts/,
+    ],
+    [
+      "main/agent/loop.ts",
+      'import { BridgeService } from "../bridge/service.ts";\nvoid BridgeService;',
+      /islet\/layers: main\/agent\/ must not import main\/bridge\/service\.ts/,
+    ],
+    [
+      "main/agent/hooks/pipeline.ts",
+      'export { Engine } from "../../engine/engine.ts";',
+      /islet\/layers: main\/agent\/ must not import main\/engine\/engine\.ts/,
+    ],
+    [
+      "main/bridge/service.ts",
+      'import { registerBridge } from "../electron/bridge.ts";\nvoid registerBridge;',
+      /islet\/layers: main\/bridge\/ must not import main\/electron\/bridge\.ts/,
+    ],
+    [
+      "main/bridge/host.ts",
+      'const m = await import("../cli/main.ts");\nvoid m;',
+      /islet\/layers: main\/bridge\/ must not import main\/cli\/main\.ts/,
+    ],
+    [
+      "main/conversation/message.ts",
+      'import type { Engine } from "../engine/engine.ts";\nexport type E = Engine;',
+      /islet\/layers: main\/conversation\/ must not import main\/engine\/engine\.ts/,
+    ],
+    [
+      "main/conversation/message.ts",
+      'import { readFileSync } from "node:fs";\nvoid readFileSync;',
+      /islet\/layers: main\/conversation\/ must not import Node's "node:fs"/,
+    ],
+    [
+      "main/host/questions.ts",
+      'import { APP_VERSION } from "../../plugins/sdk/index.ts";\nvoid APP_VERSION;',
+      /islet\/layers: main\/host\/ may import plugins\/sdk\/index\.ts for types only/,
+    ],
+    [
+      "main/host/questions.ts",
+      'import YAML from "yaml";\nvoid YAML;',
+      /islet\/layers: main\/host\/ may import only zod from npm, not "yaml"/,
+    ],
+    [
+      "renderer/src/App.tsx",
+      'import { Engine } from "../../main/engine/engine.ts";\nvoid Engine;',
+      /islet\/layers: renderer\/ must not import main\/engine\/engine\.ts: the UI reaches the engine only through the bridge contract/,
+    ],
+    [
+      "renderer/src/bridge/ipc.ts",
+      'import { BridgeService } from "../../../main/bridge/service.ts";\nvoid BridgeService;',
+      /islet\/layers: renderer\/ must not import main\/bridge\/service\.ts/,
+    ],
+    [
+      "preload/index.ts",
+      'import { CALLS } from "../main/bridge/contract.ts";\nvoid CALLS;',
+      /islet\/layers: preload\/ may import main\/bridge\/contract\.ts for types only/,
+    ],
+    [
+      "main/electron/app.ts",
+      'import { ipcMain } from "electron";\nvoid ipcMain;',
+      /islet\/raw-ipc: raw ipcMain is only for main\/electron\/bridge\.ts and preload\/index\.ts/,
+    ],
+    [
+      "main/electron/window.ts",
+      'import * as electron from "electron";\nvoid electron.ipcMain;',
+      /islet\/raw-ipc: raw ipcMain/,
+    ],
+    [
+      "main/serve/server.ts",
+      'import { ipcRenderer } from "electron";\nvoid ipcRenderer;',
+      /islet\/raw-ipc: raw ipcRenderer/,
+    ],
+  ];
+
+  for (const [file, code, expected] of refused) {
+    it(`refuses in ${file}: ${code.split("\n")[0]}`, async () => {
+      const errors = await lint(file, code);
+      assert.ok(
+        errors.some((e) => expected.test(e)),
+        `expected ${expected} among:\n${errors.join("\n")}`,
+      );
+    });
+  }
+
+  const allowed: [string, string][] = [
+    [
+      "main/conversation/events.ts",
+      'import type { Stats } from "../../plugins/sdk/index.ts";\nexport type S = Stats;',
+    ],
+    ["main/host/problem.ts", 'import { z } from "zod";\nexport const s = z.string();'],
+    [
+      "main/agent/loop.ts",
+      'import { OpenAIProvider } from "../providers/openai.ts";\nvoid OpenAIProvider;',
+    ],
+    [
+      "main/bridge/host.ts",
+      'import { createEngine } from "../engine/bootstrap.ts";\nvoid createEngine;',
+    ],
+    [
+      "renderer/src/bridge/ipc.ts",
+      'import { BridgeError } from "../../../main/bridge/contract.ts";\nimport { Question } from "../../../main/host/questions.ts";\nvoid BridgeError;\nvoid Question;',
+    ],
+    [
+      "preload/index.ts",
+      'import type { PreloadApi } from "../main/bridge/contract.ts";\nexport type P = PreloadApi;',
+    ],
+    ["main/electron/bridge.ts", 'import { ipcMain } from "electron";\nvoid ipcMain;'],
+  ];
+
+  for (const [file, code] of allowed) {
+    it(`allows in ${file}: ${code.split("\n")[0]}`, async () => {
+      assert.deepEqual(await lint(file, code), []);
+    });
+  }
+});

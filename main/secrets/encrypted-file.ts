@@ -1,0 +1,112 @@
+/**
+ * The secret store as one JSON file of sealed values (the desktop app seals them with Electron
+ * safeStorage), and how stored keys join the engine's provider environment.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { SecretStore } from "../host/secrets.ts";
+
+/** What encrypts the values (Electron safeStorage in the app). */
+export interface SecretCipher {
+  encrypt(plain: string): Promise<Buffer>;
+  decrypt(sealed: Buffer): Promise<string>;
+}
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SecretsFile = z.object({
+  version: z.literal(1),
+  /** name → base64 of the sealed value. */
+  secrets: z.record(z.string().regex(SECRET_NAME), z.string()),
+});
+type SecretsFile = z.infer<typeof SecretsFile>;
+
+/** Sealed values in one JSON file (mode 0600), written whole through a rename. */
+export class EncryptedFileSecretStore implements SecretStore {
+  readonly file: string;
+  readonly protection: string;
+  readonly #cipher: SecretCipher;
+  #writes: Promise<unknown> = Promise.resolve();
+
+  constructor(file: string, cipher: SecretCipher, protection: string) {
+    this.file = file;
+    this.#cipher = cipher;
+    this.protection = protection;
+  }
+
+  async names(): Promise<string[]> {
+    return Object.keys((await this.#read()).secrets).sort();
+  }
+
+  async get(name: string): Promise<string | undefined> {
+    const sealed = (await this.#read()).secrets[name];
+    if (sealed === undefined) return undefined;
+    try {
+      return await this.#cipher.decrypt(Buffer.from(sealed, "base64"));
+    } catch {
+      throw new Error(
+        `${this.file}: the key ${name} cannot be decrypted on this machine; enter it again in Settings`,
+      );
+    }
+  }
+
+  async set(name: string, value: string): Promise<void> {
+    if (!SECRET_NAME.test(name))
+      throw new Error(
+        `secret name "${name.slice(0, 60)}": use letters, digits and _ (like OPENAI_API_KEY)`,
+      );
+    const sealed = (await this.#cipher.encrypt(value)).toString("base64");
+    await this.#update((data) => {
+      data.secrets[name] = sealed;
+    });
+  }
+
+  async delete(name: string): Promise<boolean> {
+    let found = false;
+    await this.#update((data) => {
+      found = Object.hasOwn(data.secrets, name);
+      delete data.secrets[name];
+    });
+    return found;
+  }
+
+  async #read(): Promise<SecretsFile> {
+    try {
+      const parsed = SecretsFile.safeParse(JSON.parse(await readFile(this.file, "utf8")));
+      if (parsed.success) return parsed.data;
+      throw new Error(`${this.file}: not in the expected shape; fix or delete it`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, secrets: {} };
+      throw err instanceof SyntaxError
+        ? new Error(`${this.file}: not valid JSON; fix or delete it`)
+        : err;
+    }
+  }
+
+  #update(change: (data: SecretsFile) => void): Promise<void> {
+    const next = this.#writes.then(async () => {
+      const data = await this.#read();
+      change(data);
+      await mkdir(path.dirname(this.file), { recursive: true });
+      const tmp = `${this.file}.${randomBytes(6).toString("hex")}.tmp`;
+      await writeFile(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+      await rename(tmp, this.file);
+    });
+    this.#writes = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** Stored keys under the environment and the env file (those win, as set by the user there). */
+export async function secretsForEnv(
+  store: SecretStore | undefined,
+): Promise<Record<string, string>> {
+  if (!store) return {};
+  const out: Record<string, string> = {};
+  for (const name of await store.names()) {
+    const value = await store.get(name).catch(() => undefined);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
