@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AgentEvent, PUBLIC_EVENT_TYPES } from "./events.ts";
 
-test("the public events are exactly the ones `run --json` documents (SPEC §10)", () => {
+test("the public events are exactly the ones `run --json` documents (SPEC §10, and the withdrawal of a failed attempt)", () => {
   assert.deepEqual([...PUBLIC_EVENT_TYPES].sort(), [
     "agent_switch",
     "assistant",
     "assistant_delta",
+    "assistant_withdrawn",
     "compaction",
     "done",
     "error",
