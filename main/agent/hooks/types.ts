@@ -17,6 +17,7 @@ import type {
   Result,
   TransformContext,
 } from "../../../plugins/sdk/index.ts";
+import { HookTimingSchema } from "../../conversation/events.ts";
 
 export interface HookContexts {
   beforeChat: BeforeChatContext;
@@ -44,17 +45,8 @@ export interface HookResults {
 
 export type HookTiming = keyof HookContexts;
 
-export const HOOK_TIMINGS: readonly HookTiming[] = [
-  "beforeChat",
-  "afterResponse",
-  "beforeToolExecution",
-  "afterToolExecution",
-  "onError",
-  "beforeCompaction",
-  "afterCompaction",
-  "onAgentSwitch",
-  "transformMessages",
-];
+/** In the order a turn reaches them; the one list lives with the event schemas. */
+export const HOOK_TIMINGS: readonly HookTiming[] = HookTimingSchema.options;
 
 /** What one handler call came to. Faults never throw into the engine. */
 export type HookInvocation<T extends HookTiming> =
