@@ -58,11 +58,15 @@ describe("plugin browser", { skip, timeout: 60_000 }, () => {
 condition: turns_lt:3
 once: true
 sdk: "0.1.0"
+permissions:
+  network: [{ host: api.example.com, reason: "posts the greeting" }]
 `,
       "index.ts": GREETER_V1,
     });
     await writePlugin(path.join(workdir, ".islet", "plugins", "tools", "notes"), {
-      "plugin.yaml": "description: Keeps notes for the model\nopt_in: true\n",
+      "plugin.yaml":
+        "description: Keeps notes for the model\nopt_in: true\n" +
+        "permissions:\n  paths: [{ path: notes, write: true, reason: keeps notes }]\n",
       "index.ts": `export function schema() {
   return { name: "Notes", description: "Keep a note", parameters: { type: "object", properties: {} } };
 }
@@ -147,6 +151,9 @@ export function executeCommand() { return "notes"; }
       "not fired yet",
       "SDK compatible",
       /\d+(\.\d)? KB heap/,
+      // Asked for, and nobody could grant it (serve without a terminal or --yes).
+      "network api.example.com",
+      "not granted yet",
     ]);
     await expectText(card("notes"), [
       "Active",
@@ -155,6 +162,9 @@ export function executeCommand() { return "notes"; }
       "Notes",
       "opt-in",
       "/notes [text]",
+      // A project plugin in a folder nobody trusted: its request is not even asked.
+      "path notes (write)",
+      "held back: folder not trusted",
     ]);
     const names = await page
       .getByRole("list", { name: "Installed plugins" })

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { AgentEvent } from "../conversation/events.ts";
 import { formatProblem, Problem } from "../host/problem.ts";
-import { ANSWERS, Question, type QuestionKind } from "../host/questions.ts";
+import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";
 
 export { AgentEvent, Problem, Question };
@@ -71,6 +71,8 @@ export const PluginEntry = z.strictObject({
   restarts: z.number(),
   heapBytes: z.number(),
   logFile: z.string().nullable(),
+  /** What plugin.yaml asks for and where each request stands (granted, denied, pending…). */
+  permissions: z.array(PermissionState),
 });
 export type PluginEntry = z.infer<typeof PluginEntry>;
 

@@ -5,6 +5,7 @@ import { describeHooks } from "../plugins/runtime/commands.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";
+import { describePermission } from "../host/permission-text.ts";
 import { permissionsCommand } from "./plugin-permissions-command.ts";
 
 function showText(p: PluginInfo): string {
@@ -33,6 +34,10 @@ function showText(p: PluginInfo): string {
       ? [`Command:     /${p.command.name}${p.command.hints ? ` ${p.command.hints}` : ""}`]
       : []),
     ...(p.logFile ? [`Log:         ${p.logFile}`] : []),
+    ...p.permissions.map(
+      (item, i) =>
+        `${i === 0 ? "Permissions: " : "             "}${item.status.padEnd(12)} ${describePermission(item)}`,
+    ),
     ...p.warnings.map((w) => `Warning:     ${w}`),
   ];
   return `${lines.join("\n")}\n`;

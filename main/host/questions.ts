@@ -19,6 +19,21 @@ export const PermissionItem = z.strictObject({
 });
 export type PermissionItem = z.infer<typeof PermissionItem>;
 
+/** A permission request and where it stands, as the plugin browser and `islet plugins` show it. */
+export const PermissionState = PermissionItem.extend({
+  status: z.enum([
+    "granted",
+    /** Granted for this run only (--yes, "only this time"). */
+    "granted-once",
+    "denied",
+    /** Asked for, not answered yet (or nobody could answer). */
+    "pending",
+    /** A project plugin in a folder the user has not trusted: not even asked. */
+    "held-back",
+  ]),
+});
+export type PermissionState = z.infer<typeof PermissionState>;
+
 export const ApprovalQuestion = z.strictObject({
   kind: z.literal("approval"),
   tool: z.string(),

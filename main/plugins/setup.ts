@@ -179,6 +179,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     logFile: (name) => path.join(homes.global, "logs", "plugins", `${name}.log`),
     knownToolsFile: path.join(cacheDir, "tools.json"),
     pluginDirs: () => features.dirs.map((d) => d.dir),
+    permissions: (name) => consent.permissionsOf(name),
   };
 
   const runtime = new PluginRuntime(port, {

@@ -8,7 +8,12 @@
  * are not asked about at all.
  */
 import { describePermission } from "../../host/permission-text.ts";
-import { ask, type PermissionItem, type QuestionPort } from "../../host/questions.ts";
+import {
+  ask,
+  type PermissionItem,
+  type PermissionState,
+  type QuestionPort,
+} from "../../host/questions.ts";
 import type { DiscoveredPlugin } from "../loader/discover.ts";
 import { GrantStore, grantKey } from "./grants.ts";
 import {
@@ -49,6 +54,8 @@ export class ConsentGate {
   /** `key` + asked keys of questions queued or being asked (never asked twice at once). */
   readonly #inFlight = new Set<string>();
   readonly #noticed = new Set<string>();
+  /** Each plugin's requests and where they stand, as of the last decide(). */
+  readonly #states = new Map<string, PermissionState[]>();
   #settling: Promise<void> = Promise.resolve();
 
   constructor(opts: ConsentGateOptions) {
@@ -66,6 +73,10 @@ export class ConsentGate {
       const key = await grantKey(plugin.dir);
       if (items.length > 0 && plugin.source === "project" && !this.#opts.trustedProject) {
         untrusted.push(plugin.name);
+        this.#states.set(
+          plugin.name,
+          items.map((i) => ({ ...i, status: "held-back" })),
+        );
         out.set(plugin.name, effectiveRights(plugin.manifest, new Set()));
         continue;
       }
@@ -75,6 +86,21 @@ export class ConsentGate {
         ...(this.#deniedThisRun.get(key) ?? []),
       ]);
       out.set(plugin.name, effectiveRights(plugin.manifest, granted));
+      const recordedGrant = new Set(recorded[key]?.granted ?? []);
+      this.#states.set(
+        plugin.name,
+        items.map((i) => {
+          const k = itemKey(i);
+          const status = recordedGrant.has(k)
+            ? "granted"
+            : granted.has(k)
+              ? "granted-once"
+              : denied.has(k)
+                ? "denied"
+                : "pending";
+          return { ...i, status };
+        }),
+      );
       const asked = items.filter((i) => !granted.has(itemKey(i)) && !denied.has(itemKey(i)));
       if (asked.length === 0 || plugin.status !== "enabled") continue;
       const flight = `${key}\n${asked.map(itemKey).sort().join("\n")}`;
@@ -88,6 +114,11 @@ export class ConsentGate {
         `permissions of project plugins ${untrusted.join(", ")} held back: this folder is not trusted (they run with default rights; \`islet trust add\` trusts it)`,
       );
     return out;
+  }
+
+  /** What the plugin asks for and where each request stands (empty: it asks for nothing). */
+  permissionsOf(plugin: string): PermissionState[] {
+    return this.#states.get(plugin) ?? [];
   }
 
   /** Asks what `decide` queued, then reloads the plugins whose rights grew. */
@@ -114,6 +145,21 @@ export class ConsentGate {
         granted: next.granted,
       });
       this.#inFlight.delete(next.flight);
+      const now: PermissionState["status"] | null =
+        answer === "grant"
+          ? "granted"
+          : answer === "once"
+            ? "granted-once"
+            : answered
+              ? "denied"
+              : null;
+      if (now)
+        this.#states.set(
+          plugin.name,
+          this.permissionsOf(plugin.name).map((st) =>
+            keys.includes(itemKey(st)) ? { ...st, status: now } : st,
+          ),
+        );
       const hash = requestHash(next.items);
       if (answer === "grant") {
         await this.store.record(key, { name: plugin.name, hash, granted: keys });

@@ -1,5 +1,6 @@
 /** A plugin as `islet plugins list|show --json`, /plugins and the plugin browser see it. */
 import type { HookTiming } from "../../agent/hooks/types.ts";
+import type { PermissionState } from "../../host/questions.ts";
 import type { SandboxBackendName } from "../sandbox/types.ts";
 import type { PluginStatus } from "./loaded-plugin.ts";
 import type { PluginRuntime } from "./runtime.ts";
@@ -30,6 +31,8 @@ export interface PluginInfo {
   restarts: number;
   heapBytes: number;
   logFile: string | null;
+  /** What plugin.yaml asks for and where each request stands. */
+  permissions: PermissionState[];
 }
 
 export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | undefined {
@@ -73,6 +76,7 @@ export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | u
     restarts: plugin.restarts,
     heapBytes: plugin.heapUsed(),
     logFile: plugin.log.file,
+    permissions: runtime.port.permissions?.(name) ?? [],
   };
 }
 

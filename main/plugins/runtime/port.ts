@@ -6,6 +6,7 @@ import type { ConditionCheck } from "./handlers.ts";
 import type { PluginLog } from "./plugin-log.ts";
 import type { HostCapabilities, PluginSandbox, SandboxLimits } from "../sandbox/types.ts";
 import type { ToolConfig } from "../../../plugins/sdk/index.ts";
+import type { PermissionState } from "../../host/questions.ts";
 
 export interface PluginSpec {
   name: string;
@@ -64,4 +65,6 @@ export interface PluginPort {
   knownToolsFile?: string;
   /** Folders to watch for hot reload. */
   pluginDirs(): string[];
+  /** What a plugin asks for in plugin.yaml and where each request stands (the consent gate). */
+  permissions?(plugin: string): PermissionState[];
 }

@@ -214,6 +214,8 @@ function Facts({ plugin: p }: { plugin: PluginEntry }) {
         ) : null}
       </span>,
     ]);
+  if (p.permissions.length > 0)
+    rows.push(["Permissions", <PermissionChips permissions={p.permissions} />]);
   if (rows.length === 0) return null;
   return (
     <dl className="facts">
@@ -224,5 +226,41 @@ function Facts({ plugin: p }: { plugin: PluginEntry }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+const PERMISSION_STATUS: Record<PluginEntry["permissions"][number]["status"], string> = {
+  granted: "granted",
+  "granted-once": "granted for this run",
+  denied: "denied",
+  pending: "not granted yet",
+  "held-back": "held back: folder not trusted",
+};
+
+function PermissionChips({ permissions }: { permissions: PluginEntry["permissions"] }) {
+  return (
+    <span className="chips">
+      {permissions.map((item) => {
+        const what =
+          item.kind === "exec"
+            ? item.target
+              ? `runs ${item.target.slice("bash:".length)}`
+              : "runs programs"
+            : item.kind === "wasm"
+              ? "WebAssembly"
+              : `${item.kind} ${item.target}${item.write ? " (write)" : ""}`;
+        const ok = item.status === "granted" || item.status === "granted-once";
+        return (
+          <span
+            key={`${item.kind}:${item.target}:${item.write ? "w" : ""}`}
+            className={`chip ${ok ? "" : "chip-warn"}`}
+            title={`${item.reason} — ${PERMISSION_STATUS[item.status]}`}
+          >
+            <code>{what}</code>
+            <span className="chip-note"> · {PERMISSION_STATUS[item.status]}</span>
+          </span>
+        );
+      })}
+    </span>
   );
 }
