@@ -39,7 +39,8 @@ Run options:
   --unsafe-plugins    allow plugins to run processes
   --plugin-runtime R  sandbox for plugins: isolated-vm (default under Node) or quickjs
 
-Serve options (and every run option but --session, --max-steps, --yes, --json):
+Serve options (and every run option but --session, --max-steps, --json; with serve, --yes trusts
+the folder and grants plugin permissions for that run, and tool calls are asked in the page):
   --port N            port on 127.0.0.1 (default: a free one); the printed URL carries the token
 
 Exit codes: 0 success, 1 the run failed, 2 bad usage.`;
