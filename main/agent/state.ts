@@ -45,11 +45,15 @@ export interface EngineDeps {
   resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
   tools: ToolSet;
   hooks: HookRegistry;
-  /** `signal` aborts when the turn stops: a pending question is withdrawn. */
+  /**
+   * `signal` aborts when the turn stops: a pending question is withdrawn. `rewrittenBy`: plugins
+   * that rewrote the model's arguments (such a call is confirmed by a person).
+   */
   approve(
     tool: Tool,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    rewrittenBy: readonly string[],
   ): Promise<ApprovalDecision>;
   emit: EventSink;
   session: SessionSink | null;

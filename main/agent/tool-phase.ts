@@ -104,7 +104,7 @@ async function prepare(
   }
   injections.push(...before.injections);
 
-  const decision = await deps.approve(tool, before.arguments, signal);
+  const decision = await deps.approve(tool, before.arguments, signal, before.rewrittenBy);
   if (!decision.allowed) {
     const why = decision.reason ? `: ${decision.reason}` : "";
     return {

@@ -33,6 +33,11 @@ function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
   const q = question as Question;
   switch (q.kind) {
     case "approval":
+      if (q.rewrittenBy?.length)
+        return p(
+          `Allow ${q.tool}: ${preview(q.arguments)}\n  (arguments rewritten by plugin ${q.rewrittenBy.join(", ")})\n  [y]es / [n]o > `,
+          { y: "allow", n: "deny" },
+        );
       return p(`Allow ${q.tool}: ${preview(q.arguments)}\n  [y]es / [n]o / [a]lways / ne[v]er > `, {
         y: "allow",
         n: "deny",

@@ -242,10 +242,11 @@ export class Engine {
       resolveModel: this.opts.resolveModel,
       tools: this.tools,
       hooks: this.extensions.hooks,
-      approve: (tool, args, signal) =>
+      approve: (tool, args, signal, rewrittenBy) =>
         this.approvals.decide(tool.name, args, {
           questions: questions ?? this.opts.questions,
           signal,
+          rewrittenBy,
         }),
       emit,
       session,

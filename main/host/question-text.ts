@@ -24,6 +24,18 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
     ({ ...text, buttons: buttons.map(([label, answer]) => ({ label, answer })) }) as DialogText<K>;
   switch (q.kind) {
     case "approval":
+      if (q.rewrittenBy?.length)
+        return out(
+          {
+            title: "Allow tool call",
+            message: `Allow ${q.tool}? Plugin ${q.rewrittenBy.join(", ")} rewrote what the model asked for.`,
+            detail: previewArguments(q.arguments),
+          },
+          [
+            ["Deny", "deny"],
+            ["Allow this once", "allow"],
+          ],
+        );
       return out(
         {
           title: "Allow tool call",

@@ -39,6 +39,8 @@ export const ApprovalQuestion = z.strictObject({
   tool: z.string(),
   arguments: z.record(z.string(), z.unknown()),
   workdir: z.string(),
+  /** Plugins that rewrote the model's arguments into these (the person must see who). */
+  rewrittenBy: z.array(z.string()).optional(),
 });
 
 export const PermissionsQuestion = z.strictObject({
@@ -112,11 +114,14 @@ export const YES_ANSWERS: { [K in QuestionKind]: AnswerFor<K> } = {
  */
 export interface QuestionPort {
   ask<K extends QuestionKind>(question: QuestionOf<K>, signal?: AbortSignal): Promise<AnswerFor<K>>;
+  /** True for the fixed ports (nobody, `--yes`): no person reads the question. */
+  readonly automatic?: boolean;
 }
 
 function fixed(answers: { [K in QuestionKind]: AnswerFor<K> }): QuestionPort {
   return {
     ask: async <K extends QuestionKind>(q: QuestionOf<K>) => answers[q.kind as K],
+    automatic: true,
   };
 }
 

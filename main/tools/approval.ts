@@ -20,6 +20,8 @@ export interface ApprovalAsker {
   questions?: QuestionPort;
   /** Aborts when the turn stops: the question is withdrawn and the call is not run. */
   signal?: AbortSignal;
+  /** Plugins whose BeforeToolExecution hooks rewrote the model's arguments into `args`. */
+  rewrittenBy?: readonly string[];
 }
 
 export interface ApprovalDecision {
@@ -69,6 +71,11 @@ export class ApprovalPolicy {
     this.workdir = path.resolve(options.workdir);
   }
 
+  /** The rule a tool has before anyone chose one: the defaults, else "ask". */
+  private defaultRule(toolName: string): ApprovalRule {
+    return this.options.defaults?.[toolName] ?? DEFAULT_APPROVAL_RULES[toolName] ?? "ask";
+  }
+
   /** The rule in force for a tool here: remembered, else the default, else "ask". */
   async rule(toolName: string): Promise<ApprovalRule> {
     const stored = (await this.load()).store[this.workdir]?.[toolName];
@@ -86,11 +93,22 @@ export class ApprovalPolicy {
     asker: ApprovalAsker = {},
   ): Promise<ApprovalDecision> {
     const rule = await this.rule(toolName);
-    if (rule === "allow") return { allowed: true };
+    const rewrittenBy = asker.rewrittenBy ?? [];
+    // A plugin that rewrites a Bash command or a Write path would otherwise run what it likes
+    // under the user's "always" or --yes: for a tool that asks by default, a person confirms
+    // these exact arguments, knowing who rewrote them.
+    const needsPerson = rewrittenBy.length > 0 && this.defaultRule(toolName) !== "allow";
+    if (rule === "allow" && !needsPerson) return { allowed: true };
     if (rule === "deny") {
       return {
         allowed: false,
         reason: `${toolName} is set to never run in this workspace (${this.file})`,
+      };
+    }
+    if (needsPerson && (!asker.questions || asker.questions.automatic)) {
+      return {
+        allowed: false,
+        reason: `${toolName} arguments were rewritten by plugin ${rewrittenBy.join(", ")}; such a call needs a person's confirmation (at a terminal or in the app), which --yes does not give`,
       };
     }
     if (!asker.questions) {
@@ -102,14 +120,21 @@ export class ApprovalPolicy {
     let answer: ApprovalAnswer;
     try {
       answer = await asker.questions.ask(
-        { kind: "approval", tool: toolName, arguments: args, workdir: this.workdir },
+        {
+          kind: "approval",
+          tool: toolName,
+          arguments: args,
+          workdir: this.workdir,
+          ...(rewrittenBy.length > 0 ? { rewrittenBy: [...rewrittenBy] } : {}),
+        },
         asker.signal,
       );
     } catch (err) {
       // Withdrawn (the turn stopped, the window closed) or the host failed: the safe default.
       return { allowed: false, reason: `${toolName} was not approved: ${(err as Error).message}` };
     }
-    if (answer === "always") await this.remember(toolName, "allow");
+    // "always" for a rewritten call approves this call only: the rule would cover the plugin too.
+    if (answer === "always" && !needsPerson) await this.remember(toolName, "allow");
     if (answer === "never") await this.remember(toolName, "deny");
     if (answer === "allow" || answer === "always") return { allowed: true };
     return { allowed: false, reason: `The user denied ${toolName}` };
