@@ -11,7 +11,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { PluginFiles } from "./files.ts";
+import { PluginFiles, pluginDataDir } from "./files.ts";
 
 describe("plugin file API", () => {
   let base: string;
@@ -201,5 +201,11 @@ describe("plugin file API", () => {
     );
     await assert.rejects(reader.readFile("secrets.env"), /env files hold API keys/);
     assert.equal(await reader.readFile(path.join(pluginDir, "state.json")), "{}");
+  });
+
+  test("a data folder is always a folder of its own under plugin-data/", () => {
+    assert.equal(pluginDataDir("/h", "notes"), path.join("/h", "plugin-data", "notes"));
+    for (const bad of ["../config", "a/b", "..", ".", "x\\..\\y"])
+      assert.throws(() => pluginDataDir("/h", bad), /cannot name a plugin data folder/, bad);
   });
 });

@@ -72,6 +72,10 @@ export function isInside(child: string, parent: string): boolean {
 
 /** The plugin's own writable folder: `<global home>/plugin-data/<name>`. */
 export function pluginDataDir(globalHome: string, plugin: string): string {
+  // Names are checked at discovery; this keeps a name like "../config" from ever naming a folder
+  // elsewhere in the global home should one slip through.
+  if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(plugin))
+    throw new Error(`"${plugin.slice(0, 80)}" cannot name a plugin data folder`);
   return path.join(globalHome, "plugin-data", plugin);
 }
 
