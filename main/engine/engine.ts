@@ -69,6 +69,8 @@ export class Engine {
   /** The plugin editor's guarded access to plugin folders. */
   readonly pluginFiles = new PluginSourceFiles((name) => this.plugins?.get(name)?.spec.dir);
   private watcher: PluginWatcher | null = null;
+  /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
+  private watchListener: ((reports: ReloadReport[]) => void) | null = null;
   private readonly opts: EngineOptions;
 
   constructor(opts: EngineOptions) {
@@ -103,6 +105,10 @@ export class Engine {
       onReload?: (report: ReloadReport) => void;
     } = {},
   ): Promise<PluginRuntime> {
+    // A watcher follows one runtime: it moves to the new one below.
+    const watched = this.watcher !== null;
+    await this.watcher?.close();
+    this.watcher = null;
     await this.plugins?.dispose();
     this.plugins = null;
     // Released here only if loading fails half-way; otherwise the runtime's dispose() does it.
@@ -136,15 +142,17 @@ export class Engine {
         this.opts.warn(`could not save once-state for ${plugin}: ${(err as Error).message}`);
       }
     };
+    if (watched) await this.watchPlugins(this.watchListener ?? undefined);
     return this.plugins;
   }
 
   /** Hot reload: watch the plugins folders (the app and `islet serve`; not needed for one-shot runs). */
   async watchPlugins(onReload?: (reports: ReloadReport[]) => void): Promise<void> {
     if (!this.plugins || this.watcher) return;
+    this.watchListener = onReload ?? null;
     this.watcher = watchPlugins(this.plugins, {
       onReload: (reports) => {
-        onReload?.(reports);
+        this.watchListener?.(reports);
         // An edited plugin.yaml may ask for more: ask (in the background) and reload on a grant.
         void this.consent.settle();
       },
