@@ -21,5 +21,6 @@ export async function desktopSecretStore(): Promise<EncryptedFileSecretStore | u
     basic
       ? "not secure on this system: no keyring was found, so keys are only obfuscated (install gnome-keyring or KWallet)"
       : "encrypted with the operating system's keychain",
+    (line) => console.warn(`[islet] ${line}`),
   );
 }

@@ -2,10 +2,8 @@
  * The secret store as one JSON file of sealed values (the desktop app seals them with Electron
  * safeStorage), and how stored keys join the engine's provider environment.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
+import { JsonStore } from "../config/json-store.ts";
 import type { SecretStore } from "../host/secrets.ts";
 
 /** What encrypts the values (Electron safeStorage in the app). */
@@ -24,23 +22,33 @@ type SecretsFile = z.infer<typeof SecretsFile>;
 
 /** Sealed values in one JSON file (mode 0600), written whole through a rename. */
 export class EncryptedFileSecretStore implements SecretStore {
-  readonly file: string;
   readonly protection: string;
   readonly #cipher: SecretCipher;
-  #writes: Promise<unknown> = Promise.resolve();
+  readonly #store: JsonStore<SecretsFile>;
 
-  constructor(file: string, cipher: SecretCipher, protection: string) {
-    this.file = file;
+  constructor(
+    file: string,
+    cipher: SecretCipher,
+    protection: string,
+    warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  ) {
     this.#cipher = cipher;
     this.protection = protection;
+    this.#store = new JsonStore(file, SecretsFile, () => ({ version: 1, secrets: {} }), warn, {
+      mode: 0o600,
+    });
+  }
+
+  get file(): string {
+    return this.#store.file;
   }
 
   async names(): Promise<string[]> {
-    return Object.keys((await this.#read()).secrets).sort();
+    return Object.keys((await this.#store.read()).secrets).sort();
   }
 
   async get(name: string): Promise<string | undefined> {
-    const sealed = (await this.#read()).secrets[name];
+    const sealed = (await this.#store.read()).secrets[name];
     if (sealed === undefined) return undefined;
     try {
       return await this.#cipher.decrypt(Buffer.from(sealed, "base64"));
@@ -57,44 +65,18 @@ export class EncryptedFileSecretStore implements SecretStore {
         `secret name "${name.slice(0, 60)}": use letters, digits and _ (like OPENAI_API_KEY)`,
       );
     const sealed = (await this.#cipher.encrypt(value)).toString("base64");
-    await this.#update((data) => {
+    await this.#store.update((data) => {
       data.secrets[name] = sealed;
     });
   }
 
   async delete(name: string): Promise<boolean> {
     let found = false;
-    await this.#update((data) => {
+    await this.#store.update((data) => {
       found = Object.hasOwn(data.secrets, name);
       delete data.secrets[name];
     });
     return found;
-  }
-
-  async #read(): Promise<SecretsFile> {
-    try {
-      const parsed = SecretsFile.safeParse(JSON.parse(await readFile(this.file, "utf8")));
-      if (parsed.success) return parsed.data;
-      throw new Error(`${this.file}: not in the expected shape; fix or delete it`);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, secrets: {} };
-      throw err instanceof SyntaxError
-        ? new Error(`${this.file}: not valid JSON; fix or delete it`)
-        : err;
-    }
-  }
-
-  #update(change: (data: SecretsFile) => void): Promise<void> {
-    const next = this.#writes.then(async () => {
-      const data = await this.#read();
-      change(data);
-      await mkdir(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${randomBytes(6).toString("hex")}.tmp`;
-      await writeFile(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-      await rename(tmp, this.file);
-    });
-    this.#writes = next.catch(() => undefined);
-    return next;
   }
 }
 

@@ -3,9 +3,9 @@
  * `<globalHome>/approvals.json`, and for "ask" an approval question on the host's QuestionPort
  * (a terminal prompt, the app's dialog through the bridge, `--yes`).
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { writeAtomically } from "../config/atomic-write.ts";
 import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
 
@@ -194,18 +194,5 @@ export class ApprovalPolicy {
     if (this.warned.has(line)) return;
     this.warned.add(line);
     (this.options.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
-  }
-}
-
-/** Write to a temp file beside the target, then rename: readers see the old or the new file, never half. */
-export async function writeAtomically(file: string, content: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    await fs.writeFile(temp, content, "utf8");
-    await fs.rename(temp, file);
-  } catch (err) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
-    throw err;
   }
 }
