@@ -250,16 +250,35 @@ export class PluginFiles {
     });
   }
 
+  // The real locations of the roots and protected places, resolved once: they are fixed for the
+  // plugin's lifetime, and a folder not created yet resolves through its existing ancestors.
+  #placesOnce: Promise<Places> | null = null;
+  #places(): Promise<Places> {
+    this.#placesOnce ??= (async () => {
+      const prot = this.#protected;
+      const all = (paths: readonly string[]) => Promise.all(paths.map(realOrSelf));
+      return {
+        dataDir: await realOrSelf(this.#dataDir),
+        home: await realOrSelf(prot.globalHome),
+        ownFolder: await realOrSelf(this.#pluginDir),
+        pluginDirs: await all([this.#pluginDir, ...prot.pluginDirs]),
+        secretFiles: (await all(prot.secretFiles)).map(fold),
+        roots: await all(this.#roots.map((r) => r.path)),
+      };
+    })();
+    return this.#placesOnce;
+  }
+
   async #check(real: string, p: string, access: Access): Promise<void> {
-    const dataDir = await realOrSelf(this.#dataDir);
+    const places = await this.#places();
     // The data folder is the plugin's own, even though it lives in the global home.
-    if (isInside(real, dataDir)) return;
-    const refusal = await this.#protectedReason(real, access);
+    if (isInside(real, places.dataDir)) return;
+    const refusal = protectedReason(real, access, places);
     if (refusal) throw new Error(`plugin ${this.#plugin} cannot ${access} ${p}: ${refusal}`);
     let readOnlyMatch: FileRoot | undefined;
-    for (const root of this.#roots) {
+    for (const [i, root] of this.#roots.entries()) {
       // A granted folder that does not exist yet is still granted (a write creates it).
-      if (!isInside(real, await realOrSelf(root.path))) continue;
+      if (!isInside(real, places.roots[i])) continue;
       if (access === "read" || root.write) return;
       readOnlyMatch = root;
     }
@@ -279,31 +298,37 @@ export class PluginFiles {
         "(ask for it in plugin.yaml permissions.paths with a reason; the user is asked to grant it)",
     );
   }
+}
 
-  /** Why a real path is off limits whatever the grants say, or null. */
-  async #protectedReason(real: string, access: Access): Promise<string | null> {
-    const prot = this.#protected;
-    const home = await realOrSelf(prot.globalHome);
-    const ownFolder = await realOrSelf(this.#pluginDir);
-    if (access === "read") {
-      for (const file of prot.secretFiles)
-        if (fold(real) === fold(await realOrSelf(file)))
-          return "env files hold API keys and are never readable by plugins";
-      if (isInside(real, home) && !isInside(real, ownFolder))
-        return "Islet's global home (sessions, grants, other plugins) is not readable by plugins";
-      return null;
-    }
-    const names = fold(real).split(path.sep);
-    for (const name of PROTECTED_FOLDER_NAMES)
-      if (names.includes(name))
-        return `${name}/ is never writable by plugins (it holds ${name === ".git" ? "git hooks and history" : "Islet's configuration and plugins"})`;
-    for (const dir of [this.#pluginDir, ...prot.pluginDirs])
-      if (isInside(real, await realOrSelf(dir)))
-        return "plugin folders are never writable by plugins (use fs.dataDir for the plugin's own data)";
-    if (isInside(real, home))
-      return "Islet's global home is never writable by plugins (use fs.dataDir)";
+interface Places {
+  dataDir: string;
+  home: string;
+  ownFolder: string;
+  pluginDirs: string[];
+  /** Case-folded where the file system folds case. */
+  secretFiles: string[];
+  /** The real path of each root, in the roots' order. */
+  roots: string[];
+}
+
+/** Why a real path is off limits whatever the grants say, or null. */
+function protectedReason(real: string, access: Access, places: Places): string | null {
+  if (access === "read") {
+    if (places.secretFiles.includes(fold(real)))
+      return "env files hold API keys and are never readable by plugins";
+    if (isInside(real, places.home) && !isInside(real, places.ownFolder))
+      return "Islet's global home (sessions, grants, other plugins) is not readable by plugins";
     return null;
   }
+  const names = fold(real).split(path.sep);
+  for (const name of PROTECTED_FOLDER_NAMES)
+    if (names.includes(name))
+      return `${name}/ is never writable by plugins (it holds ${name === ".git" ? "git hooks and history" : "Islet's configuration and plugins"})`;
+  if (places.pluginDirs.some((dir) => isInside(real, dir)))
+    return "plugin folders are never writable by plugins (use fs.dataDir for the plugin's own data)";
+  if (isInside(real, places.home))
+    return "Islet's global home is never writable by plugins (use fs.dataDir)";
+  return null;
 }
 
 /** The real path of `p`; for a path not created yet, its nearest existing ancestor's plus the rest. */
