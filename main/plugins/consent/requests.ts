@@ -73,35 +73,28 @@ export function effectiveRights(
   manifest: PluginManifest,
   granted: ReadonlySet<string>,
 ): EffectiveRights {
-  const ok = (item: PermissionItem) => granted.has(itemKey(item));
+  const ok = requestedItems(manifest).filter((i) => granted.has(itemKey(i)));
+  const has = (kind: PermissionItem["kind"], target = "", write = false) =>
+    ok.some((i) => i.kind === kind && i.target === target && (i.write ?? false) === write);
+  const targets = (kind: PermissionItem["kind"]) =>
+    ok.filter((i) => i.kind === kind).map((i) => i.target);
   const p = manifest.permissions;
-  const network = (p.network ?? []).filter((n) =>
-    ok({ kind: "network", target: n.host, reason: "" }),
-  );
-  const paths = (p.paths ?? []).filter((f) =>
-    ok({ kind: "path", target: f.path, ...(f.write ? { write: true } : {}), reason: "" }),
-  );
-  const exec = p.exec !== undefined && ok({ kind: "exec", target: "", reason: "" });
-  const permissions: PluginPermissions = {
-    ...(network.length ? { network } : {}),
-    ...(paths.length ? { paths } : {}),
-    ...(exec && p.exec ? { exec: p.exec } : {}),
-  };
-  const env = new Set(
-    requestedItems(manifest)
-      .filter((i) => i.kind === "env" && ok(i))
-      .map((i) => i.target),
-  );
-  const bashCommands = new Set(
-    requestedItems(manifest)
-      .filter((i) => i.kind === "exec" && i.target.startsWith("bash:") && ok(i))
-      .map((i) => i.target.slice("bash:".length)),
-  );
+  const network = (p.network ?? []).filter((n) => has("network", n.host));
+  const paths = (p.paths ?? []).filter((f) => has("path", f.path, f.write ?? false));
+  const exec = p.exec !== undefined && has("exec");
   return {
-    permissions,
-    env,
+    permissions: {
+      ...(network.length ? { network } : {}),
+      ...(paths.length ? { paths } : {}),
+      ...(exec ? { exec: p.exec } : {}),
+    },
+    env: new Set(targets("env")),
     exec,
-    wasm: ok({ kind: "wasm", target: "", reason: "" }),
-    bashCommands,
+    wasm: has("wasm"),
+    bashCommands: new Set(
+      targets("exec")
+        .filter((t) => t.startsWith("bash:"))
+        .map((t) => t.slice("bash:".length)),
+    ),
   };
 }
