@@ -32,6 +32,16 @@ export const BUDGET = TEST_LIMITS.callTimeoutMs;
 const TIMELY = BUDGET * 2 + 700;
 const MEMORY_TIMELY = 10_000;
 
+/** A plugin granted WebAssembly that asks for more memory than its limit: a memory fault. */
+const WASM_OVER_LIMIT_ENDING = {
+  kinds: ["memory"],
+  message: WASM_OVER_LIMIT,
+  withinMs: MEMORY_TIMELY,
+  longBudget: true,
+  allowWasm: true,
+  on: NO_WASM_ON_QUICKJS,
+} satisfies Partial<Attack>;
+
 export const ATTACKS: Attack[] = [
   {
     name: "sync infinite loop",
@@ -221,12 +231,7 @@ export const ATTACKS: Attack[] = [
       for (let i = 0; i < 30; i++) { m.grow(160); new Uint8Array(m.buffer).fill(1); }
       return m.buffer.byteLength;
     }`,
-    kinds: ["memory"],
-    message: WASM_OVER_LIMIT,
-    withinMs: MEMORY_TIMELY,
-    longBudget: true,
-    allowWasm: true,
-    on: NO_WASM_ON_QUICKJS,
+    ...WASM_OVER_LIMIT_ENDING,
   },
   {
     name: "a WebAssembly module whose own memory starts at 300 MB",
@@ -234,12 +239,7 @@ export const ATTACKS: Attack[] = [
       const module = new WebAssembly.Module(${wasmModuleSource(4800)});
       return new WebAssembly.Instance(module).exports.fill(300 * 1024 * 1024);
     }`,
-    kinds: ["memory"],
-    message: WASM_OVER_LIMIT,
-    withinMs: MEMORY_TIMELY,
-    longBudget: true,
-    allowWasm: true,
-    on: NO_WASM_ON_QUICKJS,
+    ...WASM_OVER_LIMIT_ENDING,
   },
   {
     name: "WebAssembly.instantiate (async) of a 300 MB module",
@@ -247,12 +247,7 @@ export const ATTACKS: Attack[] = [
       const { instance } = await WebAssembly.instantiate(${wasmModuleSource(4800)});
       return instance.exports.fill(300 * 1024 * 1024);
     }`,
-    kinds: ["memory"],
-    message: WASM_OVER_LIMIT,
-    withinMs: MEMORY_TIMELY,
-    longBudget: true,
-    allowWasm: true,
-    on: NO_WASM_ON_QUICKJS,
+    ...WASM_OVER_LIMIT_ENDING,
   },
   {
     name: "the native WebAssembly.Memory reached through a prototype",
@@ -262,11 +257,6 @@ export const ATTACKS: Attack[] = [
       new Uint8Array(m.buffer).fill(1);
       return m.buffer.byteLength;
     }`,
-    kinds: ["memory"],
-    message: WASM_OVER_LIMIT,
-    withinMs: MEMORY_TIMELY,
-    longBudget: true,
-    allowWasm: true,
-    on: NO_WASM_ON_QUICKJS,
+    ...WASM_OVER_LIMIT_ENDING,
   },
 ];
