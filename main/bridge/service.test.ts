@@ -37,6 +37,7 @@ function service(overrides: Partial<BridgeHandlers> = {}, log: string[] = []): B
     "chat/open": unused,
     "chat/stop": unused,
     "chat/send": unused,
+    "commands/list": unused,
     ...overrides,
   });
   return s;

@@ -28,6 +28,8 @@ export interface SlashCommand {
   /** Ghost text for the composer, e.g. "[agent name]". */
   hints?: string;
   source: CommandSource;
+  /** The plugin that provides it (source "plugin"). */
+  plugin?: string;
   run(args: string, env: CommandEnv): Promise<CommandOutput>;
 }
 

@@ -288,7 +288,11 @@ export class Conversation {
     const parsed = parseCommandLine(text);
     const command = parsed && this.engine.commands.get(parsed.name);
     if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
-    if (!command) throw new Error(`unknown command /${parsed.name}; /help lists the commands`);
+    if (!command)
+      throw new Error(
+        this.engine.plugins?.missingCommand(parsed.name) ??
+          `unknown command /${parsed.name}; /help lists the commands`,
+      );
     const result = await command.run(parsed.args, {
       session: this.session,
       agentNames: () => [...this.engine.agents.keys()],

@@ -178,6 +178,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     workdir: homes.workdir,
     logFile: (name) => path.join(homes.global, "logs", "plugins", `${name}.log`),
     knownToolsFile: path.join(cacheDir, "tools.json"),
+    knownCommandsFile: path.join(cacheDir, "commands.json"),
     pluginDirs: () => features.dirs.map((d) => d.dir),
     permissions: (name) => consent.permissionsOf(name),
   };

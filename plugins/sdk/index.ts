@@ -285,7 +285,8 @@ export interface ToolConfig {
 export interface CommandSchema {
   name: string;
   description: string;
-  hints?: string;
+  /** Ghost text after the name, e.g. "[environment]", or labels, e.g. ["name"] (shown "[name]"). */
+  hints?: string | string[];
   forward?: boolean;
   silent?: boolean;
 }

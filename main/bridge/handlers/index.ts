@@ -5,6 +5,7 @@ import type { BridgeQuestions } from "../questions.ts";
 import type { BridgeHandlers, BridgeService } from "../service.ts";
 import { appHandlers, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
+import { commandHandlers } from "./commands.ts";
 import { pluginHandlers } from "./plugins.ts";
 import { questionHandlers } from "./questions.ts";
 
@@ -24,5 +25,6 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...pluginHandlers(deps.engine, deps.service),
     ...questionHandlers(deps.questions),
     ...chatHandlers(deps.chats),
+    ...commandHandlers(deps.engine),
   };
 }

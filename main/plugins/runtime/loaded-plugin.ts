@@ -26,8 +26,11 @@ export interface PluginToolExports {
 export interface PluginExports {
   hooks: HookTiming[];
   tool: PluginToolExports | null;
-  command: CommandSchema | null;
+  command: LoadedCommand | null;
 }
+
+/** A plugin's command schema as the engine keeps it: hints already one string. */
+export type LoadedCommand = Omit<CommandSchema, "hints"> & { hints?: string };
 
 /** A call that did not produce a result, with a message meant for the user and the author. */
 export class PluginCallError extends Error {

@@ -1,15 +1,16 @@
 /** A plugin's slash command (priority below built-in and custom commands). */
 import type { SlashCommand } from "../../commands/types.ts";
-import type { CommandSchema } from "../../../plugins/sdk/index.ts";
-import { PluginCallError, type LoadedPlugin } from "./loaded-plugin.ts";
+import { PluginCallError, type LoadedCommand, type LoadedPlugin } from "./loaded-plugin.ts";
 import { commandResultSchema, describeIssue } from "./result-schema.ts";
 
 export function pluginCommand(
   getPlugin: () => LoadedPlugin,
-  schema: CommandSchema,
+  schema: LoadedCommand,
   pluginConfig: Record<string, unknown>,
+  pluginName: string,
 ): SlashCommand {
   return {
+    plugin: pluginName,
     name: schema.name,
     description: schema.description,
     hints: schema.hints,

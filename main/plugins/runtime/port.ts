@@ -61,8 +61,10 @@ export interface PluginPort {
   workdir: string;
   /** Where each plugin's log file goes (null: memory only). */
   logFile(name: string): string | null;
-  /** Where the tool each plugin last provided is remembered (known-tools.ts); none: not kept. */
+  /** Where the tool each plugin last provided is remembered (known-names.ts); none: not kept. */
   knownToolsFile?: string;
+  /** Likewise for each plugin's slash command. */
+  knownCommandsFile?: string;
   /** Folders to watch for hot reload. */
   pluginDirs(): string[];
   /** What a plugin asks for in plugin.yaml and where each request stands (the consent gate). */

@@ -76,10 +76,25 @@ export const toolPathsSchema = z.looseObject({
 export const commandSchemaSchema = z.looseObject({
   name: str.regex(/^[A-Za-z0-9][\w:.-]*$/, "a command name without the leading /"),
   description: str.default(""),
-  hints: str.optional(),
+  /**
+   * Ghost text for the composer. The SDK reference (seed 002) writes a string ("[environment]"),
+   * the Aura guide (seed 000) a list of labels (["name"]): both read as one string.
+   */
+  hints: z
+    .union([str, z.array(str)])
+    .optional()
+    .transform(commandHints),
   forward: bool.optional(),
   silent: bool.optional(),
 });
+
+/** ["from", "[to]"] → "[from] [to]": a bare label gets the brackets of optional ghost text. */
+function commandHints(hints: string | string[] | undefined): string | undefined {
+  if (!Array.isArray(hints)) return hints;
+  const labels = hints.map((h) => h.trim()).filter((h) => h !== "");
+  if (labels.length === 0) return undefined;
+  return labels.map((h) => (/^[[<]/.test(h) ? h : `[${h}]`)).join(" ");
+}
 
 export const commandResultSchema = z.looseObject({ output: str.default("") });
 

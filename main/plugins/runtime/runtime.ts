@@ -13,7 +13,7 @@ import type { SandboxBackendName } from "../sandbox/types.ts";
 import { buildPlugin, type Built } from "./build.ts";
 import { pluginCommands } from "./commands.ts";
 import { OnceTracker, pluginHandler, type ConditionCheck } from "./handlers.ts";
-import { KnownTools } from "./known-tools.ts";
+import { KnownNames } from "./known-names.ts";
 import type { LoadedPlugin } from "./loaded-plugin.ts";
 import { pluginCommand } from "./plugin-command.ts";
 import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
@@ -77,12 +77,14 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   /** Everything this runtime contributed; null before load() and after dispose(). */
   private registrar: ScopedRegistrar | null = null;
   private disposed = false;
-  private readonly knownTools: KnownTools;
+  private readonly knownTools: KnownNames;
+  private readonly knownCommands: KnownNames;
 
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
     this.opts = opts;
-    this.knownTools = new KnownTools(port.knownToolsFile ?? null);
+    this.knownTools = new KnownNames(port.knownToolsFile ?? null);
+    this.knownCommands = new KnownNames(port.knownCommandsFile ?? null);
   }
 
   /** The sandbox backend every plugin runs on, and why it was chosen. */
@@ -218,6 +220,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
         () => this.entries.get(spec.name)!.plugin,
         exp.command,
         spec.config,
+        spec.name,
       );
       const serving = contributions.command(command).serving();
       if (serving && serving !== command && serving.source !== "plugin") {
@@ -226,7 +229,10 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
         );
       }
     }
-    if (built.plugin.status === "active") this.knownTools.remember(spec.name, toolName);
+    if (built.plugin.status === "active") {
+      this.knownTools.remember(spec.name, toolName);
+      this.knownCommands.remember(spec.name, exp.command?.name ?? null);
+    }
     this.entries.set(spec.name, entry);
     previous?.plugin.dispose();
     if (!reloading) for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
@@ -282,7 +288,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
    * telling us their tool. Undefined when no plugin explains it.
    */
   missingTool(name: string): { known: boolean; line: string } | undefined {
-    const reason = (plugin: LoadedPlugin) => (plugin.error ?? "no reason given").split("\n")[0];
+    const reason = (plugin: LoadedPlugin) => firstLine(plugin.error);
     const owner = this.knownTools.ownerOf(name);
     const owned = owner === undefined ? undefined : this.entries.get(owner);
     if (owner && owned && owned.plugin.status !== "active") {
@@ -299,6 +305,26 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     const list = failed.map((e) => `${e.spec.name} failed to load (${reason(e.plugin)})`);
     const plural = failed.length === 1 ? "plugin" : "plugins";
     return { known: false, line: `${plural} ${list.join(", ")} and may provide it` };
+  }
+
+  /**
+   * The slash commands of plugins that failed to load, as they last declared them (the plugin
+   * cache remembers each plugin's command): the composer lists them, `/name` explains itself.
+   */
+  failedCommands(): { name: string; plugin: string; error: string }[] {
+    const out: { name: string; plugin: string; error: string }[] = [];
+    for (const [plugin, entry] of [...this.entries].sort(([a], [b]) => a.localeCompare(b))) {
+      if (entry.plugin.status !== "failed") continue;
+      const name = this.knownCommands.nameOf(plugin);
+      if (name) out.push({ name, plugin, error: firstLine(entry.plugin.error) });
+    }
+    return out;
+  }
+
+  /** "/greet comes from greet-command, which failed: …" when a failed plugin explains `name`. */
+  missingCommand(name: string): string | undefined {
+    const failed = this.failedCommands().find((c) => c.name === name);
+    return failed && `/${name} comes from ${failed.plugin}, which failed: ${failed.error}`;
   }
 
   names(): string[] {
@@ -324,4 +350,8 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     this.registrar?.dispose();
     this.registrar = null;
   }
+}
+
+function firstLine(error: string | undefined): string {
+  return (error ?? "no reason given").split("\n")[0];
 }

@@ -1,13 +1,13 @@
 /**
- * Which tool each plugin provided the last time it loaded, kept across runs in the plugin cache
- * (a small JSON file). A plugin that fails to load registers nothing, so without this a call to
- * its tool could only say "unknown tool"; with it, the CLI names the plugin and why it failed.
- * Best effort: a missing or unreadable file just means nothing is known yet.
+ * Which tool (or slash command) each plugin provided the last time it loaded, kept across runs in
+ * the plugin cache (a small JSON file per kind). A plugin that fails to load registers nothing, so
+ * without this a call to its tool or command could only say "unknown"; with it, the engine names
+ * the plugin and why it failed. Best effort: a missing or unreadable file means nothing is known.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-export class KnownTools {
+export class KnownNames {
   readonly #file: string | null;
   #byPlugin?: Record<string, string>;
 
@@ -15,7 +15,7 @@ export class KnownTools {
     this.#file = file;
   }
 
-  /** Records the tool `plugin` provides now (null: none). Writes only when that changed. */
+  /** Records the name `plugin` provides now (null: none). Writes only when that changed. */
   remember(plugin: string, tool: string | null): void {
     const known = this.#read();
     if ((known[plugin] ?? null) === tool) return;
@@ -24,13 +24,18 @@ export class KnownTools {
     this.#write(known);
   }
 
-  /** The plugin that last provided `tool`, if any. */
+  /** The plugin that last provided `tool` (a tool or command name), if any. */
   ownerOf(tool: string): string | undefined {
     const known = this.#read();
     return Object.keys(known).find((plugin) => known[plugin] === tool);
   }
 
-  /** Whether `plugin` ever loaded and told us its tool (or that it has none). */
+  /** The name `plugin` provided when it last loaded, if any. */
+  nameOf(plugin: string): string | undefined {
+    return this.#read()[plugin];
+  }
+
+  /** Whether `plugin` ever loaded and told us its name (or that it has none). */
   knows(plugin: string): boolean {
     return Object.hasOwn(this.#read(), plugin);
   }

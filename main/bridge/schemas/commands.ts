@@ -1,0 +1,20 @@
+/** `commands/*`: the slash commands the composer offers (built-in and plugin ones). */
+import { z } from "zod";
+
+export const CommandEntry = z.strictObject({
+  /** Without the leading "/". */
+  name: z.string(),
+  description: z.string(),
+  /** Ghost text after the name, e.g. "[agent name]"; null when none. */
+  hints: z.string().nullable(),
+  /** "builtin", "custom", or the plugin's name. */
+  source: z.string(),
+  /** "failed": its plugin did not load (the command is remembered from its last good load). */
+  status: z.enum(["ok", "failed"]),
+  /** Why its plugin failed (one line); null when ok. */
+  error: z.string().nullable(),
+});
+export type CommandEntry = z.infer<typeof CommandEntry>;
+
+export const CommandList = z.strictObject({ commands: z.array(CommandEntry) });
+export type CommandList = z.infer<typeof CommandList>;
