@@ -12,7 +12,13 @@ const node = [
 const runs = [
   {
     env: {},
-    globs: ["main/**/*.test.ts", "plugins/**/*.test.ts", "bench/**/*.test.ts", "e2e/**/*.test.ts"],
+    globs: [
+      "main/**/*.test.ts",
+      "renderer/**/*.test.ts",
+      "plugins/**/*.test.ts",
+      "bench/**/*.test.ts",
+      "e2e/**/*.test.ts",
+    ],
   },
   { env: { ISLET_TEST_PLUGIN_RUNTIME: "quickjs" }, globs: ["plugins/**/*.test.ts"] },
 ];

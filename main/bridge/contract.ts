@@ -12,9 +12,10 @@ import { AgentEvent } from "../conversation/events.ts";
 import { formatProblem, Problem } from "../host/problem.ts";
 import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";
-import { CommandList } from "./schemas/commands.ts";
+import { CommandEntry, CommandList } from "./schemas/commands.ts";
 
 export { AgentEvent, Problem, Question };
+export { CommandEntry, CommandList };
 
 export const AppInfo = z.strictObject({
   name: z.string(),

@@ -1,16 +1,19 @@
 /** The app shell: the sidebar, the connection and engine notices, and the current view. */
 import { useState } from "react";
-import { ChatPlaceholder } from "./chat/ChatPlaceholder.tsx";
+import { ChatView } from "./chat/ChatView.tsx";
 import { useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
 import { looseProblems } from "./plugins/format.ts";
 import { PluginBrowser } from "./plugins/PluginBrowser.tsx";
+import { QuestionDialog } from "./questions/QuestionDialog.tsx";
 import { ConnectionNotice } from "./shell/ConnectionNotice.tsx";
 import { EngineWarnings } from "./shell/EngineWarnings.tsx";
 import { Sidebar } from "./shell/Sidebar.tsx";
 import type { ViewId } from "./shell/views.ts";
 
 export function App() {
-  const [view, setView] = useState<ViewId>("plugins");
+  const [view, setView] = useState<ViewId>("chat");
+  /** The chat's session; null: a new chat (it gets an id with its first prompt). */
+  const [sessionId, setSessionId] = useState<string | null>(null);
   const connection = useConnectionState();
   const info = useBridgeQuery("app/info");
   const plugins = useBridgeQuery("plugins/list", { refreshOn: ["plugins/changed"] });
@@ -36,9 +39,10 @@ export function App() {
         {view === "plugins" ? (
           <PluginBrowser list={plugins} info={info.data} connection={connection} />
         ) : (
-          <ChatPlaceholder info={info} />
+          <ChatView sessionId={sessionId} onSessionOpened={setSessionId} />
         )}
       </main>
+      <QuestionDialog />
     </div>
   );
 }

@@ -1,0 +1,124 @@
+/**
+ * The chat screen: (the sessions column, given by the app), the conversation — header with its
+ * title, pickers and context meter, the transcript, the composer — and the agent's plan.
+ */
+import { useCallback, useMemo, type ReactNode } from "react";
+import type { QuestionAsked } from "../../../main/bridge/contract.ts";
+import { useBridgeQuery } from "../bridge/hooks.ts";
+import { useQuestions } from "../questions/useQuestions.ts";
+import { Callout } from "../ui/Callout.tsx";
+import { Logo } from "../ui/Logo.tsx";
+import { matchApprovals } from "./approvals.ts";
+import { Composer } from "./Composer.tsx";
+import { ContextMeter } from "./ContextMeter.tsx";
+import { TodoPanel } from "./TodoPanel.tsx";
+import { ApprovalBar } from "./ToolCard.tsx";
+import { TranscriptList } from "./TranscriptList.tsx";
+import type { TurnActions } from "./TurnView.tsx";
+import { useChat } from "./useChat.ts";
+import "./chat.css";
+
+export function ChatView({
+  sessionId,
+  onSessionOpened,
+  sessionsPanel,
+  headerControls,
+}: {
+  sessionId: string | null;
+  onSessionOpened(id: string): void;
+  sessionsPanel?: ReactNode;
+  headerControls?: (conversationId: string | null) => ReactNode;
+}) {
+  const chat = useChat(sessionId, onSessionOpened);
+  const { conversationId, transcript } = chat;
+  const isMine = useCallback(
+    (q: QuestionAsked) => q.question.kind === "approval" && q.conversationId === conversationId,
+    [conversationId],
+  );
+  const questions = useQuestions(isMine);
+  const { byItem, unmatched } = useMemo(
+    () => matchApprovals(transcript.turns, questions.pending),
+    [transcript.turns, questions.pending],
+  );
+  const lastFailed = transcript.turns.at(-1)?.status === "error" && !chat.running;
+  const actions: TurnActions = useMemo(
+    () => ({
+      approvals: byItem,
+      onAnswer: questions.answer,
+      onRetry: lastFailed ? chat.retry : null,
+    }),
+    [byItem, questions.answer, lastFailed, chat.retry],
+  );
+  // Retry belongs to the last turn only: earlier failed turns keep their error without a button.
+  const turns = transcript.turns;
+
+  return (
+    <div className="chat-screen">
+      {sessionsPanel}
+      <section className="chat-column" aria-labelledby="chat-title">
+        <header className="chat-header">
+          <div className="chat-heading">
+            <h1 id="chat-title">{chat.title || (conversationId ? "Untitled chat" : "New chat")}</h1>
+            {chat.agent ? <span className="chat-agent">{chat.agent}</span> : null}
+          </div>
+          <div className="chat-header-controls">
+            {headerControls?.(conversationId)}
+            <ContextMeter tokens={transcript.tokens} />
+          </div>
+        </header>
+        {chat.openError ? (
+          <div className="chat-open-error">
+            <Callout tone="bad" title="This session could not be opened" role="alert">
+              <p>{chat.openError}</p>
+            </Callout>
+          </div>
+        ) : null}
+        <TranscriptList
+          turns={turns}
+          actions={actions}
+          empty={<EmptyChat loading={chat.loading} />}
+        />
+        <div className="composer-wrap">
+          {unmatched.map((asked) => (
+            <div key={asked.id} className="tool-card tool-waiting loose-approval">
+              <ApprovalBar asked={asked} onAnswer={questions.answer} />
+            </div>
+          ))}
+          {questions.error ? <p className="error-text composer-error">{questions.error}</p> : null}
+          <Composer
+            running={chat.running}
+            stopping={chat.stopping}
+            disabled={chat.openError !== null || chat.loading}
+            onSend={chat.send}
+            onStop={chat.stop}
+          />
+        </div>
+      </section>
+      <TodoPanel todos={transcript.todos} />
+    </div>
+  );
+}
+
+function EmptyChat({ loading }: { loading: boolean }) {
+  const info = useBridgeQuery("app/info");
+  if (loading)
+    return (
+      <p className="chat-empty" role="status">
+        <span className="spinner" aria-hidden="true" /> Opening the session…
+      </p>
+    );
+  return (
+    <div className="chat-empty">
+      <Logo size={48} />
+      <h2>What shall we work on?</h2>
+      {info.data ? (
+        <p className="muted">
+          The agent works in <span className="path">{info.data.workdir}</span>
+        </p>
+      ) : null}
+      <p className="muted chat-empty-tip">
+        Type <kbd>/</kbd> for commands. Tools that change files or run commands ask first.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * Where the person writes: Enter sends, Shift+Enter starts a new line. Typing "/" opens the
+ * slash-command list (built-in and plugin commands with their hints; a command whose plugin
+ * failed is shown as such), an ARIA combobox: arrows move, Tab or Enter picks, Escape closes.
+ * While a turn runs, Send becomes Stop.
+ */
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import type { CommandEntry } from "../../../main/bridge/contract.ts";
+import { useBridgeQuery } from "../bridge/hooks.ts";
+import { SendIcon, StopIcon } from "./chat-icons.tsx";
+
+export function Composer({
+  running,
+  stopping,
+  disabled,
+  onSend,
+  onStop,
+}: {
+  running: boolean;
+  stopping: boolean;
+  /** No engine to talk to (e.g. the session failed to open). */
+  disabled: boolean;
+  onSend(text: string): void;
+  onStop(): void;
+}) {
+  const [text, setText] = useState("");
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const listId = useId();
+  const commands = useBridgeQuery("commands/list", { refreshOn: ["plugins/changed"] });
+
+  const query = /^\/([\w:.-]*)$/.exec(text)?.[1];
+  const matches = useMemo(
+    () => (query === undefined ? [] : matching(commands.data?.commands ?? [], query)),
+    [commands.data, query],
+  );
+  const open = matches.length > 0 && dismissed !== text;
+  const current = open ? matches[Math.min(active, matches.length - 1)] : undefined;
+  const hint = hintFor(text, commands.data?.commands ?? []);
+
+  const pick = (command: CommandEntry) => {
+    setText(`/${command.name} `);
+    setActive(0);
+    input.current?.focus();
+  };
+  const send = () => {
+    const prompt = text.trim();
+    if (prompt === "" || running || disabled) return;
+    onSend(prompt);
+    setText("");
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (open && current) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : -1;
+        setActive(
+          (i) => (Math.min(i, matches.length - 1) + step + matches.length) % matches.length,
+        );
+        return;
+      }
+      if (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey)) {
+        e.preventDefault();
+        pick(current);
+        return;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        setDismissed(text);
+        return;
+      }
+    }
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      {open ? (
+        <ul id={listId} className="command-menu" role="listbox" aria-label="Slash commands">
+          {matches.map((c, i) => (
+            <li
+              key={c.name}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={c === current}
+              aria-disabled={c.status === "failed" || undefined}
+              className={`command-option${c === current ? " active" : ""}${c.status === "failed" ? " failed" : ""}`}
+              onMouseDown={(e) => {
+                e.preventDefault(); // keep the focus in the textarea
+                pick(c);
+              }}
+              onMouseEnter={() => setActive(i)}
+            >
+              <span className="command-option-name">
+                /{c.name}
+                {c.hints ? <span className="command-option-hints"> {c.hints}</span> : null}
+              </span>
+              <span className="command-option-desc">
+                {c.status === "failed" ? `failed to load: ${c.error ?? ""}` : c.description}
+              </span>
+              <span className={`command-option-source${c.status === "failed" ? " failed" : ""}`}>
+                {c.source === "builtin" ? "built-in" : c.source}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="composer-box">
+        <label htmlFor={`${listId}-input`} className="visually-hidden">
+          Message
+        </label>
+        <textarea
+          id={`${listId}-input`}
+          ref={input}
+          className="composer-input"
+          rows={1}
+          placeholder={running ? "The agent is working…" : "Message the agent — / for commands"}
+          value={text}
+          disabled={disabled}
+          role="combobox"
+          aria-multiline="true"
+          aria-autocomplete="list"
+          aria-expanded={open}
+          aria-controls={open ? listId : undefined}
+          aria-activedescendant={current ? `${listId}-${matches.indexOf(current)}` : undefined}
+          aria-describedby={hint ? `${listId}-hint` : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <div className="composer-bar">
+          <span id={`${listId}-hint`} className="composer-hint">
+            {hint ?? (
+              <>
+                <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+              </>
+            )}
+          </span>
+          {running ? (
+            <button
+              type="button"
+              className="composer-send composer-stop"
+              onClick={onStop}
+              disabled={stopping}
+              aria-label={stopping ? "Stopping" : "Stop"}
+              title="Stop the turn"
+            >
+              <StopIcon />
+            </button>
+          ) : (
+            <button
+              type="submit"
+              className="composer-send"
+              disabled={disabled || text.trim() === ""}
+              aria-label="Send"
+              title="Send (Enter)"
+            >
+              <SendIcon />
+            </button>
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}
+
+/** Names starting with the query first, then names containing it. */
+function matching(commands: CommandEntry[], query: string): CommandEntry[] {
+  const q = query.toLowerCase();
+  const starts = commands.filter((c) => c.name.toLowerCase().startsWith(q));
+  const contains = commands.filter((c) => !starts.includes(c) && c.name.toLowerCase().includes(q));
+  return [...starts, ...contains];
+}
+
+/** "/deploy " with nothing after it yet: the command's hints as a reminder of what comes next. */
+function hintFor(text: string, commands: CommandEntry[]): string | null {
+  const m = /^\/([\w:.-]+) $/.exec(text);
+  const command = m && commands.find((c) => c.name === m[1]);
+  if (!command) return null;
+  if (command.status === "failed")
+    return `/${command.name} comes from ${command.source}, which failed to load`;
+  return command.hints ? `/${command.name} ${command.hints}` : null;
+}

@@ -1,0 +1,90 @@
+/**
+ * The hooks that ran in one turn, expandable under it: which plugin, at which point, whether its
+ * condition matched (skipped otherwise), how long it took and what its result changed.
+ */
+import { useState } from "react";
+import type { HookTraceEntry } from "../../../main/conversation/events.ts";
+import { ChevronIcon, HookIcon } from "./chat-icons.tsx";
+import { formatDuration } from "./format.ts";
+
+const TIMING_LABEL: Record<HookTraceEntry["timing"], string> = {
+  beforeChat: "before the model",
+  afterResponse: "after the response",
+  beforeToolExecution: "before a tool",
+  afterToolExecution: "after a tool",
+  onError: "on an error",
+  beforeCompaction: "before compaction",
+  afterCompaction: "after compaction",
+  onAgentSwitch: "on agent switch",
+  transformMessages: "transforming messages",
+};
+
+/** What a result label means to a person (HookTraceEntry.changed). */
+const CHANGE_LABEL: Record<string, string> = {
+  message: "injected a message",
+  messages: "rewrote the messages",
+  notice: "showed a notice",
+  disableTools: "disabled tools",
+  appendSystem: "appended system text",
+  skip: "skipped the request",
+  "response.content": "rewrote the response",
+  "response.skip": "dropped the response",
+  arguments: "rewrote the arguments",
+  block: "blocked the tool",
+  output: "replaced the output",
+  rejected: "was rejected",
+  "error.retry": "asked for a retry",
+  "error.skip": "skipped the error",
+  "compaction.skip": "skipped compaction",
+};
+
+export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; turnId: number }) {
+  const [open, setOpen] = useState(false);
+  if (entries.length === 0) return null;
+  const ran = entries.filter((e) => e.status !== "skipped").length;
+  const failed = entries.filter((e) => e.status === "error").length;
+  const changed = entries.filter((e) => e.changed.length > 0).length;
+  const id = `hooks-${turnId}`;
+  return (
+    <section className="hooks" aria-label="Hook timeline">
+      <button
+        type="button"
+        className="hooks-toggle"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
+        <span className={`tool-chevron${open ? " open" : ""}`}>
+          <ChevronIcon />
+        </span>
+        <HookIcon />
+        <span>
+          {entries.length} hook {entries.length === 1 ? "call" : "calls"} · {ran} ran
+          {changed ? ` · ${changed} changed something` : ""}
+          {failed ? ` · ${failed} failed` : ""}
+        </span>
+      </button>
+      <ol id={id} className="hooks-list" hidden={!open}>
+        {entries.map((e, i) => (
+          <li key={i} className={`hook hook-${e.status}`}>
+            <span className="hook-dot" aria-hidden="true" />
+            <span className="hook-source">{e.source}</span>
+            <span className="hook-timing">{TIMING_LABEL[e.timing]}</span>
+            <span className={`hook-status hook-status-${e.status}`}>
+              {e.status === "ok" ? "ran" : e.status === "skipped" ? "skipped" : "failed"}
+            </span>
+            <span className="hook-duration">{formatDuration(e.durationMs)}</span>
+            <span className="hook-what">
+              {e.changed.length
+                ? e.changed.map((c) => CHANGE_LABEL[c] ?? c).join(", ")
+                : e.status === "ok"
+                  ? "changed nothing"
+                  : ""}
+              {e.detail ? <span className="hook-detail"> — {e.detail}</span> : null}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+/** Rendered Markdown (markdown.ts); the code blocks' Copy buttons work by event delegation. */
+import { memo, useMemo, type MouseEvent } from "react";
+import { copyText } from "./copy.ts";
+import { renderMarkdown } from "./markdown.ts";
+
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return (
+    <div className="markdown" onClick={onCopyClick} dangerouslySetInnerHTML={{ __html: html }} />
+  );
+});
+
+function onCopyClick(e: MouseEvent<HTMLDivElement>): void {
+  const button = (e.target as HTMLElement).closest<HTMLButtonElement>("button[data-copy-code]");
+  const code = button?.closest(".code-block")?.querySelector("code");
+  if (!button || !code) return;
+  void copyText(code.textContent ?? "").then((ok) => {
+    button.textContent = ok ? "Copied" : "Copy failed";
+    setTimeout(() => (button.textContent = "Copy"), 1500);
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * One tool call: its name and the gist of its arguments, live state, duration, the output
+ * (truncated, with Show all) or error; and, while the approval policy asks, Allow / Deny /
+ * Always allow here right in the card.
+ */
+import { useEffect, useRef, useState } from "react";
+import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
+import { ChevronIcon, ToolIcon } from "./chat-icons.tsx";
+import { CopyButton } from "./CopyButton.tsx";
+import { formatDuration } from "./format.ts";
+import type { Item } from "./transcript.ts";
+
+type ToolItem = Extract<Item, { kind: "tool" }>;
+
+const OUTPUT_PREVIEW = 1200;
+
+const STATE_LABEL: Record<ToolItem["state"], string> = {
+  running: "Running",
+  done: "Done",
+  error: "Failed",
+  stopped: "Stopped",
+};
+
+export function ToolCard({
+  item,
+  approval,
+  onAnswer,
+}: {
+  item: ToolItem;
+  approval: QuestionAsked | null;
+  onAnswer(answer: QuestionAnswer): void;
+}) {
+  const [open, setOpen] = useState(item.state === "error");
+  const [all, setAll] = useState(false);
+  const state = approval ? "waiting" : item.state;
+  const output = item.output ?? "";
+  const long = output.length > OUTPUT_PREVIEW;
+  const bodyId = `tool-body-${item.id}`;
+  return (
+    <article className={`tool-card tool-${state}`} aria-label={`Tool ${item.name}`}>
+      <button
+        type="button"
+        className="tool-head"
+        aria-expanded={open}
+        aria-controls={bodyId}
+        onClick={() => setOpen(!open)}
+      >
+        <span className={`tool-chevron${open ? " open" : ""}`}>
+          <ChevronIcon />
+        </span>
+        <ToolIcon />
+        <span className="tool-name">{item.name}</span>
+        <span className="tool-gist">{gist(item.arguments)}</span>
+        <span className={`tool-state tool-state-${state}`}>
+          {state === "running" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+          {state === "waiting" ? "Needs approval" : STATE_LABEL[item.state]}
+          {item.durationMs !== null ? ` · ${formatDuration(item.durationMs)}` : ""}
+        </span>
+      </button>
+      {approval ? <ApprovalBar asked={approval} onAnswer={onAnswer} /> : null}
+      <div id={bodyId} className="tool-body" hidden={!open}>
+        <p className="tool-label">Arguments</p>
+        <pre className="tool-pre">{JSON.stringify(item.arguments, null, 2)}</pre>
+        {item.output !== null ? (
+          <>
+            <div className="tool-label-row">
+              <p className="tool-label">{item.state === "error" ? "Error" : "Output"}</p>
+              <CopyButton text={output} label={`Copy ${item.name} output`} />
+            </div>
+            <pre className={`tool-pre${item.state === "error" ? " tool-pre-error" : ""}`}>
+              {long && !all ? `${output.slice(0, OUTPUT_PREVIEW)}…` : output || "(no output)"}
+            </pre>
+            {long ? (
+              <button type="button" className="link-button" onClick={() => setAll(!all)}>
+                {all ? "Show less" : `Show all (${output.length.toLocaleString()} characters)`}
+              </button>
+            ) : null}
+          </>
+        ) : null}
+      </div>
+      {!open && item.state === "error" && item.output ? (
+        <p className="tool-error-line">{item.output.split("\n")[0]}</p>
+      ) : null}
+    </article>
+  );
+}
+
+export function ApprovalBar({
+  asked,
+  onAnswer,
+}: {
+  asked: QuestionAsked;
+  onAnswer(answer: QuestionAnswer): void;
+}) {
+  const first = useRef<HTMLButtonElement>(null);
+  // Focus moves to the question so it can be answered from the keyboard at once.
+  useEffect(() => first.current?.focus(), [asked.id]);
+  const q = asked.question;
+  if (q.kind !== "approval") return null;
+  const reply = (answer: "allow" | "deny" | "always") =>
+    onAnswer({ id: asked.id, kind: "approval", answer });
+  return (
+    <div className="approval" role="group" aria-label={`Allow ${q.tool}?`}>
+      <p className="approval-text">
+        Allow <strong>{q.tool}</strong> to run?
+        {q.rewrittenBy?.length ? (
+          <span className="approval-note"> Rewritten by plugin {q.rewrittenBy.join(", ")}.</span>
+        ) : null}
+      </p>
+      <pre className="tool-pre approval-args">{preview(q.arguments)}</pre>
+      <div className="approval-buttons">
+        <button
+          ref={first}
+          type="button"
+          className="button button-primary"
+          onClick={() => reply("allow")}
+        >
+          Allow
+        </button>
+        <button type="button" className="button" onClick={() => reply("deny")}>
+          Deny
+        </button>
+        {q.rewrittenBy?.length ? null : (
+          <button type="button" className="button" onClick={() => reply("always")}>
+            Always allow here
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The one argument a person looks for first (command, path, pattern…), else a short JSON. */
+function gist(args: Record<string, unknown>): string {
+  for (const key of ["command", "path", "file_path", "pattern", "url", "query"]) {
+    const v = args[key];
+    if (typeof v === "string") return v.length > 80 ? `${v.slice(0, 79)}…` : v;
+  }
+  const json = JSON.stringify(args);
+  return json === "{}" ? "" : json.length > 80 ? `${json.slice(0, 79)}…` : json;
+}
+
+function preview(args: Record<string, unknown>): string {
+  const text = typeof args.command === "string" ? args.command : JSON.stringify(args, null, 2);
+  return text.length > 600 ? `${text.slice(0, 597)}…` : text;
+}

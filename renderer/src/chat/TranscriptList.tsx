@@ -1,0 +1,66 @@
+/**
+ * The transcript as a virtualized list of turns (@tanstack/react-virtual): only the turns on
+ * screen are in the DOM, so a 2,000-message session stays smooth. It follows the bottom while
+ * the view is at the bottom, and leaves the scroll alone once the person scrolls up.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import type { Turn } from "./transcript.ts";
+import { TurnView, type TurnActions } from "./TurnView.tsx";
+
+export function TranscriptList({
+  turns,
+  actions,
+  empty,
+}: {
+  turns: Turn[];
+  actions: TurnActions;
+  empty: ReactNode;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: turns.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 220,
+    overscan: 4,
+    getItemKey: (i) => turns[i].id,
+  });
+
+  // Follow the newest content while the person has not scrolled away from the bottom.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  });
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const onScroll = () => {
+      atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    return () => el.removeEventListener("scroll", onScroll);
+  }, []);
+
+  return (
+    <div ref={scroller} className="transcript" role="region" aria-label="Conversation" tabIndex={0}>
+      {turns.length === 0 ? (
+        empty
+      ) : (
+        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((row) => (
+            <div
+              key={row.key}
+              ref={virtualizer.measureElement}
+              data-index={row.index}
+              className="transcript-row"
+              style={{ transform: `translateY(${row.start}px)` }}
+            >
+              <TurnView turn={turns[row.index]} actions={actions} />
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

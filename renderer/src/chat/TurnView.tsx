@@ -1,0 +1,157 @@
+/** One turn: the prompt, then what the agent did (text, thinking, tools, notices), then its hooks. */
+import { memo } from "react";
+import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
+import { PuzzleIcon, RetryIcon } from "./chat-icons.tsx";
+import { CopyButton } from "./CopyButton.tsx";
+import { formatDuration } from "./format.ts";
+import { HookTimeline } from "./HookTimeline.tsx";
+import { Markdown } from "./Markdown.tsx";
+import { Thinking } from "./Thinking.tsx";
+import { ToolCard } from "./ToolCard.tsx";
+import type { Item, Turn } from "./transcript.ts";
+
+export interface TurnActions {
+  /** Approval questions of this conversation, by tool item id. */
+  approvals: Map<number, QuestionAsked>;
+  onAnswer(answer: QuestionAnswer): void;
+  /** Set on the last turn when it failed. */
+  onRetry: (() => void) | null;
+}
+
+export const TurnView = memo(function TurnView({
+  turn,
+  actions,
+}: {
+  turn: Turn;
+  actions: TurnActions;
+}) {
+  const waiting = turn.status === "running" && turn.items.length === 0;
+  return (
+    <div className="turn">
+      {turn.prompt !== null ? (
+        <div className="msg msg-user">
+          <div className="bubble-user">{turn.prompt}</div>
+          <div className="msg-actions msg-actions-user">
+            <CopyButton text={turn.prompt} label="Copy prompt" />
+          </div>
+        </div>
+      ) : null}
+      <div className="agent">
+        {turn.items.map((item) => (
+          <ItemView key={item.id} item={item} actions={actions} />
+        ))}
+        {waiting ? (
+          <p className="typing" role="status">
+            <span className="typing-dots" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            <span className="visually-hidden">The agent is working</span>
+          </p>
+        ) : null}
+        {turn.status === "stopped" ? <p className="turn-note">Stopped.</p> : null}
+        {turn.status === "max_steps" ? (
+          <p className="turn-note">Stopped after the maximum number of steps.</p>
+        ) : null}
+        <HookTimeline entries={turn.hooks} turnId={turn.id} />
+      </div>
+    </div>
+  );
+});
+
+function ItemView({ item, actions }: { item: Item; actions: TurnActions }) {
+  switch (item.kind) {
+    case "assistant":
+      return (
+        <div className={`msg msg-assistant${item.streaming ? " streaming" : ""}`}>
+          <Markdown text={item.text} />
+          {!item.streaming ? (
+            <div className="msg-actions">
+              <CopyButton text={item.text} label="Copy message" />
+            </div>
+          ) : null}
+        </div>
+      );
+    case "thinking":
+      return <Thinking id={item.id} text={item.text} streaming={item.streaming} />;
+    case "tool":
+      return (
+        <ToolCard
+          item={item}
+          approval={actions.approvals.get(item.id) ?? null}
+          onAnswer={actions.onAnswer}
+        />
+      );
+    case "notice":
+      return (
+        <div className="plugin-note" role="note">
+          <PluginTag source={item.source} />
+          <span>{item.text}</span>
+        </div>
+      );
+    case "injected":
+      return (
+        <div className="plugin-note plugin-injected" role="note">
+          <PluginTag source={item.source} />
+          <span className="injected-label">
+            injected a{item.role === "user" ? " user" : "n assistant"} message
+          </span>
+          <div className="injected-text">
+            <Markdown text={item.text} />
+          </div>
+        </div>
+      );
+    case "retry":
+      return (
+        <p className="turn-note turn-retry" role="status">
+          <RetryIcon /> Retrying (attempt {item.attempt}) in {formatDuration(item.delayMs)}:{" "}
+          {item.reason}
+        </p>
+      );
+    case "agent_switch":
+      return (
+        <p className="turn-note">
+          Switched agent from {item.from} to <strong>{item.to}</strong>
+          {item.reason ? ` (${item.reason})` : ""}
+        </p>
+      );
+    case "compaction":
+      return (
+        <p className="turn-note">
+          {item.success
+            ? `Compacted ${item.preMessages} messages into ${item.postMessages}.`
+            : "Compaction did not free any context."}
+        </p>
+      );
+    case "command":
+      return (
+        <div className="msg msg-command">
+          <p className="command-name">/{item.name}</p>
+          <pre className="command-output">{item.output}</pre>
+        </div>
+      );
+    case "error":
+      return (
+        <div className="turn-error" role="alert">
+          <p>
+            <strong>The turn failed:</strong> {item.message}
+          </p>
+          {actions.onRetry ? (
+            <button type="button" className="button" onClick={actions.onRetry}>
+              <RetryIcon /> Retry
+            </button>
+          ) : null}
+        </div>
+      );
+  }
+}
+
+function PluginTag({ source }: { source: string }) {
+  return (
+    <span className="plugin-tag" title={`From plugin ${source}`}>
+      <PuzzleIcon />
+      {source}
+    </span>
+  );
+}

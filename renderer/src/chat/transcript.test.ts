@@ -1,0 +1,217 @@
+/** The transcript reducer: engine events in, the chat's view model out (pure, no DOM). */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  EMPTY_TRANSCRIPT,
+  isRunning,
+  lastPrompt,
+  reduceTranscript,
+  transcriptOf,
+  type ChatEvent,
+  type Transcript,
+  type TranscriptAction,
+} from "./transcript.ts";
+
+const run = (...actions: TranscriptAction[]): Transcript =>
+  actions.reduce(reduceTranscript, EMPTY_TRANSCRIPT);
+const events = (...list: ChatEvent[]): TranscriptAction => ({ type: "events", events: list });
+const stats = {
+  startTime: "",
+  duration: 1,
+  interactions: 1,
+  turns: 1,
+  iterations: 1,
+  tools: { calls: 0, errors: 0 },
+  parseRetries: 0,
+  compactions: 0,
+  tokens: { in: 1, out: 1 },
+  topTools: [],
+};
+/** What items a transcript shows, compactly. */
+const shape = (t: Transcript) =>
+  t.turns.map((turn) => ({
+    prompt: turn.prompt,
+    status: turn.status,
+    items: turn.items.map((it) => {
+      const { id: _id, ...rest } = it;
+      return rest;
+    }),
+  }));
+
+describe("transcript reducer", () => {
+  it("streams thinking and text, then the step's final text replaces the deltas", () => {
+    const live = run(
+      { type: "prompt", text: "hi" },
+      events({ type: "user_message", text: "hi" }),
+      events(
+        { type: "thinking_delta", text: "let me " },
+        { type: "thinking_delta", text: "think" },
+      ),
+      events({ type: "assistant_delta", text: "# Hel" }, { type: "assistant_delta", text: "lo" }),
+    );
+    assert.equal(live.turns.length, 1, "the echo of a prompt shown locally is not a second turn");
+    assert.deepEqual(shape(live)[0].items, [
+      { kind: "thinking", text: "let me think", streaming: true },
+      { kind: "assistant", text: "# Hello", streaming: true },
+    ]);
+    assert.equal(isRunning(live), true);
+    const done = reduceTranscript(
+      live,
+      events(
+        { type: "thinking", text: "let me think" },
+        { type: "assistant", text: "# Hello!" },
+        { type: "done", stats, sessionId: "s" },
+      ),
+    );
+    assert.deepEqual(shape(done), [
+      {
+        prompt: "hi",
+        status: "done",
+        items: [
+          { kind: "thinking", text: "let me think", streaming: false },
+          { kind: "assistant", text: "# Hello!", streaming: false },
+        ],
+      },
+    ]);
+    assert.equal(isRunning(done), false);
+  });
+
+  it("a history renders exactly like the live turn that produced it", () => {
+    const history: ChatEvent[] = [
+      { type: "user_message", text: "list files" },
+      { type: "hook_trace", entries: [hook("guard", "beforeChat", ["message"])] },
+      { type: "notice", source: "guard", text: "careful" },
+      { type: "tool_call", id: "c1", name: "Bash", arguments: { command: "ls" } },
+      { type: "tool_result", id: "c1", name: "Bash", output: "a\nb", error: false, durationMs: 12 },
+      { type: "assistant", text: "Two files." },
+      { type: "done", stats, sessionId: "s" },
+    ];
+    const live = run({ type: "prompt", text: "list files" }, events(...history), {
+      type: "ended",
+      outcome: { status: "done", text: "Two files.", command: null, error: null },
+    });
+    assert.deepEqual(shape(transcriptOf(history)), shape(live));
+    assert.deepEqual(shape(live)[0].items, [
+      { kind: "notice", source: "guard", text: "careful" },
+      {
+        kind: "tool",
+        callId: "c1",
+        name: "Bash",
+        arguments: { command: "ls" },
+        state: "done",
+        output: "a\nb",
+        durationMs: 12,
+      },
+      { kind: "assistant", text: "Two files.", streaming: false },
+    ]);
+    assert.deepEqual(live.turns[0].hooks, [hook("guard", "beforeChat", ["message"])]);
+  });
+
+  it("a withdrawn attempt's text disappears; a retry is shown", () => {
+    const t = run(
+      { type: "prompt", text: "q" },
+      events(
+        { type: "assistant_delta", text: "partial" },
+        { type: "assistant_withdrawn", text: "partial", reason: "network" },
+        { type: "retry", attempt: 1, delayMs: 1000, reason: "network" },
+        { type: "assistant_delta", text: "whole" },
+      ),
+    );
+    assert.deepEqual(shape(t)[0].items, [
+      { kind: "retry", attempt: 1, delayMs: 1000, reason: "network" },
+      { kind: "assistant", text: "whole", streaming: true },
+    ]);
+  });
+
+  it("a stopped turn stops streaming and marks a tool still running as stopped", () => {
+    const t = run(
+      { type: "prompt", text: "sleep" },
+      events({ type: "tool_call", id: "c1", name: "Bash", arguments: { command: "sleep 30" } }),
+      { type: "ended", outcome: { status: "stopped", text: "", command: null, error: null } },
+    );
+    assert.equal(t.turns[0].status, "stopped");
+    assert.equal(t.turns[0].items[0].kind === "tool" && t.turns[0].items[0].state, "stopped");
+  });
+
+  it("a failed turn shows its error once, and Retry knows the prompt", () => {
+    const t = run(
+      { type: "prompt", text: "again?" },
+      events({ type: "error", errorType: "network", message: "connection refused" }),
+      {
+        type: "ended",
+        outcome: {
+          status: "error",
+          text: "",
+          command: null,
+          error: { source: "model", title: "connection refused" },
+        },
+      },
+    );
+    assert.deepEqual(shape(t)[0], {
+      prompt: "again?",
+      status: "error",
+      items: [{ kind: "error", message: "connection refused", errorType: "network" }],
+    });
+    assert.equal(lastPrompt(t), "again?");
+    const refused = run(
+      { type: "prompt", text: "x" },
+      { type: "ended", outcome: null, error: "no model" },
+    );
+    assert.deepEqual(shape(refused)[0].items, [
+      { kind: "error", message: "no model", errorType: "" },
+    ]);
+  });
+
+  it("the todo list follows successful TodoWrite calls; tokens feed the context meter", () => {
+    const todos = [
+      { content: "read", status: "completed" },
+      { content: "write", status: "in_progress" },
+    ];
+    const t = run(
+      { type: "prompt", text: "plan" },
+      events(
+        { type: "tool_call", id: "t1", name: "TodoWrite", arguments: { todos } },
+        {
+          type: "tool_result",
+          id: "t1",
+          name: "TodoWrite",
+          output: "ok",
+          error: false,
+          durationMs: 1,
+        },
+        { type: "tool_call", id: "t2", name: "TodoWrite", arguments: { todos: [] } },
+        {
+          type: "tool_result",
+          id: "t2",
+          name: "TodoWrite",
+          output: "bad",
+          error: true,
+          durationMs: 1,
+        },
+        { type: "tokens", tokens: { estimate: 1200, lastApi: 1000, percent: 12, max: 8192 } },
+      ),
+    );
+    assert.deepEqual(t.todos, todos);
+    assert.equal(t.tokens?.max, 8192);
+  });
+
+  it("a command's output is shown unless silent", () => {
+    const t = run(
+      { type: "prompt", text: "/help" },
+      {
+        type: "ended",
+        outcome: {
+          status: null,
+          text: "",
+          command: { name: "help", output: "/agent", silent: false },
+          error: null,
+        },
+      },
+    );
+    assert.deepEqual(shape(t)[0].items, [{ kind: "command", name: "help", output: "/agent" }]);
+  });
+});
+
+function hook(source: string, timing: "beforeChat", changed: string[]) {
+  return { source, timing, status: "ok" as const, durationMs: 2, changed };
+}

@@ -1,0 +1,194 @@
+/**
+ * One conversation on the bridge: opens it (a saved session with its history, or a new one on
+ * the first prompt), streams `chat/send` into the transcript reducer (chunks batched per frame so
+ * a fast model does not re-render per token), stops it, retries the last prompt.
+ */
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { BridgeError, type ChatOutcome } from "../../../main/bridge/contract.ts";
+import { CALL_NAMES } from "../../../main/bridge/names.ts";
+import { useBridge } from "../bridge/context.tsx";
+import { errorMessage } from "../bridge/hooks.ts";
+import type { LiveBridge } from "../bridge/index.ts";
+import {
+  EMPTY_TRANSCRIPT,
+  isRunning,
+  lastPrompt,
+  reduceTranscript,
+  type ChatEvent,
+  type Transcript,
+} from "./transcript.ts";
+
+/** After Stop, how long the turn may take to end before its stream is cancelled outright. */
+const STOP_GRACE_MS = 3000;
+
+export interface Chat {
+  conversationId: string | null;
+  title: string;
+  agent: string;
+  transcript: Transcript;
+  running: boolean;
+  stopping: boolean;
+  /** Why the session could not be opened, or null. */
+  openError: string | null;
+  loading: boolean;
+  send(text: string): void;
+  stop(): void;
+  retry(): void;
+}
+
+export function useChat(sessionId: string | null, onSessionOpened: (id: string) => void): Chat {
+  const bridge = useBridge();
+  const [transcript, dispatch] = useReducer(reduceTranscript, EMPTY_TRANSCRIPT);
+  const [conversation, setConversation] = useState<{
+    id: string;
+    title: string;
+    agent: string;
+  } | null>(null);
+  const [openError, setOpenError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [stopping, setStopping] = useState(false);
+  const openId = useRef<string | null>(null);
+  const turn = useRef<AbortController | null>(null);
+  const stopTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const opened = useRef(onSessionOpened);
+  useEffect(() => {
+    opened.current = onSessionOpened;
+  });
+
+  // Open the session the app asks for (unless it is the one this view just created).
+  useEffect(() => {
+    if (sessionId !== null && sessionId === openId.current) return;
+    turn.current?.abort();
+    dispatch({ type: "reset" });
+    setOpenError(null);
+    setConversation(null);
+    openId.current = sessionId;
+    if (sessionId === null) return;
+    let live = true;
+    setLoading(true);
+    (async () => {
+      const reply = await bridge.call("chat/open", { sessionId });
+      if (!live) return;
+      openId.current = reply.conversationId;
+      setConversation({ id: reply.conversationId, title: reply.title, agent: reply.agent });
+      const history = await loadHistory(bridge, reply.conversationId);
+      if (live && history) dispatch({ type: "history", events: history });
+    })()
+      .catch((err: unknown) => live && setOpenError(errorMessage(err)))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [bridge, sessionId]);
+
+  // Closing the view cancels a running turn (the engine saves what was said).
+  useEffect(() => () => turn.current?.abort(), []);
+
+  const send = useCallback(
+    (text: string) => {
+      if (turn.current) return;
+      const controller = new AbortController();
+      turn.current = controller;
+      dispatch({ type: "prompt", text });
+      const batch = frameBatcher((events) => dispatch({ type: "events", events }));
+      const end = (outcome: ChatOutcome | null, error?: string) => {
+        batch.flush();
+        dispatch({ type: "ended", outcome, error });
+        if (stopTimer.current) clearTimeout(stopTimer.current);
+        turn.current = null;
+        setStopping(false);
+      };
+      (async () => {
+        let id = openId.current;
+        if (id === null) {
+          const reply = await bridge.call("chat/open", {});
+          id = reply.conversationId;
+          openId.current = id;
+          setConversation({ id, title: reply.title, agent: reply.agent });
+          opened.current(id);
+        }
+        return bridge.stream(
+          "chat/send",
+          { conversationId: id, text },
+          { onChunk: (event) => batch.push(event), signal: controller.signal },
+        );
+      })().then(
+        (outcome) => end(outcome),
+        (err: unknown) =>
+          err instanceof Error && err.name === "AbortError"
+            ? end({ status: "stopped", text: "", command: null, error: null })
+            : end(null, err instanceof BridgeError ? err.problem.title : errorMessage(err)),
+      );
+    },
+    [bridge],
+  );
+
+  const stop = useCallback(() => {
+    const controller = turn.current;
+    if (!controller || stopping) return;
+    setStopping(true);
+    const id = openId.current;
+    if (id !== null)
+      bridge.call("chat/stop", { conversationId: id }).catch(() => controller.abort());
+    else controller.abort();
+    stopTimer.current = setTimeout(() => controller.abort(), STOP_GRACE_MS);
+  }, [bridge, stopping]);
+
+  const retry = useCallback(() => {
+    const prompt = lastPrompt(transcript);
+    if (prompt !== null) send(prompt);
+  }, [send, transcript]);
+
+  return {
+    conversationId: conversation?.id ?? null,
+    title: conversation?.title ?? "",
+    agent: conversation?.agent ?? "",
+    transcript,
+    running: isRunning(transcript),
+    stopping,
+    openError,
+    loading,
+    send,
+    stop,
+    retry,
+  };
+}
+
+/**
+ * `chat/history` (the saved session as AgentEvents), when this engine has it; null otherwise
+ * (an older engine: the view still works for new chats).
+ */
+async function loadHistory(
+  bridge: LiveBridge,
+  conversationId: string,
+): Promise<ChatEvent[] | null> {
+  const name = "chat/history";
+  if (!(CALL_NAMES as readonly string[]).includes(name)) return null;
+  const call = bridge.call as unknown as (
+    name: string,
+    request: { conversationId: string },
+  ) => Promise<{ events: ChatEvent[] }>;
+  const reply = await call(name, { conversationId });
+  return reply.events;
+}
+
+/** Collects streamed events and hands them over once per animation frame. */
+function frameBatcher(deliver: (events: ChatEvent[]) => void) {
+  let queue: ChatEvent[] = [];
+  let frame: number | null = null;
+  const flush = () => {
+    if (frame !== null) cancelAnimationFrame(frame);
+    frame = null;
+    if (queue.length === 0) return;
+    const events = queue;
+    queue = [];
+    deliver(events);
+  };
+  return {
+    push(event: ChatEvent) {
+      queue.push(event);
+      frame ??= requestAnimationFrame(flush);
+    },
+    flush,
+  };
+}
