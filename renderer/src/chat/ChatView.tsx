@@ -58,7 +58,7 @@ export function ChatView({
       <section className="chat-column" aria-labelledby="chat-title">
         <header className="chat-header">
           <div className="chat-heading">
-            <h1 id="chat-title">{chat.title || (conversationId ? "Untitled chat" : "New chat")}</h1>
+            <h1 id="chat-title">{chat.title || firstPrompt(transcript.turns) || "New chat"}</h1>
             {chat.agent ? <span className="chat-agent">{chat.agent}</span> : null}
           </div>
           <div className="chat-header-controls">
@@ -97,6 +97,12 @@ export function ChatView({
       <TodoPanel todos={transcript.todos} />
     </div>
   );
+}
+
+/** Until the session has a title, its first prompt names it. */
+function firstPrompt(turns: { prompt: string | null }[]): string | null {
+  const prompt = turns.find((t) => t.prompt)?.prompt;
+  return prompt ? (prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt) : null;
 }
 
 function EmptyChat({ loading }: { loading: boolean }) {

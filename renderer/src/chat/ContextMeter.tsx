@@ -5,7 +5,7 @@ import type { TokenState } from "./transcript.ts";
 export function ContextMeter({ tokens }: { tokens: TokenState | null }) {
   if (!tokens || tokens.max <= 0) return null;
   const used = tokens.lastApi > 0 ? tokens.lastApi : tokens.estimate;
-  const percent = Math.min(100, Math.round(tokens.percent));
+  const percent = Math.min(100, Math.round((used / tokens.max) * 100));
   const tone = percent >= 85 ? "bad" : percent >= 65 ? "warn" : "ok";
   const label = `Context: ${formatTokens(used)} of ${formatTokens(tokens.max)} tokens (${percent}%)`;
   const r = 7;

@@ -80,7 +80,12 @@ export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; t
                 : e.status === "ok"
                   ? "changed nothing"
                   : ""}
-              {e.detail ? <span className="hook-detail"> — {e.detail}</span> : null}
+              {e.detail ? (
+                <span className="hook-detail">
+                  {e.changed.length ? " — " : ""}
+                  {e.detail}
+                </span>
+              ) : null}
             </span>
           </li>
         ))}

@@ -132,6 +132,7 @@ export function ApprovalBar({
 
 /** The one argument a person looks for first (command, path, pattern…), else a short JSON. */
 function gist(args: Record<string, unknown>): string {
+  if (Array.isArray(args.todos)) return `${args.todos.length} items`;
   for (const key of ["command", "path", "file_path", "pattern", "url", "query"]) {
     const v = args[key];
     if (typeof v === "string") return v.length > 80 ? `${v.slice(0, 79)}…` : v;

@@ -1,0 +1,57 @@
+/**
+ * Chat in Chromium against `islet serve` and a loopback model: a prompt streams back as Markdown
+ * (seen while it streams), with a highlighted code block whose Copy button copies its code.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { expectText } from "./support/browser.ts";
+import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+
+describe("chat: streamed Markdown", { skip: skipChat, timeout: 90_000 }, () => {
+  let rig: ChatRig;
+  before(async () => {
+    rig = await startChatRig();
+  });
+  after(async () => {
+    await rig?.close();
+  });
+
+  it("streams the answer as Markdown with a highlighted code block and copy buttons", async () => {
+    const { page, model } = rig;
+    model.push({
+      text: [
+        "# Release ",
+        "notes\n\nThe **parser** is ",
+        "faster now.\n\n",
+        "```ts\nconst answer: number = 42;\n```\n",
+        "\nThat is all.",
+      ],
+      pauseMs: 250,
+    });
+    await rig.composer().fill("What changed?");
+    await page.keyboard.press("Enter");
+    const transcript = page.getByRole("region", { name: "Conversation" });
+    await expectText(transcript, "What changed?");
+    // Seen while it streams: the heading is there and the turn is still running (Stop shown).
+    await transcript.getByRole("heading", { name: "Release notes" }).waitFor({ timeout: 10_000 });
+    assert.equal(await page.getByRole("button", { name: "Stop" }).count(), 1, "still streaming");
+    await expectText(transcript, "That is all.", 10_000);
+    await page.getByRole("button", { name: "Send" }).waitFor();
+
+    assert.equal(await transcript.locator("strong", { hasText: "parser" }).count(), 1);
+    const code = transcript.locator(".code-block code.language-ts");
+    assert.equal(await code.innerText(), "const answer: number = 42;\n");
+    assert.ok((await code.locator(".hljs-keyword").count()) >= 1, "the code is highlighted");
+
+    await transcript.getByRole("button", { name: "Copy ts code" }).click();
+    await expectText(transcript.locator(".code-copy"), "Copied");
+    assert.equal(
+      await page.evaluate(() => navigator.clipboard.readText()),
+      "const answer: number = 42;\n",
+    );
+    await transcript.locator(".msg-assistant").hover();
+    await transcript.getByRole("button", { name: "Copy message" }).click();
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^# Release notes/);
+    assert.deepEqual(rig.problems, []);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * What the chat e2e specs share: a loopback fake OpenAI server, a real `islet serve` using it
+ * (plugins on QuickJS), Debian's Chromium on the page, and the page's problems (console errors,
+ * CSP violations, requests leaving 127.0.0.1) collected so each spec can assert there were none.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startFakeOpenAI, type FakeServer } from "../../main/providers/testing/index.ts";
+import { BUILT_PAGE, CHROMIUM_ARGS, findChromium, startServe, type Serve } from "./browser.ts";
+
+const browserBinary = findChromium();
+/** Why the chat specs cannot run here, or false. */
+export const skipChat = "missing" in browserBinary ? browserBinary.missing : false;
+
+export interface ChatRig {
+  dir: string;
+  home: string;
+  workdir: string;
+  model: FakeServer;
+  serve: Serve;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors, CSP violations and outside requests seen by `page`. */
+  problems: string[];
+  /** The composer's text box. */
+  composer(): ReturnType<Page["getByRole"]>;
+  close(): Promise<void>;
+}
+
+/** A plugin folder under the rig's home: plugin.yaml and index.ts. */
+export interface RigPlugin {
+  yaml?: string;
+  code: string;
+}
+
+export async function startChatRig(
+  opts: {
+    plugins?: Record<string, RigPlugin>;
+    colorScheme?: "light" | "dark";
+    viewport?: { width: number; height: number };
+  } = {},
+): Promise<ChatRig> {
+  assert.ok(
+    existsSync(BUILT_PAGE),
+    `${BUILT_PAGE} is missing: run \`npm run build\` before the e2e tests (.ci/run does)`,
+  );
+  const dir = await mkdtemp(path.join(tmpdir(), "islet-chat-e2e-"));
+  const home = path.join(dir, "home");
+  const workdir = path.join(dir, "project");
+  await mkdir(workdir, { recursive: true });
+  for (const [name, p] of Object.entries(opts.plugins ?? {})) {
+    const pluginDir = path.join(home, "plugins", name);
+    await mkdir(pluginDir, { recursive: true });
+    await writeFile(path.join(pluginDir, "plugin.yaml"), p.yaml ?? `description: "${name}"\n`);
+    await writeFile(path.join(pluginDir, "index.ts"), p.code);
+  }
+  const model = await startFakeOpenAI([]);
+  const [serve, browser] = await Promise.all([
+    startServe([
+      "--home",
+      home,
+      "--workdir",
+      workdir,
+      "--plugin-runtime",
+      "quickjs",
+      "--provider",
+      "openai-compatible",
+      "--base-url",
+      model.url,
+      "--model",
+      "fake-model",
+    ]),
+    chromium.launch({
+      executablePath: (browserBinary as { path: string }).path,
+      args: CHROMIUM_ARGS,
+    }),
+  ]);
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 820 },
+    colorScheme: opts.colorScheme ?? "light",
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const problems: string[] = [];
+  await context.route(
+    (url) => !url.href.startsWith("http://127.0.0.1") && !url.href.startsWith("ws://127.0.0.1"),
+    (route) => {
+      problems.push(`outside request: ${route.request().url()}`);
+      return route.abort();
+    },
+  );
+  const page = await context.newPage();
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+    ),
+  );
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning")
+      problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(serve.url);
+  const composer = () => page.getByRole("combobox", { name: "Message" });
+  await composer().waitFor();
+  return {
+    dir,
+    home,
+    workdir,
+    model,
+    serve,
+    browser,
+    context,
+    page,
+    problems,
+    composer,
+    async close() {
+      await browser.close();
+      await serve.stop();
+      await model.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+interface AxeApi {
+  run(
+    context: Document,
+    options: { resultTypes: string[] },
+  ): Promise<{
+    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  }>;
+}
+
+/** axe-core's serious and critical violations on the page as it is now, in light and dark. */
+export async function seriousViolations(page: Page): Promise<Record<string, unknown[]>> {
+  await page.evaluate(AXE_SOURCE);
+  const out: Record<string, unknown[]> = {};
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: AxeApi }).axe;
+      const result = await axe.run(document, { resultTypes: ["violations"] });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
+      }));
+    });
+    out[colorScheme] = violations.filter(
+      (v) => v.impact === "serious" || v.impact === "critical",
+    );
+  }
+  await page.emulateMedia({ colorScheme: null });
+  return out;
+}
