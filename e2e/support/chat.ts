@@ -43,6 +43,8 @@ export async function startChatRig(
   opts: {
     plugins?: Record<string, RigPlugin>;
     colorScheme?: "light" | "dark";
+    /** More files under the home (path relative to it → text). */
+    homeFiles?: Record<string, string>;
     viewport?: { width: number; height: number };
   } = {},
 ): Promise<ChatRig> {
@@ -59,6 +61,10 @@ export async function startChatRig(
     await mkdir(pluginDir, { recursive: true });
     await writeFile(path.join(pluginDir, "plugin.yaml"), p.yaml ?? `description: "${name}"\n`);
     await writeFile(path.join(pluginDir, "index.ts"), p.code);
+  }
+  for (const [rel, text] of Object.entries(opts.homeFiles ?? {})) {
+    await mkdir(path.dirname(path.join(home, rel)), { recursive: true });
+    await writeFile(path.join(home, rel), text);
   }
   const model = await startFakeOpenAI([]);
   const [serve, browser] = await Promise.all([
@@ -138,7 +144,12 @@ interface AxeApi {
     context: Document,
     options: { resultTypes: string[] },
   ): Promise<{
-    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+    violations: {
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: { target: string[] }[];
+    }[];
   }>;
 }
 
@@ -158,9 +169,7 @@ export async function seriousViolations(page: Page): Promise<Record<string, unkn
         nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
       }));
     });
-    out[colorScheme] = violations.filter(
-      (v) => v.impact === "serious" || v.impact === "critical",
-    );
+    out[colorScheme] = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   }
   await page.emulateMedia({ colorScheme: null });
   return out;

@@ -129,7 +129,6 @@ export function Composer({
           value={text}
           disabled={disabled}
           role="combobox"
-          aria-multiline="true"
           aria-autocomplete="list"
           aria-expanded={open}
           aria-controls={open ? listId : undefined}

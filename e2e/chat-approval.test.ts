@@ -1,0 +1,78 @@
+/**
+ * Tool approval in the chat (Chromium, `islet serve`, a loopback model): a Write asks in its own
+ * card; Allow runs it and the card shows the output; Deny does not run it and the card says so.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { expectText } from "./support/browser.ts";
+import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+
+describe("chat: tool approval", { skip: skipChat, timeout: 90_000 }, () => {
+  let rig: ChatRig;
+  before(async () => {
+    rig = await startChatRig();
+  });
+  after(async () => {
+    await rig?.close();
+  });
+
+  const write = (file: string) => ({
+    toolCalls: [{ name: "Write", arguments: { path: file, content: "hello from the agent\n" } }],
+  });
+
+  it("asks in the tool card; Allow runs the tool and the card shows its output", async () => {
+    const { page, model } = rig;
+    model.push(write("notes.txt"), { text: ["Saved the notes."] });
+    await rig.composer().fill("Save a note");
+    await page.keyboard.press("Enter");
+    const card = page.getByRole("article", { name: "Tool Write" });
+    const question = card.getByRole("group", { name: "Allow Write?" });
+    await expectText(question, ["Allow Write to run?", "notes.txt"], 15_000);
+    await expectText(card, "Needs approval");
+    assert.equal(existsSync(path.join(rig.workdir, "notes.txt")), false, "nothing runs unapproved");
+
+    await question.getByRole("button", { name: "Allow", exact: true }).click();
+    await question.waitFor({ state: "detached" });
+    await expectText(card, "Done", 10_000);
+    await card.getByRole("button", { name: /^Write/ }).click();
+    await expectText(card, [/arguments/i, /output/i, "Created notes.txt"]);
+    assert.equal(
+      readFileSync(path.join(rig.workdir, "notes.txt"), "utf8"),
+      "hello from the agent\n",
+    );
+    await expectText(
+      page.getByRole("region", { name: "Conversation" }),
+      "Saved the notes.",
+      10_000,
+    );
+    assert.equal(model.remaining, 0);
+    assert.deepEqual(rig.problems, []);
+  });
+
+  it("Deny does not run the tool; the card says it was refused and the turn goes on", async () => {
+    const { page, model } = rig;
+    model.push(write("denied.txt"), { text: ["Understood, I will not write it."] });
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    await rig.composer().fill("Write denied.txt");
+    await page.keyboard.press("Enter");
+    const card = page.getByRole("article", { name: "Tool Write" }).last();
+    const question = card.getByRole("group", { name: "Allow Write?" });
+    await question.getByRole("button", { name: "Deny" }).click({ timeout: 15_000 });
+    await question.waitFor({ state: "detached" });
+    await expectText(card, "Failed", 10_000);
+    await expectText(card, /denied|not allowed|refused/i);
+    await expectText(
+      page.getByRole("region", { name: "Conversation" }),
+      "Understood, I will not write it.",
+      10_000,
+    );
+    assert.equal(existsSync(path.join(rig.workdir, "denied.txt")), false);
+    const sent = model.chatRequests.at(-1)?.body as {
+      messages: { role: string; content: string }[];
+    };
+    assert.match(sent.messages.at(-1)?.content ?? "", /denied|not allowed|refused/i);
+    assert.deepEqual(rig.problems, []);
+  });
+});

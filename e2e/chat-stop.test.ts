@@ -1,0 +1,77 @@
+/**
+ * Stop in the chat (Chromium, `islet serve`, a loopback model): a slow stream ends at once and
+ * the composer is ready again; a running Bash command is killed, not waited for.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { expectText } from "./support/browser.ts";
+import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+
+/** A sleep no other process on this machine runs, so it can be looked for. */
+const SLEEP = `sleep 30.${process.pid}`;
+const sleeping = () =>
+  execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+    .split("\n")
+    .some((line) => line.trim() === SLEEP);
+
+describe("chat: Stop", { skip: skipChat, timeout: 120_000 }, () => {
+  let rig: ChatRig;
+  before(async () => {
+    rig = await startChatRig();
+  });
+  after(async () => {
+    await rig?.close();
+  });
+
+  it("stops a slow stream mid-way; the composer is ready again and the next prompt works", async () => {
+    const { page, model } = rig;
+    // 60 pieces, 0.4 s apart: 24 s if nobody stops it.
+    const pieces = Array.from({ length: 60 }, (_, i) => `word${i} `);
+    model.push({ text: pieces, pauseMs: 400 });
+    await rig.composer().fill("Tell me a long story");
+    await page.keyboard.press("Enter");
+    const transcript = page.getByRole("region", { name: "Conversation" });
+    await expectText(transcript, "word1 ", 15_000);
+    const started = Date.now();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.getByRole("button", { name: "Send" }).waitFor({ timeout: 10_000 });
+    assert.ok(
+      Date.now() - started < 10_000,
+      "Stop ended the turn well before the stream would have",
+    );
+    await expectText(transcript, "Stopped.");
+    const shown = await transcript.innerText();
+    assert.ok(!shown.includes("word59"), "the rest of the stream never arrived");
+
+    model.push({ text: ["Here is a shorter one."] });
+    await rig.composer().fill("A short one then");
+    await page.keyboard.press("Enter");
+    await expectText(transcript, "Here is a shorter one.", 10_000);
+    assert.deepEqual(rig.problems, []);
+  });
+
+  it("Stop kills a running Bash command at once", async () => {
+    const { page, model } = rig;
+    model.push({ toolCalls: [{ name: "Bash", arguments: { command: SLEEP } }] });
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    await rig.composer().fill("Wait half a minute");
+    await page.keyboard.press("Enter");
+    const card = page.getByRole("article", { name: "Tool Bash" });
+    await card.getByRole("button", { name: "Allow", exact: true }).click({ timeout: 15_000 });
+    await expectText(card, "Running", 10_000);
+    const deadline = Date.now() + 10_000;
+    while (!sleeping()) {
+      assert.ok(Date.now() < deadline, `${SLEEP} never started`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const started = Date.now();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.getByRole("button", { name: "Send" }).waitFor({ timeout: 15_000 });
+    const took = Date.now() - started;
+    assert.ok(took < 15_000, `the turn ended ${took} ms after Stop, not after the 30 s sleep`);
+    assert.equal(sleeping(), false, "the sleep was killed");
+    await expectText(card, /Stopped|Failed/);
+    assert.deepEqual(rig.problems, []);
+  });
+});
