@@ -54,4 +54,21 @@ describe("chat: streamed Markdown", { skip: skipChat, timeout: 90_000 }, () => {
     assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^# Release notes/);
     assert.deepEqual(rig.problems, []);
   });
+
+  it("shows a failed turn's error inline; Retry sends the prompt again", async () => {
+    const { page, model } = rig;
+    model.push({ error: { status: 401, message: "invalid api key" } });
+    await rig.composer().fill("Are you there?");
+    await page.keyboard.press("Enter");
+    const transcript = page.getByRole("region", { name: "Conversation" });
+    const failure = transcript.getByRole("alert");
+    await expectText(failure, ["The turn failed", "invalid api key"], 15_000);
+    model.push({ text: ["Yes, I am here."] });
+    await failure.getByRole("button", { name: "Retry" }).click();
+    await expectText(transcript, "Yes, I am here.", 10_000);
+    const prompts = await transcript.locator(".bubble-user").allInnerTexts();
+    assert.deepEqual(prompts.slice(-2), ["Are you there?", "Are you there?"]);
+    assert.equal(await transcript.getByRole("button", { name: "Retry" }).count(), 0);
+    assert.deepEqual(rig.problems, []);
+  });
 });

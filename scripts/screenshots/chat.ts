@@ -52,7 +52,7 @@ async function shoot(colorScheme: "light" | "dark"): Promise<void> {
   const rig = await startChatRig({
     plugins: PLUGINS,
     colorScheme,
-    viewport: { width: 1360, height: 1000 },
+    viewport: { width: 1360, height: 1300 },
   });
   try {
     const { page, model } = rig;
@@ -95,13 +95,17 @@ async function shoot(colorScheme: "light" | "dark"): Promise<void> {
     await page.getByRole("button", { name: "Send" }).waitFor({ timeout: 20_000 });
     const transcript = page.getByRole("region", { name: "Conversation" });
     await transcript.getByRole("button", { name: /hook call/ }).last().click();
-    await transcript.getByRole("button", { name: /^Bash/ }).click();
     await transcript.getByRole("button", { name: /^Thought/ }).click();
     await transcript.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await page.mouse.move(0, 0);
     await page.waitForTimeout(300);
     await mkdir(OUT, { recursive: true });
     await page.screenshot({ path: path.join(OUT, `chat-${colorScheme}.png`) });
+    if (process.env.SHOT_TOP) {
+      await transcript.evaluate((el) => (el.scrollTop = 0));
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `/tmp/chat-top-${colorScheme}.png` });
+    }
     if (rig.problems.length) console.error(rig.problems.join("\n"));
   } finally {
     await rig.close();

@@ -27,19 +27,22 @@ export function TranscriptList({
     getItemKey: (i) => turns[i].id,
   });
 
-  // Follow the newest content while the person has not scrolled away from the bottom.
+  // Follow the newest content (new turns, streamed text, measured rows) while the person has
+  // not scrolled away from the bottom; a render caused by their own scrolling moves nothing.
+  const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  });
+  }, [turns, totalSize]);
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
       atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
     };
-    el.addEventListener("scroll", onScroll, { passive: true });
-    return () => el.removeEventListener("scroll", onScroll);
+    // Capture: runs before the virtualizer's own listener re-renders the list.
+    el.addEventListener("scroll", onScroll, { passive: true, capture: true });
+    return () => el.removeEventListener("scroll", onScroll, { capture: true });
   }, []);
 
   return (
@@ -47,7 +50,7 @@ export function TranscriptList({
       {turns.length === 0 ? (
         empty
       ) : (
-        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="transcript-inner" style={{ height: totalSize }}>
           {virtualizer.getVirtualItems().map((row) => (
             <div
               key={row.key}

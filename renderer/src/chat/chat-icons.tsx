@@ -55,8 +55,10 @@ export const BrainIcon = () => (
 );
 export const HookIcon = () => (
   <Icon size={14}>
-    <path d="M12 3v9a4 4 0 1 1-4-4" />
-    <circle cx="12" cy="3" r="1" />
+    <path d="M6 4v16" />
+    <circle cx="6" cy="7" r="1.6" fill="currentColor" />
+    <circle cx="6" cy="17" r="1.6" fill="currentColor" />
+    <path d="M10 7h9M10 12h6M10 17h8" />
   </Icon>
 );
 export const RetryIcon = () => (
