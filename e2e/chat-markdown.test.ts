@@ -71,4 +71,35 @@ describe("chat: streamed Markdown", { skip: skipChat, timeout: 90_000 }, () => {
     assert.equal(await transcript.getByRole("button", { name: "Retry" }).count(), 0);
     assert.deepEqual(rig.problems, []);
   });
+
+  it("follows a long answer at the bottom, and stays put once the person scrolls up", async () => {
+    const { page, model } = rig;
+    const lines = Array.from({ length: 80 }, (_, i) => `Line ${i} of a long answer.\n\n`);
+    model.push({ text: lines, pauseMs: 100 });
+    await rig.composer().fill("Something long, please");
+    await page.keyboard.press("Enter");
+    const transcript = page.getByRole("region", { name: "Conversation" });
+    await expectText(transcript, "Line 30 of", 15_000);
+    const gap = () => transcript.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    assert.ok((await gap()) < 80, "at the bottom while it streams");
+    // One jump to the top, as dragging the scroll bar's thumb does.
+    await transcript.evaluate((el) => el.scrollTo({ top: 0, behavior: "instant" }));
+    await page.waitForTimeout(300);
+    const top = await transcript.evaluate((el) => el.scrollTop);
+    await expectText(transcript, "Line 45 of", 15_000);
+    assert.ok(
+      Math.abs((await transcript.evaluate((el) => el.scrollTop)) - top) < 5,
+      "the view stayed where the person scrolled",
+    );
+    assert.ok((await gap()) > 200);
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.getByRole("button", { name: "Send" }).waitFor({ timeout: 10_000 });
+    // Once the turn is over, going back to the top stays at the top too.
+    await transcript.evaluate((el) => el.scrollTo({ top: el.scrollHeight, behavior: "instant" }));
+    await page.waitForTimeout(200);
+    await transcript.evaluate((el) => el.scrollTo({ top: 0, behavior: "instant" }));
+    await page.waitForTimeout(500);
+    assert.equal(await transcript.evaluate((el) => el.scrollTop), 0);
+    assert.deepEqual(rig.problems, []);
+  });
 });
