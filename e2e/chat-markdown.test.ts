@@ -31,7 +31,10 @@ describe("chat: streamed Markdown", { skip: skipChat, timeout: 90_000 }, () => {
     await rig.composer().fill("What changed?");
     await page.keyboard.press("Enter");
     const transcript = page.getByRole("region", { name: "Conversation" });
-    await expectText(transcript, "What changed?");
+    await page.waitForFunction(
+      () => document.querySelector(".transcript-row")?.getAttribute("data-index") === "0",
+    );
+    assert.ok((await transcript.locator(".transcript-row").count()) < 20);
     // Seen while it streams: the heading is there and the turn is still running (Stop shown).
     await transcript.getByRole("heading", { name: "Release notes" }).waitFor({ timeout: 10_000 });
     assert.equal(await page.getByRole("button", { name: "Stop" }).count(), 1, "still streaming");
@@ -100,6 +103,36 @@ describe("chat: streamed Markdown", { skip: skipChat, timeout: 90_000 }, () => {
     await transcript.evaluate((el) => el.scrollTo({ top: 0, behavior: "instant" }));
     await page.waitForTimeout(500);
     assert.equal(await transcript.evaluate((el) => el.scrollTop), 0);
+    assert.deepEqual(rig.problems, []);
+  });
+
+  it("shows the engine's retries of a failing model call, then the answer", async () => {
+    const { page, model } = rig;
+    model.push({ error: { status: 503 } }, { text: ["Back again."] });
+    await rig.composer().fill("Hello?");
+    await page.keyboard.press("Enter");
+    const transcript = page.getByRole("region", { name: "Conversation" });
+    await expectText(transcript, /Retrying \(attempt 1\) in \d/, 15_000);
+    await expectText(transcript, "Back again.", 15_000);
+    assert.deepEqual(rig.problems, []);
+  });
+
+  it("keeps a long session light: only the turns on screen are in the page", async () => {
+    const { page } = rig;
+    const transcript = page.getByRole("region", { name: "Conversation" });
+    for (let i = 0; i < 40; i++) {
+      await rig.composer().fill("/tools");
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Send" }).waitFor();
+    }
+    await expectText(transcript, "/tools");
+    const rows = await transcript.locator(".transcript-row").count();
+    assert.ok(rows < 20, `${rows} turns in the DOM for 40 or more in the session`);
+    await transcript.evaluate((el) => el.scrollTo({ top: 0, behavior: "instant" }));
+    await page.waitForFunction(
+      () => document.querySelector(".transcript-row")?.getAttribute("data-index") === "0",
+    );
+    assert.ok((await transcript.locator(".transcript-row").count()) < 20);
     assert.deepEqual(rig.problems, []);
   });
 });

@@ -61,7 +61,9 @@ export function Composer({
         );
         return;
       }
-      if (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey)) {
+      // Enter on a command typed out in full sends it; otherwise Enter, like Tab, completes.
+      const complete = e.key === "Enter" && query === current.name;
+      if (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey && !complete)) {
         e.preventDefault();
         pick(current);
         return;

@@ -48,6 +48,8 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
   const [loading, setLoading] = useState(false);
   const [stopping, setStopping] = useState(false);
   const openId = useRef<string | null>(null);
+  /** Bumped when another session is shown: a turn of the previous one must not write here. */
+  const generation = useRef(0);
   const turn = useRef<AbortController | null>(null);
   const stopTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const opened = useRef(onSessionOpened);
@@ -58,7 +60,10 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
   // Open the session the app asks for (unless it is the one this view just created).
   useEffect(() => {
     if (sessionId !== null && sessionId === openId.current) return;
+    generation.current++;
     turn.current?.abort();
+    turn.current = null;
+    setStopping(false);
     dispatch({ type: "reset" });
     setOpenError(null);
     setConversation(null);
@@ -89,12 +94,15 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
       if (turn.current) return;
       const controller = new AbortController();
       turn.current = controller;
+      const mine = generation.current;
+      const current = () => generation.current === mine;
       dispatch({ type: "prompt", text });
-      const batch = frameBatcher((events) => dispatch({ type: "events", events }));
+      const batch = frameBatcher((events) => current() && dispatch({ type: "events", events }));
       const end = (outcome: ChatOutcome | null, error?: string) => {
         batch.flush();
-        dispatch({ type: "ended", outcome, error });
         if (stopTimer.current) clearTimeout(stopTimer.current);
+        if (!current()) return;
+        dispatch({ type: "ended", outcome, error });
         turn.current = null;
         setStopping(false);
       };
@@ -102,6 +110,7 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
         let id = openId.current;
         if (id === null) {
           const reply = await bridge.call("chat/open", {});
+          if (!current()) throw new DOMException("another session is shown", "AbortError");
           id = reply.conversationId;
           openId.current = id;
           setConversation({ id, title: reply.title, agent: reply.agent });
