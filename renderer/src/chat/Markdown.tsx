@@ -1,13 +1,27 @@
-/** Rendered Markdown (markdown.ts); the code blocks' Copy buttons work by event delegation. */
+/**
+ * Rendered Markdown (markdown.ts), block by block: each block is memoized, so while an answer
+ * streams only its last block is rendered again. The code blocks' Copy buttons work by event
+ * delegation.
+ */
 import { memo, useMemo, type MouseEvent } from "react";
 import { copyText } from "./copy.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { splitBlocks } from "./markdown-blocks.ts";
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text]);
+  const blocks = useMemo(() => splitBlocks(text), [text]);
   return (
-    <div className="markdown" onClick={onCopyClick} dangerouslySetInnerHTML={{ __html: html }} />
+    <div className="markdown" onClick={onCopyClick}>
+      {blocks.map((block, i) => (
+        <Block key={i} text={block} />
+      ))}
+    </div>
   );
+});
+
+const Block = memo(function Block({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
 function onCopyClick(e: MouseEvent<HTMLDivElement>): void {
