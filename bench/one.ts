@@ -2,6 +2,7 @@
  * Runs one benchmark group and prints its figures as JSON on stdout. bench/run.ts starts one
  * process per group, so no group measures another's leftover heap or JIT state.
  */
+import { chatRenderFigures } from "./chat-render-bench.ts";
 import { benchPluginLoad } from "./loader-bench.ts";
 import { benchPlugins } from "./plugins-bench.ts";
 import { benchProviderParsing } from "./providers-bench.ts";
@@ -52,6 +53,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
   sandbox: () => benchHookDispatch(),
   plugins: () => benchPlugins(),
   loader: () => benchPluginLoad(),
+  "chat-render": () => chatRenderFigures(),
 };
 
 if (import.meta.main) {

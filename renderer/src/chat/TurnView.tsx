@@ -60,7 +60,7 @@ export const TurnView = memo(function TurnView({
   );
 });
 
-function ItemView({ item, actions }: { item: Item; actions: TurnActions }) {
+const ItemView = memo(function ItemView({ item, actions }: { item: Item; actions: TurnActions }) {
   switch (item.kind) {
     case "assistant":
       return (
@@ -145,7 +145,7 @@ function ItemView({ item, actions }: { item: Item; actions: TurnActions }) {
         </div>
       );
   }
-}
+});
 
 function PluginTag({ source }: { source: string }) {
   return (

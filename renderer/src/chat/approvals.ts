@@ -2,10 +2,14 @@
 import type { QuestionAsked } from "../../../main/bridge/contract.ts";
 import type { Turn } from "./transcript.ts";
 
+const NONE = { byItem: new Map<number, QuestionAsked>(), unmatched: [] as QuestionAsked[] };
+
 export function matchApprovals(
   turns: Turn[],
   approvals: QuestionAsked[],
 ): { byItem: Map<number, QuestionAsked>; unmatched: QuestionAsked[] } {
+  // The same (empty) answer while nothing is asked, so streaming does not re-render every turn.
+  if (approvals.length === 0) return NONE;
   const byItem = new Map<number, QuestionAsked>();
   const unmatched: QuestionAsked[] = [];
   const running = (turns.at(-1)?.items ?? []).filter(
