@@ -64,6 +64,10 @@ describe("chat: keyboard only, and axe-core", { skip: skipChat, timeout: 120_000
     await card.getByRole("group", { name: "Allow Write?" }).waitFor({ timeout: 15_000 });
     await page.waitForFunction(() => document.activeElement?.textContent === "Allow");
     await page.keyboard.press("Enter");
+    assert.ok(
+      await rig.composer().evaluate((el) => el === document.activeElement),
+      "the focus is back in the composer",
+    );
     const transcript = page.getByRole("region", { name: "Conversation" });
     await expectText(transcript, "kb.txt is written.", 10_000);
     assert.equal(readFileSync(path.join(rig.workdir, "kb.txt"), "utf8"), "typed\n");

@@ -2,8 +2,8 @@
  * The chat screen: (the sessions column, given by the app), the conversation — header with its
  * title, pickers and context meter, the transcript, the composer — and the agent's plan.
  */
-import { useCallback, useMemo, type ReactNode } from "react";
-import type { QuestionAsked } from "../../../main/bridge/contract.ts";
+import { useCallback, useMemo, useRef, type ReactNode } from "react";
+import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
 import { useBridgeQuery } from "../bridge/hooks.ts";
 import { useQuestions } from "../questions/useQuestions.ts";
 import { Callout } from "../ui/Callout.tsx";
@@ -36,6 +36,16 @@ export function ChatView({
     [conversationId],
   );
   const questions = useQuestions(isMine);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const { answer } = questions;
+  // The answered question leaves the page: the focus goes back to the composer.
+  const onAnswer = useCallback(
+    (a: QuestionAnswer) => {
+      answer(a);
+      input.current?.focus();
+    },
+    [answer],
+  );
   const { byItem, unmatched } = useMemo(
     () => matchApprovals(transcript.turns, questions.pending),
     [transcript.turns, questions.pending],
@@ -44,12 +54,11 @@ export function ChatView({
   const actions: TurnActions = useMemo(
     () => ({
       approvals: byItem,
-      onAnswer: questions.answer,
+      onAnswer,
       onRetry: lastFailed ? chat.retry : null,
     }),
-    [byItem, questions.answer, lastFailed, chat.retry],
+    [byItem, onAnswer, lastFailed, chat.retry],
   );
-  // Retry belongs to the last turn only: earlier failed turns keep their error without a button.
   const turns = transcript.turns;
 
   return (
@@ -81,11 +90,12 @@ export function ChatView({
         <div className="composer-wrap">
           {unmatched.map((asked) => (
             <div key={asked.id} className="tool-card tool-waiting loose-approval">
-              <ApprovalBar asked={asked} onAnswer={questions.answer} />
+              <ApprovalBar asked={asked} onAnswer={onAnswer} />
             </div>
           ))}
           {questions.error ? <p className="error-text composer-error">{questions.error}</p> : null}
           <Composer
+            inputRef={input}
             running={chat.running}
             stopping={chat.stopping}
             disabled={chat.openError !== null || chat.loading}

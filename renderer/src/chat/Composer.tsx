@@ -4,7 +4,7 @@
  * failed is shown as such), an ARIA combobox: arrows move, Tab or Enter picks, Escape closes.
  * While a turn runs, Send becomes Stop.
  */
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useMemo, useState, type KeyboardEvent, type RefObject } from "react";
 import type { CommandEntry } from "../../../main/bridge/contract.ts";
 import { useBridgeQuery } from "../bridge/hooks.ts";
 import { SendIcon, StopIcon } from "./chat-icons.tsx";
@@ -15,7 +15,10 @@ export function Composer({
   disabled,
   onSend,
   onStop,
+  inputRef,
 }: {
+  /** The text box, so the chat can give it the focus back (e.g. after an approval). */
+  inputRef: RefObject<HTMLTextAreaElement | null>;
   running: boolean;
   stopping: boolean;
   /** No engine to talk to (e.g. the session failed to open). */
@@ -26,7 +29,7 @@ export function Composer({
   const [text, setText] = useState("");
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<string | null>(null);
-  const input = useRef<HTMLTextAreaElement>(null);
+  const input = inputRef;
   const listId = useId();
   const commands = useBridgeQuery("commands/list", { refreshOn: ["plugins/changed"] });
 
@@ -73,6 +76,11 @@ export function Composer({
         setDismissed(text);
         return;
       }
+    }
+    if (e.key === "Escape" && running) {
+      e.preventDefault();
+      onStop();
+      return;
     }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -147,6 +155,12 @@ export function Composer({
             {hint ?? (
               <>
                 <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+                {running ? (
+                  <>
+                    {" "}
+                    · <kbd>Esc</kbd> to stop
+                  </>
+                ) : null}
               </>
             )}
           </span>

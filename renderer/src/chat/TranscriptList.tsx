@@ -59,7 +59,11 @@ export function TranscriptList({
               className="transcript-row"
               style={{ transform: `translateY(${row.start}px)` }}
             >
-              <TurnView turn={turns[row.index]} actions={actions} />
+              <TurnView
+                turn={turns[row.index]}
+                actions={actions}
+                last={row.index === turns.length - 1}
+              />
             </div>
           ))}
         </div>

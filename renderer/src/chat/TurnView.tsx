@@ -14,17 +14,21 @@ export interface TurnActions {
   /** Approval questions of this conversation, by tool item id. */
   approvals: Map<number, QuestionAsked>;
   onAnswer(answer: QuestionAnswer): void;
-  /** Set on the last turn when it failed. */
+  /** Set when the last turn failed (only the last turn's error offers Retry). */
   onRetry: (() => void) | null;
 }
 
 export const TurnView = memo(function TurnView({
   turn,
   actions,
+  last,
 }: {
   turn: Turn;
   actions: TurnActions;
+  /** The newest turn: its error may offer Retry. */
+  last: boolean;
 }) {
+  const itemActions = last || !actions.onRetry ? actions : { ...actions, onRetry: null };
   const waiting = turn.status === "running" && turn.items.length === 0;
   return (
     <div className="turn">
@@ -38,7 +42,7 @@ export const TurnView = memo(function TurnView({
       ) : null}
       <div className="agent">
         {turn.items.map((item) => (
-          <ItemView key={item.id} item={item} actions={actions} />
+          <ItemView key={item.id} item={item} actions={itemActions} />
         ))}
         {waiting ? (
           <p className="typing" role="status">

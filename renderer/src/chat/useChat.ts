@@ -143,10 +143,15 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
     stopTimer.current = setTimeout(() => controller.abort(), STOP_GRACE_MS);
   }, [bridge, stopping]);
 
+  // Stable while the transcript streams, so turns that did not change are not rendered again.
+  const latest = useRef(transcript);
+  useEffect(() => {
+    latest.current = transcript;
+  });
   const retry = useCallback(() => {
-    const prompt = lastPrompt(transcript);
+    const prompt = lastPrompt(latest.current);
     if (prompt !== null) send(prompt);
-  }, [send, transcript]);
+  }, [send]);
 
   return {
     conversationId: conversation?.id ?? null,
