@@ -8,6 +8,7 @@ import { useId, useMemo, useState, type KeyboardEvent, type RefObject } from "re
 import type { CommandEntry } from "../../../main/bridge/contract.ts";
 import { useBridgeQuery } from "../bridge/hooks.ts";
 import { SendIcon, StopIcon } from "./chat-icons.tsx";
+import "./composer.css";
 
 export function Composer({
   running,

@@ -7,6 +7,7 @@ import { memo, useMemo, type MouseEvent } from "react";
 import { copyText } from "./copy.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { splitBlocks } from "./markdown-blocks.ts";
+import "./markdown.css";
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const blocks = useMemo(() => splitBlocks(text), [text]);

@@ -1,6 +1,7 @@
 /** The agent's plan (its last TodoWrite), beside the transcript: what is done, doing, to do. */
 import { CheckIcon } from "./chat-icons.tsx";
 import type { TodoItem } from "./transcript.ts";
+import "./todo.css";
 
 const STATUS_LABEL: Record<TodoItem["status"], string> = {
   completed: "done",

@@ -9,6 +9,7 @@ import { Markdown } from "./Markdown.tsx";
 import { Thinking } from "./Thinking.tsx";
 import { ToolCard } from "./ToolCard.tsx";
 import type { Item, Turn } from "./transcript.ts";
+import "./turn.css";
 
 export interface TurnActions {
   /** Approval questions of this conversation, by tool item id. */
