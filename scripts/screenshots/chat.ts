@@ -94,7 +94,11 @@ async function shoot(colorScheme: "light" | "dark"): Promise<void> {
     await page.getByRole("button", { name: "Allow", exact: true }).click({ timeout: 20_000 });
     await page.getByRole("button", { name: "Send" }).waitFor({ timeout: 20_000 });
     const transcript = page.getByRole("region", { name: "Conversation" });
-    await transcript.getByRole("button", { name: /hook call/ }).last().click();
+    await transcript
+      .getByRole("button", { name: /hook call/ })
+      .last()
+      .click();
+    await transcript.getByRole("button", { name: /^Show \d+ skipped/ }).click();
     await transcript.getByRole("button", { name: /^Thought/ }).click();
     await transcript.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await page.mouse.move(0, 0);

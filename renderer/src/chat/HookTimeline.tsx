@@ -40,8 +40,12 @@ const CHANGE_LABEL: Record<string, string> = {
 
 export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; turnId: number }) {
   const [open, setOpen] = useState(false);
+  const [withSkipped, setWithSkipped] = useState(false);
   if (entries.length === 0) return null;
   const ran = entries.filter((e) => e.status !== "skipped").length;
+  const skipped = entries.length - ran;
+  // Skipped calls (condition false, once already fired) on request, unless nothing else ran.
+  const shown = withSkipped || ran === 0 ? entries : entries.filter((e) => e.status !== "skipped");
   const failed = entries.filter((e) => e.status === "error").length;
   const changed = entries.filter((e) => e.changed.length > 0).length;
   const id = `hooks-${turnId}`;
@@ -65,7 +69,7 @@ export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; t
         </span>
       </button>
       <ol id={id} className="hooks-list" hidden={!open}>
-        {entries.map((e, i) => (
+        {shown.map((e, i) => (
           <li key={i} className={`hook hook-${e.status}`}>
             <span className="hook-dot" aria-hidden="true" />
             <span className="hook-source">{e.source}</span>
@@ -89,6 +93,19 @@ export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; t
             </span>
           </li>
         ))}
+        {skipped > 0 && ran > 0 ? (
+          <li className="hooks-more">
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => setWithSkipped(!withSkipped)}
+            >
+              {withSkipped
+                ? "Hide the skipped calls"
+                : `Show ${skipped} skipped (condition not met)`}
+            </button>
+          </li>
+        ) : null}
       </ol>
     </section>
   );
