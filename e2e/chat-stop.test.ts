@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { expectText } from "./support/browser.ts";
 import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
@@ -74,6 +76,23 @@ describe("chat: Stop", { skip: skipChat, timeout: 120_000 }, () => {
     assert.ok(took < 15_000, `the turn ended ${took} ms after Stop, not after the 30 s sleep`);
     assert.equal(sleeping(), false, "the sleep was killed");
     await expectText(card, /Stopped|Failed/);
+    assert.deepEqual(rig.problems, []);
+  });
+
+  it("Stop while a tool waits for approval withdraws the question; the tool never runs", async () => {
+    const { page, model } = rig;
+    model.push({ toolCalls: [{ name: "Write", arguments: { path: "never.txt", content: "x" } }] });
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    await rig.composer().fill("Write never.txt");
+    await page.keyboard.press("Enter");
+    const card = page.getByRole("article", { name: "Tool Write" });
+    const question = card.getByRole("group", { name: "Allow Write?" });
+    await question.waitFor({ timeout: 15_000 });
+    await page.getByRole("button", { name: "Stop" }).click();
+    await question.waitFor({ state: "detached", timeout: 10_000 });
+    await page.getByRole("button", { name: "Send" }).waitFor({ timeout: 10_000 });
+    await expectText(card, /Stopped|Failed/);
+    assert.equal(existsSync(path.join(rig.workdir, "never.txt")), false);
     assert.deepEqual(rig.problems, []);
   });
 });
