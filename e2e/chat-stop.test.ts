@@ -95,4 +95,22 @@ describe("chat: Stop", { skip: skipChat, timeout: 120_000 }, () => {
     assert.equal(existsSync(path.join(rig.workdir, "never.txt")), false);
     assert.deepEqual(rig.problems, []);
   });
+
+  it("a turn goes on while another view is shown, and is there on coming back", async () => {
+    const { page, model } = rig;
+    model.push({ text: Array.from({ length: 20 }, (_, i) => `part${i} `), pauseMs: 100 });
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    await rig.composer().fill("Keep going while I look at plugins");
+    await page.keyboard.press("Enter");
+    const transcript = page.getByRole("region", { name: "Conversation" });
+    await expectText(transcript, "part1 ", 15_000);
+    await page.getByRole("button", { name: /^Plugins/ }).click();
+    await page.getByRole("heading", { level: 1, name: "Plugins" }).waitFor();
+    await page.waitForTimeout(2500);
+    await page.getByRole("button", { name: "Chat" }).click();
+    await expectText(transcript, "part19", 10_000);
+    const last = await transcript.locator(".turn").last().innerText();
+    assert.ok(!last.includes("Stopped."), `it was not stopped:\n${last}`);
+    assert.deepEqual(rig.problems, []);
+  });
 });

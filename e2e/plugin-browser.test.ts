@@ -192,7 +192,7 @@ export function executeCommand() { return "notes"; }
       .allInnerTexts();
     assert.deepEqual(names, ["broken", "greeter", "notes"]);
     await expectText(
-      page.locator("header").first(),
+      page.locator("header:visible").first(),
       "3 plugins · 2 active · 1 failed · 1 not loadable",
     );
   });

@@ -36,11 +36,13 @@ export function App() {
           <ConnectionNotice state={connection} />
           <EngineWarnings />
         </div>
+        {/* The chat stays mounted behind other views: a running turn goes on meanwhile. */}
+        <div className="chat-slot" hidden={view !== "chat"}>
+          <ChatView sessionId={sessionId} onSessionOpened={setSessionId} />
+        </div>
         {view === "plugins" ? (
           <PluginBrowser list={plugins} info={info.data} connection={connection} />
-        ) : (
-          <ChatView sessionId={sessionId} onSessionOpened={setSessionId} />
-        )}
+        ) : null}
       </main>
       <QuestionDialog />
     </div>
