@@ -14,6 +14,7 @@ import { ContextMeter } from "./ContextMeter.tsx";
 import { TodoPanel } from "./TodoPanel.tsx";
 import { ApprovalBar } from "./ToolCard.tsx";
 import { TranscriptList } from "./TranscriptList.tsx";
+import type { Turn } from "./transcript.ts";
 import type { TurnActions } from "./TurnView.tsx";
 import { useChat } from "./useChat.ts";
 import "./chat.css";
@@ -60,6 +61,7 @@ export function ChatView({
     [byItem, onAnswer, lastFailed, chat.retry],
   );
   const turns = transcript.turns;
+  const agent = currentAgent(turns) ?? chat.agent;
 
   return (
     <div className="chat-screen">
@@ -68,7 +70,7 @@ export function ChatView({
         <header className="chat-header">
           <div className="chat-heading">
             <h1 id="chat-title">{chat.title || firstPrompt(transcript.turns) || "New chat"}</h1>
-            {chat.agent ? <span className="chat-agent">{chat.agent}</span> : null}
+            {agent ? <span className="chat-agent">{agent}</span> : null}
           </div>
           <div className="chat-header-controls">
             {headerControls?.(conversationId)}
@@ -107,6 +109,16 @@ export function ChatView({
       <TodoPanel todos={transcript.todos} />
     </div>
   );
+}
+
+/** The agent the last switch went to (`/agent`, a plugin, the model), if any. */
+function currentAgent(turns: Turn[]): string | null {
+  for (let t = turns.length - 1; t >= 0; t--)
+    for (let i = turns[t].items.length - 1; i >= 0; i--) {
+      const item = turns[t].items[i];
+      if (item.kind === "agent_switch") return item.to;
+    }
+  return null;
 }
 
 /** Until the session has a title, its first prompt names it. */
