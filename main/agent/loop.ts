@@ -106,6 +106,8 @@ export class AgentSession {
     const controller = new AbortController();
     this.controller = controller;
     try {
+      // First, so every window and the saved history see the prompt before the answer.
+      this.deps.emit({ type: "user_message", text: prompt });
       this.append(makeMessage("user", prompt));
       if (!this.state.title) this.state.title = prompt.replace(/\s+/g, " ").trim().slice(0, 60);
       this.state.stats.interactions++;

@@ -12,6 +12,7 @@ import { AgentEvent } from "../conversation/events.ts";
 import { formatProblem, Problem } from "../host/problem.ts";
 import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";
+import { ChatHistory } from "./schemas/chat.ts";
 
 export { AgentEvent, Problem, Question };
 
@@ -175,6 +176,8 @@ export const CALLS = {
     request: z.strictObject({ conversationId: ConversationId }),
     response: z.strictObject({ stopped: z.boolean() }),
   },
+  /** The display history of a conversation this client opened (schemas/chat.ts). */
+  "chat/history": ChatHistory,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {

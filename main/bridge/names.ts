@@ -14,6 +14,7 @@ export const CALL_NAMES = [
   "question/answer",
   "chat/open",
   "chat/stop",
+  "chat/history",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
