@@ -93,6 +93,13 @@ describe("Electron shell (fake electron)", () => {
     });
   });
 
+  it("a second launch brings the running window forward instead of opening another", () => {
+    const before = win.focused;
+    fake.app.emit("second-instance", {}, ["islet"], "/");
+    assert.equal(win.focused, before + 1);
+    assert.equal(fake.BrowserWindow.all.length, 1);
+  });
+
   it("sets the application menu: File, Edit, View (with reload and dev tools in development), Window, Help", () => {
     const menu = fake.recorded.menu as { label?: string; submenu?: { role?: string }[] }[];
     assert.deepEqual(

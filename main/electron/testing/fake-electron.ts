@@ -210,9 +210,13 @@ export class BrowserWindow extends EventEmitter {
   isMinimized(): boolean {
     return false;
   }
+  /** How often the window was brought to the front. */
+  focused = 0;
   restore(): void {}
   show(): void {}
-  focus(): void {}
+  focus(): void {
+    this.focused++;
+  }
 }
 
 export const protocol = {
