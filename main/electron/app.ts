@@ -41,6 +41,8 @@ function openMainWindow(): void {
 }
 
 function focusMainWindow(): void {
+  // A second launch before ours is ready: start() opens the window anyway.
+  if (!app.isReady()) return;
   if (mainWindow === null) {
     openMainWindow();
     return;
