@@ -183,12 +183,13 @@ export class Engine {
   /**
    * A saved session's display history (what `chat/history` returns): the events it emitted, or,
    * for a session saved before events were, the nearest its messages allow. Bad events are left
-   * out, each reported through `warn`.
+   * out, each reported through `warn`. Asked of an open conversation (chat/history).
    */
   async history(sessionId: string): Promise<AgentEvent[]> {
     const saved = await this.store.load(sessionId, { history: true });
     const { events, warnings } = displayHistory(saved.history ?? { legacy: [], events: [] });
-    for (const w of [...saved.warnings, ...warnings]) this.opts.warn(w);
+    // The file's other warnings were reported when the conversation was opened.
+    for (const w of warnings) this.opts.warn(w);
     return events;
   }
 
