@@ -36,6 +36,17 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
         },
         ratio: round(s.ms / s.baselineMs, 2),
       },
+      {
+        name: `session history (${s.messages.toLocaleString("en")} messages)`,
+        value: round(s.historyMs, 1),
+        unit: "ms (median)",
+        baseline: {
+          name: "raw readFile + JSON.parse per line",
+          value: round(s.baselineMs, 1),
+          unit: "ms",
+        },
+        ratio: round(s.historyMs / s.baselineMs, 2),
+      },
     ];
   },
   turn: async () => {

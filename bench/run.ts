@@ -19,6 +19,8 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
   if (/^provider (parse|stream)/.test(n))
     return { goal: "≥ 100,000 tokens/s", met: f.value >= 100_000 };
   if (/^session load/.test(n)) return { goal: "< 300 ms", met: f.value < 300 };
+  // chat/history reads the same file with every display event checked (issue 9: open < 500 ms).
+  if (/^session history/.test(n)) return { goal: "< 500 ms", met: f.value < 500 };
   if (/^agent turn/.test(n)) return { goal: "≤ 1.3× raw loop", met: (f.ratio ?? Infinity) <= 1.3 };
   if (/^hook dispatch \(QuickJS\), sync/.test(n))
     return { goal: "≤ 10× isolated-vm", met: (f.ratio ?? Infinity) <= 10 };

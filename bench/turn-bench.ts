@@ -19,7 +19,7 @@ import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
 import { createPluginRuntime } from "../main/plugins/setup.ts";
 import { AgentSession } from "../main/agent/loop.ts";
 import { makeMessage, type Message, type ToolCallRequest } from "../main/conversation/message.ts";
-import { storeSink } from "../main/engine/session-sink.ts";
+import { savingEmit, storeSink } from "../main/engine/session-sink.ts";
 import { OpenAIProvider } from "../main/providers/openai.ts";
 import { startFakeOpenAI } from "../main/providers/testing/fake-openai.ts";
 import type { ScriptedResponse } from "../main/providers/testing/script.ts";
@@ -119,6 +119,9 @@ export async function benchTurnOverhead(): Promise<{
       provider: "bench",
       model: "fake-model",
     });
+    const sink = storeSink(store, id, (e) => {
+      throw e;
+    });
     const session = new AgentSession(
       {
         workdir: dir,
@@ -127,10 +130,9 @@ export async function benchTurnOverhead(): Promise<{
         tools: registry,
         hooks: plugins.contributions.hooks,
         approve: async () => ({ allowed: true }),
-        emit: () => {},
-        session: storeSink(store, id, (e) => {
-          throw e;
-        }),
+        // As the engine wires it: display events (hook traces included) are saved with the turn.
+        emit: savingEmit(() => {}, sink),
+        session: sink,
         compaction: { enabled: true, threshold: 80, keepLast: 6 },
         retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
         promptFragments: () => [],

@@ -148,7 +148,13 @@ describe("the renderer's WebSocket bridge against islet serve", () => {
       pageA.stream(
         "chat/send",
         { conversationId, text: "go" },
-        { onChunk: () => cancel.abort(), signal: cancel.signal },
+        {
+          // Once the model is streaming (the prompt's own user_message event comes first).
+          onChunk: (e) => {
+            if (e.type === "assistant_delta") cancel.abort();
+          },
+          signal: cancel.signal,
+        },
       ),
       (err) => err instanceof CallCancelled && err.name === "AbortError",
     );

@@ -76,7 +76,7 @@ export async function compactHistory(
     messageCount: pre,
     keepLast,
   });
-  reportOutcome(deps, before);
+  reportOutcome(deps, before, { state });
   const result: CompactionResult = {
     success: false,
     skipped: false,
@@ -149,7 +149,7 @@ export async function compactHistory(
     postMessages: result.postMessages,
     summaryLength: result.summaryLength,
   });
-  reportOutcome(deps, after);
+  reportOutcome(deps, after, { state });
   deps.emit({
     type: "compaction",
     forced,

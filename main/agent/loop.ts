@@ -106,6 +106,8 @@ export class AgentSession {
     const controller = new AbortController();
     this.controller = controller;
     try {
+      // First, so every window and the saved history see the prompt before the answer.
+      this.deps.emit({ type: "user_message", text: prompt });
       this.append(makeMessage("user", prompt));
       if (!this.state.title) this.state.title = prompt.replace(/\s+/g, " ").trim().slice(0, 60);
       this.state.stats.interactions++;
@@ -153,7 +155,7 @@ export class AgentSession {
       newAgent: next.name,
       reason,
     });
-    reportOutcome(this.deps, out);
+    reportOutcome(this.deps, out, { state: this.state });
   }
 
   /** Ends a unit of work: stats saved, the session file made durable, `done` emitted. */
@@ -303,7 +305,7 @@ export class AgentSession {
       deps.hooks.handlers("beforeChat"),
       buildContext(state, deps, agentTools.map(toolSpec)),
     );
-    reportOutcome(deps, before);
+    reportOutcome(deps, before, { state });
     this.inject(before.injections);
     if (before.skip) return { kind: "skipped" };
 
@@ -328,7 +330,7 @@ export class AgentSession {
         state.lastSystemPrompt,
         state.messages,
       );
-      reportOutcome(deps, transformed);
+      reportOutcome(deps, transformed, { state });
       seen = new Set(state.messages.map((m) => m.id));
       const agent: AgentConfig = state.agent;
       return {

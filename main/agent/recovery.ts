@@ -119,7 +119,7 @@ export async function callWithRecovery(
         retryable: error.retryable,
         statusCode: error.statusCode,
       });
-      reportOutcome(deps, onError);
+      reportOutcome(deps, onError, { state });
       state.turnDisabledTools.push(...onError.disableTools);
       if (onError.retry && hookRetries < MAX_HOOK_RETRIES) {
         // A hook retry is one more call, not another round of built-in backoff.

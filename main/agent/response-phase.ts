@@ -54,7 +54,7 @@ export async function runAfterResponsePhase(
     thinking: response.thinking,
     calls,
   });
-  reportOutcome(deps, after);
+  reportOutcome(deps, after, { state });
   state.turnDisabledTools.push(...after.disableTools);
   const keep =
     !after.skip &&

@@ -79,7 +79,7 @@ async function prepare(
     toolName: call.name,
     arguments: modelArguments(tool, call.arguments),
   });
-  reportOutcome(deps, before);
+  reportOutcome(deps, before, { state, call });
   state.turnDisabledTools.push(...before.disableTools);
   if (before.block) {
     let reason = `Tool call blocked by ${before.blockedBy.join(", ")}.`;
@@ -202,7 +202,7 @@ export async function runToolPhase(
         duration: result.durationMs,
       },
     });
-    reportOutcome(deps, after);
+    reportOutcome(deps, after, { state, call: p.call });
     state.turnDisabledTools.push(...after.disableTools);
     if (after.output !== undefined) result = { ...result, output: after.output };
     injections.push(...after.injections);

@@ -98,6 +98,12 @@ export class Chats {
     }
   }
 
+  /** What the conversation showed so far, saved turns included (see Engine.history). */
+  async history(client: ClientId, conversationId: string): Promise<{ events: AgentEvent[] }> {
+    this.joined(client, conversationId, "chat/history");
+    return { events: await this.engine.history(conversationId) };
+  }
+
   stop(client: ClientId, conversationId: string): { stopped: boolean } {
     const chat = this.joined(client, conversationId, "chat/stop");
     if (!chat.turn || chat.turn.stopping) return { stopped: false };

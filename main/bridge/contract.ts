@@ -13,6 +13,7 @@ import { formatProblem, Problem } from "../host/problem.ts";
 import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";
 import { CommandEntry, CommandList } from "./schemas/commands.ts";
+import { ChatHistory } from "./schemas/chat.ts";
 
 export { AgentEvent, Problem, Question };
 export { CommandEntry, CommandList };
@@ -179,6 +180,8 @@ export const CALLS = {
   },
   /** The slash commands for the composer: built-in and plugin ones, with hints; any client. */
   "commands/list": { request: NoPayload, response: CommandList },
+  /** The display history of a conversation this client opened (schemas/chat.ts). */
+  "chat/history": ChatHistory,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {

@@ -15,6 +15,7 @@ export const CALL_NAMES = [
   "chat/open",
   "chat/stop",
   "commands/list",
+  "chat/history",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 

@@ -36,6 +36,7 @@ function service(overrides: Partial<BridgeHandlers> = {}, log: string[] = []): B
     "question/answer": unused,
     "chat/open": unused,
     "chat/stop": unused,
+    "chat/history": unused,
     "chat/send": unused,
     "commands/list": unused,
     ...overrides,

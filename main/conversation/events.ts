@@ -58,16 +58,34 @@ export const HookTimingSchema = z.enum([
   "transformMessages",
 ]);
 
+/**
+ * What a hook's result changed, one label each: "message" (injected), "notice", "disableTools",
+ * "appendSystem", "skip", "arguments" (rewritten), "block" (tool blocked), "output" (replaced),
+ * "response.content", "response.skip", "error.retry", "error.skip", "compaction.skip",
+ * "messages" (transformMessages rewrote the request), "rejected" (a result the engine refused).
+ */
+export const HookEffect = z.strictObject({
+  change: z.string(),
+  /** What it became, shortened for display (the injected text, the new arguments, …). */
+  summary: z.string(),
+});
+export type HookEffect = z.infer<typeof HookEffect>;
+
 /** One hook call of a turn, for the app's hook timeline. */
 export const HookTraceEntry = z.strictObject({
+  /** The plugin (or other hook source) whose handler ran. */
   source: z.string(),
   timing: HookTimingSchema,
   status: z.enum(["ok", "skipped", "error"]),
   /** Why it was skipped or what failed. */
   detail: z.string().optional(),
+  /** The handler's `when` condition and whether it matched (absent: it has none). */
+  condition: z.strictObject({ text: z.string(), matched: z.boolean() }).optional(),
   durationMs: z.number(),
   /** Short labels of what the result changed, e.g. ["message", "disableTools"]. */
   changed: z.array(z.string()),
+  /** The same changes with what they changed to, in the order of `changed`. */
+  effects: z.array(HookEffect).optional(),
 });
 export type HookTraceEntry = z.infer<typeof HookTraceEntry>;
 
@@ -108,12 +126,24 @@ export const PUBLIC_EVENTS = [
   event("done", { stats: StatsSchema, sessionId: z.string() }),
 ] as const;
 
-/** For the UI only: streaming thinking, the context meter, retries, the hook timeline. */
+/** For the UI only: the user's prompt, streaming thinking, the context meter, retries, the hook timeline. */
 export const INTERNAL_EVENTS = [
+  /** A user turn starts with this prompt (every window on the conversation, and the saved history, see it). */
+  event("user_message", { text: z.string() }),
   event("thinking_delta", { text: z.string() }),
   event("tokens", { tokens: TokenStateSchema }),
   event("retry", { attempt: z.number(), delayMs: z.number(), reason: z.string() }),
-  event("hook_trace", { entries: z.array(HookTraceEntry) }),
+  /**
+   * One hook point's calls. `turn`: the user turn (1-based, counted over the session); `step`: the
+   * model step within it; `toolCallId`/`toolName`: the tool call a tool hook ran for.
+   */
+  event("hook_trace", {
+    entries: z.array(HookTraceEntry),
+    turn: z.number().optional(),
+    step: z.number().optional(),
+    toolCallId: z.string().optional(),
+    toolName: z.string().optional(),
+  }),
 ] as const;
 
 export const AgentEvent = z.discriminatedUnion("type", [...PUBLIC_EVENTS, ...INTERNAL_EVENTS]);

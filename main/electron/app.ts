@@ -1,15 +1,19 @@
 // Electron app lifecycle: single-instance lock, sandbox for every renderer, app:// scheme,
-// session and navigation hardening, the IPC bridge seam, and the main window.
+// session and navigation hardening, the IPC bridge seam, the application menu, the main window
+// (where it was last), and the engine closed before quitting.
 // Imported (for its side effects) by main/index.ts, the bundle entry.
 import { join } from "node:path";
-import { app, BrowserWindow, dialog, session } from "electron";
+import { app, BrowserWindow, dialog, Menu, screen, session, shell } from "electron";
 import type { BridgeHost } from "../bridge/host.ts";
 import { registerBridge } from "./bridge.ts";
 import { dialogQuestions } from "./dialog-questions.ts";
 import { startEngineHost } from "./engine-host.ts";
 import { handleAppScheme, registerAppSchemePrivileges } from "./protocol.ts";
 import { hardenSession, installGlobalGuards } from "./security.ts";
-import { createMainWindow, preloadPath } from "./window.ts";
+import { menuTemplate } from "./menu.ts";
+import { closeBeforeQuit } from "./quit.ts";
+import { createMainWindow, preloadPath, WINDOW_SIZE } from "./window.ts";
+import { keepWindowState, placeWindow, readWindowState } from "./window-state.ts";
 
 // In the bundle this file lives at out/main/index.js: siblings are out/preload, out/renderer.
 const mainDir = import.meta.dirname;
@@ -18,7 +22,18 @@ const rendererRoot = join(mainDir, "../renderer");
 let mainWindow: BrowserWindow | null = null;
 
 function openMainWindow(): void {
-  const win = createMainWindow({ preload: preloadPath(mainDir) });
+  const stateFile = join(app.getPath("userData"), "window-state.json");
+  const primary = screen.getPrimaryDisplay();
+  const others = screen.getAllDisplays().filter((d) => d.id !== primary.id);
+  const placement = placeWindow(
+    readWindowState(stateFile),
+    [primary, ...others].map((d) => d.workArea),
+    WINDOW_SIZE,
+  );
+  const win = createMainWindow({ preload: preloadPath(mainDir) }, placement);
+  keepWindowState(win, stateFile, {
+    onError: (error) => console.warn(`[islet] could not save the window's place: ${error.message}`),
+  });
   win.on("closed", () => {
     if (mainWindow === win) mainWindow = null;
   });
@@ -26,6 +41,8 @@ function openMainWindow(): void {
 }
 
 function focusMainWindow(): void {
+  // A second launch before ours is ready: start() opens the window anyway.
+  if (!app.isReady()) return;
   if (mainWindow === null) {
     openMainWindow();
     return;
@@ -68,21 +85,24 @@ async function start(): Promise<void> {
     console.error("[islet] the engine did not start:", (error as Error).message),
   );
   registerBridge(engineHost);
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        platform: process.platform,
+        dev: !app.isPackaged,
+        appName: app.getName(),
+        showFolder: (which) => void showHomeFolder(which),
+      }),
+    ),
+  );
   openMainWindow();
 }
 
-/** Closes the engine (plugin isolates, watchers, session files) once, before the app exits. */
-function closeEngineOnQuit(): void {
-  let closing = false;
-  app.on("will-quit", (event) => {
-    if (closing || engineHost === null) return;
-    closing = true;
-    event.preventDefault();
-    engineHost
-      .then((host) => host.close())
-      .catch((error: unknown) => console.error("[islet] closing the engine:", error))
-      .finally(() => app.quit());
-  });
+async function showHomeFolder(which: "plugins" | "sessions"): Promise<void> {
+  if (engineHost === null) return;
+  const folder = join((await engineHost).engine.homes.global, which);
+  const problem = await shell.openPath(folder);
+  if (problem !== "") console.warn(`[islet] could not open ${folder}: ${problem}`);
 }
 
 // Everything below must happen before `ready`.
@@ -102,6 +122,12 @@ if (!app.requestSingleInstanceLock()) {
   app.on("window-all-closed", () => {
     if (process.platform !== "darwin") app.quit();
   });
-  closeEngineOnQuit();
+  closeBeforeQuit(
+    app,
+    async () => {
+      if (engineHost !== null) await (await engineHost).close();
+    },
+    { log: (line) => console.error(`[islet] ${line}`) },
+  );
   start().catch(fail);
 }

@@ -87,7 +87,7 @@ describe("bridge over Electron IPC (fake electron, real preload and engine)", ()
 
   after(async () => {
     let quit = false;
-    fake.app.emit("will-quit", { preventDefault: () => void 0 });
+    fake.app.quit();
     for (let i = 0; i < 200 && !quit; i++) {
       quit = fake.recorded.order.includes("quit");
       await sleep(20);
@@ -152,7 +152,13 @@ describe("bridge over Electron IPC (fake electron, real preload and engine)", ()
     const turn = page.stream(
       "chat/send",
       { conversationId, text: "long" },
-      { onChunk: () => cancel.abort(), signal: cancel.signal },
+      {
+        // Once the model is streaming (the prompt's own user_message event comes first).
+        onChunk: (e) => {
+          if (e.type === "assistant_delta") cancel.abort();
+        },
+        signal: cancel.signal,
+      },
     );
     await assert.rejects(turn, (err) => err instanceof CallCancelled && err.name === "AbortError");
     const next = await page.stream(

@@ -2,7 +2,7 @@
 // start-up order, hardened window, navigation and permission locks, the app:// handler, and the
 // IPC seam's sender check and zod validation.
 import { strict as assert } from "node:assert";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { registerHooks } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +46,12 @@ describe("Electron shell (fake electron)", () => {
     process.env["ISLET_WORKDIR"] = home;
     fake.probe.userData = join(home, "user-data");
     fake.probe.outcome = { exit: 134 };
+    // Where the window was last: maximized, on the second display.
+    await mkdir(fake.probe.userData, { recursive: true });
+    await writeFile(
+      join(fake.probe.userData, "window-state.json"),
+      JSON.stringify({ bounds: { x: 2000, y: 100, width: 1000, height: 700 }, maximized: true }),
+    );
     assert.deepEqual(fake.recorded.order, [
       "setName",
       "enableSandbox",
@@ -58,14 +64,53 @@ describe("Electron shell (fake electron)", () => {
     win = fake.BrowserWindow.all[0] as Win;
   });
 
-  // Quitting closes the engine (plugin sandboxes, watchers) before the app really quits.
+  // Quitting closes the engine (plugin sandboxes, watchers, session files) before the app really
+  // quits; a second quit meanwhile is held back too.
   after(async () => {
-    let prevented = false;
-    fake.app.emit("will-quit", { preventDefault: () => (prevented = true) });
-    assert.ok(prevented, "the first will-quit waits for the engine to close");
-    for (let i = 0; i < 100 && !fake.recorded.order.includes("quit"); i++) await sleep(20);
-    assert.ok(fake.recorded.order.includes("quit"), "the app quits once the engine has closed");
+    fake.app.quit();
+    fake.app.quit();
+    assert.deepEqual(fake.recorded.order.slice(-2), ["quit-held", "quit-held"]);
+    for (let i = 0; i < 250 && !fake.recorded.order.includes("quit"); i++) await sleep(20);
+    assert.equal(fake.recorded.order.at(-1), "quit", "the app quits once the engine has closed");
     await rm(home, { recursive: true, force: true });
+  });
+
+  it("opens the window where it was (maximized, on the second display) and saves where it goes", async () => {
+    assert.deepEqual(
+      [win.options["x"], win.options["y"], win.options["width"], win.options["height"]],
+      [2000, 100, 1000, 700],
+    );
+    win.emit("ready-to-show");
+    assert.equal(win.isMaximized(), true);
+    const stateFile = join(home, "user-data", "window-state.json");
+    win.maximized = false;
+    win.normalBounds = { x: 300, y: 200, width: 900, height: 600 };
+    win.emit("move");
+    win.emit("close");
+    assert.deepEqual(JSON.parse(await readFile(stateFile, "utf8")), {
+      bounds: { x: 300, y: 200, width: 900, height: 600 },
+      maximized: false,
+    });
+  });
+
+  it("a second launch brings the running window forward instead of opening another", () => {
+    const before = win.focused;
+    fake.app.emit("second-instance", {}, ["islet"], "/");
+    assert.equal(win.focused, before + 1);
+    assert.equal(fake.BrowserWindow.all.length, 1);
+  });
+
+  it("sets the application menu: File, Edit, View (with reload and dev tools in development), Window, Help", () => {
+    const menu = fake.recorded.menu as { label?: string; submenu?: { role?: string }[] }[];
+    assert.deepEqual(
+      menu.map((m) => m.label),
+      process.platform === "darwin"
+        ? ["Islet", "&File", "&Edit", "&View", "&Window", "&Help"]
+        : ["&File", "&Edit", "&View", "&Window", "&Help"],
+    );
+    const view = menu.find((m) => m.label === "&View")?.submenu?.map((i) => i.role) ?? [];
+    for (const role of ["reload", "toggleDevTools", "zoomIn", "zoomOut", "resetZoom"])
+      assert.ok(view.includes(role), role);
   });
 
   it("registers app:// as a standard secure scheme without CORS or CSP bypass", () => {
@@ -138,6 +183,7 @@ describe("Electron shell (fake electron)", () => {
       assert.deepEqual([...fake.recorded.ipcHandlers.keys()].sort(), [
         "islet:app/info",
         "islet:cancel",
+        "islet:chat/history",
         "islet:chat/open",
         "islet:chat/stop",
         "islet:hello",

@@ -1,23 +1,33 @@
 // The main window. Hardened webPreferences (ENGINEERING.md §7); the page comes from app://
 // (protocol.ts) or, in `electron-vite dev`, from the loopback dev server.
-// Later (desktop-app issue): one window per workspace, window state restore, native menus.
+// Its size, position and maximized state come from window-state.ts (placeWindow).
 import { join } from "node:path";
 import { app, BrowserWindow, nativeTheme } from "electron";
 import { APP_ENTRY_URL } from "./protocol.ts";
 import { devServerUrl, trustWebContents } from "./security.ts";
+import type { SizeLimits, WindowPlacement } from "./window-state.ts";
+
+/** The first window's size, and the smallest the layout works at. */
+export const WINDOW_SIZE: SizeLimits = { width: 1200, height: 800, minWidth: 640, minHeight: 420 };
 
 export interface WindowPaths {
   /** Absolute path of the built preload (out/preload/index.cjs). */
   preload: string;
 }
 
-export function createMainWindow(paths: WindowPaths): BrowserWindow {
+export function createMainWindow(
+  paths: WindowPaths,
+  placement: WindowPlacement = { ...WINDOW_SIZE, maximized: false },
+): BrowserWindow {
   const win = new BrowserWindow({
     title: "Islet",
-    width: 1200,
-    height: 800,
-    minWidth: 640,
-    minHeight: 420,
+    ...(placement.x !== undefined && placement.y !== undefined
+      ? { x: placement.x, y: placement.y }
+      : { center: true }),
+    width: placement.width,
+    height: placement.height,
+    minWidth: WINDOW_SIZE.minWidth,
+    minHeight: WINDOW_SIZE.minHeight,
     show: false,
     // Matches the renderer's background so there is no white flash before first paint.
     backgroundColor: nativeTheme.shouldUseDarkColors ? "#15171c" : "#f6f7f9",
@@ -40,7 +50,10 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
     },
   });
   trustWebContents(win.webContents);
-  win.once("ready-to-show", () => win.show());
+  win.once("ready-to-show", () => {
+    if (placement.maximized) win.maximize();
+    win.show();
+  });
 
   const url = devServerUrl() ?? APP_ENTRY_URL;
   win.loadURL(url).catch((error: unknown) => {

@@ -25,7 +25,9 @@ import { ApprovalPolicy } from "../tools/approval.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../version.ts";
-import { storeSink } from "./session-sink.ts";
+import { savingEmit, storeSink } from "./session-sink.ts";
+import { displayHistory } from "../sessions/history.ts";
+import type { AgentEvent } from "../agent/events.ts";
 
 export interface EngineOptions {
   homes: Homes;
@@ -178,6 +180,19 @@ export class Engine {
     await this.store.close();
   }
 
+  /**
+   * A saved session's display history (what `chat/history` returns): the events it emitted, or,
+   * for a session saved before events were, the nearest its messages allow. Bad events are left
+   * out, each reported through `warn`. Asked of an open conversation (chat/history).
+   */
+  async history(sessionId: string): Promise<AgentEvent[]> {
+    const saved = await this.store.load(sessionId, { history: true });
+    const { events, warnings } = displayHistory(saved.history ?? { legacy: [], events: [] });
+    // The file's other warnings were reported when the conversation was opened.
+    for (const w of warnings) this.opts.warn(w);
+    return events;
+  }
+
   agent(name: string): AgentConfig {
     const agent = this.agents.get(name);
     if (!agent)
@@ -256,7 +271,8 @@ export class Engine {
           signal,
           rewrittenBy,
         }),
-      emit,
+      // The error notice above goes out unsaved: saving it could fail the same way.
+      emit: session ? savingEmit(emit, session) : emit,
       session,
       compaction: { enabled: true, threshold: 80, keepLast: 6 },
       retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },

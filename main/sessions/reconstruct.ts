@@ -3,7 +3,9 @@ import type { Message } from "../conversation/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
 import { messageProblem } from "./message-check.ts";
+import type { AgentEvent } from "../conversation/events.ts";
 import {
+  EVENT_LINE_PREFIX,
   SESSION_FORMAT_VERSION,
   isRecordType,
   metaRecordSchema,
@@ -13,6 +15,25 @@ import {
   type MetaRecord,
 } from "./records.ts";
 import { isTitleSource, titleFromText } from "./title.ts";
+
+/** A saved display event, checked only for its `type` so far, and where it was read. */
+export interface SavedEvent {
+  event: AgentEvent;
+  /** `file:line`, for the warning when the event turns out to be invalid. */
+  where: string;
+}
+
+/** What a session's display history is made of (see sessions/history.ts). */
+export interface SavedHistory {
+  /** The messages saved before the session's first event record (a session of an older Islet). */
+  legacy: Message[];
+  events: SavedEvent[];
+}
+
+export interface ReconstructOptions {
+  /** Also collect the display events; without it their lines are skipped unparsed. */
+  history?: boolean;
+}
 
 export interface SessionState {
   /** As written when the session was created (title there is the initial one). */
@@ -33,6 +54,8 @@ export interface SessionState {
   state: Record<string, unknown>;
   /** One line per skipped or dropped line, naming the file and line number. */
   warnings: string[];
+  /** Null unless asked for (ReconstructOptions.history). */
+  history: SavedHistory | null;
 }
 
 export type Decoded = { ok: true; record: BodyRecord | MetaRecord } | { ok: false; why: string };
@@ -54,6 +77,18 @@ export function decode(raw: unknown, version: number): Decoded {
     const problem = messageProblem(upgraded.message);
     if (problem) return { ok: false, why: problem };
     return { ok: true, record: { t, message: upgraded.message as Message } };
+  }
+  if (t === "event") {
+    const e = upgraded.event;
+    if (typeof e !== "object" || e === null || Array.isArray(e))
+      return { ok: false, why: "event.event must be an object" };
+    if (typeof (e as { type?: unknown }).type !== "string")
+      return { ok: false, why: "event.type must be a string" };
+    const ref = upgraded.ref;
+    if (ref === undefined) return { ok: true, record: { t, event: e as AgentEvent } };
+    if (typeof ref !== "string" || ref === "")
+      return { ok: false, why: "event.ref must be a message id" };
+    return { ok: true, record: { t, event: e as AgentEvent, ref } };
   }
   if (t === "reset") {
     if (!Array.isArray(upgraded.messages))
@@ -84,6 +119,11 @@ class Builder {
   seenFiles: Record<string, number> = {};
   loadedTools: string[] = [];
   state: Record<string, unknown> = {};
+  events: SavedEvent[] = [];
+  /** Events whose text is in a message still to come, by message id (the `ref` of event records). */
+  private waiting = new Map<string, Record<string, unknown>[]>();
+  /** Messages as they stood at the first event record; null while there was none. */
+  legacy: Message[] | null = null;
   agent: string;
   provider: string;
   model: string;
@@ -104,6 +144,7 @@ class Builder {
   apply(r: BodyRecord): void {
     switch (r.t) {
       case "message":
+        if (this.waiting.size > 0) this.fill(r.message);
         // Map.set on an existing id keeps its position: an update replaces in place.
         this.messages.set(r.message.id, r.message);
         this.noteMessage(r.message);
@@ -143,14 +184,42 @@ class Builder {
         if (r.value === null) delete this.state[r.key];
         else this.state[r.key] = r.value;
         return;
+      case "event":
+        // Collected by addEvent, only when the history is wanted.
+        return;
     }
   }
 
-  finish(warnings: string[]): SessionState {
+  addEvent(event: AgentEvent, where: string, ref: string | undefined): void {
+    this.legacy ??= [...this.messages.values()];
+    // A copy: the text filled in below must not change the parsed line's object.
+    const saved = ref === undefined ? event : ({ ...event } as AgentEvent);
+    if (ref !== undefined) {
+      const list = this.waiting.get(ref);
+      if (list) list.push(saved as Record<string, unknown>);
+      else this.waiting.set(ref, [saved as Record<string, unknown>]);
+    }
+    this.events.push({ event: saved, where });
+  }
+
+  /** Gives the events waiting for this message their text (left without: the event is invalid). */
+  private fill(m: Message): void {
+    const events = this.waiting.get(m.id);
+    if (!events) return;
+    this.waiting.delete(m.id);
+    for (const event of events) {
+      if (event.type === "tool_result") event.output = m.content;
+      else if (event.type === "thinking") event.text = m.thinking;
+      else event.text = m.content;
+    }
+  }
+
+  finish(warnings: string[], history: boolean): SessionState {
+    const messages = [...this.messages.values()];
     return {
       meta: this.meta,
       title: this.explicitTitle ?? (this.meta.title || this.firstUserTitle),
-      messages: [...this.messages.values()],
+      messages,
       todos: this.todos,
       agent: this.agent,
       provider: this.provider,
@@ -161,6 +230,7 @@ class Builder {
       loadedTools: this.loadedTools,
       state: this.state,
       warnings,
+      history: history ? { legacy: this.legacy ?? messages, events: this.events } : null,
     };
   }
 }
@@ -190,7 +260,13 @@ export function placeholderMeta(fallback: Fallback): MetaRecord {
  * Folds every line of a session file. A bad last line is a torn write (dropped); a bad line
  * elsewhere is skipped; both leave a warning naming `file` and the 1-based line number.
  */
-export function reconstruct(text: string, file: string, fallback: Fallback): SessionState {
+export function reconstruct(
+  text: string,
+  file: string,
+  fallback: Fallback,
+  options: ReconstructOptions = {},
+): SessionState {
+  const history = options.history === true;
   const lines = text.split("\n");
   // A file ending in "\n" splits into a trailing "": that is not a line.
   if (lines[lines.length - 1] === "") lines.pop();
@@ -201,6 +277,8 @@ export function reconstruct(text: string, file: string, fallback: Fallback): Ses
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === "") continue;
+    // Display events are most of a file's lines after messages: a plain load skips them unparsed.
+    if (!history && builder !== null && line.startsWith(EVENT_LINE_PREFIX)) continue;
     const isLast = i === lines.length - 1;
     const where = `${file}:${i + 1}`;
     let raw: unknown;
@@ -236,11 +314,15 @@ export function reconstruct(text: string, file: string, fallback: Fallback): Ses
       warnings.push(`${where}: skipped line: a second meta record`);
       continue;
     }
+    if (decoded.record.t === "event") {
+      if (history) builder.addEvent(decoded.record.event, where, decoded.record.ref);
+      continue;
+    }
     builder.apply(decoded.record);
   }
   if (builder === null) {
     warnings.push(`${file}: no records (empty session file); using placeholder metadata`);
     builder = new Builder(placeholderMeta(fallback));
   }
-  return builder.finish(warnings);
+  return builder.finish(warnings, history);
 }

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Message } from "../conversation/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
+import type { AgentEvent } from "../conversation/events.ts";
 
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -106,6 +107,20 @@ export const recordSchemas = {
    * `once` state, …). Last write per key wins; `value: null` deletes the key.
    */
   state: z.object({ t: z.literal("state"), key: z.string().min(1), value: z.unknown() }),
+  /**
+   * One display event (an AgentEvent of conversation/history.ts HISTORY_EVENT_TYPES), in the order
+   * it was emitted: what the app shows when the session is reopened. Only `type` is checked when
+   * a file loads; the event is validated when the history is read (a bad one is skipped there).
+   * Added within format 1: older readers skip it as an unknown record.
+   * `ref`: the event's text is in that message, whose record comes next after the event's
+   * (`user_message`, `assistant`: its content; `thinking`: its thinking; `tool_result`: `output`
+   * is its content), so it is not written twice.
+   */
+  event: z.object({
+    t: z.literal("event"),
+    event: z.looseObject({ type: z.string().min(1) }),
+    ref: z.string().min(1).optional(),
+  }),
 } as const;
 
 export type RecordType = keyof typeof recordSchemas;
@@ -127,7 +142,8 @@ export type SessionRecord =
   | { t: "stats"; stats: Stats; lastApiTokens?: number }
   | { t: "files"; seen: Record<string, number> }
   | { t: "tools"; loaded: string[] }
-  | { t: "state"; key: string; value: unknown };
+  | { t: "state"; key: string; value: unknown }
+  | { t: "event"; event: AgentEvent; ref?: string };
 
 /** Everything but meta: what `SessionStore.append` accepts. */
 export type BodyRecord = Exclude<SessionRecord, MetaRecord>;
@@ -167,7 +183,15 @@ export function encodeRecord(record: SessionRecord): string {
     const { id, ...rest } = record.message;
     return JSON.stringify({ t: "message", message: { id, ...rest } }) + "\n";
   }
+  if (record.t === "event") {
+    const { event, ref } = record;
+    return (
+      JSON.stringify(ref === undefined ? { t: "event", event } : { t: "event", event, ref }) + "\n"
+    );
+  }
   return JSON.stringify(record) + "\n";
 }
 
 export const MESSAGE_LINE_PREFIX = '{"t":"message","message":{"id":"';
+/** Event lines start so (encodeRecord writes `t` first): loads that do not need them skip them unparsed. */
+export const EVENT_LINE_PREFIX = '{"t":"event",';

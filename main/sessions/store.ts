@@ -21,7 +21,7 @@ import { isSafeSessionId, newSessionId } from "./ids.ts";
 import { isErrno, SessionError } from "./errors.ts";
 import { listSummaries, SESSION_EXT, sessionIds } from "./listing.ts";
 import { readSessionFile, unusableSessionFile } from "./session-file.ts";
-import { decode, reconstruct, type SessionState } from "./reconstruct.ts";
+import { decode, reconstruct, type ReconstructOptions, type SessionState } from "./reconstruct.ts";
 import {
   encodeRecord,
   SESSION_FORMAT_VERSION,
@@ -179,8 +179,11 @@ export class SessionStore {
     await Promise.all([...this.files.values()].map((f) => f.sync()));
   }
 
-  /** Refuses (SessionError "unreadable") a link, a folder or a file it may not read. */
-  async load(id: string): Promise<LoadedSession> {
+  /**
+   * Refuses (SessionError "unreadable") a link, a folder or a file it may not read. With
+   * `{ history: true }` the display events come too (`history`; see history.ts).
+   */
+  async load(id: string, options: ReconstructOptions = {}): Promise<LoadedSession> {
     const file = this.fileOf(id);
     let text: string;
     let mtime: Date;
@@ -191,7 +194,7 @@ export class SessionStore {
         throw new SessionError("not_found", `no session ${id} (${file})`);
       throw err;
     }
-    const state = reconstruct(text, file, { id, createdAt: mtime.toISOString() });
+    const state = reconstruct(text, file, { id, createdAt: mtime.toISOString() }, options);
     return { ...state, id, file, updatedAt: mtime.toISOString() };
   }
 

@@ -15,6 +15,27 @@ import type {
   Notice,
 } from "./types.ts";
 
+/** Records what one handler's result changed: its label in `changed`, and what it became. */
+export class Changes {
+  private readonly entry: HookTraceEntry;
+  constructor(entry: HookTraceEntry) {
+    this.entry = entry;
+  }
+  push(change: string, summary = ""): void {
+    this.entry.changed.push(change);
+    (this.entry.effects ??= []).push({ change, summary: shorten(summary) });
+  }
+}
+
+const SUMMARY_CHARS = 200;
+
+/** One line for the timeline; the full text is in the transcript (or only the model saw it). */
+function shorten(text: string): string {
+  const line = text.length > SUMMARY_CHARS * 2 ? text.slice(0, SUMMARY_CHARS * 2) : text;
+  const flat = line.replace(/\s+/g, " ").trim();
+  return flat.length > SUMMARY_CHARS ? flat.slice(0, SUMMARY_CHARS - 1) + "…" : flat;
+}
+
 export interface CommonOutcome {
   injections: Injection[];
   notices: Notice[];
@@ -35,7 +56,7 @@ export async function runHandlers<T extends HookTiming>(
   handlers: readonly HookHandler<T>[],
   makeCtx: () => HookContexts[T],
   out: CommonOutcome,
-  apply: (source: string, result: HookResults[T], changed: string[]) => void,
+  apply: (source: string, result: HookResults[T], changed: Changes) => void,
 ): Promise<void> {
   for (const handler of handlers) {
     const started = performance.now();
@@ -53,6 +74,7 @@ export async function runHandlers<T extends HookTiming>(
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       changed: [],
     };
+    if (invocation.condition) entry.condition = invocation.condition;
     if (invocation.status === "skipped") entry.detail = invocation.reason;
     else if (invocation.status === "error") {
       entry.detail = invocation.message;
@@ -61,22 +83,27 @@ export async function runHandlers<T extends HookTiming>(
         text: `${handler.source}: ${handler.timing} failed: ${invocation.message}`,
       });
     } else if (invocation.result !== undefined && invocation.result !== null) {
-      apply(handler.source, invocation.result, entry.changed);
+      apply(handler.source, invocation.result, new Changes(entry));
     }
     out.trace.push(entry);
   }
 }
 
-/** Message / notice / disableTools: the part of Result every timing honours. */
+/**
+ * Message / notice / disableTools: the part of Result every timing honours. `messageIsReason`:
+ * the message explains a block (the tool phase folds it into the refusal), so it is not noted
+ * as an injected message.
+ */
 export function applyCommon(
   source: string,
   r: Result,
   out: CommonOutcome,
-  changed: string[],
+  changed: Changes,
+  messageIsReason = false,
 ): void {
   if (r.notice) {
     out.notices.push({ source, text: r.notice });
-    changed.push("notice");
+    changed.push("notice", r.notice);
   } else if (r.message) {
     out.injections.push({
       source,
@@ -84,11 +111,11 @@ export function applyCommon(
       content: (r.prefix ?? "") + r.message,
       eject: r.eject === true,
     });
-    changed.push("message");
+    if (!messageIsReason) changed.push("message", (r.prefix ?? "") + r.message);
   }
   if (r.disableTools && r.disableTools.length > 0) {
     out.disableTools.push(...r.disableTools);
-    changed.push("disableTools");
+    changed.push("disableTools", r.disableTools.join(", "));
   }
 }
 
@@ -110,7 +137,7 @@ export async function runBeforeChat(
       applyCommon(source, r, out, changed);
       if (r.request?.appendSystem) {
         out.appendSystem.push(r.request.appendSystem);
-        changed.push("appendSystem");
+        changed.push("appendSystem", r.request.appendSystem);
       }
       if (r.request?.skip) {
         out.skip = true;
@@ -144,7 +171,7 @@ export async function runAfterResponse(
       }
       if (typeof r.response?.content === "string") {
         out.content = r.response.content;
-        changed.push("response.content");
+        changed.push("response.content", r.response.content);
       }
     },
   );
@@ -181,16 +208,16 @@ export async function runBeforeTool(
         : (current = { ...ctx, arguments: out.arguments }),
     out,
     (source, r: BeforeToolResult, changed) => {
-      applyCommon(source, r, out, changed);
+      applyCommon(source, r, out, changed, r.block === true);
       if (r.arguments && typeof r.arguments === "object") {
         out.arguments = r.arguments;
         out.rewrittenBy.push(source);
-        changed.push("arguments");
+        changed.push("arguments", JSON.stringify(r.arguments));
       }
       if (r.block) {
         out.block = true;
         out.blockedBy.push(source);
-        changed.push("block");
+        changed.push("block", r.message ? `${ctx.toolName}: ${r.message}` : ctx.toolName);
       }
     },
   );
@@ -219,7 +246,7 @@ export async function runAfterTool(
       applyCommon(source, r, out, changed);
       if (typeof r.output === "string") {
         out.output = r.output;
-        changed.push("output");
+        changed.push("output", r.output);
       }
     },
   );
@@ -292,7 +319,7 @@ export async function runReadOnly<T extends "afterCompaction" | "onAgentSwitch">
     (source, r: Result, changed) => {
       if (r.notice) {
         out.notices.push({ source, text: r.notice });
-        changed.push("notice");
+        changed.push("notice", r.notice);
       }
     },
   );

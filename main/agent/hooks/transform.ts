@@ -132,7 +132,7 @@ export async function runTransform(
       const problem = validateTransformed(result);
       if (problem) {
         out.notices.push({ source, text: `${source}: transformMessages ignored: ${problem}` });
-        changed.push("rejected");
+        changed.push("rejected", problem);
         return;
       }
       const merged = result.slice(1).map((m) => fromSdk(m, current.originals, source));
@@ -140,7 +140,7 @@ export async function runTransform(
       out.messages = merged;
       current = toSdkMessages(out.system, merged);
       view = undefined;
-      changed.push("messages");
+      changed.push("messages", `${merged.length} messages`);
     },
   );
   return out;

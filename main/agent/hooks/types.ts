@@ -48,12 +48,22 @@ export type HookTiming = keyof HookContexts;
 /** In the order a turn reaches them; the one list lives with the event schemas. */
 export const HOOK_TIMINGS: readonly HookTiming[] = HookTimingSchema.options;
 
-/** What one handler call came to. Faults never throw into the engine. */
-export type HookInvocation<T extends HookTiming> =
+/** A handler's `when` condition as it was tested for this call. */
+export interface ConditionOutcome {
+  text: string;
+  matched: boolean;
+}
+
+/**
+ * What one handler call came to. Faults never throw into the engine. `condition`: set when the
+ * handler has one and it was tested (matched: the call went on; not: skipped).
+ */
+export type HookInvocation<T extends HookTiming> = (
   | { status: "ok"; result: HookResults[T] | undefined }
   /** Condition false, once already fired, plugin disabled… */
   | { status: "skipped"; reason: string }
-  | { status: "error"; message: string };
+  | { status: "error"; message: string }
+) & { condition?: ConditionOutcome };
 
 export interface HookHandler<T extends HookTiming = HookTiming> {
   /** Plugin name: shown in notices, traces and injected-message sources. */

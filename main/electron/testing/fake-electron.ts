@@ -19,6 +19,10 @@ export const recorded = {
   forked: [] as string[],
   /** What the preload put on `window` with contextBridge.exposeInMainWorld. */
   exposed: {} as Record<string, unknown>,
+  /** The template of the application menu, once set. */
+  menu: null as unknown[] | null,
+  /** Folders shell.openPath was asked to show. */
+  openedPaths: [] as string[],
 };
 
 /** How the fake sandbox probe (utilityProcess.fork) ends; tests set it before `ready`. */
@@ -67,8 +71,11 @@ class FakeApp extends EventEmitter {
   isReady(): boolean {
     return ready;
   }
+  /** Like Electron: `before-quit` first; a listener that prevents it keeps the app running. */
   quit(): void {
-    recorded.order.push("quit");
+    let prevented = false;
+    this.emit("before-quit", { preventDefault: () => (prevented = true) });
+    recorded.order.push(prevented ? "quit-held" : "quit");
   }
   exit(code: number): void {
     recorded.order.push(`exit:${code}`);
@@ -173,6 +180,8 @@ export class BrowserWindow extends EventEmitter {
   constructor(options: Record<string, unknown>) {
     super();
     this.options = options;
+    const n = (key: string) => (typeof options[key] === "number" ? (options[key] as number) : 0);
+    this.normalBounds = { x: n("x"), y: n("y"), width: n("width"), height: n("height") };
     BrowserWindow.all.push(this);
     app.emit("web-contents-created", {}, this.webContents);
   }
@@ -182,12 +191,32 @@ export class BrowserWindow extends EventEmitter {
     this.webContents.mainFrame.origin = origin === "null" ? "app://islet" : origin;
     return Promise.resolve();
   }
+  /** Bounds as the window manager keeps them; tests move the window by setting this. */
+  normalBounds = { x: 0, y: 0, width: 0, height: 0 };
+  maximized = false;
+  destroyed = false;
+  getNormalBounds(): { x: number; y: number; width: number; height: number } {
+    return { ...this.normalBounds };
+  }
+  isMaximized(): boolean {
+    return this.maximized;
+  }
+  maximize(): void {
+    this.maximized = true;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
   isMinimized(): boolean {
     return false;
   }
+  /** How often the window was brought to the front. */
+  focused = 0;
   restore(): void {}
   show(): void {}
-  focus(): void {}
+  focus(): void {
+    this.focused++;
+  }
 }
 
 export const protocol = {
@@ -226,6 +255,30 @@ export const shell = {
   openExternal(url: string): Promise<void> {
     recorded.opened.push(url);
     return Promise.resolve();
+  },
+  openPath(path: string): Promise<string> {
+    recorded.openedPaths.push(path);
+    return Promise.resolve("");
+  },
+};
+
+/** Two displays side by side: the primary 1920×1080 (minus a top bar), a 1280×1024 to its right. */
+const displays = [
+  { id: 1, workArea: { x: 0, y: 25, width: 1920, height: 1055 } },
+  { id: 2, workArea: { x: 1920, y: 0, width: 1280, height: 1024 } },
+];
+
+export const screen = {
+  getPrimaryDisplay: () => displays[0],
+  getAllDisplays: () => displays,
+};
+
+export const Menu = {
+  buildFromTemplate(template: unknown[]): { template: unknown[] } {
+    return { template };
+  },
+  setApplicationMenu(menu: { template: unknown[] } | null): void {
+    recorded.menu = menu?.template ?? null;
   },
 };
 

@@ -131,6 +131,7 @@ export function pluginHandler<T extends HookTiming>(
       const session = ctx.session.id;
       if (opts.once && opts.onceTracker.has(session, plugin.name, timing))
         return { status: "skipped", reason: "once: already fired" };
+      let condition: { text: string; matched: boolean } | undefined;
       if (opts.condition) {
         let ok: boolean;
         try {
@@ -141,7 +142,13 @@ export function pluginHandler<T extends HookTiming>(
             message: `condition "${opts.condition.text}" failed: ${(err as Error).message}`,
           };
         }
-        if (!ok) return { status: "skipped", reason: `condition false: ${opts.condition.text}` };
+        condition = { text: opts.condition.text, matched: ok };
+        if (!ok)
+          return {
+            status: "skipped",
+            reason: `condition false: ${opts.condition.text}`,
+            condition,
+          };
       }
       if (opts.once) opts.onceTracker.mark(session, plugin.name, timing);
       let raw: unknown;
@@ -153,13 +160,14 @@ export function pluginHandler<T extends HookTiming>(
         return {
           status: "error",
           message: err instanceof PluginCallError ? err.message : String(err),
+          condition,
         };
       } finally {
         const ms = performance.now() - started;
         // The watchdog's gentler half: name a plugin that slows every turn before it times out.
         if (ms > SLOW_HOOK_MS) opts.onSlow?.(plugin.name, timing, Math.round(ms));
       }
-      if (raw === undefined || raw === null) return { status: "ok", result: undefined };
+      if (raw === undefined || raw === null) return { status: "ok", result: undefined, condition };
       const parsed = SCHEMAS[timing].safeParse(raw);
       if (!parsed.success) {
         plugin.log.write(
@@ -169,9 +177,10 @@ export function pluginHandler<T extends HookTiming>(
         return {
           status: "error",
           message: `returned a malformed result (${describeIssue(parsed.error)})`,
+          condition,
         };
       }
-      return { status: "ok", result: parsed.data as HookResults[T] };
+      return { status: "ok", result: parsed.data as HookResults[T], condition };
     },
   };
 }

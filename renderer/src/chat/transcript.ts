@@ -6,8 +6,8 @@
 import type { AgentEvent, ChatOutcome } from "../../../main/bridge/contract.ts";
 import type { HookTraceEntry } from "../../../main/conversation/events.ts";
 
-/** The engine's events plus the prompt echo (`user_message`, emitted at the start of a turn). */
-export type ChatEvent = AgentEvent | { type: "user_message"; text: string };
+/** The engine's events (a turn starts with `user_message`, the prompt's echo). */
+export type ChatEvent = AgentEvent;
 
 export type TokenState = Extract<AgentEvent, { type: "tokens" }>["tokens"];
 

@@ -5,7 +5,6 @@
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { BridgeError, type ChatOutcome } from "../../../main/bridge/contract.ts";
-import { CALL_NAMES } from "../../../main/bridge/names.ts";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
 import type { LiveBridge } from "../bridge/index.ts";
@@ -168,21 +167,9 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
   };
 }
 
-/**
- * `chat/history` (the saved session as AgentEvents), when this engine has it; null otherwise
- * (an older engine: the view still works for new chats).
- */
-async function loadHistory(
-  bridge: LiveBridge,
-  conversationId: string,
-): Promise<ChatEvent[] | null> {
-  const name = "chat/history";
-  if (!(CALL_NAMES as readonly string[]).includes(name)) return null;
-  const call = bridge.call as unknown as (
-    name: string,
-    request: { conversationId: string },
-  ) => Promise<{ events: ChatEvent[] }>;
-  const reply = await call(name, { conversationId });
+/** `chat/history`: the saved session as the same events the live stream carries. */
+async function loadHistory(bridge: LiveBridge, conversationId: string): Promise<ChatEvent[]> {
+  const reply = await bridge.call("chat/history", { conversationId });
   return reply.events;
 }
 

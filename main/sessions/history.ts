@@ -1,0 +1,25 @@
+/**
+ * A saved session's display history (what `chat/history` returns): the messages saved before the
+ * session had event records, as the nearest events they allow, then every saved event in order.
+ * Events are validated here, not at load: a plain load skips them, and a bad one (damaged, or
+ * written by a newer Islet in a shape this one does not know) is left out with a warning.
+ */
+import { AgentEvent } from "../conversation/events.ts";
+import { historyFromMessages } from "../conversation/history.ts";
+import type { SavedHistory } from "./reconstruct.ts";
+
+export function displayHistory(saved: SavedHistory): { events: AgentEvent[]; warnings: string[] } {
+  const events = historyFromMessages(saved.legacy);
+  const warnings: string[] = [];
+  for (const { event, where } of saved.events) {
+    const parsed = AgentEvent.safeParse(event);
+    if (parsed.success) {
+      events.push(parsed.data);
+      continue;
+    }
+    const issue = parsed.error.issues[0];
+    const at = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+    warnings.push(`${where}: skipped event: ${at}${issue?.message ?? "invalid"}`);
+  }
+  return { events, warnings };
+}
