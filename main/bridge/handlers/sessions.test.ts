@@ -12,9 +12,11 @@ import { recordingClient, type RecordingClient } from "../testing.ts";
 import { chatOnce, sendIn, startSettingsHarness, type SettingsHarness } from "./testing-host.ts";
 
 const list = async (c: RecordingClient, query?: string) =>
-  ((await c.call("sessions/list", query === undefined ? {} : { query })) as {
-    sessions: SessionItem[];
-  }).sessions;
+  (
+    (await c.call("sessions/list", query === undefined ? {} : { query })) as {
+      sessions: SessionItem[];
+    }
+  ).sessions;
 
 /** The next `sessions/changed` after now (earlier ones are taken first). */
 async function nextChange(c: RecordingClient): Promise<{ seen: Promise<unknown> }> {
@@ -66,7 +68,10 @@ describe("bridge: sessions on real files", () => {
       [[bananas, null]],
     );
     const kiwi = await list(b, "kiwi");
-    assert.deepEqual(kiwi.map((s) => s.id), [apples]);
+    assert.deepEqual(
+      kiwi.map((s) => s.id),
+      [apples],
+    );
     assert.match(kiwi[0].match ?? "", /kiwi-free tree/);
     assert.deepEqual(await list(b, "nothing like this"), []);
   });
@@ -120,7 +125,10 @@ describe("bridge: sessions on real files", () => {
     assert.deepEqual(await b.call("sessions/delete", { id: apples }), { id: apples, closed: true });
     assert.ok(!existsSync(file), "the session file is gone");
     assert.deepEqual(await seen, { cause: "deleted", id: apples });
-    assert.deepEqual((await list(a)).map((s) => s.id), [bananas]);
+    assert.deepEqual(
+      (await list(a)).map((s) => s.id),
+      [bananas],
+    );
     // The window that had it open can no longer send to it (it shows a new chat instead).
     await assert.rejects(sendIn(a, apples, "still there?"), /not open in this window/);
     await assert.rejects(b.call("sessions/delete", { id: apples }), /no session matches/);
