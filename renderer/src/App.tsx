@@ -1,17 +1,20 @@
 /** The app shell: the sidebar, the connection and engine notices, and the current view. */
 import { useState } from "react";
-import { ChatPlaceholder } from "./chat/ChatPlaceholder.tsx";
 import { useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
 import { looseProblems } from "./plugins/format.ts";
 import { PluginBrowser } from "./plugins/PluginBrowser.tsx";
 import { ConnectionNotice } from "./shell/ConnectionNotice.tsx";
 import { EngineWarnings } from "./shell/EngineWarnings.tsx";
 import { Sidebar } from "./shell/Sidebar.tsx";
+import { ChatArea } from "./sessions/ChatArea.tsx";
+import { SettingsView } from "./settings/SettingsView.tsx";
+import { useAppliedTheme } from "./settings/theme.ts";
 import type { ViewId } from "./shell/views.ts";
 
 export function App() {
   const [view, setView] = useState<ViewId>("plugins");
   const connection = useConnectionState();
+  useAppliedTheme();
   const info = useBridgeQuery("app/info");
   const plugins = useBridgeQuery("plugins/list", { refreshOn: ["plugins/changed"] });
   const broken = plugins.data
@@ -35,8 +38,10 @@ export function App() {
         </div>
         {view === "plugins" ? (
           <PluginBrowser list={plugins} info={info.data} connection={connection} />
+        ) : view === "settings" ? (
+          <SettingsView />
         ) : (
-          <ChatPlaceholder info={info} />
+          <ChatArea info={info} />
         )}
       </main>
     </div>
