@@ -3,11 +3,12 @@
  * loopback fake Ollama: sessions created beforehand through the bridge are listed, searched
  * (message text too), opened, renamed (F2), exported as a download and deleted, from the
  * keyboard; the picker lists the fake server's models and switching sets the conversation's
- * model; axe finds nothing serious in light or dark.
+ * model; axe finds nothing serious in light or dark. With ISLET_SCREENSHOTS=DIR the chat screen
+ * is saved as DIR/sessions-light.png and sessions-dark.png.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -24,6 +25,7 @@ import {
 import { seriousViolations, watchedPage } from "./support/page.ts";
 import { bridgeCall, createSessions, writeHome } from "./support/sessions.ts";
 
+const SHOTS = process.env["ISLET_SCREENSHOTS"];
 const browserBinary = findChromium();
 const skip = "missing" in browserBinary ? browserBinary.missing : false;
 
@@ -143,6 +145,10 @@ describe("sessions column and model picker", { skip, timeout: 90_000 }, () => {
     for (const colorScheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme });
       assert.deepEqual(await seriousViolations(page), [], colorScheme);
+      if (SHOTS) {
+        await mkdir(SHOTS, { recursive: true });
+        await page.screenshot({ path: path.join(SHOTS, `sessions-${colorScheme}.png`) });
+      }
     }
     await page.emulateMedia({ colorScheme: "light" });
   });

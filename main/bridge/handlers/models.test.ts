@@ -63,6 +63,8 @@ describe("bridge: models and agents", () => {
       current: { provider: "local", model: "big:70b" },
       scope: "conversation",
     });
+    const saved = (await h.host.engine.store.list()).find((s) => s.id === conversationId);
+    assert.equal(saved?.model, "big:70b", "the sessions list shows the chosen model");
     const listed = (await c.call("models/list", { conversationId })) as { current: unknown };
     assert.deepEqual(listed.current, { provider: "local", model: "big:70b" });
     await sendIn(c, conversationId, "second");

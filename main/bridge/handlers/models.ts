@@ -124,6 +124,9 @@ export function modelHandlers(
         const resolved = await source.resolveExact(agent, provider, model);
         conversation.session.state.resolved = resolved;
         engine.store.append(conversation.id, { t: "model", provider, model });
+        await engine.store.flush(conversation.id);
+        // The sessions list shows each session's model.
+        service.emit(EVERYONE, "sessions/changed", { cause: "updated", id: conversation.id });
         return { current: { provider: resolved.provider.name, model }, scope: "conversation" };
       }
       // Checked before it is saved: a default that cannot be reached would break every new chat.

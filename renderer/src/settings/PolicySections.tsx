@@ -3,7 +3,7 @@ import { useState } from "react";
 import type { SettingsView } from "./useSettings.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { Row, Section, Segmented } from "./Section.tsx";
-import type { SettingsState } from "./useSettings.ts";
+import { useShown, type SettingsState } from "./useSettings.ts";
 
 type Rule = "ask" | "allow" | "deny";
 const RULES: { value: Rule; label: string }[] = [
@@ -84,6 +84,8 @@ export function PluginsSection({
 }) {
   const [failure, setFailure] = useState<string | null>(null);
   const p = view.plugins;
+  const [runtime, showRuntime] = useShown(p.runtime);
+  const [unsafe, showUnsafe] = useShown(p.unsafe);
   const pending =
     p.unsafe !== p.active.unsafe || (p.runtime !== "auto" && p.runtime !== p.active.runtime);
   return (
@@ -109,15 +111,16 @@ export function PluginsSection({
         <Segmented
           name="runtime"
           label="Sandbox runtime"
-          value={p.runtime}
+          value={runtime}
           options={[
             { value: "auto", label: "Automatic" },
             { value: "isolated-vm", label: "isolated-vm" },
             { value: "quickjs", label: "QuickJS" },
           ]}
-          onChange={async (runtime) =>
-            setFailure(await change("settings/set", { pluginRuntime: runtime }))
-          }
+          onChange={async (next) => {
+            showRuntime(next);
+            setFailure(await change("settings/set", { pluginRuntime: next }));
+          }}
         />
       </Row>
       <Row
@@ -130,15 +133,16 @@ export function PluginsSection({
             id="unsafe-plugins"
             type="checkbox"
             role="switch"
-            checked={p.unsafe}
-            onChange={async (e) =>
-              setFailure(await change("settings/set", { unsafePlugins: e.target.checked }))
-            }
+            checked={unsafe}
+            onChange={async (e) => {
+              showUnsafe(e.target.checked);
+              setFailure(await change("settings/set", { unsafePlugins: e.target.checked }));
+            }}
           />
-          <span>{p.unsafe ? "On" : "Off"}</span>
+          <span>{unsafe ? "On" : "Off"}</span>
         </label>
       </Row>
-      {p.unsafe ? (
+      {unsafe ? (
         <Callout tone="warn" title="Unsafe mode lets plugins run programs as you">
           <p>
             A plugin granted exec can then read, change or delete anything your account can. Turn it

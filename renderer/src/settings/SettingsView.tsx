@@ -9,7 +9,7 @@ import { ApprovalsSection, PluginsSection } from "./PolicySections.tsx";
 import { ProvidersSection } from "./ProvidersSection.tsx";
 import { Row, Section, Segmented } from "./Section.tsx";
 import { applyTheme, type Theme } from "./theme.ts";
-import { useSettings } from "./useSettings.ts";
+import { useSettings, useShown } from "./useSettings.ts";
 import "./settings.css";
 
 const SECTIONS = [
@@ -22,6 +22,7 @@ const SECTIONS = [
 
 export function SettingsView() {
   const { view, loadError, change } = useSettings();
+  const [theme, showTheme] = useShown<Theme>(view?.theme ?? "system");
   return (
     <section className="view" aria-labelledby="settings-title">
       <header className="view-header">
@@ -64,15 +65,16 @@ export function SettingsView() {
                 <Segmented<Theme>
                   name="theme"
                   label="Theme"
-                  value={view.theme}
+                  value={theme}
                   options={[
                     { value: "system", label: "System" },
                     { value: "light", label: "Light" },
                     { value: "dark", label: "Dark" },
                   ]}
-                  onChange={(theme) => {
-                    applyTheme(theme); // at once; the engine's answer confirms it
-                    void change("settings/set", { theme });
+                  onChange={(next) => {
+                    showTheme(next);
+                    applyTheme(next); // at once; the engine's answer confirms it
+                    void change("settings/set", { theme: next });
                   }}
                 />
               </Row>

@@ -56,3 +56,10 @@ export function useSettings(): SettingsState {
   );
   return { view, loadError, change };
 }
+
+/** A control's value shown at once when changed, then whatever the engine saved. */
+export function useShown<T>(saved: T): [T, (value: T) => void] {
+  const [shown, setShown] = useState(saved);
+  useEffect(() => setShown(saved), [saved]);
+  return [shown, setShown];
+}
