@@ -160,6 +160,7 @@ describe("sessions column and model picker", { skip, timeout: 90_000 }, () => {
     await expectText(confirm, "This cannot be undone");
     await confirm.getByRole("button", { name: "Delete" }).click();
     await expectText(page.locator(".chat-area-title"), "New chat");
+    await page.waitForFunction(() => document.querySelectorAll(".session-title").length === 1);
     assert.deepEqual(await panel().locator(".session-title").allInnerTexts(), ["And apples?"]);
     const left = (await bridgeCall(serve, "sessions/list", {})) as { sessions: { id: string }[] };
     assert.deepEqual(
