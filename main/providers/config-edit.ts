@@ -5,7 +5,7 @@
  * Settings can never leave a file the engine refuses.
  */
 import { readFile } from "node:fs/promises";
-import { isMap, parseDocument, type Document } from "yaml";
+import { isMap, isScalar, parseDocument, type Document } from "yaml";
 import { writeAtomically } from "../config/atomic-write.ts";
 import { ConfigError, parseProvidersYaml } from "./config.ts";
 import type { ProviderKind } from "./types.ts";
@@ -57,7 +57,12 @@ export async function saveProviderEntry(
   if (previous && previous !== name) {
     if (doc.hasIn(["providers", name]))
       throw new ConfigError(`${file}: providers.${name}: a provider with that name exists`);
-    doc.deleteIn(["providers", previous]);
+    // The entry keeps its place, comments and the fields Settings does not edit: only its key changes.
+    const providers = doc.get("providers");
+    const pair = isMap(providers)
+      ? providers.items.find((p) => isScalar(p.key) && p.key.value === previous)
+      : undefined;
+    if (pair && isScalar(pair.key)) pair.key.value = name;
     if (doc.getIn(["default", "provider"]) === previous) doc.setIn(["default", "provider"], name);
   }
   const fields: [keyof ProviderEntryEdit, string | undefined][] = [

@@ -6,6 +6,7 @@
 import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
 import { startFakeOllama, type FakeServer } from "../../providers/testing/index.ts";
 import type { ScriptedResponse } from "../../providers/testing/script.ts";
+import type { DetectedServer } from "../../providers/index.ts";
 import { homeSecretStore } from "../../secrets/home-file.ts";
 import type { AgentEvent } from "../../conversation/events.ts";
 import type { ChatOpened, ChatOutcome } from "../contract.ts";
@@ -36,6 +37,7 @@ export interface SettingsHarness {
 export async function startSettingsHarness(
   script: ScriptedResponse[] = [],
   files: Record<string, string> = {},
+  opts: { detect?: () => Promise<DetectedServer[]>; providers?: boolean } = {},
 ): Promise<SettingsHarness> {
   const dirs = tempDir("islet-bridge-settings-");
   const model = await startFakeOllama(script, {
@@ -43,7 +45,9 @@ export async function startSettingsHarness(
   });
   dirs.write({
     "work/.keep": "",
-    "home/config/providers.yaml": PROVIDERS_YAML(model.url),
+    ...(opts.providers === false
+      ? {}
+      : { "home/config/providers.yaml": PROVIDERS_YAML(model.url) }),
     ...files,
   });
   const home = dirs.path("home");
@@ -52,7 +56,7 @@ export async function startSettingsHarness(
       home,
       workdir: dirs.path("work"),
       env: {},
-      detect: async () => [],
+      detect: opts.detect ?? (async () => []),
       secrets: homeSecretStore(home, () => {}),
       host: {
         host: "browser",
