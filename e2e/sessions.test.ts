@@ -172,4 +172,33 @@ describe("sessions column and model picker", { skip, timeout: 90_000 }, () => {
   it("met no console error, CSP violation or outside request", () => {
     assert.deepEqual(problems, []);
   });
+
+  it("with no model anywhere, the picker says how to start a local server", async () => {
+    const emptyHome = path.join(dir, "empty-home");
+    await mkdir(emptyHome, { recursive: true });
+    const empty = await startServe(["--home", emptyHome, "--workdir", dir]);
+    try {
+      const watched = await watchedPage(browser);
+      await watched.page.goto(empty.url);
+      await watched.page.getByRole("button", { name: "Chat", exact: true }).click();
+      const button = watched.page.getByRole("button", { name: "No model available" });
+      await button.click();
+      const help = watched.page.getByRole("region", { name: "How to get a model" });
+      await expectText(help, [
+        "ollama serve",
+        "LM Studio",
+        "llama-server -m model.gguf",
+        "Settings",
+      ]);
+      assert.deepEqual(await seriousViolations(watched.page), []);
+      if (SHOTS)
+        await watched.page.screenshot({ path: path.join(SHOTS, "models-empty-light.png") });
+      await watched.page.keyboard.press("Escape");
+      await help.waitFor({ state: "detached" });
+      assert.deepEqual(watched.problems, []);
+      await watched.context.close();
+    } finally {
+      await empty.stop();
+    }
+  });
 });
