@@ -98,6 +98,24 @@ describe("settings", { skip, timeout: 120_000 }, () => {
     assert.notEqual(bg, "rgb(247, 248, 250)", "the dark background, although the system is light");
   });
 
+  it("another window follows the theme live", async () => {
+    const other = await watchedPage(browser);
+    await other.page.goto(serve.url);
+    await other.page.waitForFunction(() => document.documentElement.dataset["theme"] === "dark");
+    await page
+      .getByRole("radiogroup", { name: "Theme" })
+      .getByText("Light", { exact: true })
+      .click();
+    await other.page.waitForFunction(() => document.documentElement.dataset["theme"] === "light");
+    await page
+      .getByRole("radiogroup", { name: "Theme" })
+      .getByText("Dark", { exact: true })
+      .click();
+    await other.page.waitForFunction(() => document.documentElement.dataset["theme"] === "dark");
+    assert.deepEqual(other.problems, []);
+    await other.context.close();
+  });
+
   it("sets a tool approval policy", async () => {
     await page
       .getByRole("combobox", { name: "Bash: when the agent calls it" })
