@@ -132,6 +132,10 @@ describe("settings", { skip, timeout: 120_000 }, () => {
     await form.getByRole("button", { name: "Test connection" }).click();
     await expectText(form, "Connected to");
     await expectText(form, "2 models");
+    for (const t of ["Light", "Dark"] as const) {
+      await page.getByRole("radiogroup", { name: "Theme" }).getByText(t, { exact: true }).click();
+      assert.deepEqual(await seriousViolations(page), [], `the open form, ${t}`);
+    }
     await form.getByRole("button", { name: "Add provider" }).click();
     const row = page.locator(".provider", { hasText: "cloud" });
     await expectText(row, ["OpenAI-compatible", cloud.url, "Key set"]);

@@ -11,6 +11,7 @@ import { PlusIcon } from "../ui/more-icons.tsx";
 import { SessionRow, type RowActions, type RowMode } from "./SessionRow.tsx";
 import { useSessions } from "./useSessions.ts";
 import { downloadText, groupOf, type Group } from "./when.ts";
+import "../ui/buttons.css";
 import "./sessions.css";
 
 const GROUPS: Group[] = ["Today", "Yesterday", "Previous 7 days", "Older"];

@@ -10,6 +10,7 @@ import { ProvidersSection } from "./ProvidersSection.tsx";
 import { Row, Section, Segmented } from "./Section.tsx";
 import { applyTheme, type Theme } from "./theme.ts";
 import { useSettings, useShown } from "./useSettings.ts";
+import "../ui/buttons.css";
 import "./settings.css";
 
 const SECTIONS = [
