@@ -152,9 +152,13 @@ describe("settings", { skip, timeout: 120_000 }, () => {
       page.locator("#plugins-settings"),
       "Unsafe mode lets plugins run programs as you",
     );
-    const yaml = readFileSync(path.join(home, "config", "features", "plugins.yaml"), "utf8");
-    assert.match(yaml, /runtime: quickjs/);
-    assert.match(yaml, /unsafe: true/);
+    // Saved once the engine has answered (the switch shows the change at once).
+    const file = path.join(home, "config", "features", "plugins.yaml");
+    const saved = () => (existsSync(file) ? readFileSync(file, "utf8") : "");
+    for (let i = 0; i < 100 && !/unsafe: true/.test(saved()); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.match(saved(), /runtime: quickjs/);
+    assert.match(saved(), /unsafe: true/);
   });
 
   it("has no serious or critical accessibility problems in light or dark (axe-core)", async () => {

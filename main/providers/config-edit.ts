@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { isMap, isScalar, parseDocument, type Document } from "yaml";
 import { writeAtomically } from "../config/atomic-write.ts";
+import { queuedEdit } from "../config/file-queue.ts";
 import { ConfigError, parseProvidersYaml } from "./config.ts";
 import type { ProviderKind } from "./types.ts";
 
@@ -47,11 +48,20 @@ async function save(file: string, doc: Document): Promise<void> {
 }
 
 /** Adds or replaces `providers.<name>`; `previous` renames an existing entry. */
-export async function saveProviderEntry(
+export function saveProviderEntry(
   file: string,
   name: string,
   entry: ProviderEntryEdit,
   previous?: string,
+): Promise<void> {
+  return queuedEdit(file, () => saveEntry(file, name, entry, previous));
+}
+
+async function saveEntry(
+  file: string,
+  name: string,
+  entry: ProviderEntryEdit,
+  previous: string | undefined,
 ): Promise<void> {
   const doc = await load(file);
   if (previous && previous !== name) {
@@ -80,21 +90,21 @@ export async function saveProviderEntry(
   await save(file, doc);
 }
 
-export async function removeProviderEntry(file: string, name: string): Promise<boolean> {
-  const doc = await load(file);
-  if (!doc.hasIn(["providers", name])) return false;
-  doc.deleteIn(["providers", name]);
-  if (doc.getIn(["default", "provider"]) === name) doc.delete("default");
-  await save(file, doc);
-  return true;
+export function removeProviderEntry(file: string, name: string): Promise<boolean> {
+  return queuedEdit(file, async () => {
+    const doc = await load(file);
+    if (!doc.hasIn(["providers", name])) return false;
+    doc.deleteIn(["providers", name]);
+    if (doc.getIn(["default", "provider"]) === name) doc.delete("default");
+    await save(file, doc);
+    return true;
+  });
 }
 
-export async function saveDefaultModel(
-  file: string,
-  provider: string,
-  model: string,
-): Promise<void> {
-  const doc = await load(file);
-  doc.set("default", doc.createNode({ provider, model }, { flow: true }));
-  await save(file, doc);
+export function saveDefaultModel(file: string, provider: string, model: string): Promise<void> {
+  return queuedEdit(file, async () => {
+    const doc = await load(file);
+    doc.set("default", doc.createNode({ provider, model }, { flow: true }));
+    await save(file, doc);
+  });
 }

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { isMap, parseDocument } from "yaml";
 import { writeAtomically } from "../../config/atomic-write.ts";
+import { queuedEdit } from "../../config/file-queue.ts";
 import { featuresFile, parseFeaturesLayer, type PluginRuntimeName } from "./features.ts";
 
 export interface FeaturesEdit {
@@ -32,8 +33,12 @@ export async function readGlobalFeatures(
   return { runtime: layer.runtime ?? "auto", unsafe: layer.unsafe ?? false, file };
 }
 
-export async function editGlobalFeatures(globalHome: string, edit: FeaturesEdit): Promise<void> {
+export function editGlobalFeatures(globalHome: string, edit: FeaturesEdit): Promise<void> {
   const file = featuresFile(globalHome);
+  return queuedEdit(file, () => applyEdit(file, edit));
+}
+
+async function applyEdit(file: string, edit: FeaturesEdit): Promise<void> {
   const text = await readText(file);
   const doc = parseDocument(text.trim() === "" ? "plugins: {}\n" : text);
   if (doc.errors.length > 0)
