@@ -8,7 +8,7 @@ import { agentHandlers, withDefaultAgent } from "./agents.ts";
 import { appHandlers, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
 import { pluginHandlers } from "./plugins.ts";
-import { modelHandlers } from "./models.ts";
+import { modelHandlers, withSessionModel } from "./models.ts";
 import { questionHandlers } from "./questions.ts";
 import { sessionHandlers, withSessionEvents } from "./sessions.ts";
 import { settingsHandlers } from "./settings.ts";
@@ -31,7 +31,11 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...pluginHandlers(deps.engine, deps.service),
     ...questionHandlers(deps.questions),
     ...withSessionEvents(
-      withDefaultAgent(chatHandlers(deps.chats), deps.engine, deps.settings),
+      withSessionModel(
+        withDefaultAgent(chatHandlers(deps.chats), deps.engine, deps.settings),
+        deps.engine,
+        deps.chats,
+      ),
       deps.service,
     ),
     ...sessionHandlers(deps.engine, deps.chats, deps.service),

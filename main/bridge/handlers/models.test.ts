@@ -78,6 +78,22 @@ describe("bridge: models and agents", () => {
     other.close();
   });
 
+  it("a session reopened after a restart continues with the model picked for it", async () => {
+    h.model.push({ text: ["before"] }, { text: ["after"] });
+    const { conversationId } = (await c.call("chat/open", {})) as ChatOpened;
+    await c.call("models/select", { conversationId, provider: "local", model: "big:70b" });
+    await sendIn(c, conversationId, "before the restart");
+    await h.restart();
+    c.close();
+    c = recordingClient(h.host.service);
+    const reopened = (await c.call("chat/open", { sessionId: conversationId })) as ChatOpened;
+    assert.equal(reopened.resumed, true);
+    const listed = (await c.call("models/list", { conversationId })) as { current: unknown };
+    assert.deepEqual(listed.current, { provider: "local", model: "big:70b" });
+    await sendIn(c, conversationId, "after the restart");
+    assert.equal(lastModel(), "big:70b");
+  });
+
   it("sets the default for new conversations in providers.yaml, keeping its comments", async () => {
     const changed = c.next("settings/changed");
     await c.call("models/select", { provider: "local", model: "big:70b" });

@@ -138,3 +138,31 @@ export function modelHandlers(
     },
   };
 }
+
+/**
+ * A saved session opened in the app continues with the model it last used (the one picked for
+ * it, or the default it started with) while that provider still answers; else the default.
+ * An agent that names its own provider keeps choosing for itself.
+ */
+export function withSessionModel<H extends Pick<CallHandlers, "chat/open">>(
+  handlers: H,
+  engine: Engine,
+  chats: Chats,
+): H {
+  const open = handlers["chat/open"];
+  const wrapped: CallHandlers["chat/open"] = async (request, ctx) => {
+    const opened = await open(request, ctx);
+    if (!opened.resumed || !engine.models) return opened;
+    const { conversation, busy } = chats.member(ctx.client, opened.conversationId, "chat/open");
+    const state = conversation.session.state;
+    if (busy || state.resolved || state.agent.provider) return opened;
+    const saved = await engine.store.load(conversation.id).catch(() => null);
+    if (!saved?.provider || !saved.model) return opened;
+    const resolved = await engine.models
+      .resolveExact(state.agent, saved.provider, saved.model)
+      .catch(() => null);
+    if (resolved && !state.resolved) state.resolved = resolved;
+    return opened;
+  };
+  return { ...handlers, "chat/open": wrapped };
+}
