@@ -49,11 +49,13 @@ export function sessionHandlers(
   service: Emit,
 ): Pick<CallHandlers, Names> {
   const store = engine.store;
-  const warn = (line: string) =>
-    service.emit(EVERYONE, "engine/warning", {
-      source: "sessions",
-      title: line,
-    });
+  // A damaged session file is reported once, not on every refresh of every window's list.
+  const warned = new Set<string>();
+  const warn = (line: string) => {
+    if (warned.has(line)) return;
+    warned.add(line);
+    service.emit(EVERYONE, "engine/warning", { source: "sessions", title: line });
+  };
   return {
     "sessions/list": async ({ query }, { signal }) => {
       const all = await store.list({ warn });
