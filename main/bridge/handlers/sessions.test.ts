@@ -118,6 +118,18 @@ describe("bridge: sessions on real files", () => {
     assert.equal(parsed.messages.length, 2);
   });
 
+  it("a damaged session file is reported once, however often the lists refresh", async () => {
+    // A folder where a session file should be: listing skips it with a warning.
+    h.dirs.write({ "home/sessions/20260101-000000-broken.jsonl/inside.txt": "x" });
+    const before = b.of("engine/warning").length;
+    await list(b);
+    await list(b);
+    await list(a, "kiwi");
+    const warnings = (b.of("engine/warning") as { title: string }[]).slice(before);
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.match(warnings[0].title, /20260101-000000-broken/);
+  });
+
   it("deletes a session open in another window: closed there, file gone, everyone told", async () => {
     const file = h.host.engine.store.fileOf(apples);
     assert.ok(existsSync(file));
