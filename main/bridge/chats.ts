@@ -116,6 +116,34 @@ export class Chats {
     chat.conversation.stop();
   }
 
+  /** A conversation this client opened, for calls that change it (model and agent pickers). */
+  member(
+    client: ClientId,
+    conversationId: string,
+    source: string,
+  ): { conversation: Conversation; busy: boolean } {
+    const chat = this.joined(client, conversationId, source);
+    return { conversation: chat.conversation, busy: chat.turn !== null };
+  }
+
+  /** A rename from the sessions list reaches the open conversation too (its next save keeps it). */
+  retitle(conversationId: string, title: string): void {
+    const chat = this.open.get(conversationId);
+    if (chat) chat.conversation.session.state.title = title;
+  }
+
+  isOpen(conversationId: string): boolean {
+    return this.open.has(conversationId);
+  }
+
+  /** Closes it in every window (its session is being deleted): the turn stops, what was said is saved. */
+  async closeEverywhere(conversationId: string): Promise<boolean> {
+    await this.opening.get(conversationId)?.catch(() => undefined);
+    if (!this.open.has(conversationId)) return false;
+    await this.close(conversationId);
+    return true;
+  }
+
   /** Host shutdown: every turn stopped, every conversation closed. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.open.keys()].map((id) => this.close(id)));

@@ -14,6 +14,23 @@ import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/q
 import type { CallName, EventName, StreamName } from "./names.ts";
 import { CommandEntry, CommandList } from "./schemas/commands.ts";
 import { ChatHistory } from "./schemas/chat.ts";
+import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
+import { ModelsList, ModelsSelect } from "./schemas/models.ts";
+import {
+  SessionsChanged,
+  SessionsDelete,
+  SessionsExport,
+  SessionsList,
+  SessionsRename,
+} from "./schemas/sessions.ts";
+import {
+  SettingsChanged,
+  SettingsGet,
+  SettingsRemoveProvider,
+  SettingsSaveProvider,
+  SettingsSet,
+  SettingsTestProvider,
+} from "./schemas/settings.ts";
 
 export { AgentEvent, Problem, Question };
 export { CommandEntry, CommandList };
@@ -182,6 +199,19 @@ export const CALLS = {
   "commands/list": { request: NoPayload, response: CommandList },
   /** The display history of a conversation this client opened (schemas/chat.ts). */
   "chat/history": ChatHistory,
+  "sessions/list": SessionsList,
+  "sessions/rename": SessionsRename,
+  "sessions/delete": SessionsDelete,
+  "sessions/export": SessionsExport,
+  "models/list": ModelsList,
+  "models/select": ModelsSelect,
+  "agents/list": AgentsList,
+  "agents/select": AgentsSelect,
+  "settings/get": SettingsGet,
+  "settings/set": SettingsSet,
+  "settings/saveProvider": SettingsSaveProvider,
+  "settings/removeProvider": SettingsRemoveProvider,
+  "settings/testProvider": SettingsTestProvider,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {
@@ -212,6 +242,8 @@ export const EVENTS = {
   "question/asked": QuestionAsked,
   /** The question no longer needs this client's answer; the engine went on without it. */
   "question/withdrawn": QuestionWithdrawn,
+  "sessions/changed": SessionsChanged,
+  "settings/changed": SettingsChanged,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type CallRequest<N extends CallName> = z.input<(typeof CALLS)[N]["request"]>;

@@ -3,6 +3,7 @@
  * loaded and watched for hot reload, warnings and reloads pushed as events, the engine's
  * questions asked of the connected windows, and conversations opened by them.
  */
+import { JsonAppSettingsStore, type AppSettingsStore } from "../config/app-settings.ts";
 import { createEngine, type HostOptions } from "../engine/bootstrap.ts";
 import type { Engine } from "../engine/engine.ts";
 import { problemFromLine } from "../host/problem.ts";
@@ -19,7 +20,12 @@ export interface BridgeHost {
 }
 
 export async function openBridgeHost(
-  opts: Omit<HostOptions, "warn"> & { host: HostInfo; warn?(line: string): void },
+  opts: Omit<HostOptions, "warn"> & {
+    host: HostInfo;
+    warn?(line: string): void;
+    /** The app's settings file; default: the engine's own JSON store in the global home. */
+    settings?: AppSettingsStore;
+  },
 ): Promise<BridgeHost> {
   const service = new BridgeService();
   const questions = new BridgeQuestions(service);
@@ -30,16 +36,14 @@ export async function openBridgeHost(
   const engineQuestions: QuestionPort = opts.questions ?? questions.port(() => EVERYONE);
   // Warnings while loading reach no UI (none is connected yet; the plugin list carries the
   // plugin problems); later ones are pushed to every window as problems.
-  const engine = await createEngine({
-    ...opts,
-    questions: engineQuestions,
-    warn: (line) => {
-      opts.warn?.(line);
-      service.emit(EVERYONE, "engine/warning", problemFromLine(line, "engine"));
-    },
-  });
+  const warn = (line: string) => {
+    opts.warn?.(line);
+    service.emit(EVERYONE, "engine/warning", problemFromLine(line, "engine"));
+  };
+  const engine = await createEngine({ ...opts, questions: engineQuestions, warn });
   const chats = new Chats(engine, service, questions);
-  service.handle(bridgeHandlers({ engine, host: opts.host, service, questions, chats }));
+  const settings = opts.settings ?? new JsonAppSettingsStore(engine.homes.global, warn);
+  service.handle(bridgeHandlers({ engine, host: opts.host, service, questions, chats, settings }));
   const close = async () => {
     questions.withdrawAll();
     await chats.closeAll();

@@ -16,6 +16,19 @@ export const CALL_NAMES = [
   "chat/stop",
   "commands/list",
   "chat/history",
+  "sessions/list",
+  "sessions/rename",
+  "sessions/delete",
+  "sessions/export",
+  "models/list",
+  "models/select",
+  "agents/list",
+  "agents/select",
+  "settings/get",
+  "settings/set",
+  "settings/saveProvider",
+  "settings/removeProvider",
+  "settings/testProvider",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
@@ -29,6 +42,8 @@ export const EVENT_NAMES = [
   "engine/warning",
   "question/asked",
   "question/withdrawn",
+  "sessions/changed",
+  "settings/changed",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

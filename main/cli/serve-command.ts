@@ -3,6 +3,8 @@
  * run's provider, home, workdir and plugin options; prints the URL with the access token.
  */
 import { openBridgeHost } from "../bridge/host.ts";
+import { resolveHomes } from "../config/homes.ts";
+import { homeSecretStore } from "../secrets/home-file.ts";
 import { assertRendererBuilt, startServer } from "../serve/server.ts";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parseFlags, parseVars, pluginFlags } from "./options.ts";
 import type { Output } from "./render.ts";
@@ -27,6 +29,8 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
     throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
   const port = parsePort(values.port);
   assertRendererBuilt();
+  const warn = (line: string) => io.err(`warning: ${line}\n`);
+  const globalHome = resolveHomes({ home: values.home, workdir: values.workdir }).global;
   const host = await openBridgeHost({
     home: values.home,
     workdir: values.workdir,
@@ -40,7 +44,9 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
       host: "browser",
       versions: { node: process.versions.node, electron: null, chrome: null },
     },
-    warn: (line) => io.err(`warning: ${line}\n`),
+    // Keys typed into Settings: sealed in a 0600 file under the home (no OS keychain here).
+    secrets: homeSecretStore(globalHome, warn),
+    warn,
   });
   try {
     const server = await startServer({ service: host.service, port }).catch((err: unknown) => {

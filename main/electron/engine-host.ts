@@ -5,10 +5,12 @@
  */
 import { homedir } from "node:os";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
+import { resolveHomes } from "../config/homes.ts";
 import type { HostOptions } from "../engine/bootstrap.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { chooseSandboxBackend } from "./sandbox-probe.ts";
 import { desktopSecretStore } from "./secret-store.ts";
+import { desktopSettingsStore } from "./settings-store.ts";
 
 /** The workspace: ISLET_WORKDIR, else where the app was started (a launcher's "/" means home). */
 function workdir(): string {
@@ -23,8 +25,10 @@ export async function startEngineHost(
   questions?: QuestionPort,
 ): Promise<BridgeHost> {
   const verdict = await chooseSandboxBackend();
+  const globalHome = resolveHomes({ home: overrides.home }).global;
   return openBridgeHost({
     secrets: await desktopSecretStore(),
+    settings: desktopSettingsStore(globalHome),
     workdir: workdir(),
     ...overrides,
     plugins: {},

@@ -8,6 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import {
+  CALL_NAMES,
+  CANCEL_CHANNEL,
+  HELLO_CHANNEL,
+  STREAM_NAMES,
+  callChannel,
+  streamChannel,
+} from "../bridge/names.ts";
 
 const fakeUrl = new URL("./testing/fake-electron.ts", import.meta.url).href;
 registerHooks({
@@ -180,19 +188,16 @@ describe("Electron shell (fake electron)", () => {
     });
 
     it("registers one handler per call and stream of the contract, one to cancel, one for a new page", () => {
-      assert.deepEqual([...fake.recorded.ipcHandlers.keys()].sort(), [
-        "islet:app/info",
-        "islet:cancel",
-        "islet:chat/history",
-        "islet:chat/open",
-        "islet:chat/stop",
-        "islet:hello",
-        "islet:plugins/list",
-        "islet:plugins/reload",
-        "islet:plugins/restart",
-        "islet:question/answer",
-        "islet:stream:chat/send",
-      ]);
+      // Every name of the contract (names.ts), so a new call needs no edit here.
+      assert.deepEqual(
+        [...fake.recorded.ipcHandlers.keys()].sort(),
+        [
+          ...CALL_NAMES.map(callChannel),
+          ...STREAM_NAMES.map(streamChannel),
+          CANCEL_CHANNEL,
+          HELLO_CHANNEL,
+        ].sort(),
+      );
     });
 
     it("answers app/info from our window once the engine has started", async () => {

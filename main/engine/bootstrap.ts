@@ -2,17 +2,16 @@
 import path from "node:path";
 import { loadEnvFile } from "../config/env-file.ts";
 import { resolveHomes } from "../config/homes.ts";
-import { loadProvidersConfig, type DetectedServer, type ResolveFlags } from "../providers/index.ts";
+import type { DetectedServer, ResolveFlags } from "../providers/index.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import type { SecretStore } from "../host/secrets.ts";
-import { secretsForEnv } from "../secrets/encrypted-file.ts";
 import { resolveWorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import type { ChosenBackend } from "../plugins/setup.ts";
 import { Engine } from "./engine.ts";
-import { createModelResolver } from "./models.ts";
+import { ModelSource } from "./model-source.ts";
 
 export interface HostOptions {
   home?: string;
@@ -45,29 +44,26 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     ? path.resolve(opts.envFile)
     : path.join(homes.workdir, "secrets.env");
   const envFile = loadEnvFile(envFilePath, opts.envFile !== undefined);
-  // Like Node's own --env-file: variables already set in the environment win; keys stored in the
-  // app come last.
-  const env: Record<string, string | undefined> = {
-    ...(await secretsForEnv(opts.secrets)),
-    ...envFile,
-    ...processEnv,
-  };
   // Before anything reads the project's .islet/: what it may widen depends on it.
   const trust = await resolveWorkspaceTrust({ homes, questions: opts.questions, warn: opts.warn });
-  const configs = await loadProvidersConfig({
-    global: homes.global,
-    project: trust.trusted ? homes.project : undefined,
-  });
-  const resolveModel = createModelResolver({
-    configs,
+  // Like Node's own --env-file: variables already set in the environment win; keys stored in the
+  // app come last (ModelSource adds them, and reads them again when Settings changes them).
+  const models = new ModelSource({
+    homes,
+    trustedProject: trust.trusted,
     flags: opts.flags ?? {},
-    env,
+    baseEnv: { ...envFile, ...processEnv },
+    secrets: opts.secrets,
     detect: opts.detect,
   });
+  // A broken providers.yaml stops the start here, with its file and field.
+  await models.configs();
+  const env = await models.env();
   const engine = new Engine({
     homes,
     env,
-    resolveModel,
+    resolveModel: (agent) => models.resolve(agent),
+    models,
     questions: opts.questions,
     maxSteps: opts.maxSteps,
     vars: opts.vars,

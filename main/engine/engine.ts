@@ -25,15 +25,18 @@ import { ApprovalPolicy } from "../tools/approval.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../version.ts";
-import { savingEmit, storeSink } from "./session-sink.ts";
 import { displayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
+import type { ModelSource } from "./model-source.ts";
+import { savingEmit, storeSink } from "./session-sink.ts";
 
 export interface EngineOptions {
   homes: Homes;
   /** Process environment merged with the env file (keys for providers). */
   env: Record<string, string | undefined>;
   resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
+  /** Providers, keys and local servers as they stand now (the UI hosts' model picker, Settings). */
+  models?: ModelSource;
   /**
    * Who answers the engine's questions (tool approval unless a conversation has its own port,
    * plugin permissions, workspace trust). Missing: nobody, every question gets its safe default.
@@ -66,6 +69,8 @@ export class Engine {
   /** Null until loadPlugins() (and with --without-plugins nothing is discovered). */
   plugins: PluginRuntime | null = null;
   readonly trust: WorkspaceTrust;
+  /** Null for engines built without one (tests that pass a fixed resolver). */
+  readonly models: ModelSource | null;
   /** Plugins' permission requests: the user's grants, and the questions still to ask. */
   readonly consent: ConsentGate;
   /** The plugin editor's guarded access to plugin folders. */
@@ -78,6 +83,7 @@ export class Engine {
   constructor(opts: EngineOptions) {
     this.opts = opts;
     this.homes = opts.homes;
+    this.models = opts.models ?? null;
     this.trust = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
     this.consent = new ConsentGate({
       globalHome: opts.homes.global,

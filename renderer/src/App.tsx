@@ -8,6 +8,11 @@ import { QuestionDialog } from "./questions/QuestionDialog.tsx";
 import { ConnectionNotice } from "./shell/ConnectionNotice.tsx";
 import { EngineWarnings } from "./shell/EngineWarnings.tsx";
 import { Sidebar } from "./shell/Sidebar.tsx";
+import { AgentPicker } from "./models/AgentPicker.tsx";
+import { ModelPicker } from "./models/ModelPicker.tsx";
+import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
+import { SettingsView } from "./settings/SettingsView.tsx";
+import { useAppliedTheme } from "./settings/theme.ts";
 import type { ViewId } from "./shell/views.ts";
 
 export function App() {
@@ -15,6 +20,7 @@ export function App() {
   /** The chat's session; null: a new chat (it gets an id with its first prompt). */
   const [sessionId, setSessionId] = useState<string | null>(null);
   const connection = useConnectionState();
+  useAppliedTheme();
   const info = useBridgeQuery("app/info");
   const plugins = useBridgeQuery("plugins/list", { refreshOn: ["plugins/changed"] });
   const broken = plugins.data
@@ -38,10 +44,22 @@ export function App() {
         </div>
         {/* The chat stays mounted behind other views: a running turn goes on meanwhile. */}
         <div className="chat-slot" hidden={view !== "chat"}>
-          <ChatView sessionId={sessionId} onSessionOpened={setSessionId} />
+          <ChatView
+            sessionId={sessionId}
+            onSessionOpened={setSessionId}
+            sessionsPanel={<SessionsPanel activeId={sessionId} onOpen={setSessionId} />}
+            headerControls={(id) => (
+              <>
+                <AgentPicker key={`a-${id}`} conversationId={id} />
+                <ModelPicker key={`m-${id}`} conversationId={id} />
+              </>
+            )}
+          />
         </div>
         {view === "plugins" ? (
           <PluginBrowser list={plugins} info={info.data} connection={connection} />
+        ) : view === "settings" ? (
+          <SettingsView />
         ) : null}
       </main>
       <QuestionDialog />

@@ -1,13 +1,18 @@
 /** Every handler of the contract, one module per namespace. */
+import type { AppSettingsStore } from "../../config/app-settings.ts";
 import type { Engine } from "../../engine/engine.ts";
 import type { Chats } from "../chats.ts";
 import type { BridgeQuestions } from "../questions.ts";
 import type { BridgeHandlers, BridgeService } from "../service.ts";
+import { agentHandlers, withDefaultAgent } from "./agents.ts";
 import { appHandlers, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
 import { commandHandlers } from "./commands.ts";
 import { pluginHandlers } from "./plugins.ts";
+import { modelHandlers, withSessionModel } from "./models.ts";
 import { questionHandlers } from "./questions.ts";
+import { sessionHandlers, withSessionEvents } from "./sessions.ts";
+import { settingsHandlers } from "./settings.ts";
 
 export type { HostInfo };
 
@@ -17,6 +22,8 @@ export interface HandlerDeps {
   service: Pick<BridgeService, "emit">;
   questions: BridgeQuestions;
   chats: Chats;
+  /** The app's settings file (electron-store in the app, JsonStore under `islet serve`). */
+  settings: AppSettingsStore;
 }
 
 export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
@@ -24,7 +31,18 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...appHandlers(deps.engine, deps.host),
     ...pluginHandlers(deps.engine, deps.service),
     ...questionHandlers(deps.questions),
-    ...chatHandlers(deps.chats),
+    ...withSessionEvents(
+      withSessionModel(
+        withDefaultAgent(chatHandlers(deps.chats), deps.engine, deps.settings),
+        deps.engine,
+        deps.chats,
+      ),
+      deps.service,
+    ),
+    ...sessionHandlers(deps.engine, deps.chats, deps.service),
+    ...modelHandlers(deps.engine, deps.chats, deps.service),
+    ...agentHandlers(deps.engine, deps.chats, deps.settings, deps.service),
+    ...settingsHandlers(deps.engine, deps.settings, deps.service),
     ...commandHandlers(deps.engine),
   };
 }

@@ -236,6 +236,8 @@ export const ipcMain = {
   removeHandler(channel: string): void {
     recorded.ipcHandlers.delete(channel);
   },
+  /** electron-store listens for its renderer-side helper; no renderer here asks. */
+  on(): void {},
 };
 
 export const session = {
@@ -313,4 +315,20 @@ export const utilityProcess = {
 export const safeStorage = {
   isAsyncEncryptionAvailable: (): Promise<boolean> => Promise.resolve(false),
   getSelectedStorageBackend: (): string => "unknown",
+};
+
+/** Electron is CommonJS: `import electron from "electron"` (electron-store does) gets all of it. */
+export default {
+  app,
+  ipcMain,
+  ipcRenderer,
+  contextBridge,
+  BrowserWindow,
+  protocol,
+  session,
+  shell,
+  dialog,
+  nativeTheme,
+  utilityProcess,
+  safeStorage,
 };

@@ -1,0 +1,80 @@
+/**
+ * A Chromium page on `islet serve` as the e2e specs use it: requests leaving 127.0.0.1 aborted,
+ * console errors and warnings, page errors and CSP violations collected, axe-core on demand.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+interface AxeApi {
+  run(
+    context: Document,
+    options: { resultTypes: string[] },
+  ): Promise<{
+    violations: {
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: { target: string[] }[];
+    }[];
+  }>;
+}
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** What went wrong in the page so far (a spec asserts it stays empty). */
+  problems: string[];
+}
+
+export async function watchedPage(
+  browser: Browser,
+  opts: { acceptDownloads?: boolean } = {},
+): Promise<WatchedPage> {
+  const problems: string[] = [];
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    acceptDownloads: opts.acceptDownloads ?? false,
+  });
+  await context.route(
+    (url) => !url.href.startsWith("http://127.0.0.1") && !url.href.startsWith("ws://127.0.0.1"),
+    (route) => {
+      problems.push(`outside request: ${route.request().url()}`);
+      return route.abort();
+    },
+  );
+  const page = await context.newPage();
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+    ),
+  );
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning")
+      problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  return { context, page, problems };
+}
+
+/** Serious or critical axe-core violations on the page as it is now (empty: none). */
+export async function seriousViolations(page: Page): Promise<unknown[]> {
+  // Evaluated over the DevTools protocol, so the page's CSP (no inline scripts) is untouched.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: AxeApi }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
+    }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}

@@ -1,0 +1,168 @@
+/**
+ * `models/*`: the model picker. Lists the local servers running now and the configured
+ * providers with their models; switches an open conversation's model (its next turn uses it) or
+ * the default for new conversations (saved in the global providers.yaml).
+ */
+import type { AgentConfig } from "../../agents/definition.ts";
+import type { Engine } from "../../engine/engine.ts";
+import type { ModelSource } from "../../engine/model-source.ts";
+import { ProblemError } from "../../host/problem.ts";
+import { saveDefaultModel } from "../../providers/config-edit.ts";
+import { createProvider, type ProviderConfig } from "../../providers/index.ts";
+import type { Chats } from "../chats.ts";
+import type { ModelServer } from "../schemas/models.ts";
+import { EVERYONE, type BridgeService, type CallHandlers, type ClientId } from "../service.ts";
+
+const LABELS: Record<string, string> = {
+  ollama: "Ollama",
+  lmstudio: "LM Studio",
+  llamacpp: "llama.cpp",
+};
+const LIST_TIMEOUT_MS = 5000;
+
+export function modelSource(engine: Engine, source: string): ModelSource {
+  if (!engine.models)
+    throw new ProblemError({ source, title: "this host does not let the app choose models" });
+  return engine.models;
+}
+
+/** A configured provider's models, or why they could not be listed (one line). */
+export async function configuredModels(
+  config: ProviderConfig,
+  env: Record<string, string | undefined>,
+): Promise<{ baseUrl: string; models: string[]; error: string | null }> {
+  try {
+    const provider = createProvider(config, env);
+    const models = (await provider.listModels(AbortSignal.timeout(LIST_TIMEOUT_MS))).map(
+      (m) => m.name,
+    );
+    return { baseUrl: provider.baseUrl, models, error: null };
+  } catch (err) {
+    return { baseUrl: config.baseUrl ?? "", models: [], error: (err as Error).message };
+  }
+}
+
+async function listServers(source: ModelSource): Promise<ModelServer[]> {
+  const [detected, configs, env] = await Promise.all([
+    source.detect(),
+    source.configs(),
+    source.env(),
+  ]);
+  const servers: ModelServer[] = detected.map((s) => ({
+    provider: s.id,
+    label: LABELS[s.id] ?? s.id,
+    kind: s.kind,
+    baseUrl: s.baseUrl,
+    source: "detected",
+    models: s.models.map((m) => m.name),
+    error: null,
+  }));
+  const configured = await Promise.all(
+    Object.values(configs.providers).map(async (c): Promise<ModelServer> => {
+      const listed = await configuredModels(c, env);
+      // A provider whose server cannot list still offers the model it names.
+      const models = listed.models.length > 0 || !c.model ? listed.models : [c.model];
+      return {
+        provider: c.name,
+        label: c.name,
+        kind: c.type,
+        source: "configured",
+        ...listed,
+        models,
+      };
+    }),
+  );
+  return [...servers, ...configured];
+}
+
+export function modelHandlers(
+  engine: Engine,
+  chats: Chats,
+  service: Pick<BridgeService, "emit">,
+): Pick<CallHandlers, "models/list" | "models/select"> {
+  const agentOf = (client: ClientId, conversationId: string | undefined, src: string) =>
+    conversationId
+      ? chats.member(client, conversationId, src).conversation.session.state.agent
+      : engine.agent("default");
+  return {
+    "models/list": async ({ conversationId }, { client }) => {
+      const source = modelSource(engine, "models/list");
+      // The user may just have started a server or edited providers.yaml.
+      source.invalidate();
+      const servers = await listServers(source);
+      const state = conversationId
+        ? chats.member(client, conversationId, "models/list").conversation.session.state
+        : null;
+      if (state?.resolved)
+        return {
+          servers,
+          current: { provider: state.resolved.provider.name, model: state.resolved.model },
+          currentError: null,
+        };
+      try {
+        const resolved = await source.resolve(agentOf(client, conversationId, "models/list"));
+        return {
+          servers,
+          current: { provider: resolved.provider.name, model: resolved.model },
+          currentError: null,
+        };
+      } catch (err) {
+        return { servers, current: null, currentError: (err as Error).message };
+      }
+    },
+    "models/select": async ({ conversationId, provider, model }, { client }) => {
+      const source = modelSource(engine, "models/select");
+      if (conversationId) {
+        const { conversation, busy } = chats.member(client, conversationId, "models/select");
+        if (busy)
+          throw new ProblemError({
+            source: "models/select",
+            title: "a turn is running in this conversation",
+            suggestion: "wait for it to end (or stop it), then pick the model",
+          });
+        const agent: AgentConfig = conversation.session.state.agent;
+        const resolved = await source.resolveExact(agent, provider, model);
+        conversation.session.state.resolved = resolved;
+        engine.store.append(conversation.id, { t: "model", provider, model });
+        await engine.store.flush(conversation.id);
+        // The sessions list shows each session's model.
+        service.emit(EVERYONE, "sessions/changed", { cause: "updated", id: conversation.id });
+        return { current: { provider: resolved.provider.name, model }, scope: "conversation" };
+      }
+      // Checked before it is saved: a default that cannot be reached would break every new chat.
+      await source.resolveExact(engine.agent("default"), provider, model);
+      await saveDefaultModel(source.providersFile, provider, model);
+      source.chooseDefault(provider, model);
+      service.emit(EVERYONE, "settings/changed", { section: "models" });
+      return { current: { provider, model }, scope: "default" };
+    },
+  };
+}
+
+/**
+ * A saved session opened in the app continues with the model it last used (the one picked for
+ * it, or the default it started with) while that provider still answers; else the default.
+ * An agent that names its own provider keeps choosing for itself.
+ */
+export function withSessionModel<H extends Pick<CallHandlers, "chat/open">>(
+  handlers: H,
+  engine: Engine,
+  chats: Chats,
+): H {
+  const open = handlers["chat/open"];
+  const wrapped: CallHandlers["chat/open"] = async (request, ctx) => {
+    const opened = await open(request, ctx);
+    if (!opened.resumed || !engine.models) return opened;
+    const { conversation, busy } = chats.member(ctx.client, opened.conversationId, "chat/open");
+    const state = conversation.session.state;
+    if (busy || state.resolved || state.agent.provider) return opened;
+    const saved = await engine.store.load(conversation.id).catch(() => null);
+    if (!saved?.provider || !saved.model) return opened;
+    const resolved = await engine.models
+      .resolveExact(state.agent, saved.provider, saved.model)
+      .catch(() => null);
+    if (resolved && !state.resolved) state.resolved = resolved;
+    return opened;
+  };
+  return { ...handlers, "chat/open": wrapped };
+}

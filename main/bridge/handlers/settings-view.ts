@@ -1,0 +1,111 @@
+/**
+ * What the Settings screen shows, read from where each setting lives: the app settings file
+ * (theme), providers.yaml (providers, default model), the key store (only whether a key is set),
+ * approvals.json (tool rules in this workspace) and features/plugins.yaml (sandbox, unsafe mode).
+ */
+import type { AppSettingsStore } from "../../config/app-settings.ts";
+import type { Engine } from "../../engine/engine.ts";
+import type { ModelSource } from "../../engine/model-source.ts";
+import { readGlobalFeatures } from "../../plugins/loader/features-edit.ts";
+import { isLocalUrl } from "../../providers/common.ts";
+import type { ProviderConfig, ProvidersConfig } from "../../providers/index.ts";
+import { DEFAULT_APPROVAL_RULES } from "../../tools/approval.ts";
+import type { ProviderView, SettingsView } from "../schemas/settings.ts";
+
+/** The variable a provider's key comes from (as createProvider chooses it), or none needed. */
+export function keyVariable(
+  c: Pick<ProviderConfig, "type" | "apiKeyEnv" | "baseUrl">,
+): string | null {
+  if (c.apiKeyEnv) return c.apiKeyEnv;
+  if (c.type === "anthropic") return "ANTHROPIC_API_KEY";
+  if (c.type === "openai-compatible" && c.baseUrl && !isLocalUrl(c.baseUrl))
+    return "OPENAI_API_KEY";
+  return null;
+}
+
+/** Where Settings stores a provider's key: ISLET_KEY_<NAME>. */
+export function storedKeyName(provider: string): string {
+  return `ISLET_KEY_${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+}
+
+export interface ViewDeps {
+  engine: Engine;
+  source: ModelSource;
+  settings: AppSettingsStore;
+  /** What the engine started with (features are read at start). */
+  started: { runtime: string | null; unsafe: boolean };
+}
+
+async function providerViews(deps: ViewDeps, configs: ProvidersConfig): Promise<ProviderView[]> {
+  const stored = new Set((await deps.source.secrets?.names().catch(() => [])) ?? []);
+  const env = await deps.source.env().catch(() => ({}) as Record<string, string | undefined>);
+  return Object.values(configs.providers).map((c) => {
+    const variable = keyVariable(c);
+    const keySource =
+      variable === null
+        ? null
+        : stored.has(variable)
+          ? "stored"
+          : env[variable]
+            ? "environment"
+            : null;
+    return {
+      name: c.name,
+      type: c.type,
+      baseUrl: c.baseUrl ?? null,
+      model: c.model ?? null,
+      apiKeyEnv: c.apiKeyEnv ?? null,
+      key: variable === null ? "not needed" : keySource ? "set" : "not set",
+      keySource,
+      source: c.source === deps.source.providersFile ? "global" : "project",
+    };
+  });
+}
+
+export async function settingsView(deps: ViewDeps): Promise<SettingsView> {
+  const { engine, source } = deps;
+  const app = await deps.settings.read();
+  let configs: ProvidersConfig = { providers: {} };
+  let providersError: string | null = null;
+  try {
+    configs = await source.configs();
+  } catch (err) {
+    providersError = (err as Error).message;
+  }
+  const remembered = await engine.approvals.remembered();
+  const tools = engine.tools.names().map((tool) => {
+    const defaultRule = DEFAULT_APPROVAL_RULES[tool] ?? "ask";
+    return { tool, rule: remembered[tool] ?? defaultRule, defaultRule };
+  });
+  const features = await readGlobalFeatures(engine.homes.global);
+  const flags = source.flags;
+  const defaultModel =
+    flags.provider && flags.model
+      ? { provider: flags.provider, model: flags.model }
+      : configs.default?.model
+        ? { provider: configs.default.provider, model: configs.default.model }
+        : null;
+  return {
+    theme: app.theme,
+    defaultModel,
+    defaultAgent: engine.agents.has(app.defaultAgent) ? app.defaultAgent : "default",
+    providers: await providerViews(deps, configs),
+    providersError,
+    providersFile: source.providersFile,
+    keys: source.secrets
+      ? { available: true, protection: source.secrets.protection }
+      : {
+          available: false,
+          protection:
+            "no key store on this system: set keys in the environment or secrets.env instead",
+        },
+    approvals: { workdir: engine.homes.workdir, file: engine.approvals.file, tools },
+    plugins: {
+      runtime: features.runtime,
+      unsafe: features.unsafe,
+      active: deps.started,
+      file: features.file,
+    },
+    file: deps.settings.file,
+  };
+}

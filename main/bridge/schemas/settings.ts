@@ -1,0 +1,131 @@
+/**
+ * `settings/*`: what the Settings screen shows and changes. API keys go in and never come back:
+ * the renderer only learns whether one is set.
+ */
+import { z } from "zod";
+import { ModelRef } from "./models.ts";
+
+const THEME = z.enum(["system", "light", "dark"], {
+  error: "theme: expected system, light or dark",
+});
+const RULE = z.enum(["ask", "allow", "deny"], { error: "expected ask, allow or deny" });
+const RUNTIME = z.enum(["auto", "isolated-vm", "quickjs"], {
+  error: "pluginRuntime: expected auto, isolated-vm or quickjs",
+});
+const KIND = z.enum(["ollama", "openai-compatible", "anthropic"], {
+  error: "type: expected ollama, openai-compatible or anthropic",
+});
+const PROVIDER_NAME = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+    "name: letters, digits, '.', '-' and '_' (like work-openai)",
+  );
+const BASE_URL = z
+  .string()
+  .trim()
+  .refine((s) => s === "" || (/^https?:\/\/[^\s/]+/.test(s) && URL.canParse(s)), {
+    message: "baseUrl: expected an http(s) URL like http://127.0.0.1:11434",
+  });
+
+export const ProviderView = z.strictObject({
+  name: z.string(),
+  type: KIND,
+  baseUrl: z.string().nullable(),
+  model: z.string().nullable(),
+  apiKeyEnv: z.string().nullable(),
+  /** "set": a key is stored or in the environment; never the key itself. */
+  key: z.enum(["set", "not set", "not needed"]),
+  /** Where the key comes from when set. */
+  keySource: z.enum(["stored", "environment"]).nullable(),
+  /** "project": from the workspace's .islet/ (Settings edits the global file only). */
+  source: z.enum(["global", "project"]),
+});
+export type ProviderView = z.infer<typeof ProviderView>;
+
+export const ApprovalRow = z.strictObject({
+  tool: z.string(),
+  rule: RULE,
+  /** What it is when nobody chose. */
+  defaultRule: RULE,
+});
+
+export const SettingsView = z.strictObject({
+  theme: THEME,
+  defaultModel: ModelRef.nullable(),
+  defaultAgent: z.string(),
+  providers: z.array(ProviderView),
+  /** A providers.yaml that cannot be read (then the list may be incomplete). */
+  providersError: z.string().nullable(),
+  providersFile: z.string(),
+  keys: z.strictObject({ available: z.boolean(), protection: z.string() }),
+  approvals: z.strictObject({
+    workdir: z.string(),
+    file: z.string(),
+    tools: z.array(ApprovalRow),
+  }),
+  plugins: z.strictObject({
+    /** What features/plugins.yaml in the global home asks for. */
+    runtime: RUNTIME,
+    unsafe: z.boolean(),
+    /** What runs now; differs from the above until a restart. */
+    active: z.strictObject({ runtime: z.string().nullable(), unsafe: z.boolean() }),
+    file: z.string(),
+  }),
+  /** The app settings file (electron-store's format). */
+  file: z.string(),
+});
+export type SettingsView = z.infer<typeof SettingsView>;
+
+export const SettingsGet = { request: z.undefined(), response: SettingsView };
+
+export const SettingsSet = {
+  request: z.strictObject({
+    theme: THEME.optional(),
+    /** Tool → rule for this workspace ("ask" returns a tool to asking). */
+    approvals: z.record(z.string().min(1), RULE).optional(),
+    pluginRuntime: RUNTIME.optional(),
+    unsafePlugins: z.boolean({ error: "unsafePlugins: expected true or false" }).optional(),
+  }),
+  response: SettingsView,
+};
+
+const ProviderDraft = z.strictObject({
+  name: PROVIDER_NAME,
+  type: KIND,
+  baseUrl: BASE_URL.optional(),
+  model: z.string().trim().max(200).optional(),
+  /** Write-only: stored in the key store, never in providers.yaml, never sent back. */
+  apiKey: z.string().max(4096).optional(),
+});
+
+export const SettingsSaveProvider = {
+  request: ProviderDraft.extend({
+    /** The name it had (a rename). */
+    previousName: PROVIDER_NAME.optional(),
+    /** Forget the stored key. */
+    clearKey: z.boolean().optional(),
+  }),
+  response: SettingsView,
+};
+
+export const SettingsRemoveProvider = {
+  request: z.strictObject({ name: PROVIDER_NAME }),
+  response: SettingsView,
+};
+
+/** A real request (list the models): a saved provider by name, or a draft being edited. */
+export const SettingsTestProvider = {
+  request: z.union([z.strictObject({ name: z.string().min(1) }), ProviderDraft]),
+  response: z.strictObject({
+    ok: z.boolean(),
+    /** One line: how many models, or what failed and what to do. */
+    message: z.string(),
+    models: z.array(z.string()),
+    ms: z.number(),
+  }),
+};
+
+export const SettingsChanged = z.strictObject({
+  section: z.enum(["appearance", "providers", "models", "agents", "approvals", "plugins"]),
+});

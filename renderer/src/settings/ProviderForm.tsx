@@ -1,0 +1,195 @@
+/**
+ * Add or edit a provider. The API key field is write-only: it starts empty, says whether a key is
+ * set, and what is typed goes to the key store, never back to this page.
+ */
+import { useId, useState } from "react";
+import type { ProviderView } from "./useSettings.ts";
+import { useBridge } from "../bridge/context.tsx";
+import { errorMessage } from "../bridge/hooks.ts";
+import type { SettingsState } from "./useSettings.ts";
+
+type Kind = ProviderView["type"];
+
+const KINDS: { value: Kind; label: string; url: string }[] = [
+  { value: "openai-compatible", label: "OpenAI-compatible", url: "https://api.openai.com/v1" },
+  { value: "anthropic", label: "Anthropic", url: "https://api.anthropic.com" },
+  { value: "ollama", label: "Ollama", url: "http://127.0.0.1:11434" },
+];
+
+export function ProviderForm({
+  existing,
+  keys,
+  change,
+  onDone,
+}: {
+  existing: ProviderView | null;
+  keys: { available: boolean; protection: string };
+  change: SettingsState["change"];
+  onDone(): void;
+}) {
+  const bridge = useBridge();
+  const id = useId();
+  const [name, setName] = useState(existing?.name ?? "");
+  const [type, setType] = useState<Kind>(existing?.type ?? "openai-compatible");
+  const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? "");
+  const [model, setModel] = useState(existing?.model ?? "");
+  const [apiKey, setApiKey] = useState("");
+  const [clearKey, setClearKey] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null);
+  const [working, setWorking] = useState<"save" | "test" | null>(null);
+  const kind = KINDS.find((k) => k.value === type) ?? KINDS[0];
+
+  const draft = {
+    name: name.trim(),
+    type,
+    ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+    ...(model.trim() ? { model: model.trim() } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
+
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setWorking("save");
+    const failed = await change("settings/saveProvider", {
+      ...draft,
+      ...(existing && existing.name !== draft.name ? { previousName: existing.name } : {}),
+      ...(clearKey ? { clearKey: true } : {}),
+    });
+    setWorking(null);
+    setError(failed);
+    if (!failed) {
+      setApiKey("");
+      onDone();
+    }
+  };
+
+  const runTest = async () => {
+    setWorking("test");
+    setTest(null);
+    try {
+      const r = await bridge.call("settings/testProvider", draft);
+      setTest({ ok: r.ok, message: r.message });
+    } catch (err) {
+      setTest({ ok: false, message: errorMessage(err) });
+    }
+    setWorking(null);
+  };
+
+  const keyState =
+    existing?.key === "set"
+      ? existing.keySource === "stored"
+        ? "A key is stored. Type a new one to replace it."
+        : `Taken from ${existing.apiKeyEnv ?? "the environment"}. Type one to store it here instead.`
+      : "No key stored.";
+
+  return (
+    <form
+      className="provider-form"
+      onSubmit={(e) => void save(e)}
+      aria-label={existing ? `Edit ${existing.name}` : "Add a provider"}
+    >
+      <div className="form-grid">
+        <label htmlFor={`${id}-name`}>Name</label>
+        <input
+          id={`${id}-name`}
+          className="input"
+          value={name}
+          required
+          placeholder="work-openai"
+          pattern="[A-Za-z0-9][A-Za-z0-9_.\-]*"
+          onChange={(e) => setName(e.target.value)}
+        />
+        <label htmlFor={`${id}-type`}>Type</label>
+        <select
+          id={`${id}-type`}
+          className="input"
+          value={type}
+          onChange={(e) => setType(e.target.value as Kind)}
+        >
+          {KINDS.map((k) => (
+            <option key={k.value} value={k.value}>
+              {k.label}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-url`}>Base URL</label>
+        <input
+          id={`${id}-url`}
+          className="input"
+          value={baseUrl}
+          inputMode="url"
+          placeholder={kind.url}
+          required={type === "openai-compatible"}
+          onChange={(e) => setBaseUrl(e.target.value)}
+        />
+        <label htmlFor={`${id}-model`}>Default model</label>
+        <input
+          id={`${id}-model`}
+          className="input"
+          value={model}
+          placeholder="optional, e.g. gpt-4.1"
+          onChange={(e) => setModel(e.target.value)}
+        />
+        <label htmlFor={`${id}-key`}>API key</label>
+        <div className="form-key">
+          <input
+            id={`${id}-key`}
+            className="input"
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            disabled={!keys.available}
+            placeholder={
+              existing?.key === "set" ? "•••••••• (set)" : type === "ollama" ? "not needed" : "sk-…"
+            }
+            aria-describedby={`${id}-key-hint`}
+            onChange={(e) => setApiKey(e.target.value)}
+          />
+          <p id={`${id}-key-hint`} className="settings-hint">
+            {keys.available ? keyState : null} Keys are {keys.protection}; they never go in
+            providers.yaml.
+          </p>
+          {existing?.keySource === "stored" ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={clearKey}
+                onChange={(e) => setClearKey(e.target.checked)}
+              />
+              Forget the stored key
+            </label>
+          ) : null}
+        </div>
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {test ? (
+        <p className={`form-test ${test.ok ? "form-test-ok" : "form-test-bad"}`} role="status">
+          {test.ok ? "✓ " : "✗ "}
+          {test.message}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => void runTest()}
+          disabled={working !== null || !draft.name}
+        >
+          {working === "test" ? "Testing…" : "Test connection"}
+        </button>
+        <span className="form-spacer" />
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={working !== null}>
+          {working === "save" ? "Saving…" : existing ? "Save" : "Add provider"}
+        </button>
+      </div>
+    </form>
+  );
+}
