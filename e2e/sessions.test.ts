@@ -93,7 +93,7 @@ describe("sessions column and model picker", { skip, timeout: 90_000 }, () => {
     await page.keyboard.press("ArrowDown"); // the newest
     await page.keyboard.press("ArrowDown"); // bananas
     await page.keyboard.press("Enter");
-    await expectText(page.locator(".chat-area-title"), "Tell me about bananas");
+    await expectText(page.locator("#chat-title"), "Tell me about bananas");
     await page.keyboard.press("F2");
     const input = panel().getByRole("textbox", { name: /New name for/ });
     await input.fill("Fruit talk");
@@ -159,7 +159,7 @@ describe("sessions column and model picker", { skip, timeout: 90_000 }, () => {
     const confirm = panel().getByRole("group", { name: "Delete Fruit talk?" });
     await expectText(confirm, "This cannot be undone");
     await confirm.getByRole("button", { name: "Delete" }).click();
-    await expectText(page.locator(".chat-area-title"), "New chat");
+    await expectText(page.locator("#chat-title"), "New chat");
     await page.waitForFunction(() => document.querySelectorAll(".session-title").length === 1);
     assert.deepEqual(await panel().locator(".session-title").allInnerTexts(), ["And apples?"]);
     const left = (await bridgeCall(serve, "sessions/list", {})) as { sessions: { id: string }[] };
