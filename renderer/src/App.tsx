@@ -48,9 +48,9 @@ export function App() {
             sessionId={sessionId}
             onSessionOpened={setSessionId}
             sessionsPanel={<SessionsPanel activeId={sessionId} onOpen={setSessionId} />}
-            headerControls={(id) => (
+            headerControls={(id, agent) => (
               <>
-                <AgentPicker key={`a-${id}`} conversationId={id} />
+                <AgentPicker key={`a-${id}-${agent}`} conversationId={id} />
                 <ModelPicker key={`m-${id}`} conversationId={id} />
               </>
             )}

@@ -28,7 +28,8 @@ export function ChatView({
   sessionId: string | null;
   onSessionOpened(id: string): void;
   sessionsPanel?: ReactNode;
-  headerControls?: (conversationId: string | null) => ReactNode;
+  /** The pickers; `agent` is the one the conversation uses now (after any switch). */
+  headerControls?: (conversationId: string | null, agent: string | null) => ReactNode;
 }) {
   const chat = useChat(sessionId, onSessionOpened);
   const { conversationId, transcript } = chat;
@@ -70,10 +71,10 @@ export function ChatView({
         <header className="chat-header">
           <div className="chat-heading">
             <h1 id="chat-title">{chat.title || firstPrompt(transcript.turns) || "New chat"}</h1>
-            {agent ? <span className="chat-agent">{agent}</span> : null}
+            {agent && !headerControls ? <span className="chat-agent">{agent}</span> : null}
           </div>
           <div className="chat-header-controls">
-            {headerControls?.(conversationId)}
+            {headerControls?.(conversationId, agent ?? null)}
             <ContextMeter tokens={transcript.tokens} />
           </div>
         </header>

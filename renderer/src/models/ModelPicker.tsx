@@ -45,7 +45,8 @@ export function ModelPicker({ conversationId }: { conversationId: string | null 
     }
   };
 
-  if (data && withModels.length === 0)
+  // A model given on the command line (`--provider … --model …`) is in use though no server lists it.
+  if (data && withModels.length === 0 && !data.current)
     return <NoModels servers={servers} onRetry={models.refresh} checking={models.loading} />;
 
   // The current model may not be listed (a server that stopped): keep it visible.
