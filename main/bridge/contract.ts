@@ -12,6 +12,7 @@ import { AgentEvent } from "../conversation/events.ts";
 import { formatProblem, Problem } from "../host/problem.ts";
 import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";
+import { EDITOR_CALLS, EDITOR_EVENTS } from "./schemas/editor.ts";
 
 export { AgentEvent, Problem, Question };
 
@@ -175,6 +176,7 @@ export const CALLS = {
     request: z.strictObject({ conversationId: ConversationId }),
     response: z.strictObject({ stopped: z.boolean() }),
   },
+  ...EDITOR_CALLS,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {
@@ -205,6 +207,7 @@ export const EVENTS = {
   "question/asked": QuestionAsked,
   /** The question no longer needs this client's answer; the engine went on without it. */
   "question/withdrawn": QuestionWithdrawn,
+  ...EDITOR_EVENTS,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type CallRequest<N extends CallName> = z.input<(typeof CALLS)[N]["request"]>;

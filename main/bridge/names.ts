@@ -14,6 +14,21 @@ export const CALL_NAMES = [
   "question/answer",
   "chat/open",
   "chat/stop",
+  "editor/files",
+  "editor/read",
+  "editor/write",
+  "editor/create",
+  "editor/rename",
+  "editor/delete",
+  "editor/templates",
+  "editor/newPlugin",
+  "editor/watchLog",
+  "editor/unwatchLog",
+  "editor/recordedTurns",
+  "editor/replay",
+  "plugins/setEnabled",
+  "plugins/config",
+  "plugins/saveConfig",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
@@ -27,6 +42,7 @@ export const EVENT_NAMES = [
   "engine/warning",
   "question/asked",
   "question/withdrawn",
+  "plugins/log",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

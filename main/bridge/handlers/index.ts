@@ -5,6 +5,7 @@ import type { BridgeQuestions } from "../questions.ts";
 import type { BridgeHandlers, BridgeService } from "../service.ts";
 import { appHandlers, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
+import { editorHandlers } from "./editor.ts";
 import { pluginHandlers } from "./plugins.ts";
 import { questionHandlers } from "./questions.ts";
 
@@ -13,7 +14,7 @@ export type { HostInfo };
 export interface HandlerDeps {
   engine: Engine;
   host: HostInfo;
-  service: Pick<BridgeService, "emit">;
+  service: Pick<BridgeService, "emit" | "onDisconnect">;
   questions: BridgeQuestions;
   chats: Chats;
 }
@@ -24,5 +25,6 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...pluginHandlers(deps.engine, deps.service),
     ...questionHandlers(deps.questions),
     ...chatHandlers(deps.chats),
+    ...editorHandlers(deps.engine, deps.service),
   };
 }

@@ -14,6 +14,8 @@ export function beforeChat(ctx: BeforeChatContext): Result | undefined {
     result.prefix = "[{{name}}] ";
     result.eject = true;
   }
-  console.log(`turn ${ctx.stats.turns}: added the note (${ctx.tokens.percent}% of the context used)`);
+  console.log(
+    `turn ${ctx.stats.turns}: added the note (${ctx.tokens.percent}% of the context used)`,
+  );
   return result;
 }
