@@ -1,5 +1,6 @@
 /** The app shell: the sidebar, the connection and engine notices, and the current view. */
-import { useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
+import type { LeaveGuard } from "./editor/EditorView.tsx";
 import { ChatPlaceholder } from "./chat/ChatPlaceholder.tsx";
 import { useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
 import { looseProblems } from "./plugins/format.ts";
@@ -9,8 +10,19 @@ import { EngineWarnings } from "./shell/EngineWarnings.tsx";
 import { Sidebar } from "./shell/Sidebar.tsx";
 import type { ViewId } from "./shell/views.ts";
 
+// Monaco is large: it loads with the editor view, not with the app.
+const EditorView = lazy(() => import("./editor/EditorView.tsx"));
+
 export function App() {
   const [view, setView] = useState<ViewId>("plugins");
+  const [editing, setEditing] = useState<string | null>(null);
+  // The editor asks about unsaved changes before the app leaves it.
+  const leaveEditor = useRef<LeaveGuard | null>(null);
+  const navigate = async (next: ViewId) => {
+    if (view === "editor" && next !== "editor" && leaveEditor.current)
+      if (!(await leaveEditor.current())) return;
+    setView(next);
+  };
   const connection = useConnectionState();
   const info = useBridgeQuery("app/info");
   const plugins = useBridgeQuery("plugins/list", { refreshOn: ["plugins/changed"] });
@@ -23,7 +35,7 @@ export function App() {
     <div className="app">
       <Sidebar
         view={view}
-        onNavigate={setView}
+        onNavigate={(next) => void navigate(next)}
         connection={connection}
         info={info.data}
         badges={{ plugins: { count: broken, label: "with problems", tone: "bad" } }}
@@ -34,7 +46,24 @@ export function App() {
           <EngineWarnings />
         </div>
         {view === "plugins" ? (
-          <PluginBrowser list={plugins} info={info.data} connection={connection} />
+          <PluginBrowser
+            list={plugins}
+            info={info.data}
+            connection={connection}
+            onEdit={(name) => {
+              setEditing(name);
+              setView("editor");
+            }}
+          />
+        ) : view === "editor" ? (
+          <Suspense fallback={<p className="loading">Loading the editor…</p>}>
+            <EditorView
+              plugins={plugins.data?.plugins ?? []}
+              plugin={editing}
+              onPluginChange={setEditing}
+              leaveGuard={leaveEditor}
+            />
+          </Suspense>
         ) : (
           <ChatPlaceholder info={info} />
         )}

@@ -4,6 +4,7 @@ import type { AppInfo } from "../../../main/bridge/contract.ts";
 import type { ConnectionState } from "../bridge/index.ts";
 import { ChatIcon, PluginIcon } from "../ui/icons.tsx";
 import { Logo } from "../ui/Logo.tsx";
+import { EditorIcon } from "../editor/EditorIcon.tsx";
 import type { ViewId } from "./views.ts";
 
 interface NavItem {
@@ -15,6 +16,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { id: "chat", label: "Chat", icon: <ChatIcon /> },
   { id: "plugins", label: "Plugins", icon: <PluginIcon /> },
+  { id: "editor", label: "Editor", icon: <EditorIcon /> },
 ];
 
 const CONNECTION_LABEL: Record<ConnectionState, string> = {

@@ -1,0 +1,407 @@
+/**
+ * The plugin editor (issue 9 point 5): plugins and their files on the left, Monaco with tabs in
+ * the middle, problems / log / settings below. Save (Ctrl/Cmd+S) writes the file; the engine's hot
+ * reload answers with its time or the error, which is marked at its line while the previous
+ * version keeps serving. "Try on a recorded turn" replays the edit (ReplayPanel).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import type { PluginEntry } from "../../../main/bridge/contract.ts";
+import type { Problem } from "../../../main/host/problem.ts";
+import { useBridge } from "../bridge/context.tsx";
+import { errorMessage } from "../bridge/hooks.ts";
+import { BottomPanel } from "./BottomPanel.tsx";
+import { CodeEditor, disposeModel, useMarkers } from "./CodeEditor.tsx";
+import { useUnsavedPrompt } from "./ConfirmDialog.tsx";
+import { EditorTabs } from "./EditorTabs.tsx";
+import { FileTree } from "./FileTree.tsx";
+import { NewPluginDialog } from "./NewPluginDialog.tsx";
+import { PluginPicker } from "./PluginPicker.tsx";
+import { ReplayPanel } from "./ReplayPanel.tsx";
+import { StatusLine, type Status } from "./StatusLine.tsx";
+import { useOpenFiles, type SaveOutcome } from "./useOpenFiles.ts";
+import { usePluginFiles } from "./usePluginFiles.ts";
+import "./editor.css";
+
+/** Asked before the app leaves the editor: resolves false to stay. */
+export type LeaveGuard = () => Promise<boolean>;
+
+export default function EditorView({
+  plugins,
+  plugin,
+  onPluginChange,
+  leaveGuard,
+}: {
+  plugins: PluginEntry[];
+  plugin: string | null;
+  onPluginChange(name: string | null): void;
+  leaveGuard: RefObject<LeaveGuard | null>;
+}) {
+  const bridge = useBridge();
+  const files = usePluginFiles(plugin);
+  const open = useOpenFiles(plugin);
+  const prompt = useUnsavedPrompt();
+  const [status, setStatus] = useState<Status | null>(null);
+  const [problems, setProblems] = useState<Problem[]>([]);
+  const [creating, setCreating] = useState(false);
+  const [replaying, setReplaying] = useState(false);
+  const entry = plugins.find((p) => p.name === plugin) ?? null;
+
+  // The engine's view of what is wrong wins whenever it answers (after every reload).
+  useEffect(() => setProblems(files.data?.problems ?? []), [files.data]);
+  useMarkers(plugin ?? "", open.files.map((f) => f.path), problems);
+
+  // Opening a plugin shows its entry module.
+  const entryFile = files.data?.entry ?? null;
+  const latestOpen = useRef(open);
+  useEffect(() => {
+    latestOpen.current = open;
+  });
+  useEffect(() => {
+    // Only when the plugin (and so its entry) changes, not on every edit.
+    if (entryFile && latestOpen.current.files.length === 0) void latestOpen.current.open(entryFile);
+  }, [entryFile]);
+
+  const saveOne = useCallback(
+    async (path: string): Promise<SaveOutcome | null> => {
+      setStatus({ tone: "busy", text: `Saving ${path}…` });
+      try {
+        const outcome = await open.save(path);
+        setProblems(outcome.problems);
+        setStatus(statusOf(outcome));
+        return outcome;
+      } catch (err) {
+        setStatus({ tone: "bad", text: errorMessage(err) });
+        return null;
+      }
+    },
+    [open],
+  );
+
+  /** Resolves true when nothing unsaved is left (saved or discarded), false to stay. */
+  const settleUnsaved = useCallback(
+    async (what: string): Promise<boolean> => {
+      if (open.dirty.length === 0) return true;
+      const names = open.dirty.map((f) => f.path).join(", ");
+      const choice = await prompt.ask(`Save changes before ${what}?`, `Unsaved changes in ${plugin}: ${names}.`);
+      if (choice === "cancel") return false;
+      if (choice === "save") for (const f of open.dirty) if (!(await saveOne(f.path))) return false;
+      return true;
+    },
+    [open.dirty, plugin, prompt, saveOne],
+  );
+
+  useEffect(() => {
+    leaveGuard.current = () => settleUnsaved("leaving the editor");
+    return () => {
+      leaveGuard.current = null;
+    };
+  }, [leaveGuard, settleUnsaved]);
+
+  useEffect(() => {
+    if (open.dirty.length === 0) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [open.dirty.length]);
+
+  // Ctrl/Cmd+S anywhere in the editor view (capture: before Monaco sees it).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        if (open.active) void saveOne(open.active);
+      }
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, [open.active, saveOne]);
+
+  const switchPlugin = async (name: string) => {
+    if (name === plugin) return;
+    if (!(await settleUnsaved(`opening ${name}`))) return;
+    for (const f of open.files) disposeModel(plugin ?? "", f.path);
+    open.closeAll();
+    setReplaying(false);
+    setStatus(null);
+    onPluginChange(name);
+  };
+
+  const closeTab = async (path: string) => {
+    const file = open.files.find((f) => f.path === path);
+    if (file && file.text !== file.saved) {
+      const choice = await prompt.ask(`Save changes to ${path}?`, "Your changes are lost if you close it without saving.");
+      if (choice === "cancel") return;
+      if (choice === "save" && !(await saveOne(path))) return;
+    }
+    disposeModel(plugin ?? "", path);
+    open.close(path);
+  };
+
+  const fileAction = async (
+    run: () => Promise<SaveOutcome>,
+    done: string,
+  ): Promise<void> => {
+    try {
+      const outcome = await run();
+      setProblems(outcome.problems);
+      setStatus({ ...statusOf(outcome), text: `${done}. ${statusOf(outcome).text}` });
+      files.refresh();
+    } catch (err) {
+      setStatus({ tone: "bad", text: errorMessage(err) });
+    }
+  };
+
+  const toggleEnabled = async () => {
+    if (!entry) return;
+    const enabled = entry.status === "disabled";
+    await fileAction(
+      () => bridge.call("plugins/setEnabled", { name: entry.name, enabled }),
+      enabled ? `Enabled ${entry.name}` : `Disabled ${entry.name}`,
+    );
+  };
+
+  const dirtySet = useMemo(() => new Set(open.dirty.map((f) => f.path)), [open.dirty]);
+  const problemFiles = useMemo(
+    () => new Set(problems.flatMap((p) => (p.file ? [p.file] : []))),
+    [problems],
+  );
+  const activeFile = open.files.find((f) => f.path === open.active) ?? null;
+
+  return (
+    <section className="view editor-view" aria-labelledby="editor-title">
+      <header className="view-header editor-header">
+        <div>
+          <h1 id="editor-title">Plugin editor</h1>
+          <p className="view-subtitle">
+            {entry ? (
+              <>
+                <span className="nowrap">{entry.name}</span> ·{" "}
+                <span className="nowrap">{entry.source === "global" ? "Global" : "Project"}</span> ·{" "}
+                <span className="path-inline">{entry.dir}</span>
+              </>
+            ) : (
+              "Edit a plugin and the next turn uses it"
+            )}
+          </p>
+        </div>
+        <div className="toolbar">
+          {entry ? (
+            <label className="switch" title="A disabled plugin stays installed and runs no code">
+              <input
+                type="checkbox"
+                role="switch"
+                checked={entry.status !== "disabled"}
+                onChange={() => void toggleEnabled()}
+              />
+              <span className="switch-track" aria-hidden="true" />
+              <span>Enabled</span>
+            </label>
+          ) : null}
+          <button type="button" className="button" onClick={() => setCreating(true)}>
+            New plugin
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={!entry}
+            aria-pressed={replaying}
+            onClick={() => setReplaying((r) => !r)}
+          >
+            Try on a recorded turn
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!activeFile || activeFile.text === activeFile.saved}
+            onClick={() => activeFile && void saveOne(activeFile.path)}
+            title="Save (Ctrl+S)"
+          >
+            Save
+          </button>
+        </div>
+      </header>
+
+      <div className="editor-layout">
+        <aside className="editor-side" aria-label="Plugins and files">
+          <PluginPicker plugins={plugins} active={plugin} onPick={(n) => void switchPlugin(n)} />
+          {plugin ? (
+            <div className="side-section">
+              <h2 className="side-title">Files</h2>
+              {files.error ? <p className="side-empty error-text">{files.error}</p> : null}
+              {files.data ? (
+                <FileTree
+                  paths={files.data.files.map((f) => f.path)}
+                  active={open.active}
+                  dirty={dirtySet}
+                  problemFiles={problemFiles}
+                  onOpen={(p) => void open.open(p).catch((e: unknown) => setStatus({ tone: "bad", text: errorMessage(e) }))}
+                />
+              ) : null}
+              <FileActions
+                active={open.active}
+                onCreate={(path) =>
+                  fileAction(async () => {
+                    const out = await bridge.call("editor/create", { name: plugin, path, content: "" });
+                    void open.open(path);
+                    return out;
+                  }, `Created ${path}`)
+                }
+                onRename={(to) =>
+                  open.active
+                    ? fileAction(async () => {
+                        const from = open.active!;
+                        const out = await bridge.call("editor/rename", { name: plugin, from, to });
+                        disposeModel(plugin, from);
+                        open.drop(from);
+                        void open.open(to);
+                        return out;
+                      }, `Renamed to ${to}`)
+                    : Promise.resolve()
+                }
+                onDelete={() =>
+                  open.active
+                    ? fileAction(async () => {
+                        const path = open.active!;
+                        const out = await bridge.call("editor/delete", { name: plugin, path });
+                        disposeModel(plugin, path);
+                        open.drop(path);
+                        return out;
+                      }, `Deleted ${open.active}`)
+                    : Promise.resolve()
+                }
+              />
+            </div>
+          ) : null}
+        </aside>
+
+        <div className="editor-main">
+          {replaying && plugin ? (
+            <ReplayPanel plugin={plugin} onClose={() => setReplaying(false)} />
+          ) : (
+            <>
+              <EditorTabs
+                files={open.files}
+                active={open.active}
+                onSelect={open.select}
+                onClose={(p) => void closeTab(p)}
+              />
+              <div className="editor-code">
+                {plugin && activeFile ? (
+                  <CodeEditor
+                    key={`${plugin}/${activeFile.path}`}
+                    plugin={plugin}
+                    path={activeFile.path}
+                    text={activeFile.text}
+                    onChange={(t) => open.edit(activeFile.path, t)}
+                  />
+                ) : (
+                  <div className="editor-empty">
+                    <p className="editor-empty-title">{plugin ? "Open a file" : "Pick a plugin"}</p>
+                    <p>
+                      {plugin
+                        ? "Choose a file on the left. Saving reloads the plugin; the next turn uses it."
+                        : "Choose a plugin on the left, or start one from a template with New plugin."}
+                    </p>
+                  </div>
+                )}
+              </div>
+            </>
+          )}
+          <StatusLine status={status} dirty={open.dirty.length} />
+          {plugin ? (
+            <BottomPanel
+              plugin={plugin}
+              problems={problems}
+              onOpenProblem={(p) => p.file && void open.open(p.file)}
+              onConfigSaved={(ms) =>
+                setStatus({ tone: "ok", text: ms === null ? "Settings saved" : `Settings saved; reloaded in ${Math.round(ms)} ms` })
+              }
+            />
+          ) : null}
+        </div>
+      </div>
+      {creating ? (
+        <NewPluginDialog
+          onClose={() => setCreating(false)}
+          onCreated={(name, entryPath, ms) => {
+            setCreating(false);
+            void switchPlugin(name).then(() => {
+              setStatus({ tone: "ok", text: `Created ${name}${ms === null ? "" : `; loaded in ${Math.round(ms)} ms`}` });
+              void open.open(entryPath);
+            });
+          }}
+        />
+      ) : null}
+      {prompt.dialog}
+    </section>
+  );
+}
+
+function statusOf(outcome: SaveOutcome): Status {
+  const r = outcome.report;
+  if (!r) return { tone: "ok", text: "Saved" };
+  if (r.ok) return { tone: "ok", text: `Saved · reloaded in ${Math.round(r.ms)} ms` };
+  const first = outcome.problems[0];
+  const where = first?.file ? `${first.file}${first.line ? `:${first.line}` : ""}: ` : "";
+  return {
+    tone: "bad",
+    text: `Saved, but it did not load — the previous version keeps serving. ${where}${first?.title ?? r.error ?? ""}`,
+  };
+}
+
+function FileActions({
+  active,
+  onCreate,
+  onRename,
+  onDelete,
+}: {
+  active: string | null;
+  onCreate(path: string): Promise<void>;
+  onRename(to: string): Promise<void>;
+  onDelete(): Promise<void>;
+}) {
+  const [mode, setMode] = useState<"create" | "rename" | null>(null);
+  const [value, setValue] = useState("");
+  if (mode)
+    return (
+      <form
+        className="file-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const v = value.trim();
+          setMode(null);
+          if (v) void (mode === "create" ? onCreate(v) : onRename(v));
+        }}
+      >
+        <label className="visually-hidden" htmlFor="file-name">
+          {mode === "create" ? "New file path" : "New path"}
+        </label>
+        <input
+          id="file-name"
+          autoFocus
+          value={value}
+          placeholder="lib/helper.ts"
+          onChange={(e) => setValue(e.target.value)}
+          onKeyDown={(e) => e.key === "Escape" && setMode(null)}
+        />
+      </form>
+    );
+  return (
+    <div className="file-actions">
+      <button type="button" className="link-button" onClick={() => (setValue(""), setMode("create"))}>
+        New file
+      </button>
+      <button
+        type="button"
+        className="link-button"
+        disabled={!active}
+        onClick={() => (setValue(active ?? ""), setMode("rename"))}
+      >
+        Rename
+      </button>
+      <button type="button" className="link-button" disabled={!active} onClick={() => void onDelete()}>
+        Delete
+      </button>
+    </div>
+  );
+}
