@@ -54,12 +54,14 @@ function sdkTypes(): Plugin {
   const id = "virtual:islet-sdk-types";
   return {
     name: "islet:sdk-types",
-    resolveId: (source) => (source === id ? `\0${id}` : undefined),
-    load(loaded) {
-      if (loaded !== `\0${id}`) return undefined;
-      const script = resolve(root, "plugins/sdk/declarations.ts");
-      const dts = execFileSync(process.execPath, ["--no-warnings", script], { encoding: "utf8" });
-      return `export default ${JSON.stringify(dts)};`;
+    resolveId: { filter: { id: /^virtual:islet-sdk-types$/ }, handler: () => `\0${id}` },
+    load: {
+      filter: { id: /^\0virtual:islet-sdk-types$/ },
+      handler() {
+        const script = resolve(root, "plugins/sdk/declarations.ts");
+        const dts = execFileSync(process.execPath, ["--no-warnings", script], { encoding: "utf8" });
+        return `export default ${JSON.stringify(dts)};`;
+      },
     },
   };
 }

@@ -34,7 +34,12 @@ export function faultProblem(
 }
 
 function relativeTo(problem: Problem, plugin: string, dir: string): Problem {
-  const out: Problem = { ...problem, source: plugin };
+  // Paths inside the plugin read as the editor's file tree shows them.
+  const out: Problem = {
+    ...problem,
+    source: plugin,
+    title: problem.title.replaceAll(`${dir}/`, ""),
+  };
   if (out.file && path.isAbsolute(out.file) && isInside(out.file, dir))
     out.file = path.relative(dir, out.file).split(path.sep).join("/");
   return out;

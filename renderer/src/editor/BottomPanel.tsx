@@ -41,10 +41,17 @@ export function BottomPanel({
           </button>
         ))}
       </div>
-      <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`panel-tab-${tab}`}>
+      <div
+        className="panel-body"
+        role="tabpanel"
+        id={`panel-${tab}`}
+        aria-labelledby={`panel-tab-${tab}`}
+      >
         {tab === "problems" ? (
           problems.length === 0 ? (
-            <p className="panel-empty">No problems. Bundle errors and runtime faults show here and in the code.</p>
+            <p className="panel-empty">
+              No problems. Bundle errors and runtime faults show here and in the code.
+            </p>
           ) : (
             <ul className="panel-problems">
               {problems.map((p, i) => (

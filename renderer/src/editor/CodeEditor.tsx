@@ -27,7 +27,9 @@ export function useMarkers(plugin: string, paths: readonly string[], problems: r
             startLineNumber: line,
             startColumn: p.line ? column : 1,
             endLineNumber: line,
-            endColumn: p.line ? Math.max(column + 1, model.getLineMaxColumn(line)) : model.getLineMaxColumn(line),
+            endColumn: p.line
+              ? Math.max(column + 1, model.getLineMaxColumn(line))
+              : model.getLineMaxColumn(line),
           };
         });
       monaco.editor.setModelMarkers(model, "islet", markers);
@@ -35,9 +37,15 @@ export function useMarkers(plugin: string, paths: readonly string[], problems: r
   }, [plugin, key]); // `key` stands for paths and problems
 }
 
-/** Drops a closed file's model, so reopening it reads the file again. */
+/**
+ * Drops a closed file's model, so reopening it reads the file again. Deferred: the editor showing
+ * it must be gone first (React unmounts it on the next commit), or Monaco reports a disposed model.
+ */
 export function disposeModel(plugin: string, path: string): void {
-  monaco.editor.getModel(monaco.Uri.parse(fileUri(plugin, path)))?.dispose();
+  setTimeout(() => {
+    const model = monaco.editor.getModel(monaco.Uri.parse(fileUri(plugin, path)));
+    if (model && !model.isAttachedToEditor()) model.dispose();
+  }, 0);
 }
 
 export function CodeEditor({
@@ -62,7 +70,8 @@ export function CodeEditor({
       loading={<p className="loading">Starting the editor…</p>}
       options={{
         fontSize: 13,
-        fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Mono', 'DejaVu Sans Mono', Menlo, monospace",
+        fontFamily:
+          "ui-monospace, 'SF Mono', 'Cascadia Mono', 'DejaVu Sans Mono', Menlo, monospace",
         minimap: { enabled: false },
         scrollBeyondLastLine: false,
         automaticLayout: true,

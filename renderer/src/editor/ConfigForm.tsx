@@ -24,7 +24,10 @@ function fromText(f: Field, text: string): unknown {
       return n;
     }
     case "list":
-      return text.split("\n").map((s) => s.trim()).filter(Boolean);
+      return text
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean);
     case "json":
       try {
         return JSON.parse(text);
@@ -36,7 +39,13 @@ function fromText(f: Field, text: string): unknown {
   }
 }
 
-export function ConfigForm({ plugin, onSaved }: { plugin: string; onSaved(ms: number | null): void }) {
+export function ConfigForm({
+  plugin,
+  onSaved,
+}: {
+  plugin: string;
+  onSaved(ms: number | null): void;
+}) {
   const bridge = useBridge();
   const [fields, setFields] = useState<Field[] | null>(null);
   const [values, setValues] = useState<Record<string, string | boolean>>({});
@@ -49,7 +58,11 @@ export function ConfigForm({ plugin, onSaved }: { plugin: string; onSaved(ms: nu
       ({ fields }) => {
         if (!live) return;
         setFields(fields);
-        setValues(Object.fromEntries(fields.map((f) => [f.key, f.type === "boolean" ? Boolean(f.value) : toText(f)])));
+        setValues(
+          Object.fromEntries(
+            fields.map((f) => [f.key, f.type === "boolean" ? Boolean(f.value) : toText(f)]),
+          ),
+        );
       },
       (e: unknown) => live && setStatus({ tone: "bad", text: errorMessage(e) }),
     );
@@ -78,7 +91,13 @@ export function ConfigForm({ plugin, onSaved }: { plugin: string; onSaved(ms: nu
         out[f.key] = f.type === "boolean" ? v : fromText(f, String(v));
       }
       const saved = await bridge.call("plugins/saveConfig", { name: plugin, values: out });
-      setStatus({ tone: saved.report?.ok === false ? "bad" : "ok", text: saved.report?.ok === false ? `Saved, but the reload failed: ${saved.report.error ?? ""}` : "Saved; the plugin reloaded." });
+      setStatus({
+        tone: saved.report?.ok === false ? "bad" : "ok",
+        text:
+          saved.report?.ok === false
+            ? `Saved, but the reload failed: ${saved.report.error ?? ""}`
+            : "Saved; the plugin reloaded.",
+      });
       onSaved(saved.report?.ms ?? null);
     } catch (err) {
       setStatus({ tone: "bad", text: errorMessage(err) });
@@ -89,7 +108,9 @@ export function ConfigForm({ plugin, onSaved }: { plugin: string; onSaved(ms: nu
     <form className="config-form" onSubmit={(e) => void submit(e)}>
       {fields.map((f) => {
         const id = `config-${f.key}`;
-        const note = f.overridden ? `Set by a features file to ${JSON.stringify(f.effective)}` : null;
+        const note = f.overridden
+          ? `Set by a features file to ${JSON.stringify(f.effective)}`
+          : null;
         return (
           <div key={f.key} className={`config-field config-${f.type}`}>
             {f.type === "boolean" ? (

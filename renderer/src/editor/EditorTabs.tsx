@@ -15,7 +15,7 @@ export function EditorTabs({
 }) {
   if (files.length === 0) return <div className="tabs tabs-empty" />;
   return (
-    <div className="tabs" role="tablist" aria-label="Open files">
+    <div className="tabs" role="group" aria-label="Open files">
       {files.map((f) => {
         const dirty = f.text !== f.saved;
         const name = f.path.split("/").pop() ?? f.path;
@@ -23,9 +23,8 @@ export function EditorTabs({
           <div key={f.path} className="tab" data-active={active === f.path || undefined}>
             <button
               type="button"
-              role="tab"
               className="tab-label"
-              aria-selected={active === f.path}
+              aria-current={active === f.path ? "true" : undefined}
               title={f.path}
               onClick={() => onSelect(f.path)}
               onAuxClick={(e) => e.button === 1 && onClose(f.path)}

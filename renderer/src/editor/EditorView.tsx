@@ -45,10 +45,22 @@ export default function EditorView({
   const [creating, setCreating] = useState(false);
   const [replaying, setReplaying] = useState(false);
   const entry = plugins.find((p) => p.name === plugin) ?? null;
+  // The switch moves at once; the plugin list catches up after the reload.
+  const [wantEnabled, setWantEnabled] = useState<boolean | null>(null);
+  const isEnabled = entry ? entry.status !== "disabled" : false;
+  useEffect(() => {
+    setWantEnabled(null);
+  }, [isEnabled, plugin]);
 
   // The engine's view of what is wrong wins whenever it answers (after every reload).
-  useEffect(() => setProblems(files.data?.problems ?? []), [files.data]);
-  useMarkers(plugin ?? "", open.files.map((f) => f.path), problems);
+  useEffect(() => {
+    setProblems(files.data?.problems ?? []);
+  }, [files.data]);
+  useMarkers(
+    plugin ?? "",
+    open.files.map((f) => f.path),
+    problems,
+  );
 
   // Opening a plugin shows its entry module.
   const entryFile = files.data?.entry ?? null;
@@ -82,7 +94,10 @@ export default function EditorView({
     async (what: string): Promise<boolean> => {
       if (open.dirty.length === 0) return true;
       const names = open.dirty.map((f) => f.path).join(", ");
-      const choice = await prompt.ask(`Save changes before ${what}?`, `Unsaved changes in ${plugin}: ${names}.`);
+      const choice = await prompt.ask(
+        `Save changes before ${what}?`,
+        `Unsaved changes in ${plugin}: ${names}.`,
+      );
       if (choice === "cancel") return false;
       if (choice === "save") for (const f of open.dirty) if (!(await saveOne(f.path))) return false;
       return true;
@@ -129,7 +144,10 @@ export default function EditorView({
   const closeTab = async (path: string) => {
     const file = open.files.find((f) => f.path === path);
     if (file && file.text !== file.saved) {
-      const choice = await prompt.ask(`Save changes to ${path}?`, "Your changes are lost if you close it without saving.");
+      const choice = await prompt.ask(
+        `Save changes to ${path}?`,
+        "Your changes are lost if you close it without saving.",
+      );
       if (choice === "cancel") return;
       if (choice === "save" && !(await saveOne(path))) return;
     }
@@ -137,10 +155,7 @@ export default function EditorView({
     open.close(path);
   };
 
-  const fileAction = async (
-    run: () => Promise<SaveOutcome>,
-    done: string,
-  ): Promise<void> => {
+  const fileAction = async (run: () => Promise<SaveOutcome>, done: string): Promise<void> => {
     try {
       const outcome = await run();
       setProblems(outcome.problems);
@@ -153,7 +168,8 @@ export default function EditorView({
 
   const toggleEnabled = async () => {
     if (!entry) return;
-    const enabled = entry.status === "disabled";
+    const enabled = !(wantEnabled ?? isEnabled);
+    setWantEnabled(enabled);
     await fileAction(
       () => bridge.call("plugins/setEnabled", { name: entry.name, enabled }),
       enabled ? `Enabled ${entry.name}` : `Disabled ${entry.name}`,
@@ -190,7 +206,7 @@ export default function EditorView({
               <input
                 type="checkbox"
                 role="switch"
-                checked={entry.status !== "disabled"}
+                checked={wantEnabled ?? isEnabled}
                 onChange={() => void toggleEnabled()}
               />
               <span className="switch-track" aria-hidden="true" />
@@ -234,14 +250,22 @@ export default function EditorView({
                   active={open.active}
                   dirty={dirtySet}
                   problemFiles={problemFiles}
-                  onOpen={(p) => void open.open(p).catch((e: unknown) => setStatus({ tone: "bad", text: errorMessage(e) }))}
+                  onOpen={(p) =>
+                    void open
+                      .open(p)
+                      .catch((e: unknown) => setStatus({ tone: "bad", text: errorMessage(e) }))
+                  }
                 />
               ) : null}
               <FileActions
                 active={open.active}
                 onCreate={(path) =>
                   fileAction(async () => {
-                    const out = await bridge.call("editor/create", { name: plugin, path, content: "" });
+                    const out = await bridge.call("editor/create", {
+                      name: plugin,
+                      path,
+                      content: "",
+                    });
                     void open.open(path);
                     return out;
                   }, `Created ${path}`)
@@ -314,7 +338,13 @@ export default function EditorView({
               problems={problems}
               onOpenProblem={(p) => p.file && void open.open(p.file)}
               onConfigSaved={(ms) =>
-                setStatus({ tone: "ok", text: ms === null ? "Settings saved" : `Settings saved; reloaded in ${Math.round(ms)} ms` })
+                setStatus({
+                  tone: "ok",
+                  text:
+                    ms === null
+                      ? "Settings saved"
+                      : `Settings saved; reloaded in ${Math.round(ms)} ms`,
+                })
               }
             />
           ) : null}
@@ -326,7 +356,10 @@ export default function EditorView({
           onCreated={(name, entryPath, ms) => {
             setCreating(false);
             void switchPlugin(name).then(() => {
-              setStatus({ tone: "ok", text: `Created ${name}${ms === null ? "" : `; loaded in ${Math.round(ms)} ms`}` });
+              setStatus({
+                tone: "ok",
+                text: `Created ${name}${ms === null ? "" : `; loaded in ${Math.round(ms)} ms`}`,
+              });
               void open.open(entryPath);
             });
           }}
@@ -388,7 +421,11 @@ function FileActions({
     );
   return (
     <div className="file-actions">
-      <button type="button" className="link-button" onClick={() => (setValue(""), setMode("create"))}>
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => (setValue(""), setMode("create"))}
+      >
         New file
       </button>
       <button
@@ -399,7 +436,12 @@ function FileActions({
       >
         Rename
       </button>
-      <button type="button" className="link-button" disabled={!active} onClick={() => void onDelete()}>
+      <button
+        type="button"
+        className="link-button"
+        disabled={!active}
+        onClick={() => void onDelete()}
+      >
         Delete
       </button>
     </div>

@@ -27,7 +27,8 @@ function buildTree(paths: readonly string[]): Node[] {
   const sort = (nodes: Node[]): Node[] =>
     nodes
       .sort(
-        (a, b) => Number(a.children === null) - Number(b.children === null) || a.name.localeCompare(b.name),
+        (a, b) =>
+          Number(a.children === null) - Number(b.children === null) || a.name.localeCompare(b.name),
       )
       .map((n) => (n.children ? { ...n, children: sort(n.children) } : n));
   return sort(root);

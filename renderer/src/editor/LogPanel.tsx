@@ -33,7 +33,10 @@ export function LogPanel({ plugin }: { plugin: string }) {
   useBridgeEvent("plugins/log", (e) => {
     if (e.name === plugin) setLines((l) => [...l.slice(-(KEEP - 1)), e.line]);
   });
-  useEffect(() => end.current?.scrollIntoView({ block: "nearest" }), [lines]);
+  useEffect(() => {
+    // Braces: scrollIntoView returns a promise in new Chromium, which React would call as cleanup.
+    void end.current?.scrollIntoView({ block: "nearest" });
+  }, [lines]);
 
   if (error) return <p className="panel-empty error-text">{error}</p>;
   if (lines.length === 0)
@@ -45,7 +48,11 @@ export function LogPanel({ plugin }: { plugin: string }) {
   return (
     <ol className="log-lines" aria-label={`Log of ${plugin}`}>
       {lines.map((l, i) => (
-        <li key={i} className={`log-line log-${l.level}`} ref={i === lines.length - 1 ? end : undefined}>
+        <li
+          key={i}
+          className={`log-line log-${l.level}`}
+          ref={i === lines.length - 1 ? end : undefined}
+        >
           <time dateTime={l.at}>{l.at.slice(11, 19)}</time>
           <span className="log-level">{l.level}</span>
           <span className="log-text">{l.text}</span>

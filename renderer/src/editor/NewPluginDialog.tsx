@@ -64,7 +64,11 @@ export function NewPluginDialog({
         <fieldset className="template-list">
           <legend className="field-label">Start from</legend>
           {templates.map((t) => (
-            <label key={t.id} className="template-option" data-checked={template === t.id || undefined}>
+            <label
+              key={t.id}
+              className="template-option"
+              data-checked={template === t.id || undefined}
+            >
               <input
                 type="radio"
                 name="template"
@@ -95,7 +99,10 @@ export function NewPluginDialog({
           </label>
           <label className="field">
             <span className="field-label">Install in</span>
-            <select value={scope} onChange={(e) => setScope(e.target.value as "global" | "project")}>
+            <select
+              value={scope}
+              onChange={(e) => setScope(e.target.value as "global" | "project")}
+            >
               <option value="global">Your Islet home (every project)</option>
               <option value="project">This project (.islet/plugins)</option>
             </select>

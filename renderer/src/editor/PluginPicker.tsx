@@ -25,7 +25,8 @@ export function PluginPicker({
       ) : (
         <ul className="picker">
           {plugins.map((p) => {
-            const broken = p.status === "failed" || p.status === "errored" || p.reloadError !== null;
+            const broken =
+              p.status === "failed" || p.status === "errored" || p.reloadError !== null;
             return (
               <li key={p.name}>
                 <button
@@ -34,12 +35,17 @@ export function PluginPicker({
                   aria-current={active === p.name ? "true" : undefined}
                   onClick={() => onPick(p.name)}
                 >
-                  <span className={`dot picker-dot picker-${broken ? "bad" : p.status}`} aria-hidden="true" />
+                  <span
+                    className={`dot picker-dot picker-${broken ? "bad" : p.status}`}
+                    aria-hidden="true"
+                  />
                   <span className="picker-name">{p.name}</span>
                   <span className="visually-hidden">
                     , {p.reloadError ? "last edit failed" : STATE[p.status]}
                   </span>
-                  <span className="picker-source">{p.source === "global" ? "global" : "project"}</span>
+                  <span className="picker-source">
+                    {p.source === "global" ? "global" : "project"}
+                  </span>
                 </button>
               </li>
             );

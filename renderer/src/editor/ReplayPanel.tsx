@@ -26,7 +26,9 @@ function summary(r: Result): string {
   const bt = r.before.tools.map((t) => t.name).join();
   const at = r.after.tools.map((t) => t.name).join();
   if (bt !== at) parts.push(`tools offered: ${r.before.tools.length} → ${r.after.tools.length}`);
-  return parts.length === 0 ? "No difference: the model would receive the same request" : parts.join(" · ");
+  return parts.length === 0
+    ? "No difference: the model would receive the same request"
+    : parts.join(" · ");
 }
 
 export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): void }) {
@@ -114,7 +116,12 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
         >
           {busy ? "Running…" : "Run"}
         </button>
-        <button type="button" className="icon-button replay-close" onClick={onClose} aria-label="Close the replay">
+        <button
+          type="button"
+          className="icon-button replay-close"
+          onClick={onClose}
+          aria-label="Close the replay"
+        >
           <CloseIcon />
         </button>
       </header>
@@ -130,11 +137,29 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
         <>
           <p className="replay-note" role="status">
             <strong>{summary(result)}</strong> · left:{" "}
-            {result.baseline === "previous" ? "the version before your last save" : "without this plugin"} · right:
-            the saved code · {result.ms} ms, no model call
+            {result.baseline === "previous"
+              ? "the version before your last save"
+              : "without this plugin"}{" "}
+            · right: the saved code · {result.ms} ms, no model call
           </p>
           <div className="replay-diff">
             <DiffEditor
+              onMount={(diff) =>
+                // Bring the first change into view: the system prompt is long.
+                diff.onDidUpdateDiff(() => {
+                  const first = diff.getLineChanges()?.[0];
+                  if (first)
+                    diff
+                      .getModifiedEditor()
+                      .revealLineInCenter(Math.max(1, first.modifiedStartLineNumber));
+                })
+              }
+              // Fixed model paths, kept across runs and unmounts: the wrapper would otherwise dispose
+              // them before the diff widget lets go of them (a page error on close).
+              originalModelPath="inmemory://replay/before.md"
+              modifiedModelPath="inmemory://replay/after.md"
+              keepCurrentOriginalModel
+              keepCurrentModifiedModel
               original={result.beforeText}
               modified={result.afterText}
               language="markdown"
@@ -142,6 +167,9 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
               options={{
                 readOnly: true,
                 renderSideBySide: true,
+                // Read-only: no revert buttons (their toolbar also outlives the widget on close).
+                renderGutterMenu: false,
+                renderMarginRevertIcon: false,
                 minimap: { enabled: false },
                 wordWrap: "on",
                 diffWordWrap: "on",
@@ -156,8 +184,8 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
         </>
       ) : (
         <p className="replay-note">
-          Runs this plugin's hooks on the chosen turn — once as it was before your last save, once as
-          saved — and shows what the model would have received. Nothing is sent to the model.
+          Runs this plugin's hooks on the chosen turn — once as it was before your last save, once
+          as saved — and shows what the model would have received. Nothing is sent to the model.
         </p>
       )}
     </section>

@@ -3,7 +3,7 @@
  * differ), which one is active, and save through `editor/write` (which answers once the hot
  * reload it caused is done).
  */
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import type { CallResponse } from "../../../main/bridge/contract.ts";
 import { useBridge } from "../bridge/context.tsx";
 
@@ -32,42 +32,51 @@ export interface OpenFiles {
 
 export function useOpenFiles(plugin: string | null): OpenFiles {
   const bridge = useBridge();
-  const [files, setFiles] = useState<OpenFile[]>([]);
+  const [files, setFilesState] = useState<OpenFile[]>([]);
   const [active, setActive] = useState<string | null>(null);
+  // The newest list, even before React renders it: Ctrl+S right after typing saves what was typed.
+  const latest = useRef<OpenFile[]>([]);
+  const setFiles = useCallback((next: (list: OpenFile[]) => OpenFile[]) => {
+    latest.current = next(latest.current);
+    setFilesState(latest.current);
+  }, []);
 
   const open = useCallback(
     async (path: string) => {
       if (!plugin) return;
       setActive(path);
-      if (files.some((f) => f.path === path)) return;
+      if (latest.current.some((f) => f.path === path)) return;
       const { content } = await bridge.call("editor/read", { name: plugin, path });
       setFiles((list) =>
-        list.some((f) => f.path === path) ? list : [...list, { path, saved: content, text: content }],
+        list.some((f) => f.path === path)
+          ? list
+          : [...list, { path, saved: content, text: content }],
       );
     },
-    [bridge, plugin, files],
+    [bridge, plugin, setFiles],
   );
 
-  const close = useCallback((path: string) => {
-    setFiles((list) => {
-      const i = list.findIndex((f) => f.path === path);
-      const next = list.filter((f) => f.path !== path);
+  const close = useCallback(
+    (path: string) => {
+      const i = latest.current.findIndex((f) => f.path === path);
+      setFiles((list) => list.filter((f) => f.path !== path));
+      const next = latest.current;
       setActive((a) => (a === path ? (next[Math.min(i, next.length - 1)]?.path ?? null) : a));
-      return next;
-    });
-  }, []);
+    },
+    [setFiles],
+  );
 
   const save = useCallback(
     async (path: string) => {
       if (!plugin) throw new Error("no plugin is open");
-      const file = files.find((f) => f.path === path);
+      const file = latest.current.find((f) => f.path === path);
       if (!file) throw new Error(`${path} is not open`);
       const text = file.text;
       const outcome = await bridge.call("editor/write", { name: plugin, path, content: text });
       setFiles((list) => list.map((f) => (f.path === path ? { ...f, saved: text } : f)));
       return outcome;
     },
-    [bridge, plugin, files],
+    [bridge, plugin, setFiles],
   );
 
   return {
@@ -77,7 +86,7 @@ export function useOpenFiles(plugin: string | null): OpenFiles {
     open,
     close,
     closeAll: () => {
-      setFiles([]);
+      setFiles(() => []);
       setActive(null);
     },
     select: setActive,

@@ -65,7 +65,7 @@ export function PluginCard({
         {onEdit ? (
           <button
             type="button"
-            className="button button-small plugin-edit"
+            className="button plugin-edit"
             onClick={() => onEdit(p.name)}
             aria-label={`Edit ${p.name}`}
           >
