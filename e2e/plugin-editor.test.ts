@@ -89,7 +89,21 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
     await page.locator(".editor-code .monaco-editor .view-lines").click();
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.press("Delete");
-    await page.keyboard.insertText(text);
+    // Pasted, as a person would bring code in (typing would auto-indent on top of the text's own).
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await page.keyboard.press("ControlOrMeta+V");
+    // Pasting is asynchronous: wait until the editor shows the text's longest line.
+    const longest = text
+      .split("\n")
+      .map((l) => l.trim())
+      .reduce((a, b) => (b.length > a.length ? b : a));
+    await page.waitForFunction(
+      (line) =>
+        (document.querySelector(".editor-code .view-lines") as HTMLElement | null)?.innerText
+          .replace(/\u00a0/g, " ")
+          .includes(line) ?? false,
+      longest,
+    );
   }
 
   async function openPlugin(name: string): Promise<void> {
@@ -141,6 +155,7 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
     conversation = ((await bridge.call("chat/open", {})) as { conversationId: string })
       .conversationId;
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: serve.origin });
     await context.route(
       (url) => !url.href.startsWith("http://127.0.0.1") && !url.href.startsWith("ws://127.0.0.1"),
       (route) => {
@@ -223,6 +238,8 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
     await expectText(page.locator(".panel-problems"), /index\.ts:5:\d+/);
     await turn("still there?");
     assert.match(lastSystem(), /Say goodbye\./, "the last good version still serves");
+    await page.getByRole("tab", { name: "Log" }).click();
+    await expectText(page.locator(".log-lines"), "asking for goodbye");
     await shot("editor", "light");
     await shot("editor", "dark");
     await page.emulateMedia({ colorScheme: "light" });

@@ -51,7 +51,7 @@ async function throwaway(engine: Engine, spec: PluginSpec, bundle?: BundleOutput
   const from = bundle ? { ...port, bundle: async () => bundle } : port;
   const built = await buildPlugin({ ...spec, disabled: false }, from, new PluginLog(null));
   if (built.plugin.status !== "active")
-    throw new Error(`${spec.name}: ${built.plugin.error ?? "did not load"}`);
+    throw new Error(built.plugin.error ?? `${spec.name}: did not load`);
   return built;
 }
 

@@ -332,7 +332,7 @@ export default function EditorView({
             </>
           )}
           <StatusLine status={status} dirty={open.dirty.length} />
-          {plugin ? (
+          {plugin && !replaying ? (
             <BottomPanel
               plugin={plugin}
               problems={problems}
