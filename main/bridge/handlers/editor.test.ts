@@ -210,4 +210,23 @@ describe("bridge: the plugin editor on a real engine", () => {
     assert.equal(client.of("plugins/log").length, before);
     other.close();
   });
+
+  it("a runtime fault is marked at the line of the source the author wrote, not the bundle's", async () => {
+    const thrower =
+      'import type { BeforeChatContext } from "@islet/sdk";\n\n' +
+      "interface Unused {\n  a: string;\n  b: number;\n}\n\n" +
+      "export function beforeChat(ctx: BeforeChatContext): undefined {\n" +
+      "  const n: number = ctx.stats.turns;\n" +
+      '  if (n >= 0) throw new Error("broke on purpose");\n' +
+      "  return undefined;\n}\n";
+    assert.equal((await save(thrower)).report?.ok, true);
+    await turn();
+    const files = (await client.call("editor/files", { name: "greeter" })) as {
+      problems: SaveOutcome["problems"];
+    };
+    const fault = files.problems.find((p) => /broke on purpose/.test(p.title));
+    assert.ok(fault, JSON.stringify(files.problems));
+    assert.equal(fault.file, "index.ts");
+    assert.equal(fault.line, 10, JSON.stringify(fault));
+  });
 });

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Engine } from "../../engine/engine.ts";
 import type { Problem } from "../../host/problem.ts";
 import { configFields, saveConfig, setDisabled } from "../../plugins/editor/manifest-edit.ts";
+import { mapToSource } from "../../plugins/editor/fault-location.ts";
 import { errorProblems, faultProblem } from "../../plugins/editor/problems.ts";
 import { reloadAfter } from "../../plugins/editor/reload-wait.ts";
 import {
@@ -42,15 +43,22 @@ function entryOf(engine: Engine, name: string) {
 }
 
 /** What is wrong with plugin `name` now: a failed load or reload, and its last fault. */
-function currentProblems(engine: Engine, name: string): Problem[] {
-  const entry = runtimeOf(engine).get(name);
+async function currentProblems(engine: Engine, name: string): Promise<Problem[]> {
+  const runtime = runtimeOf(engine);
+  const entry = runtime.get(name);
   if (!entry) return [];
   const { spec, plugin } = entry;
   const out: Problem[] = [];
   if (plugin.status === "failed" && plugin.error)
     out.push(...errorProblems(plugin.error, name, spec.dir));
   if (entry.reloadError) out.push(...errorProblems(entry.reloadError, name, spec.dir));
-  if (plugin.lastFault) out.push(faultProblem(plugin.lastFault, name, spec.dir, spec.entry));
+  if (plugin.lastFault) {
+    let fault = faultProblem(plugin.lastFault, name, spec.dir, spec.entry);
+    // The stack names a line of the bundle that ran: map it back to the source the author wrote.
+    const bundle = await runtime.port.bundle(spec).catch(() => null);
+    if (bundle && fault.line !== undefined) fault = mapToSource(fault, bundle.code, spec.dir);
+    out.push(fault);
+  }
   return out;
 }
 
@@ -68,9 +76,9 @@ export function editorHandlers(
     logWatchers.delete(client);
   });
 
-  const outcome = (name: string, report: ReloadReport | null): SaveOutcome => ({
+  const outcome = async (name: string, report: ReloadReport | null): Promise<SaveOutcome> => ({
     report,
-    problems: currentProblems(engine, name),
+    problems: await currentProblems(engine, name),
   });
 
   /** Runs a change to plugin `name`'s files and reports the reload it caused. */
@@ -101,7 +109,7 @@ export function editorHandlers(
         dir: spec.dir,
         entry: spec.entry ? path.relative(spec.dir, spec.entry).split(path.sep).join("/") : "",
         files: await engine.pluginFiles.list(name),
-        problems: currentProblems(engine, name),
+        problems: await currentProblems(engine, name),
       };
     },
     "editor/read": async ({ name, path: file }) => ({
@@ -137,7 +145,7 @@ export function editorHandlers(
       });
       const entry = runtime.get(name);
       const entryFile = entry?.spec.entry ? path.relative(entry.spec.dir, entry.spec.entry) : "";
-      return { name, entry: entryFile || "index.ts", outcome: outcome(name, report) };
+      return { name, entry: entryFile || "index.ts", outcome: await outcome(name, report) };
     },
     "editor/watchLog": ({ name }, { client }) => {
       const log = entryOf(engine, name).plugin.log;

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } fro
 import type { PluginEntry } from "../../../main/bridge/contract.ts";
 import type { Problem } from "../../../main/host/problem.ts";
 import { useBridge } from "../bridge/context.tsx";
-import { errorMessage } from "../bridge/hooks.ts";
+import { errorMessage, useBridgeEvent } from "../bridge/hooks.ts";
 import { BottomPanel } from "./BottomPanel.tsx";
 import { CodeEditor, disposeModel, useMarkers } from "./CodeEditor.tsx";
 import { useUnsavedPrompt } from "./ConfirmDialog.tsx";
