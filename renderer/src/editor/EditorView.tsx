@@ -56,6 +56,10 @@ export default function EditorView({
   useEffect(() => {
     setProblems(files.data?.problems ?? []);
   }, [files.data]);
+  // A fault in a turn is logged as an error: fetch the problems again to mark it in the code.
+  useBridgeEvent("plugins/log", (e) => {
+    if (e.name === plugin && e.line.level === "error") files.refresh();
+  });
   useMarkers(
     plugin ?? "",
     open.files.map((f) => f.path),
