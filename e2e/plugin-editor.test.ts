@@ -329,6 +329,22 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
     assert.match(lastSystem(), /Say welcome\./);
   });
 
+  it("creates and deletes a file; deleting asks first", async () => {
+    await page.getByRole("button", { name: "New file" }).click();
+    await page.getByLabel("New file path").fill("notes.md");
+    await page.keyboard.press("Enter");
+    await expectText(status(), "Created notes.md", 15_000);
+    await expectText(page.locator(".tree-root"), "notes.md");
+    await expectText(page.locator(".tabs"), "notes.md");
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete notes.md?" });
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await expectText(status(), "Deleted notes.md", 15_000);
+    await page.waitForFunction(
+      () => !document.querySelector(".tree-root")?.textContent?.includes("notes.md"),
+    );
+  });
+
   it("has no serious or critical accessibility problems in light or dark (axe-core)", async () => {
     await page.evaluate(AXE_SOURCE);
     for (const colorScheme of ["light", "dark"] as const) {

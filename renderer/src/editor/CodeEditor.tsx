@@ -48,6 +48,20 @@ export function disposeModel(plugin: string, path: string): void {
   }, 0);
 }
 
+/** Puts the cursor on a problem's line once its file shows in an editor (a tab may be opening). */
+export function revealLater(plugin: string, problem: Problem, tries = 20): void {
+  const uri = fileUri(plugin, problem.file ?? "");
+  const editor = monaco.editor.getEditors().find((e) => e.getModel()?.uri.toString() === uri);
+  if (!editor) {
+    if (tries > 0) setTimeout(() => revealLater(plugin, problem, tries - 1), 50);
+    return;
+  }
+  const position = { lineNumber: problem.line ?? 1, column: problem.column ?? 1 };
+  editor.setPosition(position);
+  editor.revealPositionInCenter(position);
+  editor.focus();
+}
+
 export function CodeEditor({
   plugin,
   path,

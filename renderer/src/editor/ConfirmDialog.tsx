@@ -6,17 +6,26 @@ import { useCallback, useEffect, useRef, useState } from "react";
 
 export type Choice = "save" | "discard" | "cancel";
 
+/** Button labels; `save: null` leaves only Cancel and the discard (destructive) choice. */
+export interface Labels {
+  save: string | null;
+  discard: string;
+}
+
+const UNSAVED: Labels = { save: "Save", discard: "Discard changes" };
+
 interface Pending {
   title: string;
   body: string;
+  labels: Labels;
   resolve(choice: Choice): void;
 }
 
 export function useUnsavedPrompt() {
   const [pending, setPending] = useState<Pending | null>(null);
   const ask = useCallback(
-    (title: string, body: string) =>
-      new Promise<Choice>((resolve) => setPending({ title, body, resolve })),
+    (title: string, body: string, labels: Labels = UNSAVED) =>
+      new Promise<Choice>((resolve) => setPending({ title, body, labels, resolve })),
     [],
   );
   const answer = (choice: Choice) => {
@@ -24,7 +33,12 @@ export function useUnsavedPrompt() {
     setPending(null);
   };
   const dialog = pending ? (
-    <UnsavedDialog title={pending.title} body={pending.body} onAnswer={answer} />
+    <UnsavedDialog
+      title={pending.title}
+      body={pending.body}
+      labels={pending.labels}
+      onAnswer={answer}
+    />
   ) : null;
   return { ask, dialog };
 }
@@ -32,10 +46,12 @@ export function useUnsavedPrompt() {
 function UnsavedDialog({
   title,
   body,
+  labels,
   onAnswer,
 }: {
   title: string;
   body: string;
+  labels: Labels;
   onAnswer(choice: Choice): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -60,17 +76,24 @@ function UnsavedDialog({
         <button type="button" className="button" onClick={() => onAnswer("cancel")}>
           Cancel
         </button>
-        <button type="button" className="button button-danger" onClick={() => onAnswer("discard")}>
-          Discard changes
-        </button>
         <button
           type="button"
-          className="button button-primary"
-          autoFocus
-          onClick={() => onAnswer("save")}
+          className="button button-danger"
+          autoFocus={labels.save === null}
+          onClick={() => onAnswer("discard")}
         >
-          Save
+          {labels.discard}
         </button>
+        {labels.save !== null ? (
+          <button
+            type="button"
+            className="button button-primary"
+            autoFocus
+            onClick={() => onAnswer("save")}
+          >
+            {labels.save}
+          </button>
+        ) : null}
       </div>
     </dialog>
   );

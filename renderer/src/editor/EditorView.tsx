@@ -10,7 +10,7 @@ import type { Problem } from "../../../main/host/problem.ts";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage, useBridgeEvent } from "../bridge/hooks.ts";
 import { BottomPanel } from "./BottomPanel.tsx";
-import { CodeEditor, disposeModel, useMarkers } from "./CodeEditor.tsx";
+import { CodeEditor, disposeModel, revealLater, useMarkers } from "./CodeEditor.tsx";
 import { useUnsavedPrompt } from "./ConfirmDialog.tsx";
 import { EditorTabs } from "./EditorTabs.tsx";
 import { FileTree } from "./FileTree.tsx";
@@ -286,17 +286,22 @@ export default function EditorView({
                       }, `Renamed to ${to}`)
                     : Promise.resolve()
                 }
-                onDelete={() =>
-                  open.active
-                    ? fileAction(async () => {
-                        const path = open.active!;
-                        const out = await bridge.call("editor/delete", { name: plugin, path });
-                        disposeModel(plugin, path);
-                        open.drop(path);
-                        return out;
-                      }, `Deleted ${open.active}`)
-                    : Promise.resolve()
-                }
+                onDelete={async () => {
+                  const target = open.active;
+                  if (!target) return;
+                  const sure = await prompt.ask(
+                    `Delete ${target}?`,
+                    "The file is removed from the plugin folder; this cannot be undone.",
+                    { save: null, discard: "Delete" },
+                  );
+                  if (sure !== "discard") return;
+                  await fileAction(async () => {
+                    const out = await bridge.call("editor/delete", { name: plugin, path: target });
+                    disposeModel(plugin, target);
+                    open.drop(target);
+                    return out;
+                  }, `Deleted ${target}`);
+                }}
               />
             </div>
           ) : null}
@@ -340,7 +345,10 @@ export default function EditorView({
             <BottomPanel
               plugin={plugin}
               problems={problems}
-              onOpenProblem={(p) => p.file && void open.open(p.file)}
+              onOpenProblem={(p) => {
+                if (!p.file) return;
+                void open.open(p.file).then(() => revealLater(plugin, p));
+              }}
               onConfigSaved={(ms) =>
                 setStatus({
                   tone: "ok",
