@@ -347,28 +347,46 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
 
   it("has no serious or critical accessibility problems in light or dark (axe-core)", async () => {
     await page.evaluate(AXE_SOURCE);
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: { run(c: unknown, o: unknown): Promise<{ violations: Violation[] }> };
-          }
-        ).axe;
-        // Monaco's own editor surface is excluded: it is a third-party widget with its own
-        // screen-reader mode (a hidden textarea and aria-live region), whose decorative layers
-        // axe misreads; everything around it (tree, tabs, panels, dialogs) is scanned.
-        const result = await axe.run(
-          { exclude: [[".monaco-editor"], [".monaco-diff-editor"]] },
-          { resultTypes: ["violations"] },
-        );
-        return result.violations;
-      });
-      const serious = violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-      assert.deepEqual(serious, [], `${colorScheme}: ${serious.join("\n")}`);
+    const scans: [string, () => Promise<void>][] = [
+      ["editor", async () => {}],
+      [
+        "new plugin dialog",
+        async () => {
+          await page.getByRole("button", { name: "New plugin" }).click();
+          await page
+            .getByRole("dialog", { name: "New plugin" })
+            .getByRole("radio")
+            .first()
+            .waitFor();
+        },
+      ],
+    ];
+    for (const [screen, open] of scans) {
+      await open();
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        const violations = await page.evaluate(async () => {
+          const axe = (
+            window as unknown as {
+              axe: { run(c: unknown, o: unknown): Promise<{ violations: Violation[] }> };
+            }
+          ).axe;
+          // Monaco's own editor surface is excluded: it is a third-party widget with its own
+          // screen-reader mode (a hidden textarea and aria-live region), whose decorative layers
+          // axe misreads; everything around it (tree, tabs, panels, dialogs) is scanned.
+          const result = await axe.run(
+            { exclude: [[".monaco-editor"], [".monaco-diff-editor"]] },
+            { resultTypes: ["violations"] },
+          );
+          return result.violations;
+        });
+        const serious = violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+        assert.deepEqual(serious, [], `${screen}, ${colorScheme}: ${serious.join("\n")}`);
+      }
     }
+    await page.keyboard.press("Escape");
     await page.emulateMedia({ colorScheme: "light" });
   });
 

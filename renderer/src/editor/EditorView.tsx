@@ -17,7 +17,9 @@ import { FileTree } from "./FileTree.tsx";
 import { NewPluginDialog } from "./NewPluginDialog.tsx";
 import { PluginPicker } from "./PluginPicker.tsx";
 import { ReplayPanel } from "./ReplayPanel.tsx";
-import { StatusLine, type Status } from "./StatusLine.tsx";
+import { StatusLine, statusOf, type Status } from "./StatusLine.tsx";
+import { EditorHeader } from "./EditorHeader.tsx";
+import { FileActions } from "./FileActions.tsx";
 import { useOpenFiles, type SaveOutcome } from "./useOpenFiles.ts";
 import { usePluginFiles } from "./usePluginFiles.ts";
 import "./editor.css";
@@ -189,57 +191,16 @@ export default function EditorView({
 
   return (
     <section className="view editor-view" aria-labelledby="editor-title">
-      <header className="view-header editor-header">
-        <div>
-          <h1 id="editor-title">Plugin editor</h1>
-          <p className="view-subtitle">
-            {entry ? (
-              <>
-                <span className="nowrap">{entry.name}</span> ·{" "}
-                <span className="nowrap">{entry.source === "global" ? "Global" : "Project"}</span> ·{" "}
-                <span className="path-inline">{entry.dir}</span>
-              </>
-            ) : (
-              "Edit a plugin and the next turn uses it"
-            )}
-          </p>
-        </div>
-        <div className="toolbar">
-          {entry ? (
-            <label className="switch" title="A disabled plugin stays installed and runs no code">
-              <input
-                type="checkbox"
-                role="switch"
-                checked={wantEnabled ?? isEnabled}
-                onChange={() => void toggleEnabled()}
-              />
-              <span className="switch-track" aria-hidden="true" />
-              <span>Enabled</span>
-            </label>
-          ) : null}
-          <button type="button" className="button" onClick={() => setCreating(true)}>
-            New plugin
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={!entry}
-            aria-pressed={replaying}
-            onClick={() => setReplaying((r) => !r)}
-          >
-            Try on a recorded turn
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={!activeFile || activeFile.text === activeFile.saved}
-            onClick={() => activeFile && void saveOne(activeFile.path)}
-            title="Save (Ctrl+S)"
-          >
-            Save
-          </button>
-        </div>
-      </header>
+      <EditorHeader
+        entry={entry}
+        enabled={wantEnabled ?? isEnabled}
+        onToggleEnabled={() => void toggleEnabled()}
+        onNewPlugin={() => setCreating(true)}
+        replaying={replaying}
+        onToggleReplay={() => setReplaying((r) => !r)}
+        canSave={activeFile !== null && activeFile.text !== activeFile.saved}
+        onSave={() => activeFile && void saveOne(activeFile.path)}
+      />
 
       <div className="editor-layout">
         <aside className="editor-side" aria-label="Plugins and files">
@@ -379,83 +340,5 @@ export default function EditorView({
       ) : null}
       {prompt.dialog}
     </section>
-  );
-}
-
-function statusOf(outcome: SaveOutcome): Status {
-  const r = outcome.report;
-  if (!r) return { tone: "ok", text: "Saved" };
-  if (r.ok) return { tone: "ok", text: `Saved · reloaded in ${Math.round(r.ms)} ms` };
-  const first = outcome.problems[0];
-  const where = first?.file ? `${first.file}${first.line ? `:${first.line}` : ""}: ` : "";
-  return {
-    tone: "bad",
-    text: `Saved, but it did not load — the previous version keeps serving. ${where}${first?.title ?? r.error ?? ""}`,
-  };
-}
-
-function FileActions({
-  active,
-  onCreate,
-  onRename,
-  onDelete,
-}: {
-  active: string | null;
-  onCreate(path: string): Promise<void>;
-  onRename(to: string): Promise<void>;
-  onDelete(): Promise<void>;
-}) {
-  const [mode, setMode] = useState<"create" | "rename" | null>(null);
-  const [value, setValue] = useState("");
-  if (mode)
-    return (
-      <form
-        className="file-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const v = value.trim();
-          setMode(null);
-          if (v) void (mode === "create" ? onCreate(v) : onRename(v));
-        }}
-      >
-        <label className="visually-hidden" htmlFor="file-name">
-          {mode === "create" ? "New file path" : "New path"}
-        </label>
-        <input
-          id="file-name"
-          autoFocus
-          value={value}
-          placeholder="lib/helper.ts"
-          onChange={(e) => setValue(e.target.value)}
-          onKeyDown={(e) => e.key === "Escape" && setMode(null)}
-        />
-      </form>
-    );
-  return (
-    <div className="file-actions">
-      <button
-        type="button"
-        className="link-button"
-        onClick={() => (setValue(""), setMode("create"))}
-      >
-        New file
-      </button>
-      <button
-        type="button"
-        className="link-button"
-        disabled={!active}
-        onClick={() => (setValue(active ?? ""), setMode("rename"))}
-      >
-        Rename
-      </button>
-      <button
-        type="button"
-        className="link-button"
-        disabled={!active}
-        onClick={() => void onDelete()}
-      >
-        Delete
-      </button>
-    </div>
   );
 }

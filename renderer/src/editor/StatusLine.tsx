@@ -1,4 +1,6 @@
 /** The editor's status bar: the last save's reload ("reloaded in N ms" or why it failed). */
+import type { SaveOutcome } from "./useOpenFiles.ts";
+
 export interface Status {
   tone: "ok" | "bad" | "busy";
   text: string;
@@ -16,4 +18,17 @@ export function StatusLine({ status, dirty }: { status: Status | null; dirty: nu
       </span>
     </div>
   );
+}
+
+/** What a save's reload report says, in one line. */
+export function statusOf(outcome: SaveOutcome): Status {
+  const r = outcome.report;
+  if (!r) return { tone: "ok", text: "Saved" };
+  if (r.ok) return { tone: "ok", text: `Saved · reloaded in ${Math.round(r.ms)} ms` };
+  const first = outcome.problems[0];
+  const where = first?.file ? `${first.file}${first.line ? `:${first.line}` : ""}: ` : "";
+  return {
+    tone: "bad",
+    text: `Saved, but it did not load — the previous version keeps serving. ${where}${first?.title ?? r.error ?? ""}`,
+  };
 }
