@@ -144,7 +144,7 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
           </p>
           <div className="replay-diff">
             <DiffEditor
-              onMount={(diff) =>
+              onMount={(diff) => {
                 // Bring the first change into view: the system prompt is long.
                 diff.onDidUpdateDiff(() => {
                   const first = diff.getLineChanges()?.[0];
@@ -152,8 +152,8 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
                     diff
                       .getModifiedEditor()
                       .revealLineInCenter(Math.max(1, first.modifiedStartLineNumber));
-                })
-              }
+                });
+              }}
               // Fixed model paths, kept across runs and unmounts: the wrapper would otherwise dispose
               // them before the diff widget lets go of them (a page error on close).
               originalModelPath="inmemory://replay/before.md"
@@ -167,6 +167,8 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
               options={{
                 readOnly: true,
                 renderSideBySide: true,
+                // Always two columns: the inline fallback also turns off wrapping on the left.
+                useInlineViewWhenSpaceIsLimited: false,
                 // Read-only: no revert buttons (their toolbar also outlives the widget on close).
                 renderGutterMenu: false,
                 renderMarginRevertIcon: false,
