@@ -29,6 +29,21 @@ export const CALL_NAMES = [
   "settings/saveProvider",
   "settings/removeProvider",
   "settings/testProvider",
+  "editor/files",
+  "editor/read",
+  "editor/write",
+  "editor/create",
+  "editor/rename",
+  "editor/delete",
+  "editor/templates",
+  "editor/newPlugin",
+  "editor/watchLog",
+  "editor/unwatchLog",
+  "editor/recordedTurns",
+  "editor/replay",
+  "plugins/setEnabled",
+  "plugins/config",
+  "plugins/saveConfig",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
@@ -44,6 +59,7 @@ export const EVENT_NAMES = [
   "question/withdrawn",
   "sessions/changed",
   "settings/changed",
+  "plugins/log",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
