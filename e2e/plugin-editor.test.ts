@@ -176,6 +176,8 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
     page.on("pageerror", (e) => problems.push(`page error: ${e.message} ${e.stack}`));
     await page.goto(serve.url);
     await turn("hello there");
+    // The app opens on the chat; the editor is reached from the plugins' cards.
+    await page.getByRole("button", { name: "Plugins" }).click();
   });
 
   // E2E_FAILURES=DIR keeps a screenshot of the page after each failed test.
