@@ -4,7 +4,7 @@
  * marked at its line while the old version keeps serving; a new plugin from each template acts on
  * the next turn; replay shows the diff. Turns go through the bridge's WebSocket (not the chat UI).
  * Monaco makes no outside request; axe finds no serious problem in light or dark.
- * SCREENSHOTS=1 saves docs/screenshots/editor-*.png and replay-*.png.
+ * ISLET_SCREENSHOTS=DIR saves DIR/editor-*.png and replay-*.png.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -34,7 +34,7 @@ type Violation = { id: string; impact: string | null; help: string; nodes: { tar
 
 const browserBinary = findChromium();
 const skip = "missing" in browserBinary ? browserBinary.missing : false;
-const SHOTS = process.env.SCREENSHOTS === "1" ? path.join(ROOT, "docs", "screenshots") : null;
+const SHOTS = process.env["ISLET_SCREENSHOTS"] ?? null;
 
 const greeter = (word: string) => `import type { BeforeChatContext, Result } from "@islet/sdk";
 
