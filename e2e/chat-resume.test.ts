@@ -6,6 +6,8 @@
  * the saved conversation.
  */
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { expectText } from "./support/browser.ts";
 import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
@@ -32,8 +34,7 @@ describe("chat: resume after a restart", { skip: skipChat, timeout: 120_000 }, (
       { toolCalls: [{ name: "Read", arguments: { path: "readme.txt" } }] },
       { text: ["## Found it\n\nThe readme says **hello**."] },
     );
-    const { writeFile } = await import("node:fs/promises");
-    await writeFile(`${rig.workdir}/readme.txt`, "hello from the readme\n");
+    await writeFile(path.join(rig.workdir, "readme.txt"), "hello from the readme\n");
     await rig.composer().fill("What does the readme say?");
     await page.keyboard.press("Enter");
     const conversation = page.getByRole("region", { name: "Conversation" });

@@ -19,7 +19,6 @@ import { connectBridgeSocket, type BridgeSocket } from "./support/bridge-client.
 import {
   BUILT_PAGE,
   CHROMIUM_ARGS,
-  ROOT,
   expectText,
   findChromium,
   startServe,
