@@ -5,6 +5,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import { estimateTurnHeight } from "./estimate.ts";
 import type { Turn } from "./transcript.ts";
 import { TurnView, type TurnActions } from "./TurnView.tsx";
 
@@ -19,10 +20,13 @@ export function TranscriptList({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  /** The scroller's width, kept by a ResizeObserver: reading clientWidth per estimate forced layouts. */
+  const width = useRef(0);
   const virtualizer = useVirtualizer({
     count: turns.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 220,
+    // From each turn's content: a flat guess made the scrollbar and the view jump while scrolling up.
+    estimateSize: (i) => estimateTurnHeight(turns[i], width.current),
     overscan: 4,
     getItemKey: (i) => turns[i].id,
   });
@@ -42,7 +46,12 @@ export function TranscriptList({
     };
     // Capture: runs before the virtualizer's own listener re-renders the list.
     el.addEventListener("scroll", onScroll, { passive: true, capture: true });
-    return () => el.removeEventListener("scroll", onScroll, { capture: true });
+    const resized = new ResizeObserver(([entry]) => (width.current = entry.contentRect.width));
+    resized.observe(el);
+    return () => {
+      el.removeEventListener("scroll", onScroll, { capture: true });
+      resized.disconnect();
+    };
   }, []);
 
   return (
