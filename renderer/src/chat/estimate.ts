@@ -59,11 +59,14 @@ function itemHeight(item: Item, perLine: number): number {
 /** Lines of text as `white-space: pre-wrap` lays them out, `perLine` characters wide. */
 function textLines(text: string, perLine: number): number {
   let lines = 0;
-  for (const line of text.split("\n")) lines += Math.max(1, Math.ceil(line.length / perLine));
+  forEachLine(text, (start, end) => (lines += Math.max(1, Math.ceil((end - start) / perLine))));
   return lines;
 }
 
-/** Paragraphs and list items wrap; fenced code keeps its lines and adds its header. */
+/**
+ * Paragraphs and list items wrap; fenced code keeps its lines and adds its header. One pass with
+ * no copies or regular expressions: it runs for every turn of a history when it loads.
+ */
 export function markdownHeight(text: string, perLine: number): number {
   let height = 0;
   let fence = false;
@@ -72,18 +75,43 @@ export function markdownHeight(text: string, perLine: number): number {
     if (paragraph > 0) height += Math.ceil(paragraph / perLine) * LINE + PARAGRAPH;
     paragraph = 0;
   };
-  for (const line of text.split("\n")) {
-    if (/^ {0,3}(```|~~~)/.test(line)) {
+  forEachLine(text, (start, end) => {
+    let first = start;
+    while (first < end && text.charCodeAt(first) === SPACE) first++;
+    if (first === end) return endParagraph();
+    const c = text.charCodeAt(first);
+    if (
+      (c === BACKTICK || c === TILDE) &&
+      first - start <= 3 &&
+      text.startsWith(FENCES[c], first)
+    ) {
       endParagraph();
       if (!fence) height += CODE_BLOCK + PARAGRAPH;
       fence = !fence;
     } else if (fence) height += CODE_LINE;
-    else if (line.trim() === "") endParagraph();
-    else if (/^\s*([-*+]|\d+[.)])\s/.test(line)) {
+    else if ((c === DASH || c === STAR || c === PLUS) && text.charCodeAt(first + 1) === SPACE) {
       endParagraph();
-      height += Math.ceil(line.length / perLine) * LINE;
-    } else paragraph += line.length + 1;
-  }
+      height += Math.ceil((end - start) / perLine) * LINE;
+    } else paragraph += end - start + 1;
+  });
   endParagraph();
   return height;
+}
+
+const SPACE = 32;
+const BACKTICK = 96;
+const TILDE = 126;
+const DASH = 45;
+const STAR = 42;
+const PLUS = 43;
+const FENCES: Record<number, string> = { [BACKTICK]: "```", [TILDE]: "~~~" };
+
+function forEachLine(text: string, line: (start: number, end: number) => void): void {
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf("\n", start);
+    if (end === -1) return line(start, text.length);
+    line(start, end);
+    start = end + 1;
+  }
 }
