@@ -3,7 +3,7 @@
  * screen are in the DOM, so a 2,000-message session stays smooth. It follows the bottom while
  * the view is at the bottom, and leaves the scroll alone once the person scrolls up.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { estimateTurnHeight } from "./estimate.ts";
 import type { Turn } from "./transcript.ts";
@@ -22,6 +22,14 @@ export function TranscriptList({
   const atBottom = useRef(true);
   /** The scroller's width, kept by a ResizeObserver: reading clientWidth per estimate forced layouts. */
   const width = useRef(0);
+  /**
+   * A saved history just arrived with the view at the bottom: its last turns are drawn at once.
+   * Otherwise the first render would draw the top turns (the scroll is still at 0), only to
+   * throw them away when the view jumps to the end.
+   */
+  const fromEnd = useRef(false);
+  const drawn = useRef(0);
+  if (drawn.current === 0 && turns.length > 1 && atBottom.current) fromEnd.current = true;
   const virtualizer = useVirtualizer({
     count: turns.length,
     getScrollElement: () => scroller.current,
@@ -29,12 +37,18 @@ export function TranscriptList({
     estimateSize: (i) => estimateTurnHeight(turns[i], width.current),
     overscan: 4,
     getItemKey: (i) => turns[i].id,
+    rangeExtractor: (range) => {
+      if (fromEnd.current && range.endIndex < range.count - 1) return lastRows(range);
+      fromEnd.current = false;
+      return defaultRangeExtractor(range);
+    },
   });
 
   // Follow the newest content (new turns, streamed text, measured rows) while the person has
   // not scrolled away from the bottom; a render caused by their own scrolling moves nothing.
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
+    drawn.current = turns.length;
     const el = scroller.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [turns, totalSize]);
@@ -43,6 +57,7 @@ export function TranscriptList({
     if (!el) return;
     const onScroll = () => {
       atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      if (!atBottom.current) fromEnd.current = false;
     };
     // Capture: runs before the virtualizer's own listener re-renders the list.
     el.addEventListener("scroll", onScroll, { passive: true, capture: true });
@@ -79,4 +94,11 @@ export function TranscriptList({
       )}
     </div>
   );
+}
+
+/** As many rows as `range` holds (with its overscan), taken from the end of the list. */
+function lastRows(range: Range): number[] {
+  const rows = range.endIndex - range.startIndex + 1 + range.overscan;
+  const from = Math.max(0, range.count - rows);
+  return Array.from({ length: range.count - from }, (_, k) => from + k);
 }
