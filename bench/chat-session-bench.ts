@@ -8,8 +8,10 @@
  *   Baseline, same page and run: the `chat/open` + `chat/history` round trip alone for the same
  *   copy, on a bare WebSocket with only `JSON.parse` (the ratio is what checking the frame,
  *   folding the events and drawing add).
- * - scroll: the transcript scrolled from bottom to top at a steady speed (scrollTop per frame),
- *   frame intervals and long tasks recorded; baseline: the idle page's frame intervals.
+ * - scroll: from the bottom, first at a brisk wheel's speed (6,000 px/s) for 5 s, then the rest
+ *   of the way to the top in ~8 s (a scrollbar drag: every frame shows turns not drawn yet),
+ *   both at a steady speed (scrollTop per frame), frame intervals and long tasks recorded;
+ *   baseline: the idle page's frame intervals.
  * Needs `npm run build` and Chromium. Run alone: node --no-node-snapshot bench/chat-session-bench.ts
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -34,10 +36,11 @@ const OPEN_RUNS = 5;
 const MARKER = "bench-last-turn-7f3a";
 /** Time for the server to close the conversation the bare socket left. */
 const CLOSE_MS = 300;
-/** The scroll covers the whole transcript in about this many frames (~10 s at 60 Hz). */
-const SCROLL_FRAMES = 600;
-/** Slowest scroll: a brisk wheel (3,000 px/s at 60 Hz). */
-const MIN_PX_PER_FRAME = 50;
+/** The wheel: 100 px a frame (6,000 px/s at 60 Hz) for 300 frames. */
+const WHEEL_PX = 100;
+const WHEEL_FRAMES = 300;
+/** The drag covers what is left in about this many frames (~8 s at 60 Hz). */
+const DRAG_FRAMES = 480;
 
 export interface SessionRenderResult {
   messages: number;
@@ -48,6 +51,7 @@ export interface SessionRenderResult {
   /** Median click → the first frame with the history's turns in the DOM. */
   firstTurnMs: number;
   roundTripMs: number;
+  wheel: FrameStats & { longTasks: number };
   scroll: FrameStats & {
     pxPerSecond: number;
     /** The transcript's height once scrolled through, and as first laid out (mostly estimates). */
@@ -126,8 +130,10 @@ export async function benchSessionRender(): Promise<SessionRenderResult> {
     // At the bottom of the open session: first the idle page, then the scroll to the top.
     const idle = frameStats(await page.evaluate(idleFrames, 150));
     const height = await page.locator(".transcript").evaluate((el) => el.scrollHeight);
-    const pxPerFrame = Math.max(MIN_PX_PER_FRAME, Math.ceil(height / SCROLL_FRAMES));
-    const scrolled = await scrollInPage(page, pxPerFrame, SCROLL_FRAMES * 3);
+    const wheel = await scrollInPage(page, WHEEL_PX, WHEEL_FRAMES);
+    const left = await page.locator(".transcript").evaluate((el) => el.scrollTop);
+    const pxPerFrame = Math.max(WHEEL_PX, Math.ceil(left / DRAG_FRAMES));
+    const scrolled = await scrollInPage(page, pxPerFrame, DRAG_FRAMES * 3);
     if (scrolled.top > 0) throw new Error(`the scroll stopped ${scrolled.top} px from the top`);
     return {
       messages: MESSAGES,
@@ -136,6 +142,7 @@ export async function benchSessionRender(): Promise<SessionRenderResult> {
       firstOpenMs,
       firstTurnMs: median(firstTurns),
       roundTripMs: median(trips),
+      wheel: { ...frameStats(wheel.frames), longTasks: wheel.longTasks.length },
       scroll: {
         ...frameStats(scrolled.frames),
         pxPerSecond: Math.round(pxPerFrame * 60),
