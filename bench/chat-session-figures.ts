@@ -28,7 +28,7 @@ export async function chatSessionFigures(): Promise<Figure[]> {
       ratio: round(r.openMs / r.roundTripMs),
     },
     {
-      name: `chat open, the server's first conversation (loads the engine's modules)`,
+      name: "first chat opened after islet serve started (loads the engine's modules)",
       value: round(r.firstOpenMs),
       unit: "ms (once)",
     },
