@@ -3,8 +3,9 @@
  * screen are in the DOM, so a 2,000-message session stays smooth. It follows the bottom while
  * the view is at the bottom, and leaves the scroll alone once the person scrolls up.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { defaultRangeExtractor, useVirtualizer, type Range } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import { estimateTurnHeight } from "./estimate.ts";
 import type { Turn } from "./transcript.ts";
 import { TurnView, type TurnActions } from "./TurnView.tsx";
 
@@ -19,18 +20,35 @@ export function TranscriptList({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  /** The scroller's width, kept by a ResizeObserver: reading clientWidth per estimate forced layouts. */
+  const width = useRef(0);
+  /**
+   * A saved history just arrived with the view at the bottom: its last turns are drawn at once.
+   * Otherwise the first render would draw the top turns (the scroll is still at 0), only to
+   * throw them away when the view jumps to the end.
+   */
+  const fromEnd = useRef(false);
+  const drawn = useRef(0);
+  if (drawn.current === 0 && turns.length > 1 && atBottom.current) fromEnd.current = true;
   const virtualizer = useVirtualizer({
     count: turns.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 220,
+    // From each turn's content: a flat guess made the scrollbar and the view jump while scrolling up.
+    estimateSize: (i) => estimateTurnHeight(turns[i], width.current),
     overscan: 4,
     getItemKey: (i) => turns[i].id,
+    rangeExtractor: (range) => {
+      if (fromEnd.current && range.endIndex < range.count - 1) return lastRows(range);
+      fromEnd.current = false;
+      return defaultRangeExtractor(range);
+    },
   });
 
   // Follow the newest content (new turns, streamed text, measured rows) while the person has
   // not scrolled away from the bottom; a render caused by their own scrolling moves nothing.
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
+    drawn.current = turns.length;
     const el = scroller.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [turns, totalSize]);
@@ -39,10 +57,16 @@ export function TranscriptList({
     if (!el) return;
     const onScroll = () => {
       atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      if (!atBottom.current) fromEnd.current = false;
     };
     // Capture: runs before the virtualizer's own listener re-renders the list.
     el.addEventListener("scroll", onScroll, { passive: true, capture: true });
-    return () => el.removeEventListener("scroll", onScroll, { capture: true });
+    const resized = new ResizeObserver(([entry]) => (width.current = entry.contentRect.width));
+    resized.observe(el);
+    return () => {
+      el.removeEventListener("scroll", onScroll, { capture: true });
+      resized.disconnect();
+    };
   }, []);
 
   return (
@@ -70,4 +94,11 @@ export function TranscriptList({
       )}
     </div>
   );
+}
+
+/** As many rows as `range` holds (with its overscan), taken from the end of the list. */
+function lastRows(range: Range): number[] {
+  const rows = range.endIndex - range.startIndex + 1 + range.overscan;
+  const from = Math.max(0, range.count - rows);
+  return Array.from({ length: range.count - from }, (_, k) => from + k);
 }
