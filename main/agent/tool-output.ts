@@ -39,7 +39,11 @@ export function liveOutput(
     const skipped = dropped;
     pending = "";
     dropped = 0;
-    emit(skipped > 0 ? { type: "tool_output", id, text, dropped: skipped } : { type: "tool_output", id, text });
+    emit(
+      skipped > 0
+        ? { type: "tool_output", id, text, dropped: skipped }
+        : { type: "tool_output", id, text },
+    );
   };
 
   return {

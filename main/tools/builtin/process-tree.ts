@@ -73,11 +73,13 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     let exitTimer: NodeJS.Timeout | undefined;
     // One decoder for both pipes would mix their bytes; one each keeps split characters whole.
     const decoders = [new TextDecoder(), new TextDecoder()];
-    const onData = (which: 0 | 1) => (chunk: Buffer): void => {
-      const text = decoders[which].decode(chunk, { stream: true });
-      output.push(text);
-      options.onOutput?.(text);
-    };
+    const onData =
+      (which: 0 | 1) =>
+      (chunk: Buffer): void => {
+        const text = decoders[which].decode(chunk, { stream: true });
+        output.push(text);
+        options.onOutput?.(text);
+      };
     child.stdout?.on("data", onData(0));
     child.stderr?.on("data", onData(1));
 

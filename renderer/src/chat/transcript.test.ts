@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import {
   EMPTY_TRANSCRIPT,
   isRunning,
+  LIVE_KEEP,
   lastPrompt,
   reduceTranscript,
   transcriptOf,
@@ -101,10 +102,53 @@ describe("transcript reducer", () => {
         state: "done",
         output: "a\nb",
         durationMs: 12,
+        live: "",
+        liveDropped: 0,
       },
       { kind: "assistant", text: "Two files.", streaming: false },
     ]);
     assert.deepEqual(live.turns[0].hooks, [hook("guard", "beforeChat", ["message"])]);
+  });
+
+  it("a running tool's live output grows in its card, capped, and gives way to the result", () => {
+    const call: ChatEvent = {
+      type: "tool_call",
+      id: "c1",
+      name: "Bash",
+      arguments: { command: "make" },
+    };
+    const t = run(
+      { type: "prompt", text: "build" },
+      events(call, { type: "tool_output", id: "c1", text: "compiling a\n" }),
+      events(
+        { type: "tool_output", id: "other", text: "not this card\n" },
+        { type: "tool_output", id: "c1", text: "compiling b\n", dropped: 5 },
+      ),
+    );
+    const card = t.turns[0].items[0];
+    assert.ok(card.kind === "tool");
+    assert.equal(card.state, "running");
+    assert.equal(card.live, "compiling a\ncompiling b\n");
+    assert.equal(card.liveDropped, 5);
+
+    // A chatty command keeps only the newest LIVE_KEEP characters; the rest is counted.
+    const flood = reduceTranscript(
+      t,
+      events({ type: "tool_output", id: "c1", text: "x".repeat(LIVE_KEEP) }),
+    ).turns[0].items[0];
+    assert.ok(flood.kind === "tool");
+    assert.equal(flood.live, "x".repeat(LIVE_KEEP));
+    assert.equal(flood.liveDropped, 5 + "compiling a\ncompiling b\n".length);
+
+    const done = reduceTranscript(
+      t,
+      events(
+        { type: "tool_result", id: "c1", name: "Bash", output: "ok", error: false, durationMs: 9 },
+        { type: "tool_output", id: "c1", text: "late\n" },
+      ),
+    ).turns[0].items[0];
+    assert.ok(done.kind === "tool");
+    assert.deepEqual([done.state, done.output, done.live, done.liveDropped], ["done", "ok", "", 0]);
   });
 
   it("a withdrawn attempt's text disappears; a retry is shown", () => {

@@ -28,6 +28,10 @@ export type Item =
       state: "running" | "done" | "error" | "stopped";
       output: string | null;
       durationMs: number | null;
+      /** Output so far while it runs (`tool_output`; its newest LIVE_KEEP characters). */
+      live: string;
+      /** Characters of live output left out (by the engine's cap or LIVE_KEEP). */
+      liveDropped: number;
     }
   | { kind: "notice"; id: number; source: string; text: string }
   | { kind: "injected"; id: number; source: string; role: "user" | "assistant"; text: string }
@@ -65,6 +69,9 @@ export type TranscriptAction =
   /** A saved session's whole history (`chat/history`) replaces what is shown. */
   | { type: "history"; events: readonly ChatEvent[] }
   | { type: "reset" };
+
+/** A running tool's live output keeps this many of its newest characters (as a result is cut). */
+export const LIVE_KEEP = 30_000;
 
 export const EMPTY_TRANSCRIPT: Transcript = { turns: [], tokens: null, todos: [], nextId: 1 };
 
@@ -172,8 +179,23 @@ function apply(d: Draft, e: ChatEvent): void {
         state: "running",
         output: null,
         durationMs: null,
+        live: "",
+        liveDropped: 0,
       });
       return;
+    case "tool_output": {
+      const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
+      const prev = turn.items[i];
+      if (prev?.kind !== "tool" || prev.state !== "running") return;
+      let live = prev.live + e.text;
+      let liveDropped = prev.liveDropped + (e.dropped ?? 0);
+      if (live.length > LIVE_KEEP) {
+        liveDropped += live.length - LIVE_KEEP;
+        live = live.slice(live.length - LIVE_KEEP);
+      }
+      turn.items[i] = { ...prev, live, liveDropped };
+      return;
+    }
     case "tool_result": {
       const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
       const prev = turn.items[i];
@@ -183,6 +205,9 @@ function apply(d: Draft, e: ChatEvent): void {
           state: e.error ? "error" : "done",
           output: e.output,
           durationMs: e.durationMs,
+          // The result holds the whole output: the live copy is no longer needed.
+          live: "",
+          liveDropped: 0,
         };
         if (!e.error && prev.name === "TodoWrite") d.todos = todosOf(prev.arguments) ?? d.todos;
       }
