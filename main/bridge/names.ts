@@ -44,6 +44,7 @@ export const EVENT_NAMES = [
   "question/withdrawn",
   "sessions/changed",
   "settings/changed",
+  "chat/event",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
