@@ -141,7 +141,7 @@ describe("islet serve: a conversation's events reach all its tabs", () => {
     assert.equal(reply.ok, true, JSON.stringify(reply));
     const history = result(reply) as { events: AgentEvent[]; running: boolean; seq: number };
     assert.equal(history.running, true);
-    const types = history.events.map((e) => e.type);
+    const types: string[] = history.events.map((e) => e.type);
     for (const type of ["user_message", "tool_call", "tool_output"])
       assert.ok(types.includes(type), `the history so far has a ${type}: ${types.join(", ")}`);
     assert.ok(!types.includes("tool_result") && !types.includes("done"), "not yet ended");
