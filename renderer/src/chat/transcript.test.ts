@@ -151,6 +151,42 @@ describe("transcript reducer", () => {
     assert.deepEqual([done.state, done.output, done.live, done.liveDropped], ["done", "ok", "", 0]);
   });
 
+  it("a history taken mid-turn (another window's) keeps that turn running for its events", () => {
+    const sofar: ChatEvent[] = [
+      { type: "user_message", text: "first" },
+      { type: "assistant", text: "one" },
+      { type: "done", stats, sessionId: "s" },
+      { type: "user_message", text: "second" },
+      { type: "tool_call", id: "c1", name: "Bash", arguments: { command: "make" } },
+      { type: "tool_output", id: "c1", text: "building\n" },
+    ];
+    const joined = run({ type: "history", events: sofar, running: true });
+    assert.deepEqual(
+      joined.turns.map((t) => t.status),
+      ["done", "running"],
+    );
+    assert.equal(isRunning(joined), true);
+    const card = joined.turns[1].items[0];
+    assert.ok(card.kind === "tool" && card.state === "running" && card.live === "building\n");
+    const ended = reduceTranscript(
+      joined,
+      events(
+        {
+          type: "tool_result",
+          id: "c1",
+          name: "Bash",
+          output: "built",
+          error: false,
+          durationMs: 5,
+        },
+        { type: "done", stats, sessionId: "s" },
+      ),
+    );
+    assert.equal(isRunning(ended), false);
+    // Without `running` the same events are a saved history: nothing is left running.
+    assert.equal(isRunning(run({ type: "history", events: sofar })), false);
+  });
+
   it("a withdrawn attempt's text disappears; a retry is shown", () => {
     const t = run(
       { type: "prompt", text: "q" },

@@ -66,8 +66,11 @@ export type TranscriptAction =
   | { type: "prompt"; text: string }
   /** The `chat/send` call ended (its outcome), or failed before it produced one (`error`). */
   | { type: "ended"; outcome: ChatOutcome | null; error?: string }
-  /** A saved session's whole history (`chat/history`) replaces what is shown. */
-  | { type: "history"; events: readonly ChatEvent[] }
+  /**
+   * A saved session's whole history (`chat/history`) replaces what is shown; `running`: its
+   * last turn is still going (another window's), so it stays open for the events to come.
+   */
+  | { type: "history"; events: readonly ChatEvent[]; running?: boolean }
   | { type: "reset" };
 
 /** A running tool's live output keeps this many of its newest characters (as a result is cut). */
@@ -85,7 +88,7 @@ interface Draft {
 
 export function reduceTranscript(state: Transcript, action: TranscriptAction): Transcript {
   if (action.type === "reset") return EMPTY_TRANSCRIPT;
-  if (action.type === "history") return transcriptOf(action.events);
+  if (action.type === "history") return transcriptOf(action.events, action.running);
   const d: Draft = { ...state, turns: [...state.turns] };
   if (action.type === "prompt") {
     d.turns.push(newTurn(d, action.text, true));
@@ -97,11 +100,15 @@ export function reduceTranscript(state: Transcript, action: TranscriptAction): T
   return d;
 }
 
-/** Folds a whole history (or any event list) from nothing. */
-export function transcriptOf(events: readonly ChatEvent[]): Transcript {
+/** Folds a whole history (or any event list) from nothing; `running`: its last turn goes on. */
+export function transcriptOf(events: readonly ChatEvent[], running = false): Transcript {
   const t = reduceTranscript(EMPTY_TRANSCRIPT, { type: "events", events });
-  // A saved session has no running turn.
-  return { ...t, turns: t.turns.map((turn) => finish(turn, "done")) };
+  const last = t.turns.length - 1;
+  // A saved session has no running turn (but the one another window is running now).
+  return {
+    ...t,
+    turns: t.turns.map((turn, i) => (running && i === last ? turn : finish(turn, "done"))),
+  };
 }
 
 function newTurn(d: Draft, prompt: string | null, echoPending: boolean): Turn {
