@@ -130,6 +130,8 @@ export const PUBLIC_EVENTS = [
 export const INTERNAL_EVENTS = [
   /** A user turn starts with this prompt (every window on the conversation, and the saved history, see it). */
   event("user_message", { text: z.string() }),
+  /** What a slash command that did not reach the model answered (`/help`, `/agent NAME`…). */
+  event("command_output", { name: z.string(), output: z.string() }),
   event("thinking_delta", { text: z.string() }),
   event("tokens", { tokens: TokenStateSchema }),
   event("retry", { attempt: z.number(), delayMs: z.number(), reason: z.string() }),

@@ -135,7 +135,11 @@ function apply(d: Draft, e: ChatEvent): void {
     const last = d.turns.at(-1);
     if (last?.echoPending && last.prompt === e.text)
       d.turns[d.turns.length - 1] = { ...last, echoPending: false };
-    else d.turns.push(newTurn(d, e.text, false));
+    else {
+      // A new prompt: the one before has ended (a command that forwarded its text to the model).
+      if (last?.status === "running") d.turns[d.turns.length - 1] = finish(last, "done");
+      d.turns.push(newTurn(d, e.text, false));
+    }
     return;
   }
   if (e.type === "tokens") {
@@ -223,6 +227,9 @@ function apply(d: Draft, e: ChatEvent): void {
     case "notice":
       push({ kind: "notice", id: d.nextId++, source: e.source, text: e.text });
       return;
+    case "command_output":
+      push({ kind: "command", id: d.nextId++, name: e.name, output: e.output });
+      return;
     case "injected":
       push({ kind: "injected", id: d.nextId++, source: e.source, role: e.role, text: e.text });
       return;
@@ -263,7 +270,12 @@ function apply(d: Draft, e: ChatEvent): void {
 function end(d: Draft, outcome: ChatOutcome | null, error: string | undefined): void {
   if (d.turns.length === 0) return;
   const turn = current(d);
-  if (outcome?.command && !outcome.command.silent)
+  // The engine sends a command's output as an event too (`command_output`): shown once.
+  if (
+    outcome?.command &&
+    !outcome.command.silent &&
+    !turn.items.some((it) => it.kind === "command" && it.name === outcome.command?.name)
+  )
     turn.items.push({
       kind: "command",
       id: d.nextId++,
