@@ -97,7 +97,7 @@ function LiveOutput({ item }: { item: ToolItem }) {
   const pre = useRef<HTMLPreElement>(null);
   const pinned = useRef(true);
   const long = item.live.length > OUTPUT_PREVIEW;
-  const shown = long && !all ? item.live.slice(item.live.length - OUTPUT_PREVIEW) : item.live;
+  const shown = long && !all ? fromLineStart(item.live.slice(-OUTPUT_PREVIEW)) : item.live;
   const hidden = item.liveDropped + (item.live.length - shown.length);
   // Follows the output unless the person scrolled up to read something.
   useEffect(() => {
@@ -178,6 +178,12 @@ export function ApprovalBar({
       </div>
     </div>
   );
+}
+
+/** A tail of some output, starting at its first whole line (when it has more than one). */
+function fromLineStart(tail: string): string {
+  const cut = tail.indexOf("\n");
+  return cut >= 0 && cut < tail.length - 1 ? tail.slice(cut + 1) : tail;
 }
 
 /** The one argument a person looks for first (command, path, pattern…), else a short JSON. */
