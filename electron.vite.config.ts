@@ -3,6 +3,7 @@
 //   preload/index.ts  → out/preload/index.cjs  (CJS: a sandboxed preload must be CommonJS)
 //   renderer/         → out/renderer/index.html
 // `electron-vite build` needs no Electron binary; `dev`/`preview` do.
+import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import { defineConfig } from "electron-vite";
 import type { Plugin } from "vite";
@@ -47,6 +48,24 @@ function cspMeta(): Plugin {
   };
 }
 
+// `@islet/sdk`'s declarations for the plugin editor's Monaco, generated at build time from
+// plugins/sdk (the packaged app has no TypeScript compiler to generate them at run time).
+function sdkTypes(): Plugin {
+  const id = "virtual:islet-sdk-types";
+  return {
+    name: "islet:sdk-types",
+    resolveId: { filter: { id: /^virtual:islet-sdk-types$/ }, handler: () => `\0${id}` },
+    load: {
+      filter: { id: /^\0virtual:islet-sdk-types$/ },
+      handler() {
+        const script = resolve(root, "plugins/sdk/declarations.ts");
+        const dts = execFileSync(process.execPath, ["--no-warnings", script], { encoding: "utf8" });
+        return `export default ${JSON.stringify(dts)};`;
+      },
+    },
+  };
+}
+
 export default defineConfig({
   main: {
     build: {
@@ -83,7 +102,7 @@ export default defineConfig({
   renderer: {
     root: resolve(root, "renderer"),
     base: "./",
-    plugins: [react(), cspMeta()],
+    plugins: [react(), cspMeta(), sdkTypes()],
     build: {
       outDir: resolve(root, "out/renderer"),
       target: "chrome140",

@@ -3,6 +3,7 @@
  * process per group, so no group measures another's leftover heap or JIT state.
  */
 import { chatRenderFigures } from "./chat-render-bench.ts";
+import { editorSaveFigures } from "./editor-save-bench.ts";
 import { benchPluginLoad } from "./loader-bench.ts";
 import { benchPlugins } from "./plugins-bench.ts";
 import { benchProviderParsing } from "./providers-bench.ts";
@@ -65,6 +66,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
   plugins: () => benchPlugins(),
   loader: () => benchPluginLoad(),
   "chat-render": () => chatRenderFigures(),
+  "editor-save": () => editorSaveFigures(),
 };
 
 if (import.meta.main) {

@@ -214,6 +214,9 @@ export function executeCommand() { return "notes"; }
       });
       const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       assert.deepEqual(serious, [], `${colorScheme}: ${JSON.stringify(serious, null, 1)}`);
+      // ISLET_SCREENSHOTS=DIR keeps the screen as DIR/plugins-light.png and plugins-dark.png.
+      const shots = process.env["ISLET_SCREENSHOTS"];
+      if (shots) await page.screenshot({ path: path.join(shots, `plugins-${colorScheme}.png`) });
     }
     await page.emulateMedia({ colorScheme: "light" });
   });

@@ -103,9 +103,11 @@ export async function expectText(
   const deadline = Date.now() + timeoutMs;
   let text = "";
   for (;;) {
-    text =
-      (await locator.innerText({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => "")) ??
-      "";
+    // A read that times out at the deadline keeps the last text seen (the failure shows it).
+    const read = await locator
+      .innerText({ timeout: Math.max(250, deadline - Date.now()) })
+      .catch(() => null);
+    if (read !== null) text = read;
     const missing = wanted.filter((w) =>
       typeof w === "string" ? !text.includes(w) : !w.test(text),
     );

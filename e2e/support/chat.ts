@@ -30,6 +30,8 @@ export interface ChatRig {
   problems: string[];
   /** The composer's text box. */
   composer(): ReturnType<Page["getByRole"]>;
+  /** Stops `islet serve` and starts it again on the same home (a new URL), and opens it. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,26 +69,18 @@ export async function startChatRig(
     await writeFile(path.join(home, rel), text);
   }
   const model = await startFakeOpenAI([]);
-  const [serve, browser] = await Promise.all([
-    startServe([
-      "--home",
-      home,
-      "--workdir",
-      workdir,
-      "--plugin-runtime",
-      "quickjs",
-      "--provider",
-      "openai-compatible",
-      "--base-url",
-      model.url,
-      "--model",
-      "fake-model",
-    ]),
+  const serveArgs = [
+    ...["--home", home, "--workdir", workdir, "--plugin-runtime", "quickjs"],
+    ...["--provider", "openai-compatible", "--base-url", model.url, "--model", "fake-model"],
+  ];
+  const [firstServe, browser] = await Promise.all([
+    startServe(serveArgs),
     chromium.launch({
       executablePath: (browserBinary as { path: string }).path,
       args: CHROMIUM_ARGS,
     }),
   ]);
+  let serve = firstServe;
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 820 },
     colorScheme: opts.colorScheme ?? "light",
@@ -119,12 +113,22 @@ export async function startChatRig(
     home,
     workdir,
     model,
-    serve,
+    get serve() {
+      return serve;
+    },
     browser,
     context,
     page,
     problems,
     composer,
+    async restart() {
+      // The page leaves first: its reconnect attempts to the stopped server are not problems.
+      await page.goto("about:blank");
+      await serve.stop();
+      serve = await startServe(serveArgs);
+      await page.goto(serve.url);
+      await composer().waitFor();
+    },
     async close() {
       await browser.close();
       await serve.stop();

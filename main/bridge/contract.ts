@@ -31,6 +31,7 @@ import {
   SettingsSet,
   SettingsTestProvider,
 } from "./schemas/settings.ts";
+import { EDITOR_CALLS, EDITOR_EVENTS } from "./schemas/editor.ts";
 
 export { AgentEvent, Problem, Question };
 export { CommandEntry, CommandList };
@@ -212,6 +213,7 @@ export const CALLS = {
   "settings/saveProvider": SettingsSaveProvider,
   "settings/removeProvider": SettingsRemoveProvider,
   "settings/testProvider": SettingsTestProvider,
+  ...EDITOR_CALLS,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {
@@ -246,6 +248,7 @@ export const EVENTS = {
   "settings/changed": SettingsChanged,
   /** A conversation's events, to its clients but the one streaming them (schemas/chat.ts). */
   "chat/event": ChatEventPayload,
+  ...EDITOR_EVENTS,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type CallRequest<N extends CallName> = z.input<(typeof CALLS)[N]["request"]>;

@@ -29,6 +29,21 @@ export const CALL_NAMES = [
   "settings/saveProvider",
   "settings/removeProvider",
   "settings/testProvider",
+  "editor/files",
+  "editor/read",
+  "editor/write",
+  "editor/create",
+  "editor/rename",
+  "editor/delete",
+  "editor/templates",
+  "editor/newPlugin",
+  "editor/watchLog",
+  "editor/unwatchLog",
+  "editor/recordedTurns",
+  "editor/replay",
+  "plugins/setEnabled",
+  "plugins/config",
+  "plugins/saveConfig",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
@@ -45,6 +60,7 @@ export const EVENT_NAMES = [
   "sessions/changed",
   "settings/changed",
   "chat/event",
+  "plugins/log",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -10,7 +10,7 @@ import {
   toConversation,
   type BridgeHandlers,
 } from "./service.ts";
-import { CALL_NAMES } from "./names.ts";
+import { CALL_NAMES, STREAM_NAMES } from "./names.ts";
 import { recordingClient } from "./testing.ts";
 
 const emptyList: PluginList = { backend: null, plugins: [], problems: [] };
@@ -22,8 +22,10 @@ const unused = () => {
 function service(overrides: Partial<BridgeHandlers> = {}, log: string[] = []): BridgeService {
   const s = new BridgeService({ log: (line) => log.push(line) });
   s.handle({
-    // Every call not named below: this test does not use it (new calls need no edit here).
-    ...(Object.fromEntries(CALL_NAMES.map((n) => [n, unused])) as unknown as BridgeHandlers),
+    // Every call and stream answers "not used" unless given below (new calls need no edit here).
+    ...(Object.fromEntries(
+      [...CALL_NAMES, ...STREAM_NAMES].map((name) => [name, unused]),
+    ) as unknown as BridgeHandlers),
     "app/info": () => ({
       name: "Islet",
       version: "1",

@@ -26,9 +26,10 @@ export async function startEngineHost(
 ): Promise<BridgeHost> {
   const verdict = await chooseSandboxBackend();
   const globalHome = resolveHomes({ home: overrides.home }).global;
+  const warn = (line: string) => console.warn(`[islet] ${line}`);
   return openBridgeHost({
     secrets: await desktopSecretStore(),
-    settings: desktopSettingsStore(globalHome),
+    settings: desktopSettingsStore(globalHome, warn),
     workdir: workdir(),
     ...overrides,
     plugins: {},
@@ -42,7 +43,7 @@ export async function startEngineHost(
         chrome: process.versions.chrome ?? null,
       },
     },
-    warn: (line) => console.warn(`[islet] ${line}`),
+    warn,
   }).then((host) => {
     // Asked while the app runs: the plugins granted more reload with it.
     void host.engine.askPluginPermissions();

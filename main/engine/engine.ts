@@ -169,6 +169,11 @@ export class Engine {
     await this.watcher.ready;
   }
 
+  /** Whether plugin folders are watched (a save then reloads by itself). */
+  get watchingPlugins(): boolean {
+    return this.watcher !== null;
+  }
+
   /**
    * Asks the user about plugins' unanswered permission requests and reloads the plugins granted
    * more. Hosts call it once plugins are loaded: the CLI awaits it before the first turn; the UI
@@ -249,6 +254,21 @@ export class Engine {
     });
     session.state.resolved = resolved;
     return new Conversation(this, session);
+  }
+
+  /**
+   * What a dry run of a turn needs (plugin replay): the engine's agents, tools and prompt
+   * fragments with other hooks and model; nothing is saved, compacted, asked or executed.
+   */
+  dryRunDeps(over: Pick<EngineDeps, "hooks" | "resolveModel" | "emit">): EngineDeps {
+    return {
+      ...this.deps(over.emit, "", undefined),
+      ...over,
+      session: null,
+      compaction: { enabled: false, threshold: 100, keepLast: 0 },
+      retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+      approve: async () => ({ allowed: false, reason: "a replay runs no tools" }),
+    };
   }
 
   private deps(

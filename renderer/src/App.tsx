@@ -1,5 +1,6 @@
 /** The app shell: the sidebar, the connection and engine notices, and the current view. */
-import { useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
+import type { LeaveGuard } from "./editor/EditorView.tsx";
 import { ChatView } from "./chat/ChatView.tsx";
 import { useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
 import { looseProblems } from "./plugins/format.ts";
@@ -15,10 +16,21 @@ import { SettingsView } from "./settings/SettingsView.tsx";
 import { useAppliedTheme } from "./settings/theme.ts";
 import type { ViewId } from "./shell/views.ts";
 
+// Monaco is large: it loads with the editor view, not with the app.
+const EditorView = lazy(() => import("./editor/EditorView.tsx"));
+
 export function App() {
   const [view, setView] = useState<ViewId>("chat");
   /** The chat's session; null: a new chat (it gets an id with its first prompt). */
   const [sessionId, setSessionId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  // The editor asks about unsaved changes before the app leaves it.
+  const leaveEditor = useRef<LeaveGuard | null>(null);
+  const navigate = async (next: ViewId) => {
+    if (view === "editor" && next !== "editor" && leaveEditor.current)
+      if (!(await leaveEditor.current())) return;
+    setView(next);
+  };
   const connection = useConnectionState();
   useAppliedTheme();
   const info = useBridgeQuery("app/info");
@@ -32,7 +44,7 @@ export function App() {
     <div className="app">
       <Sidebar
         view={view}
-        onNavigate={setView}
+        onNavigate={(next) => void navigate(next)}
         connection={connection}
         info={info.data}
         badges={{ plugins: { count: broken, label: "with problems", tone: "bad" } }}
@@ -57,7 +69,24 @@ export function App() {
           />
         </div>
         {view === "plugins" ? (
-          <PluginBrowser list={plugins} info={info.data} connection={connection} />
+          <PluginBrowser
+            list={plugins}
+            info={info.data}
+            connection={connection}
+            onEdit={(name) => {
+              setEditing(name);
+              setView("editor");
+            }}
+          />
+        ) : view === "editor" ? (
+          <Suspense fallback={<p className="loading">Loading the editor…</p>}>
+            <EditorView
+              plugins={plugins.data?.plugins ?? []}
+              plugin={editing}
+              onPluginChange={setEditing}
+              leaveGuard={leaveEditor}
+            />
+          </Suspense>
         ) : view === "settings" ? (
           <SettingsView />
         ) : null}

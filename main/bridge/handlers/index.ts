@@ -8,6 +8,7 @@ import { agentHandlers, withDefaultAgent } from "./agents.ts";
 import { appHandlers, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
 import { commandHandlers } from "./commands.ts";
+import { editorHandlers } from "./editor.ts";
 import { pluginHandlers } from "./plugins.ts";
 import { modelHandlers, withSessionModel } from "./models.ts";
 import { questionHandlers } from "./questions.ts";
@@ -19,7 +20,7 @@ export type { HostInfo };
 export interface HandlerDeps {
   engine: Engine;
   host: HostInfo;
-  service: Pick<BridgeService, "emit">;
+  service: Pick<BridgeService, "emit" | "onDisconnect">;
   questions: BridgeQuestions;
   chats: Chats;
   /** The app's settings file (electron-store in the app, JsonStore under `islet serve`). */
@@ -44,5 +45,6 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...agentHandlers(deps.engine, deps.chats, deps.settings, deps.service),
     ...settingsHandlers(deps.engine, deps.settings, deps.service),
     ...commandHandlers(deps.engine),
+    ...editorHandlers(deps.engine, deps.service),
   };
 }

@@ -290,7 +290,10 @@ export const dialog = {
   },
 };
 
-export const nativeTheme = { shouldUseDarkColors: false };
+export const nativeTheme: {
+  shouldUseDarkColors: boolean;
+  themeSource: "system" | "light" | "dark";
+} = { shouldUseDarkColors: false, themeSource: "system" };
 
 class FakeUtilityProcess extends EventEmitter {
   kill(): boolean {

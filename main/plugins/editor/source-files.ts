@@ -6,10 +6,20 @@
  * line; writes never follow a symlink.
  */
 import { constants } from "node:fs";
-import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename as fsRename,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "../capabilities/files.ts";
-import { isSkippedFolder } from "../loader/walk.ts";
+import { isSkippedFolder, MANIFEST_NAME } from "../loader/walk.ts";
 
 export interface SourceEntry {
   /** Relative to the plugin folder, with `/`. */
@@ -60,22 +70,72 @@ export class PluginSourceFiles {
   }
 
   async write(plugin: string, file: string, content: string): Promise<void> {
+    await this.#put(plugin, file, content, false);
+  }
+
+  /** A new file (refused when one is already there). */
+  async create(plugin: string, file: string, content: string): Promise<void> {
+    await this.#put(plugin, file, content, true);
+  }
+
+  async rename(plugin: string, from: string, to: string): Promise<void> {
+    const root = await this.#root(plugin);
+    const source = await this.#writable(root, plugin, from);
+    const target = await this.#writable(root, plugin, to);
+    if (isManifest(root, source))
+      throw new Error(
+        `${plugin}: ${MANIFEST_NAME} cannot be renamed; it is what makes the folder a plugin`,
+      );
+    if (!(await lstat(source).catch(() => null))) throw new Error(`${plugin}: no file ${from}`);
+    if (await lstat(target).catch(() => null))
+      throw new Error(`${plugin}: ${to.slice(0, 200)} already exists; choose another name`);
+    await mkdir(path.dirname(target), { recursive: true });
+    // rename() moves a link itself, never what it points to.
+    await fsRename(source, target);
+  }
+
+  async remove(plugin: string, file: string): Promise<void> {
+    const root = await this.#root(plugin);
+    const full = await this.#writable(root, plugin, file);
+    const info = await lstat(full).catch(() => null);
+    if (!info) throw new Error(`${plugin}: no file ${file.slice(0, 200)}`);
+    if (info.isDirectory()) throw new Error(`${plugin}: ${file.slice(0, 200)} is not a file`);
+    if (isManifest(root, full))
+      throw new Error(
+        `${plugin}: ${MANIFEST_NAME} cannot be deleted; it is what makes the folder a plugin`,
+      );
+    // unlink() removes a link itself, never what it points to.
+    await unlink(full);
+  }
+
+  async #put(plugin: string, file: string, content: string, fresh: boolean): Promise<void> {
     const root = await this.#root(plugin);
     if (Buffer.byteLength(content) > MAX_SOURCE_BYTES)
       throw new Error(`${plugin}: ${file}: more than ${MAX_SOURCE_BYTES / 1024 / 1024} MB`);
+    const full = await this.#writable(root, plugin, file);
+    const existing = await lstat(full).catch(() => null);
+    if (fresh && existing)
+      throw new Error(`${plugin}: ${file.slice(0, 200)} already exists; choose another name`);
+    if (existing?.isSymbolicLink())
+      throw new Error(`${plugin}: ${file} is a symbolic link; edit the file it points to instead`);
+    await mkdir(path.dirname(full), { recursive: true });
+    const flags =
+      constants.O_WRONLY |
+      constants.O_CREAT |
+      (fresh ? constants.O_EXCL : constants.O_TRUNC) |
+      (constants.O_NOFOLLOW ?? 0);
+    await writeFile(full, content, { encoding: "utf8", flag: flags });
+  }
+
+  /** A path to change: lexically inside, and every existing folder on the way really inside. */
+  async #writable(root: string, plugin: string, file: string): Promise<string> {
     const full = await this.#inside(root, plugin, file);
     // Every existing part of the way must stay inside (a symlinked folder could lead out).
     let at = path.dirname(full);
     while (!(await exists(at))) at = path.dirname(at);
     if (!isInside(await realpath(at), root))
-      throw new Error(`${plugin}: ${file} leads outside the plugin folder`);
-    const existing = await lstat(full).catch(() => null);
-    if (existing?.isSymbolicLink())
-      throw new Error(`${plugin}: ${file} is a symbolic link; edit the file it points to instead`);
-    await mkdir(path.dirname(full), { recursive: true });
-    const flags =
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
-    await writeFile(full, content, { encoding: "utf8", flag: flags });
+      throw new Error(`${plugin}: ${file.slice(0, 200)} leads outside the plugin folder`);
+    return full;
   }
 
   async #root(plugin: string): Promise<string> {
@@ -101,6 +161,7 @@ export class PluginSourceFiles {
   }
 }
 
+const isManifest = (root: string, full: string) => full === path.join(root, MANIFEST_NAME);
 const toPosix = (p: string) => p.split(path.sep).join("/");
 
 async function exists(p: string): Promise<boolean> {

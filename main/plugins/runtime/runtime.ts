@@ -79,6 +79,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   private disposed = false;
   private readonly knownTools: KnownNames;
   private readonly knownCommands: KnownNames;
+  private readonly reportListeners = new Set<(report: ReloadReport) => void>();
 
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
@@ -177,6 +178,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     }
     for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
     this.opts.onReload?.(report);
+    for (const listener of this.reportListeners) listener(report);
     return report;
   }
 
@@ -275,6 +277,12 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       this.handlerCache.set(timing, list);
     }
     return list as HookHandler<T>[];
+  }
+
+  /** Every rebuild's report as it happens (the editor awaits the one its save caused). */
+  onReport(listener: (report: ReloadReport) => void): () => void {
+    this.reportListeners.add(listener);
+    return () => this.reportListeners.delete(listener);
   }
 
   get(name: string): { spec: PluginSpec; plugin: LoadedPlugin; reloadError?: string } | undefined {

@@ -20,10 +20,13 @@ export function PluginBrowser({
   list,
   info,
   connection,
+  onEdit,
 }: {
   list: Query<PluginList>;
   info: AppInfo | undefined;
   connection: ConnectionState;
+  /** Opens a plugin in the editor (the card's Edit button). */
+  onEdit?(name: string): void;
 }) {
   const [filter, setFilter] = useState("");
   const [activity, setActivity] = useState<ReloadActivity | null>(null);
@@ -131,6 +134,7 @@ export function PluginBrowser({
                     <PluginCard
                       plugin={p}
                       showBackend={data.backend !== null && p.backend.name !== data.backend.name}
+                      onEdit={onEdit}
                     />
                   </li>
                 ))}

@@ -10,9 +10,12 @@ import { formatBytes, plural, splitLocation, STATUS_HINT, STATUS_LABEL } from ".
 export function PluginCard({
   plugin: p,
   showBackend,
+  onEdit,
 }: {
   plugin: PluginEntry;
   showBackend: boolean;
+  /** Opens the plugin in the editor. */
+  onEdit?(name: string): void;
 }) {
   const titleId = useId();
   return (
@@ -58,6 +61,16 @@ export function PluginCard({
             <FileIcon />
             <span>{p.logFile}</span>
           </span>
+        ) : null}
+        {onEdit ? (
+          <button
+            type="button"
+            className="button plugin-edit"
+            onClick={() => onEdit(p.name)}
+            aria-label={`Edit ${p.name}`}
+          >
+            Edit
+          </button>
         ) : null}
       </footer>
     </article>
