@@ -20,6 +20,7 @@ import type { ModelResponse } from "./model-call.ts";
 import { reportOutcome } from "./report.ts";
 import { newStats, snapshotStats } from "./stats.ts";
 import type { AgentState, EngineDeps } from "./state.ts";
+import type { AgentEvent } from "./events.ts";
 import { runToolPhase } from "./tool-phase.ts";
 import { callWithRecovery } from "./recovery.ts";
 import { accountResponse, runAfterResponsePhase } from "./response-phase.ts";
@@ -129,6 +130,11 @@ export class AgentSession {
       this.controller = null;
       await this.settle();
     }
+  }
+
+  /** An event from outside the loop (a slash command's prompt and output), saved and shown like its own. */
+  announce(event: AgentEvent): void {
+    this.deps.emit(event);
   }
 
   /** `/compact`: summarise older history now. */

@@ -18,6 +18,7 @@ import { runAfterTool, runBeforeTool } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
 import type { ToolCallRequest } from "../conversation/message.ts";
 import { reportOutcome } from "./report.ts";
+import { liveOutput } from "./tool-output.ts";
 import { countTool } from "./stats.ts";
 import type { AgentState, EngineDeps } from "./state.ts";
 
@@ -172,16 +173,22 @@ export async function runToolPhase(
     : undefined;
   const results = await runToolCalls(
     prepared,
-    async (p) =>
-      p.ready
-        ? executeToolCall(p.tool, p.args, {
-            workdir: deps.workdir,
-            signal,
-            state: state.tools,
-            timeoutMs: deps.toolTimeoutMs,
-            sdk,
-          })
-        : p.result,
+    async (p) => {
+      if (!p.ready) return p.result;
+      const live = liveOutput(p.call.id, deps.emit);
+      try {
+        return await executeToolCall(p.tool, p.args, {
+          workdir: deps.workdir,
+          signal,
+          state: state.tools,
+          timeoutMs: deps.toolTimeoutMs,
+          sdk,
+          onOutput: live.push,
+        });
+      } finally {
+        live.close();
+      }
+    },
     (p) => p.ready && p.tool.parallel,
   );
 

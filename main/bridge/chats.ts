@@ -1,22 +1,43 @@
 /**
  * The conversations open behind the bridge. A client opens (or joins) one with `chat/open`; only
- * its clients may send to it, stop it, or hear its questions. A conversation whose clients have
- * all gone is stopped and closed (its session file stays, to be resumed).
+ * its clients may send to it, stop it, or hear its questions and events. A conversation whose
+ * clients have all gone is stopped and closed (its session file stays, to be resumed).
+ *
+ * Every event of a conversation reaches all its windows: the one whose `chat/send` runs the turn
+ * as chunks, the others as `chat/event`s (numbered, so a window that joins mid-turn can line
+ * them up with `chat/history`, which answers from the history kept here).
  */
 import type { AgentEvent } from "../conversation/events.ts";
+import { isHistoryEvent } from "../conversation/history.ts";
 import type { Conversation, Engine, TurnResult } from "../engine/engine.ts";
 import { ProblemError } from "../host/problem.ts";
 import type { ChatOpened, ChatOutcome } from "./contract.ts";
 import type { BridgeQuestions } from "./questions.ts";
 import { toConversation, type BridgeService, type ClientId } from "./service.ts";
 
-interface OpenChat {
-  conversation: Conversation;
-  /** The running `chat/send`: where its events go, whether it was told to stop, and its end. */
-  turn: { chunk(event: AgentEvent): void; stopping: boolean; ended: Promise<unknown> } | null;
+interface RunningTurn {
+  /** The client whose `chat/send` runs it, and its stream. */
+  client: ClientId;
+  chunk(event: AgentEvent): void;
+  stopping: boolean;
+  ended: Promise<unknown>;
+  /** Where the turn starts in the conversation's history. */
+  base: number;
+  /** The turn's events so far, streaming pieces merged (what a window joining now is shown). */
+  log: AgentEvent[];
 }
 
-type Service = Pick<BridgeService, "join" | "isMember" | "recipients" | "onDisconnect">;
+interface OpenChat {
+  conversation: Conversation;
+  /** The running `chat/send`, if any. */
+  turn: RunningTurn | null;
+  /** The display history (the saved one when opened, then followed live): `chat/history`. */
+  history: AgentEvent[];
+  /** The number of the last event (`chat/event`'s `seq`). */
+  seq: number;
+}
+
+type Service = Pick<BridgeService, "join" | "isMember" | "recipients" | "onDisconnect" | "emit">;
 
 export class Chats {
   private readonly open = new Map<string, OpenChat>();
@@ -79,10 +100,13 @@ export class Chats {
         title: "a turn is already running in this conversation",
         suggestion: "wait for it to end, or stop it (chat/stop)",
       });
-    const turn: NonNullable<OpenChat["turn"]> = {
+    const turn: RunningTurn = {
+      client,
       chunk: ctx.chunk,
       stopping: false,
       ended: Promise.resolve(),
+      base: chat.history.length,
+      log: [],
     };
     chat.turn = turn; // before submit: its first events must find their way
     const running = chat.conversation.submit(request.text);
@@ -98,10 +122,15 @@ export class Chats {
     }
   }
 
-  /** What the conversation showed so far, saved turns included (see Engine.history). */
-  async history(client: ClientId, conversationId: string): Promise<{ events: AgentEvent[] }> {
-    this.joined(client, conversationId, "chat/history");
-    return { events: await this.engine.history(conversationId) };
+  /** What the conversation showed so far, saved turns included, and the running turn as it stands. */
+  history(
+    client: ClientId,
+    conversationId: string,
+  ): { events: AgentEvent[]; running: boolean; seq: number } {
+    const chat = this.joined(client, conversationId, "chat/history");
+    const turn = chat.turn;
+    const events = turn ? [...chat.history.slice(0, turn.base), ...turn.log] : [...chat.history];
+    return { events, running: turn !== null, seq: chat.seq };
   }
 
   stop(client: ClientId, conversationId: string): { stopped: boolean } {
@@ -173,14 +202,36 @@ export class Chats {
     const conversation = await this.engine.open({
       sessionId,
       agent,
-      // Events outside a running chat/send (none today) have no caller to go to.
-      emit: (event) => opened.chat?.turn?.chunk(event),
+      emit: (event) => opened.chat && this.deliver(opened.chat, event),
       questions: this.questions.port(() => toConversation(conversation.id)),
     });
-    const chat: OpenChat = { conversation, turn: null };
+    let history: AgentEvent[] = [];
+    try {
+      // Read once here, before any turn can add to it; followed live from now on.
+      if (sessionId) history = await this.engine.history(conversation.id);
+    } catch (err) {
+      await conversation.close();
+      throw err;
+    }
+    const chat: OpenChat = { conversation, turn: null, history, seq: 0 };
     opened.chat = chat;
     this.open.set(conversation.id, chat);
     return chat;
+  }
+
+  /** One event of the conversation: kept for `chat/history`, sent to every window on it. */
+  private deliver(chat: OpenChat, event: AgentEvent): void {
+    const seq = ++chat.seq;
+    if (isHistoryEvent(event)) chat.history.push(event);
+    const turn = chat.turn;
+    if (turn) {
+      logEvent(turn.log, event);
+      turn.chunk(event);
+    }
+    const others = toConversation(chat.conversation.id, turn?.client);
+    // Validating each delta again costs: only when some other window is there to see it.
+    if (this.service.recipients(others).length === 0) return;
+    this.service.emit(others, "chat/event", { conversationId: chat.conversation.id, seq, event });
   }
 
   private async closeAbandoned(): Promise<void> {
@@ -198,6 +249,38 @@ export class Chats {
     await chat.turn?.ended;
     await chat.conversation.close();
   }
+}
+
+const LOG_OUTPUT_CHARS = 30_000;
+
+/** Adds an event to a turn's log, merging a streamed piece into the piece before it. */
+function logEvent(log: AgentEvent[], event: AgentEvent): void {
+  const last = log.at(-1);
+  if (
+    last &&
+    (event.type === "assistant_delta" || event.type === "thinking_delta") &&
+    last.type === event.type
+  ) {
+    log[log.length - 1] = { type: event.type, text: last.text + event.text };
+    return;
+  }
+  if (last?.type === "tool_output" && event.type === "tool_output" && last.id === event.id) {
+    // One piece per run of output, its newest LOG_OUTPUT_CHARS kept (as the card keeps them).
+    let text = last.text + event.text;
+    let dropped = (last.dropped ?? 0) + (event.dropped ?? 0);
+    if (text.length > LOG_OUTPUT_CHARS) {
+      dropped += text.length - LOG_OUTPUT_CHARS;
+      text = text.slice(text.length - LOG_OUTPUT_CHARS);
+    }
+    log[log.length - 1] = {
+      type: "tool_output",
+      id: event.id,
+      text,
+      ...(dropped > 0 ? { dropped } : {}),
+    };
+    return;
+  }
+  log.push(event);
 }
 
 function outcome(result: TurnResult): ChatOutcome {

@@ -13,7 +13,7 @@ import { formatProblem, Problem } from "../host/problem.ts";
 import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";
 import { CommandEntry, CommandList } from "./schemas/commands.ts";
-import { ChatHistory } from "./schemas/chat.ts";
+import { ChatEventPayload, ChatHistory } from "./schemas/chat.ts";
 import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
 import { ModelsList, ModelsSelect } from "./schemas/models.ts";
 import {
@@ -246,6 +246,8 @@ export const EVENTS = {
   "question/withdrawn": QuestionWithdrawn,
   "sessions/changed": SessionsChanged,
   "settings/changed": SettingsChanged,
+  /** A conversation's events, to its clients but the one streaming them (schemas/chat.ts). */
+  "chat/event": ChatEventPayload,
   ...EDITOR_EVENTS,
 } as const satisfies Record<EventName, z.ZodType>;
 

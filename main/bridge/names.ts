@@ -59,6 +59,7 @@ export const EVENT_NAMES = [
   "question/withdrawn",
   "sessions/changed",
   "settings/changed",
+  "chat/event",
   "plugins/log",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

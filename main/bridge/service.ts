@@ -35,14 +35,15 @@ export type ClientId = string;
 export type Address =
   | { readonly to: "everyone" }
   | { readonly to: "client"; readonly client: ClientId }
-  | { readonly to: "conversation"; readonly conversation: string };
+  | { readonly to: "conversation"; readonly conversation: string; readonly except?: ClientId };
 
 export const EVERYONE: Address = { to: "everyone" };
 export const toClient = (client: ClientId): Address => ({ to: "client", client });
-export const toConversation = (conversation: string): Address => ({
-  to: "conversation",
-  conversation,
-});
+/** The clients that opened the conversation; `except`: but that one (it has the events already). */
+export const toConversation = (conversation: string, except?: ClientId): Address =>
+  except === undefined
+    ? { to: "conversation", conversation }
+    : { to: "conversation", conversation, except };
 
 export interface CallContext {
   client: ClientId;
@@ -161,7 +162,8 @@ export class BridgeService {
   recipients(to: Address): ClientId[] {
     if (to.to === "everyone") return [...this.clients.keys()];
     if (to.to === "client") return this.clients.has(to.client) ? [to.client] : [];
-    return [...(this.rooms.get(to.conversation) ?? [])];
+    const room = [...(this.rooms.get(to.conversation) ?? [])];
+    return to.except === undefined ? room : room.filter((id) => id !== to.except);
   }
 
   /** The client now receives the conversation's events (until it leaves or disconnects). */

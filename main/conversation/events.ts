@@ -130,9 +130,16 @@ export const PUBLIC_EVENTS = [
 export const INTERNAL_EVENTS = [
   /** A user turn starts with this prompt (every window on the conversation, and the saved history, see it). */
   event("user_message", { text: z.string() }),
+  /** What a slash command that did not reach the model answered (`/help`, `/agent NAME`…). */
+  event("command_output", { name: z.string(), output: z.string() }),
   event("thinking_delta", { text: z.string() }),
   event("tokens", { tokens: TokenStateSchema }),
   event("retry", { attempt: z.number(), delayMs: z.number(), reason: z.string() }),
+  /**
+   * Output of a running tool as it arrives (agent/tool-output.ts: coalesced, capped; `dropped`:
+   * characters left out just before `text`). Never saved: the `tool_result` is.
+   */
+  event("tool_output", { id: z.string(), text: z.string(), dropped: z.number().optional() }),
   /**
    * One hook point's calls. `turn`: the user turn (1-based, counted over the session); `step`: the
    * model step within it; `toolCallId`/`toolName`: the tool call a tool hook ran for.

@@ -14,6 +14,7 @@ import type { Message } from "./message.ts";
  */
 export const HISTORY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>([
   "user_message",
+  "command_output",
   "assistant",
   "thinking",
   "tool_call",

@@ -335,12 +335,21 @@ export class Conversation {
         this.engine.plugins?.missingCommand(parsed.name) ??
           `unknown command /${parsed.name}; /help lists the commands`,
       );
-    const result = await command.run(parsed.args, {
-      session: this.session,
-      agentNames: () => [...this.engine.agents.keys()],
-      toolNames: () => this.engine.tools.names(),
-      context: () => this.session.context(),
-    });
+    // Shown and saved like a prompt, its output after it: a reopened session shows both.
+    this.session.announce({ type: "user_message", text });
+    let result;
+    try {
+      result = await command.run(parsed.args, {
+        session: this.session,
+        agentNames: () => [...this.engine.agents.keys()],
+        toolNames: () => this.engine.tools.names(),
+        context: () => this.session.context(),
+      });
+    } catch (err) {
+      this.session.announce({ type: "error", errorType: "", message: (err as Error).message });
+      await this.session.settle();
+      throw err;
+    }
     const out: TurnResult = {
       kind: "command",
       name: parsed.name,
@@ -348,7 +357,11 @@ export class Conversation {
       silent: result.silent ?? false,
     };
     if (result.forward) out.outcome = await this.session.send(result.output);
-    else await this.session.settle();
+    else {
+      if (!out.silent)
+        this.session.announce({ type: "command_output", name: out.name, output: out.output });
+      await this.session.settle();
+    }
     return out;
   }
 

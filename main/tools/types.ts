@@ -35,6 +35,8 @@ export interface ToolContext {
   timeoutMs: number;
   /** The hook-style context of the current turn (plugin tools receive it). */
   sdk?: Context;
+  /** Output as it arrives, for the windows watching (tools that stream it: Bash). */
+  onOutput?(text: string): void;
 }
 
 export interface Tool {

@@ -29,6 +29,7 @@ export const bashTool = defineTool({
       cwd: ctx.workdir,
       signal: ctx.signal,
       keepChars: DEFAULT_MAX_OUTPUT_CHARS,
+      onOutput: ctx.onOutput,
     });
     const output = result.output.replace(/\s+$/, "");
     const body = output === "" ? "(no output)" : output;

@@ -27,6 +27,8 @@ export interface ShellOptions {
    * result comes once the whole tree is gone.
    */
   killGraceMs?: number;
+  /** Each piece of output as it arrives (stdout and stderr interleaved). */
+  onOutput?(text: string): void;
 }
 
 const isWindows = process.platform === "win32";
@@ -69,9 +71,17 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     let aborted: unknown = undefined;
     let settled = false;
     let exitTimer: NodeJS.Timeout | undefined;
-    const onData = (chunk: Buffer): void => output.push(chunk.toString("utf8"));
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
+    // One decoder for both pipes would mix their bytes; one each keeps split characters whole.
+    const decoders = [new TextDecoder(), new TextDecoder()];
+    const onData =
+      (which: 0 | 1) =>
+      (chunk: Buffer): void => {
+        const text = decoders[which].decode(chunk, { stream: true });
+        output.push(text);
+        options.onOutput?.(text);
+      };
+    child.stdout?.on("data", onData(0));
+    child.stderr?.on("data", onData(1));
 
     const onAbort = (): void => {
       aborted = options.signal.reason ?? new Error("aborted");

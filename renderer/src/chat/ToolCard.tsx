@@ -58,6 +58,9 @@ export function ToolCard({
         </span>
       </button>
       {approval ? <ApprovalBar asked={approval} onAnswer={onAnswer} /> : null}
+      {item.state === "running" && (item.live !== "" || item.liveDropped > 0) ? (
+        <LiveOutput item={item} />
+      ) : null}
       <div id={bodyId} className="tool-body" hidden={!open}>
         <p className="tool-label">Arguments</p>
         <pre className="tool-pre">{JSON.stringify(item.arguments, null, 2)}</pre>
@@ -82,6 +85,53 @@ export function ToolCard({
         <p className="tool-error-line">{item.output.split("\n")[0]}</p>
       ) : null}
     </article>
+  );
+}
+
+/**
+ * What a running tool printed so far, newest at the bottom and kept in view: its last
+ * OUTPUT_PREVIEW characters (Show all: what the card keeps), and how much was left out.
+ */
+function LiveOutput({ item }: { item: ToolItem }) {
+  const [all, setAll] = useState(false);
+  const pre = useRef<HTMLPreElement>(null);
+  const pinned = useRef(true);
+  const long = item.live.length > OUTPUT_PREVIEW;
+  const shown = long && !all ? fromLineStart(item.live.slice(-OUTPUT_PREVIEW)) : item.live;
+  const hidden = item.liveDropped + (item.live.length - shown.length);
+  // Follows the output unless the person scrolled up to read something.
+  useEffect(() => {
+    const el = pre.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [shown]);
+  return (
+    <div className="tool-live">
+      <div className="tool-label-row">
+        <p className="tool-label">Live output</p>
+        {long ? (
+          <button type="button" className="link-button" onClick={() => setAll(!all)}>
+            {all ? "Show less" : "Show all"}
+          </button>
+        ) : null}
+      </div>
+      {hidden > 0 ? (
+        <p className="tool-live-note">
+          {`… ${hidden.toLocaleString()} earlier characters not shown here; the result will have the output`}
+        </p>
+      ) : null}
+      <pre
+        ref={pre}
+        className="tool-pre tool-live-pre"
+        aria-label={`${item.name} output so far`}
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8;
+        }}
+      >
+        {shown}
+      </pre>
+    </div>
   );
 }
 
@@ -128,6 +178,12 @@ export function ApprovalBar({
       </div>
     </div>
   );
+}
+
+/** A tail of some output, starting at its first whole line (when it has more than one). */
+function fromLineStart(tail: string): string {
+  const cut = tail.indexOf("\n");
+  return cut >= 0 && cut < tail.length - 1 ? tail.slice(cut + 1) : tail;
 }
 
 /** The one argument a person looks for first (command, path, pattern…), else a short JSON. */

@@ -32,7 +32,7 @@ export const TurnView = memo(function TurnView({
   const itemActions = last || !actions.onRetry ? actions : { ...actions, onRetry: null };
   const waiting = turn.status === "running" && turn.items.length === 0;
   return (
-    <div className="turn">
+    <div className="turn" data-status={turn.status}>
       {turn.prompt !== null ? (
         <div className="msg msg-user">
           <div className="bubble-user">{turn.prompt}</div>

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import {
   EMPTY_TRANSCRIPT,
   isRunning,
+  LIVE_KEEP,
   lastPrompt,
   reduceTranscript,
   transcriptOf,
@@ -101,10 +102,89 @@ describe("transcript reducer", () => {
         state: "done",
         output: "a\nb",
         durationMs: 12,
+        live: "",
+        liveDropped: 0,
       },
       { kind: "assistant", text: "Two files.", streaming: false },
     ]);
     assert.deepEqual(live.turns[0].hooks, [hook("guard", "beforeChat", ["message"])]);
+  });
+
+  it("a running tool's live output grows in its card, capped, and gives way to the result", () => {
+    const call: ChatEvent = {
+      type: "tool_call",
+      id: "c1",
+      name: "Bash",
+      arguments: { command: "make" },
+    };
+    const t = run(
+      { type: "prompt", text: "build" },
+      events(call, { type: "tool_output", id: "c1", text: "compiling a\n" }),
+      events(
+        { type: "tool_output", id: "other", text: "not this card\n" },
+        { type: "tool_output", id: "c1", text: "compiling b\n", dropped: 5 },
+      ),
+    );
+    const card = t.turns[0].items[0];
+    assert.ok(card.kind === "tool");
+    assert.equal(card.state, "running");
+    assert.equal(card.live, "compiling a\ncompiling b\n");
+    assert.equal(card.liveDropped, 5);
+
+    // A chatty command keeps only the newest LIVE_KEEP characters; the rest is counted.
+    const flood = reduceTranscript(
+      t,
+      events({ type: "tool_output", id: "c1", text: "x".repeat(LIVE_KEEP) }),
+    ).turns[0].items[0];
+    assert.ok(flood.kind === "tool");
+    assert.equal(flood.live, "x".repeat(LIVE_KEEP));
+    assert.equal(flood.liveDropped, 5 + "compiling a\ncompiling b\n".length);
+
+    const done = reduceTranscript(
+      t,
+      events(
+        { type: "tool_result", id: "c1", name: "Bash", output: "ok", error: false, durationMs: 9 },
+        { type: "tool_output", id: "c1", text: "late\n" },
+      ),
+    ).turns[0].items[0];
+    assert.ok(done.kind === "tool");
+    assert.deepEqual([done.state, done.output, done.live, done.liveDropped], ["done", "ok", "", 0]);
+  });
+
+  it("a history taken mid-turn (another window's) keeps that turn running for its events", () => {
+    const sofar: ChatEvent[] = [
+      { type: "user_message", text: "first" },
+      { type: "assistant", text: "one" },
+      { type: "done", stats, sessionId: "s" },
+      { type: "user_message", text: "second" },
+      { type: "tool_call", id: "c1", name: "Bash", arguments: { command: "make" } },
+      { type: "tool_output", id: "c1", text: "building\n" },
+    ];
+    const joined = run({ type: "history", events: sofar, running: true });
+    assert.deepEqual(
+      joined.turns.map((t) => t.status),
+      ["done", "running"],
+    );
+    assert.equal(isRunning(joined), true);
+    const card = joined.turns[1].items[0];
+    assert.ok(card.kind === "tool" && card.state === "running" && card.live === "building\n");
+    const ended = reduceTranscript(
+      joined,
+      events(
+        {
+          type: "tool_result",
+          id: "c1",
+          name: "Bash",
+          output: "built",
+          error: false,
+          durationMs: 5,
+        },
+        { type: "done", stats, sessionId: "s" },
+      ),
+    );
+    assert.equal(isRunning(ended), false);
+    // Without `running` the same events are a saved history: nothing is left running.
+    assert.equal(isRunning(run({ type: "history", events: sofar })), false);
   });
 
   it("a withdrawn attempt's text disappears; a retry is shown", () => {
@@ -209,6 +289,50 @@ describe("transcript reducer", () => {
       },
     );
     assert.deepEqual(shape(t)[0].items, [{ kind: "command", name: "help", output: "/agent" }]);
+  });
+
+  it("a command's prompt and output from the engine show once, live and reopened alike", () => {
+    const saved: ChatEvent[] = [
+      { type: "user_message", text: "/help" },
+      { type: "command_output", name: "help", output: "/agent NAME" },
+      { type: "done", stats, sessionId: "s" },
+    ];
+    const live = run({ type: "prompt", text: "/help" }, events(...saved), {
+      type: "ended",
+      outcome: {
+        status: null,
+        text: "",
+        command: { name: "help", output: "/agent NAME", silent: false },
+        error: null,
+      },
+    });
+    const expected = [
+      {
+        prompt: "/help",
+        status: "done",
+        items: [{ kind: "command", name: "help", output: "/agent NAME" }],
+      },
+    ];
+    assert.deepEqual(shape(live), expected);
+    assert.deepEqual(shape(transcriptOf(saved)), expected);
+  });
+
+  it("a command that forwards its text: the command's turn ends where the forwarded prompt starts", () => {
+    const t = run(
+      { type: "prompt", text: "/greet bob" },
+      events(
+        { type: "user_message", text: "/greet bob" },
+        { type: "user_message", text: "Say hello to bob" },
+        { type: "assistant", text: "Hello bob" },
+      ),
+    );
+    assert.deepEqual(
+      t.turns.map((turn) => [turn.prompt, turn.status]),
+      [
+        ["/greet bob", "done"],
+        ["Say hello to bob", "running"],
+      ],
+    );
   });
 });
 

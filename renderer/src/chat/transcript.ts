@@ -28,6 +28,10 @@ export type Item =
       state: "running" | "done" | "error" | "stopped";
       output: string | null;
       durationMs: number | null;
+      /** Output so far while it runs (`tool_output`; its newest LIVE_KEEP characters). */
+      live: string;
+      /** Characters of live output left out (by the engine's cap or LIVE_KEEP). */
+      liveDropped: number;
     }
   | { kind: "notice"; id: number; source: string; text: string }
   | { kind: "injected"; id: number; source: string; role: "user" | "assistant"; text: string }
@@ -62,9 +66,15 @@ export type TranscriptAction =
   | { type: "prompt"; text: string }
   /** The `chat/send` call ended (its outcome), or failed before it produced one (`error`). */
   | { type: "ended"; outcome: ChatOutcome | null; error?: string }
-  /** A saved session's whole history (`chat/history`) replaces what is shown. */
-  | { type: "history"; events: readonly ChatEvent[] }
+  /**
+   * A saved session's whole history (`chat/history`) replaces what is shown; `running`: its
+   * last turn is still going (another window's), so it stays open for the events to come.
+   */
+  | { type: "history"; events: readonly ChatEvent[]; running?: boolean }
   | { type: "reset" };
+
+/** A running tool's live output keeps this many of its newest characters (as a result is cut). */
+export const LIVE_KEEP = 30_000;
 
 export const EMPTY_TRANSCRIPT: Transcript = { turns: [], tokens: null, todos: [], nextId: 1 };
 
@@ -78,7 +88,7 @@ interface Draft {
 
 export function reduceTranscript(state: Transcript, action: TranscriptAction): Transcript {
   if (action.type === "reset") return EMPTY_TRANSCRIPT;
-  if (action.type === "history") return transcriptOf(action.events);
+  if (action.type === "history") return transcriptOf(action.events, action.running);
   const d: Draft = { ...state, turns: [...state.turns] };
   if (action.type === "prompt") {
     d.turns.push(newTurn(d, action.text, true));
@@ -90,11 +100,15 @@ export function reduceTranscript(state: Transcript, action: TranscriptAction): T
   return d;
 }
 
-/** Folds a whole history (or any event list) from nothing. */
-export function transcriptOf(events: readonly ChatEvent[]): Transcript {
+/** Folds a whole history (or any event list) from nothing; `running`: its last turn goes on. */
+export function transcriptOf(events: readonly ChatEvent[], running = false): Transcript {
   const t = reduceTranscript(EMPTY_TRANSCRIPT, { type: "events", events });
-  // A saved session has no running turn.
-  return { ...t, turns: t.turns.map((turn) => finish(turn, "done")) };
+  const last = t.turns.length - 1;
+  // A saved session has no running turn (but the one another window is running now).
+  return {
+    ...t,
+    turns: t.turns.map((turn, i) => (running && i === last ? turn : finish(turn, "done"))),
+  };
 }
 
 function newTurn(d: Draft, prompt: string | null, echoPending: boolean): Turn {
@@ -121,7 +135,11 @@ function apply(d: Draft, e: ChatEvent): void {
     const last = d.turns.at(-1);
     if (last?.echoPending && last.prompt === e.text)
       d.turns[d.turns.length - 1] = { ...last, echoPending: false };
-    else d.turns.push(newTurn(d, e.text, false));
+    else {
+      // A new prompt: the one before has ended (a command that forwarded its text to the model).
+      if (last?.status === "running") d.turns[d.turns.length - 1] = finish(last, "done");
+      d.turns.push(newTurn(d, e.text, false));
+    }
     return;
   }
   if (e.type === "tokens") {
@@ -172,8 +190,23 @@ function apply(d: Draft, e: ChatEvent): void {
         state: "running",
         output: null,
         durationMs: null,
+        live: "",
+        liveDropped: 0,
       });
       return;
+    case "tool_output": {
+      const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
+      const prev = turn.items[i];
+      if (prev?.kind !== "tool" || prev.state !== "running") return;
+      let live = prev.live + e.text;
+      let liveDropped = prev.liveDropped + (e.dropped ?? 0);
+      if (live.length > LIVE_KEEP) {
+        liveDropped += live.length - LIVE_KEEP;
+        live = live.slice(live.length - LIVE_KEEP);
+      }
+      turn.items[i] = { ...prev, live, liveDropped };
+      return;
+    }
     case "tool_result": {
       const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
       const prev = turn.items[i];
@@ -183,6 +216,9 @@ function apply(d: Draft, e: ChatEvent): void {
           state: e.error ? "error" : "done",
           output: e.output,
           durationMs: e.durationMs,
+          // The result holds the whole output: the live copy is no longer needed.
+          live: "",
+          liveDropped: 0,
         };
         if (!e.error && prev.name === "TodoWrite") d.todos = todosOf(prev.arguments) ?? d.todos;
       }
@@ -190,6 +226,9 @@ function apply(d: Draft, e: ChatEvent): void {
     }
     case "notice":
       push({ kind: "notice", id: d.nextId++, source: e.source, text: e.text });
+      return;
+    case "command_output":
+      push({ kind: "command", id: d.nextId++, name: e.name, output: e.output });
       return;
     case "injected":
       push({ kind: "injected", id: d.nextId++, source: e.source, role: e.role, text: e.text });
@@ -231,7 +270,12 @@ function apply(d: Draft, e: ChatEvent): void {
 function end(d: Draft, outcome: ChatOutcome | null, error: string | undefined): void {
   if (d.turns.length === 0) return;
   const turn = current(d);
-  if (outcome?.command && !outcome.command.silent)
+  // The engine sends a command's output as an event too (`command_output`): shown once.
+  if (
+    outcome?.command &&
+    !outcome.command.silent &&
+    !turn.items.some((it) => it.kind === "command" && it.name === outcome.command?.name)
+  )
     turn.items.push({
       kind: "command",
       id: d.nextId++,

@@ -1,13 +1,14 @@
 /**
  * One conversation on the bridge: opens it (a saved session with its history, or a new one on
  * the first prompt), streams `chat/send` into the transcript reducer (chunks batched per frame so
- * a fast model does not re-render per token), stops it, retries the last prompt.
+ * a fast model does not re-render per token), stops it, retries the last prompt. What other
+ * windows do in the same conversation (their turns, an agent switch) arrives as `chat/event`s
+ * and goes through the same reducer.
  */
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { BridgeError, type ChatOutcome } from "../../../main/bridge/contract.ts";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { BridgeError, type ChatOutcome, type EventPayload } from "../../../main/bridge/contract.ts";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
-import type { LiveBridge } from "../bridge/index.ts";
 import {
   EMPTY_TRANSCRIPT,
   isRunning,
@@ -16,6 +17,8 @@ import {
   type ChatEvent,
   type Transcript,
 } from "./transcript.ts";
+
+type ChatEventPayload = EventPayload<"chat/event">;
 
 /** After Stop, how long the turn may take to end before its stream is cancelled outright. */
 const STOP_GRACE_MS = 3000;
@@ -55,6 +58,22 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
   useEffect(() => {
     opened.current = onSessionOpened;
   });
+  // Other windows' events: numbered; those up to `floor` are in the history already. Until the
+  // history is in (floor null) they wait in `early`.
+  const floor = useRef<number | null>(0);
+  const early = useRef<ChatEventPayload[]>([]);
+  const remote = useMemo(() => frameBatcher((events) => dispatch({ type: "events", events })), []);
+  useEffect(
+    () =>
+      bridge.on("chat/event", (p) => {
+        if (floor.current === null) early.current.push(p);
+        else if (p.conversationId === openId.current && p.seq > floor.current) {
+          floor.current = p.seq;
+          remote.push(p.event);
+        }
+      }),
+    [bridge, remote],
+  );
 
   // Open the session the app asks for (unless it is the one this view just created).
   useEffect(() => {
@@ -63,6 +82,9 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
     turn.current?.abort();
     turn.current = null;
     setStopping(false);
+    remote.flush();
+    floor.current = sessionId === null ? 0 : null;
+    early.current = [];
     dispatch({ type: "reset" });
     setOpenError(null);
     setConversation(null);
@@ -75,22 +97,39 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
       if (!live) return;
       openId.current = reply.conversationId;
       setConversation({ id: reply.conversationId, title: reply.title, agent: reply.agent });
-      const history = await loadHistory(bridge, reply.conversationId);
-      if (live && history) dispatch({ type: "history", events: history });
+      const history = await bridge.call("chat/history", { conversationId: reply.conversationId });
+      if (!live) return;
+      dispatch({ type: "history", events: history.events, running: history.running });
+      // Then what other windows did meanwhile, past what the history holds.
+      let seq = history.seq;
+      const next = early.current.filter(
+        (p) => p.conversationId === reply.conversationId && p.seq > history.seq,
+      );
+      for (const p of next) seq = Math.max(seq, p.seq);
+      if (next.length > 0) dispatch({ type: "events", events: next.map((p) => p.event) });
+      early.current = [];
+      floor.current = seq;
     })()
       .catch((err: unknown) => live && setOpenError(errorMessage(err)))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [bridge, sessionId]);
+  }, [bridge, sessionId, remote]);
 
   // Closing the view cancels a running turn (the engine saves what was said).
   useEffect(() => () => turn.current?.abort(), []);
 
+  // Stable while the transcript streams, so turns that did not change are not rendered again.
+  const latest = useRef(transcript);
+  useEffect(() => {
+    latest.current = transcript;
+  });
+
   const send = useCallback(
     (text: string) => {
-      if (turn.current) return;
+      // One turn at a time, whichever window runs it.
+      if (turn.current || isRunning(latest.current)) return;
       const controller = new AbortController();
       turn.current = controller;
       const mine = generation.current;
@@ -133,7 +172,14 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
 
   const stop = useCallback(() => {
     const controller = turn.current;
-    if (!controller || stopping) return;
+    if (!controller) {
+      // Another window's turn: stop it in the engine; its events say when it ended.
+      const id = openId.current;
+      if (id !== null && isRunning(latest.current))
+        bridge.call("chat/stop", { conversationId: id }).catch(() => undefined);
+      return;
+    }
+    if (stopping) return;
     setStopping(true);
     const id = openId.current;
     if (id !== null)
@@ -142,11 +188,6 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
     stopTimer.current = setTimeout(() => controller.abort(), STOP_GRACE_MS);
   }, [bridge, stopping]);
 
-  // Stable while the transcript streams, so turns that did not change are not rendered again.
-  const latest = useRef(transcript);
-  useEffect(() => {
-    latest.current = transcript;
-  });
   const retry = useCallback(() => {
     const prompt = lastPrompt(latest.current);
     if (prompt !== null) send(prompt);
@@ -165,12 +206,6 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
     stop,
     retry,
   };
-}
-
-/** `chat/history`: the saved session as the same events the live stream carries. */
-async function loadHistory(bridge: LiveBridge, conversationId: string): Promise<ChatEvent[]> {
-  const reply = await bridge.call("chat/history", { conversationId });
-  return reply.events;
 }
 
 /** Collects streamed events and hands them over once per animation frame. */
