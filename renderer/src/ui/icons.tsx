@@ -1,7 +1,8 @@
 /** Inline stroke icons (no icon font, nothing remote). Decorative: hidden from screen readers. */
 import type { ReactNode } from "react";
 
-function Icon({ children, size = 16 }: { children: ReactNode; size?: number }) {
+/** The frame every icon shares (24-unit stroke drawing); features add their own icons on it. */
+export function Icon({ children, size = 16 }: { children: ReactNode; size?: number }) {
   return (
     <svg
       className="icon"

@@ -1,25 +1,5 @@
 /** More inline stroke icons for sessions, pickers and settings (decorative, hidden from readers). */
-import type { ReactNode } from "react";
-
-function Icon({ children, size = 16 }: { children: ReactNode; size?: number }) {
-  return (
-    <svg
-      className="icon"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon } from "./icons.tsx";
 
 export const SettingsIcon = () => (
   <Icon>
