@@ -169,6 +169,10 @@ export type ChatOutcome = z.infer<typeof ChatOutcome>;
 
 const NoPayload = z.undefined();
 
+/** What the desktop app's menu asks the focused window to do. */
+export const MENU_COMMANDS = ["new-chat", "settings"] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
 export const CALLS = {
   "app/info": { request: NoPayload, response: AppInfo },
   "plugins/list": { request: NoPayload, response: PluginList },
@@ -232,6 +236,8 @@ export const STREAMS = {
 >;
 
 export const EVENTS = {
+  /** A command from the desktop app's menu, to the focused window only (New Chat, Settings…). */
+  "app/menu": z.strictObject({ command: z.enum(MENU_COMMANDS) }),
   /** Plugins were reloaded or restarted (hot reload, /reload, Restart): the list is stale. */
   "plugins/changed": z.strictObject({
     /** "file-change": hot reload after an edit on disk; "reload": a full reload; "restart": one plugin. */

@@ -53,6 +53,7 @@ export type StreamName = (typeof STREAM_NAMES)[number];
 
 /** Pushed by main, each to an address: every client, one client, or a conversation's clients. */
 export const EVENT_NAMES = [
+  "app/menu",
   "plugins/changed",
   "engine/warning",
   "question/asked",

@@ -84,7 +84,7 @@ async function start(): Promise<void> {
   engineHost.catch((error: unknown) =>
     console.error("[islet] the engine did not start:", (error as Error).message),
   );
-  registerBridge(engineHost);
+  const bridge = registerBridge(engineHost);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({
@@ -92,6 +92,11 @@ async function start(): Promise<void> {
         dev: !app.isPackaged,
         appName: app.getName(),
         showFolder: (which) => void showHomeFolder(which),
+        command: (command) => {
+          const target = BrowserWindow.getFocusedWindow() ?? mainWindow;
+          if (target && !target.isDestroyed())
+            bridge.emitTo(target.webContents, "app/menu", { command });
+        },
       }),
     ),
   );

@@ -169,6 +169,21 @@ describe("bridge over Electron IPC (fake electron, real preload and engine)", ()
     assert.equal(next.text, "after");
   });
 
+  it("a menu command (New Chat, Settings…) reaches the main window's page alone", async () => {
+    type Item = { label?: string; click?: () => void; submenu?: Item[] };
+    const items = (menu: Item[]): Item[] =>
+      menu.flatMap((item) => [item, ...items(item.submenu ?? [])]);
+    const all = items((fake.recorded.menu ?? []) as Item[]);
+    const got: unknown[] = [];
+    const off = page.on("app/menu", (payload) => got.push(payload));
+    all.find((i) => i.label === "&New Chat")?.click?.();
+    all.find((i) => i.label === "&Settings" || i.label === "Settings…")?.click?.();
+    await until(() => got.length === 2, "the menu commands");
+    assert.deepEqual(got, [{ command: "new-chat" }, { command: "settings" }]);
+    assert.equal(sentToOther("app/menu").length, 0, "another window hears nothing");
+    off();
+  });
+
   it("a failed call reaches the page as a problem, not just a message", async () => {
     const error = await page.call("chat/stop", { conversationId: "nope" }).catch((e: unknown) => e);
     assert.ok(error instanceof BridgeError);

@@ -10,7 +10,7 @@
  * Outcomes cross as values (`Outcome`): Electron would keep only a thrown error's message.
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from "electron";
-import { BridgeError, CallCancelled, type Outcome } from "../bridge/contract.ts";
+import { BridgeError, CallCancelled, type EventPayload, type Outcome } from "../bridge/contract.ts";
 import type { BridgeHost } from "../bridge/host.ts";
 import {
   CALL_NAMES,
@@ -19,10 +19,11 @@ import {
   EVENT_CHANNEL,
   HELLO_CHANNEL,
   STREAM_NAMES,
+  type EventName,
   callChannel,
   streamChannel,
 } from "../bridge/names.ts";
-import type { BridgeClient } from "../bridge/service.ts";
+import { toClient, type BridgeClient } from "../bridge/service.ts";
 import { isTrustedSender } from "./security.ts";
 
 interface IpcClient {
@@ -38,7 +39,13 @@ function outcomeOf(error: unknown): Outcome<never> {
   return { ok: false, problem: { source: "bridge", title } };
 }
 
-export function registerBridge(host: Promise<BridgeHost>): void {
+/** What the rest of the app may do through the bridge: speak to one window's page. */
+export interface RegisteredBridge {
+  /** Sends an event to the page in `contents` alone (validated like every event). */
+  emitTo<E extends EventName>(contents: WebContents, event: E, payload: EventPayload<E>): void;
+}
+
+export function registerBridge(host: Promise<BridgeHost>): RegisteredBridge {
   const clients = new Map<number, IpcClient>();
 
   async function clientOf(contents: WebContents): Promise<IpcClient> {
@@ -118,6 +125,14 @@ export function registerBridge(host: Promise<BridgeHost>): void {
     admit("cancel", event, args, 1);
     clients.get(event.sender.id)?.streams.get(Number(args[0]))?.abort();
   });
+
+  return {
+    emitTo(contents, event, payload) {
+      void Promise.all([host, clientOf(contents)]).then(([{ service }, client]) =>
+        service.emit(toClient(client.connection.id), event, payload),
+      );
+    },
+  };
 }
 
 export function unregisterBridge(): void {

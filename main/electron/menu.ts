@@ -2,6 +2,7 @@
 // File, Edit, View, Window, Help). Roles give Electron's own behaviour and platform accelerators.
 // Only a type comes from 'electron', so the template is built and tested under plain Node.
 import type { MenuItemConstructorOptions } from "electron";
+import type { MenuCommand } from "../bridge/contract.ts";
 
 export interface MenuOptions {
   platform: NodeJS.Platform;
@@ -10,17 +11,31 @@ export interface MenuOptions {
   appName: string;
   /** Shows one of the home's folders in the file manager (Help menu). */
   showFolder(which: "plugins" | "sessions"): void;
+  /** Hands a command to the focused window's page (New Chat, Settings…). */
+  command(command: MenuCommand): void;
 }
 
 export function menuTemplate(opts: MenuOptions): MenuItemConstructorOptions[] {
   const mac = opts.platform === "darwin";
   const sep: MenuItemConstructorOptions = { type: "separator" };
   const menus: MenuItemConstructorOptions[] = [];
+  const settings: MenuItemConstructorOptions = {
+    label: mac ? "Settings…" : "&Settings",
+    accelerator: "CmdOrCtrl+,",
+    click: () => opts.command("settings"),
+  };
+  const newChat: MenuItemConstructorOptions = {
+    label: "&New Chat",
+    accelerator: "CmdOrCtrl+N",
+    click: () => opts.command("new-chat"),
+  };
   if (mac)
     menus.push({
       label: opts.appName,
       submenu: [
         { role: "about" },
+        sep,
+        settings,
         sep,
         { role: "services" },
         sep,
@@ -33,7 +48,9 @@ export function menuTemplate(opts: MenuOptions): MenuItemConstructorOptions[] {
     });
   menus.push({
     label: "&File",
-    submenu: mac ? [{ role: "close" }] : [{ role: "close" }, sep, { role: "quit" }],
+    submenu: mac
+      ? [newChat, sep, { role: "close" }]
+      : [newChat, sep, settings, sep, { role: "close" }, sep, { role: "quit" }],
   });
   menus.push({
     label: "&Edit",

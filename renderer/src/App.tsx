@@ -2,7 +2,7 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import type { LeaveGuard } from "./editor/EditorView.tsx";
 import { ChatView } from "./chat/ChatView.tsx";
-import { useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
+import { useBridgeEvent, useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
 import { looseProblems } from "./plugins/format.ts";
 import { PluginBrowser } from "./plugins/PluginBrowser.tsx";
 import { QuestionDialog } from "./questions/QuestionDialog.tsx";
@@ -26,11 +26,18 @@ export function App() {
   const [editing, setEditing] = useState<string | null>(null);
   // The editor asks about unsaved changes before the app leaves it.
   const leaveEditor = useRef<LeaveGuard | null>(null);
-  const navigate = async (next: ViewId) => {
+  /** Resolves false when the editor's unsaved-changes prompt kept the person there. */
+  const navigate = async (next: ViewId): Promise<boolean> => {
     if (view === "editor" && next !== "editor" && leaveEditor.current)
-      if (!(await leaveEditor.current())) return;
+      if (!(await leaveEditor.current())) return false;
     setView(next);
+    return true;
   };
+  // The desktop app's menu (New Chat, Settings…); `islet serve` has none.
+  useBridgeEvent("app/menu", ({ command }) => {
+    if (command === "settings") void navigate("settings");
+    else void navigate("chat").then((moved) => moved && setSessionId(null));
+  });
   const connection = useConnectionState();
   useAppliedTheme();
   const info = useBridgeQuery("app/info");

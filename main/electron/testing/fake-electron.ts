@@ -174,6 +174,10 @@ export class BrowserWindow extends EventEmitter {
   static getAllWindows(): BrowserWindow[] {
     return BrowserWindow.all;
   }
+  /** No window has the OS focus in tests; the app falls back to its main window. */
+  static getFocusedWindow(): BrowserWindow | null {
+    return null;
+  }
   options: Record<string, unknown>;
   webContents = new FakeWebContents();
   loadedUrl = "";
