@@ -238,7 +238,7 @@ export class Engine {
         todos: saved.todos,
         stats: saved.stats ?? undefined,
       });
-      return new Conversation(this, session);
+      return new Conversation(this, session, { provider: saved.provider, model: saved.model });
     }
     const agent = this.agent(opts.agent ?? "default");
     const resolved = await this.opts.resolveModel(agent);
@@ -315,11 +315,18 @@ export class Engine {
 /** One open conversation: prompts and slash commands go in, events come out through `emit`. */
 export class Conversation {
   readonly session: AgentSession;
+  /** The provider and model a saved session last used (empty for a new one). */
+  readonly savedModel: { provider: string; model: string };
   private readonly engine: Engine;
 
-  constructor(engine: Engine, session: AgentSession) {
+  constructor(
+    engine: Engine,
+    session: AgentSession,
+    savedModel: { provider: string; model: string } = { provider: "", model: "" },
+  ) {
     this.engine = engine;
     this.session = session;
+    this.savedModel = savedModel;
   }
 
   get id(): string {

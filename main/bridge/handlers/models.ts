@@ -156,8 +156,8 @@ export function withSessionModel<H extends Pick<CallHandlers, "chat/open">>(
     const { conversation, busy } = chats.member(ctx.client, opened.conversationId, "chat/open");
     const state = conversation.session.state;
     if (busy || state.resolved || state.agent.provider) return opened;
-    const saved = await engine.store.load(conversation.id).catch(() => null);
-    if (!saved?.provider || !saved.model) return opened;
+    const saved = conversation.savedModel;
+    if (!saved.provider || !saved.model) return opened;
     const resolved = await engine.models
       .resolveExact(state.agent, saved.provider, saved.model)
       .catch(() => null);
