@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { expectText } from "./support/browser.ts";
-import { seriousViolations, skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+import { seriousViolationsLightAndDark } from "./support/page.ts";
 
 const NOTICE = `export function beforeChat() { return { notice: "remember the style guide" }; }`;
 
@@ -28,7 +29,7 @@ describe("chat: keyboard only, and axe-core", { skip: skipChat, timeout: 120_000
     });
 
   it("the empty chat has no serious or critical accessibility problem", async () => {
-    assert.deepEqual(await seriousViolations(rig.page), { light: [], dark: [] });
+    assert.deepEqual(await seriousViolationsLightAndDark(rig.page), { light: [], dark: [] });
   });
 
   it("type, send, approve, and open the results, all from the keyboard", async () => {
@@ -92,7 +93,7 @@ describe("chat: keyboard only, and axe-core", { skip: skipChat, timeout: 120_000
       "style-notes",
     );
 
-    assert.deepEqual(await seriousViolations(page), { light: [], dark: [] });
+    assert.deepEqual(await seriousViolationsLightAndDark(page), { light: [], dark: [] });
     assert.deepEqual(rig.problems, []);
   });
 });

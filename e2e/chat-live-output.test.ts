@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { expectText } from "./support/browser.ts";
-import { seriousViolations, skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+import { seriousViolationsLightAndDark } from "./support/page.ts";
 
 describe("chat: live tool output", { skip: skipChat, timeout: 120_000 }, () => {
   let rig: ChatRig;
@@ -29,7 +30,7 @@ describe("chat: live tool output", { skip: skipChat, timeout: 120_000 }, () => {
     // Still running: the second line is seconds away.
     assert.match(await card.innerText(), /Running/);
     assert.equal((await live.innerText()).trim(), "first-line");
-    assert.deepEqual(await seriousViolations(page), { light: [], dark: [] });
+    assert.deepEqual(await seriousViolationsLightAndDark(page), { light: [], dark: [] });
 
     await expectText(page.getByRole("region", { name: "Conversation" }), "It ran.", 20_000);
     await expectText(card, "Done");

@@ -12,7 +12,7 @@ import { openBridgeHost, type BridgeHost } from "../main/bridge/host.ts";
 import { tempDir, type TempDir } from "../main/plugins/loader/testing.ts";
 import { startServer, type RunningServer } from "../main/serve/server.ts";
 import { BUILT_PAGE, CHROMIUM_ARGS, expectText, findChromium } from "./support/browser.ts";
-import { seriousViolations } from "./support/chat.ts";
+import { seriousViolationsLightAndDark } from "./support/page.ts";
 
 const browserBinary = findChromium();
 const skip = "missing" in browserBinary ? browserBinary.missing : false;
@@ -87,7 +87,7 @@ describe("chat: the engine's questions as a modal dialog", { skip, timeout: 90_0
     ]);
     // The safe answer has the focus; the rest of the page is inert while it is open.
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Deny");
-    assert.deepEqual(await seriousViolations(page), { light: [], dark: [] });
+    assert.deepEqual(await seriousViolationsLightAndDark(page), { light: [], dark: [] });
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Grant");
     await page.keyboard.press("Enter");

@@ -5,8 +5,7 @@
  * leaving 127.0.0.1.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,24 +19,7 @@ import {
   startServe,
   type Serve,
 } from "./support/browser.ts";
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
-interface AxeApi {
-  run(
-    context: Document,
-    options: { resultTypes: string[] },
-  ): Promise<{
-    violations: {
-      id: string;
-      impact: string | null;
-      help: string;
-      nodes: { target: string[] }[];
-    }[];
-  }>;
-}
+import { seriousViolations } from "./support/page.ts";
 
 const browserBinary = findChromium();
 const skip = "missing" in browserBinary ? browserBinary.missing : false;
@@ -198,21 +180,9 @@ export function executeCommand() { return "notes"; }
   });
 
   it("has no serious or critical accessibility problems in light or dark (axe-core)", async () => {
-    // Evaluated over the DevTools protocol, so the page's CSP (no inline scripts) is untouched.
-    await page.evaluate(AXE_SOURCE);
     for (const colorScheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme });
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: AxeApi }).axe;
-        const result = await axe.run(document, { resultTypes: ["violations"] });
-        return result.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
-        }));
-      });
-      const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      const serious = await seriousViolations(page);
       assert.deepEqual(serious, [], `${colorScheme}: ${JSON.stringify(serious, null, 1)}`);
       // ISLET_SCREENSHOTS=DIR keeps the screen as DIR/plugins-light.png and plugins-dark.png.
       const shots = process.env["ISLET_SCREENSHOTS"];

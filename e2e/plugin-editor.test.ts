@@ -7,15 +7,15 @@
  * ISLET_SCREENSHOTS=DIR saves DIR/editor-*.png and replay-*.png.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, afterEach, before, describe, it } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startFakeOpenAI, type FakeServer } from "../main/providers/testing/index.ts";
 import { connectBridgeSocket, type BridgeSocket } from "./support/bridge-client.ts";
+import { seriousViolations } from "./support/page.ts";
 import {
   BUILT_PAGE,
   CHROMIUM_ARGS,
@@ -25,11 +25,7 @@ import {
   type Serve,
 } from "./support/browser.ts";
 
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
-type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+const MONACO_SURFACES = [".monaco-editor", ".monaco-diff-editor"];
 
 const browserBinary = findChromium();
 const skip = "missing" in browserBinary ? browserBinary.missing : false;
@@ -347,7 +343,6 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
   });
 
   it("has no serious or critical accessibility problems in light or dark (axe-core)", async () => {
-    await page.evaluate(AXE_SOURCE);
     const scans: [string, () => Promise<void>][] = [
       ["editor", async () => {}],
       [
@@ -366,25 +361,11 @@ describe("plugin editor", { skip, timeout: 180_000 }, () => {
       await open();
       for (const colorScheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme });
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: { run(c: unknown, o: unknown): Promise<{ violations: Violation[] }> };
-            }
-          ).axe;
-          // Monaco's own editor surface is excluded: it is a third-party widget with its own
-          // screen-reader mode (a hidden textarea and aria-live region), whose decorative layers
-          // axe misreads; everything around it (tree, tabs, panels, dialogs) is scanned.
-          const result = await axe.run(
-            { exclude: [[".monaco-editor"], [".monaco-diff-editor"]] },
-            { resultTypes: ["violations"] },
-          );
-          return result.violations;
-        });
-        const serious = violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-        assert.deepEqual(serious, [], `${screen}, ${colorScheme}: ${serious.join("\n")}`);
+        // Monaco's own editor surface is excluded: it is a third-party widget with its own
+        // screen-reader mode (a hidden textarea and aria-live region), whose decorative layers
+        // axe misreads; everything around it (tree, tabs, panels, dialogs) is scanned.
+        const serious = await seriousViolations(page, { exclude: MONACO_SURFACES });
+        assert.deepEqual(serious, [], `${screen}, ${colorScheme}: ${JSON.stringify(serious)}`);
       }
     }
     await page.keyboard.press("Escape");

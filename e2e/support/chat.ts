@@ -4,14 +4,14 @@
  * CSP violations, requests leaving 127.0.0.1) collected so each spec can assert there were none.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startFakeOpenAI, type FakeServer } from "../../main/providers/testing/index.ts";
 import { BUILT_PAGE, CHROMIUM_ARGS, findChromium, startServe, type Serve } from "./browser.ts";
+import { watchedPage } from "./page.ts";
 
 const browserBinary = findChromium();
 /** Why the chat specs cannot run here, or false. */
@@ -81,30 +81,11 @@ export async function startChatRig(
     }),
   ]);
   let serve = firstServe;
-  const context = await browser.newContext({
+  const { context, page, problems } = await watchedPage(browser, {
     viewport: opts.viewport ?? { width: 1280, height: 820 },
     colorScheme: opts.colorScheme ?? "light",
     permissions: ["clipboard-read", "clipboard-write"],
   });
-  const problems: string[] = [];
-  await context.route(
-    (url) => !url.href.startsWith("http://127.0.0.1") && !url.href.startsWith("ws://127.0.0.1"),
-    (route) => {
-      problems.push(`outside request: ${route.request().url()}`);
-      return route.abort();
-    },
-  );
-  const page = await context.newPage();
-  await page.addInitScript(() =>
-    document.addEventListener("securitypolicyviolation", (e) =>
-      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
-    ),
-  );
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning")
-      problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   await page.goto(serve.url);
   const composer = () => page.getByRole("combobox", { name: "Message" });
   await composer().waitFor();
@@ -136,45 +117,4 @@ export async function startChatRig(
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
-
-interface AxeApi {
-  run(
-    context: Document,
-    options: { resultTypes: string[] },
-  ): Promise<{
-    violations: {
-      id: string;
-      impact: string | null;
-      help: string;
-      nodes: { target: string[] }[];
-    }[];
-  }>;
-}
-
-/** axe-core's serious and critical violations on the page as it is now, in light and dark. */
-export async function seriousViolations(page: Page): Promise<Record<string, unknown[]>> {
-  await page.evaluate(AXE_SOURCE);
-  const out: Record<string, unknown[]> = {};
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: AxeApi }).axe;
-      const result = await axe.run(document, { resultTypes: ["violations"] });
-      return result.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
-      }));
-    });
-    out[colorScheme] = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  }
-  await page.emulateMedia({ colorScheme: null });
-  return out;
 }

@@ -13,7 +13,7 @@ const AXE_SOURCE = readFileSync(
 
 interface AxeApi {
   run(
-    context: Document,
+    context: Document | { exclude: string[][] },
     options: { resultTypes: string[] },
   ): Promise<{
     violations: {
@@ -34,12 +34,19 @@ export interface WatchedPage {
 
 export async function watchedPage(
   browser: Browser,
-  opts: { acceptDownloads?: boolean } = {},
+  opts: {
+    acceptDownloads?: boolean;
+    viewport?: { width: number; height: number };
+    colorScheme?: "light" | "dark";
+    permissions?: string[];
+  } = {},
 ): Promise<WatchedPage> {
   const problems: string[] = [];
   const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
     acceptDownloads: opts.acceptDownloads ?? false,
+    ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
+    ...(opts.permissions ? { permissions: opts.permissions } : {}),
   });
   await context.route(
     (url) => !url.href.startsWith("http://127.0.0.1") && !url.href.startsWith("ws://127.0.0.1"),
@@ -62,19 +69,40 @@ export async function watchedPage(
   return { context, page, problems };
 }
 
-/** Serious or critical axe-core violations on the page as it is now (empty: none). */
-export async function seriousViolations(page: Page): Promise<unknown[]> {
+/**
+ * Serious or critical axe-core violations on the page as it is now (empty: none). `exclude`:
+ * selectors of third-party widgets with their own accessibility model (Monaco's editor surface).
+ */
+export async function seriousViolations(
+  page: Page,
+  opts: { exclude?: string[] } = {},
+): Promise<unknown[]> {
   // Evaluated over the DevTools protocol, so the page's CSP (no inline scripts) is untouched.
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (exclude) => {
     const axe = (window as unknown as { axe: AxeApi }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
+    const context = exclude.length > 0 ? { exclude: exclude.map((s) => [s]) } : document;
+    const result = await axe.run(context, { resultTypes: ["violations"] });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
       nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
     }));
-  });
+  }, opts.exclude ?? []);
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** The same in light and in dark (the page's colour scheme is given back to the OS after). */
+export async function seriousViolationsLightAndDark(
+  page: Page,
+  opts: { exclude?: string[] } = {},
+): Promise<Record<"light" | "dark", unknown[]>> {
+  const out: Record<"light" | "dark", unknown[]> = { light: [], dark: [] };
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    out[colorScheme] = await seriousViolations(page, opts);
+  }
+  await page.emulateMedia({ colorScheme: null });
+  return out;
 }
