@@ -141,6 +141,8 @@ export const QuestionAnswer = z.discriminatedUnion("kind", [
   answerOf("permissions"),
   answerOf("workspace-trust"),
   answerOf("plugin-activation"),
+  answerOf("pack-install"),
+  answerOf("pack-update"),
 ]);
 export type QuestionAnswer = z.infer<typeof QuestionAnswer>;
 // A question kind without an answer shape here fails to compile.

@@ -3,6 +3,7 @@
  * approval, plugin permissions, workspace trust, plugin activation. Which port a command gets:
  * `--yes` answers yes for this run, a terminal asks, anything else asks nobody (safe defaults).
  */
+import { packInstallLines, packUpdateLines } from "../host/pack-question-text.ts";
 import { describePermission } from "../host/permission-text.ts";
 import { createInterface } from "node:readline/promises";
 import {
@@ -62,6 +63,16 @@ function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
         `Activate plugin ${q.plugin} (${q.description})? The model says: ${q.reason}\n  [y]es / [n]o > `,
         { y: "allow", n: "deny" },
       );
+    case "pack-install":
+      return p(`${packInstallLines(q).join("\n")}\n  Install? [y]es / [n]o > `, {
+        y: "install",
+        n: "cancel",
+      });
+    case "pack-update":
+      return p(`${packUpdateLines(q).join("\n")}\n  Update? [y]es / [n]o > `, {
+        y: "update",
+        n: "cancel",
+      });
   }
 }
 

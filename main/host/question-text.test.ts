@@ -14,6 +14,43 @@ const questions: Question[] = [
   },
   { kind: "workspace-trust", folder: "/w", heldBack: ["unsafe mode"] },
   { kind: "plugin-activation", plugin: "dotnet", description: "runs tests", reason: "to test" },
+  {
+    kind: "pack-install",
+    pack: "tools",
+    source: "https://example.com/tools.git",
+    ref: "v1",
+    commit: "0123456789abcdef",
+    scope: "global",
+    plugins: [
+      {
+        name: "notify",
+        description: "pings",
+        format: "islet",
+        permissions: [
+          { kind: "network", target: "push.example.com", reason: "posts notifications" },
+        ],
+      },
+      { name: "quiet", description: "", format: "claude", permissions: [] },
+    ],
+  },
+  {
+    kind: "pack-update",
+    pack: "tools",
+    source: "https://example.com/tools.git",
+    from: "aaaaaaaaaaaa",
+    to: "bbbbbbbbbbbb",
+    commits: [{ hash: "bbbbbbbbbbbb", subject: "Add exec", author: "Ann" }],
+    files: [{ path: "notify/index.ts", change: "modified" }],
+    plugins: [
+      {
+        name: "notify",
+        description: "pings",
+        format: "islet",
+        permissions: [{ kind: "exec", target: "", reason: "runs notify-send" }],
+      },
+    ],
+    removed: ["old"],
+  },
 ];
 
 test("every dialog offers valid answers, and its default (Escape, Enter) is the safe one", () => {
@@ -29,4 +66,22 @@ test("the dialog says what is asked: the command, each permission with its reaso
   assert.match(dialogText(questions[0]).detail, /rm -rf build/);
   assert.match(dialogText(questions[1]).detail, /network push\.example\.com — posts notifications/);
   assert.match(dialogText(questions[2]).detail, /• unsafe mode/);
+  const install = dialogText(questions[4]);
+  assert.match(
+    install.message,
+    /Install tools from https:\/\/example\.com\/tools\.git \(ref v1, commit 0123456789ab\)/,
+  );
+  assert.match(
+    install.detail,
+    /notify — pings\n\s+network push\.example\.com — posts notifications/,
+  );
+  assert.match(install.detail, /quiet \(Claude Code plugin\)\n\s+asks for nothing/);
+  const update = dialogText(questions[5]);
+  assert.match(update.detail, /bbbbbbbb Add exec \(Ann\)/);
+  assert.match(update.detail, /modified notify\/index\.ts/);
+  assert.match(update.detail, /removes: old/);
+  assert.match(
+    update.detail,
+    /asks for more than you granted:\n\s+notify — pings\n\s+new: run programs/,
+  );
 });

@@ -3,6 +3,7 @@
  * (the first button is the default, the last cancels). The desktop app's native dialog uses it;
  * Electron-free so it is tested under Node.
  */
+import { packInstallLines, packUpdateLines } from "./pack-question-text.ts";
 import { describePermission } from "./permission-text.ts";
 import type { AnswerFor, Question, QuestionKind, QuestionOf } from "./questions.ts";
 
@@ -93,5 +94,19 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
           ["Activate", "allow"],
         ],
       );
+    case "pack-install": {
+      const [message, ...detail] = packInstallLines(q);
+      return out({ title: "Install plugins", message, detail: detail.join("\n") }, [
+        ["Cancel", "cancel"],
+        ["Install", "install"],
+      ]);
+    }
+    case "pack-update": {
+      const [message, ...detail] = packUpdateLines(q);
+      return out({ title: "Update plugins", message, detail: detail.join("\n") }, [
+        ["Cancel", "cancel"],
+        ["Update", "update"],
+      ]);
+    }
   }
 }

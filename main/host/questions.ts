@@ -69,11 +69,58 @@ export const ActivationQuestion = z.strictObject({
   reason: z.string(),
 });
 
+/** One plugin of a pack being installed or updated, and what it asks for. */
+export const PackPluginSummary = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  /** "islet": plugin.yaml; "claude": a Claude Code plugin (.claude-plugin/plugin.json). */
+  format: z.enum(["islet", "claude"]),
+  /** Install: everything it asks for. Update: only what was not granted before. */
+  permissions: z.array(PermissionItem),
+});
+export type PackPluginSummary = z.infer<typeof PackPluginSummary>;
+
+/** `islet plugins add` / the catalog's Install: what would be installed, from where. */
+export const PackInstallQuestion = z.strictObject({
+  kind: z.literal("pack-install"),
+  /** The folder name it installs as (a pack, or a single plugin). */
+  pack: z.string(),
+  /** The URL without credentials, or the local path. */
+  source: z.string(),
+  ref: z.string().optional(),
+  commit: z.string().optional(),
+  /** Where it goes: the global home's plugins or this workspace's. */
+  scope: z.enum(["global", "project"]),
+  plugins: z.array(PackPluginSummary),
+});
+
+/** `islet plugins update` / the catalog's Update: what changed, and any new permissions. */
+export const PackUpdateQuestion = z.strictObject({
+  kind: z.literal("pack-update"),
+  pack: z.string(),
+  source: z.string(),
+  from: z.string(),
+  to: z.string(),
+  commits: z.array(z.strictObject({ hash: z.string(), subject: z.string(), author: z.string() })),
+  files: z.array(
+    z.strictObject({
+      path: z.string(),
+      change: z.enum(["added", "modified", "deleted", "renamed"]),
+    }),
+  ),
+  /** Plugins in the new version; `permissions` holds only what is new (not granted before). */
+  plugins: z.array(PackPluginSummary),
+  /** Plugins the update takes away. */
+  removed: z.array(z.string()),
+});
+
 export const Question = z.discriminatedUnion("kind", [
   ApprovalQuestion,
   PermissionsQuestion,
   TrustQuestion,
   ActivationQuestion,
+  PackInstallQuestion,
+  PackUpdateQuestion,
 ]);
 export type Question = z.infer<typeof Question>;
 export type QuestionKind = Question["kind"];
@@ -87,6 +134,8 @@ export const ANSWERS = {
   permissions: z.enum(["grant", "once", "deny"]),
   "workspace-trust": z.enum(["trust", "once", "deny"]),
   "plugin-activation": z.enum(["allow", "deny"]),
+  "pack-install": z.enum(["install", "cancel"]),
+  "pack-update": z.enum(["update", "cancel"]),
 } as const satisfies Record<QuestionKind, z.ZodType>;
 
 export type AnswerFor<K extends QuestionKind> = z.infer<(typeof ANSWERS)[K]>;
@@ -98,6 +147,8 @@ export const NOBODY_ANSWERS: { [K in QuestionKind]: AnswerFor<K> } = {
   permissions: "deny",
   "workspace-trust": "deny",
   "plugin-activation": "deny",
+  "pack-install": "cancel",
+  "pack-update": "cancel",
 };
 
 /** `--yes`: yes to everything for this run, nothing recorded. */
@@ -106,6 +157,8 @@ export const YES_ANSWERS: { [K in QuestionKind]: AnswerFor<K> } = {
   permissions: "once",
   "workspace-trust": "once",
   "plugin-activation": "allow",
+  "pack-install": "install",
+  "pack-update": "update",
 };
 
 /**

@@ -1,0 +1,61 @@
+/**
+ * The body of a pack install or update question as lines of text, shared by the terminal prompt
+ * and the dialog: what is installed from where, each plugin with what it asks for, and for an
+ * update the commits and files that changed.
+ */
+import { describePermission } from "./permission-text.ts";
+import type { PackPluginSummary, QuestionOf } from "./questions.ts";
+
+const MAX_COMMITS = 20;
+const MAX_FILES = 30;
+
+function pluginLines(plugins: PackPluginSummary[], onlyNew: boolean): string[] {
+  return plugins.flatMap((p) => [
+    `${p.name}${p.format === "claude" ? " (Claude Code plugin)" : ""}${p.description ? ` — ${p.description}` : ""}`,
+    ...(p.permissions.length
+      ? p.permissions.map((i) => `    ${onlyNew ? "new: " : ""}${describePermission(i)}`)
+      : onlyNew
+        ? []
+        : ["    asks for nothing beyond the defaults"]),
+  ]);
+}
+
+function capped<T>(items: T[], max: number, line: (item: T) => string): string[] {
+  const shown = items.slice(0, max).map(line);
+  return items.length > max ? [...shown, `… and ${items.length - max} more`] : shown;
+}
+
+export function packInstallLines(q: QuestionOf<"pack-install">): string[] {
+  const at = [q.ref && `ref ${q.ref}`, q.commit && `commit ${q.commit.slice(0, 12)}`]
+    .filter(Boolean)
+    .join(", ");
+  return [
+    `Install ${q.pack} from ${q.source}${at ? ` (${at})` : ""} into the ${q.scope === "global" ? "global" : "workspace's"} plugins:`,
+    ...pluginLines(q.plugins, false).map((l) => `  ${l}`),
+  ];
+}
+
+export function packUpdateLines(q: QuestionOf<"pack-update">): string[] {
+  const asksMore = q.plugins.some((p) => p.permissions.length > 0);
+  return [
+    `Update ${q.pack} (${q.source}) from ${q.from.slice(0, 12)} to ${q.to.slice(0, 12)}:`,
+    `  ${q.commits.length} commit${q.commits.length === 1 ? "" : "s"}:`,
+    ...capped(
+      q.commits,
+      MAX_COMMITS,
+      (c) => `    ${c.hash.slice(0, 8)} ${c.subject} (${c.author})`,
+    ),
+    `  ${q.files.length} file${q.files.length === 1 ? "" : "s"} changed:`,
+    ...capped(q.files, MAX_FILES, (f) => `    ${f.change.padEnd(8)} ${f.path}`),
+    ...(q.removed.length ? [`  removes: ${q.removed.join(", ")}`] : []),
+    ...(asksMore
+      ? [
+          "  asks for more than you granted:",
+          ...pluginLines(
+            q.plugins.filter((p) => p.permissions.length > 0),
+            true,
+          ).map((l) => `    ${l}`),
+        ]
+      : []),
+  ];
+}
