@@ -23,7 +23,7 @@ test("settings.json is shared with electron-store's format both ways", async () 
     assert.equal(conf().path, appSettingsFile(dir.root));
     const warnings: string[] = [];
     const store = new JsonAppSettingsStore(dir.root, (l) => warnings.push(l));
-    assert.deepEqual(await store.read(), { theme: "dark", defaultAgent: "default" });
+    assert.deepEqual(await store.read(), { theme: "dark", defaultAgent: "default", catalogs: [] });
     await store.update({ theme: "light", defaultAgent: "reviewer" });
     const back = conf();
     assert.equal(back.get("theme"), "light");
@@ -42,13 +42,47 @@ test("a bad value falls back alone; a damaged file is kept aside, not overwritte
     writeFileSync(file, JSON.stringify({ theme: "purple", defaultAgent: "reviewer" }));
     const warnings: string[] = [];
     const store = new JsonAppSettingsStore(dir.root, (l) => warnings.push(l));
-    assert.deepEqual(await store.read(), { theme: "system", defaultAgent: "reviewer" });
+    assert.deepEqual(await store.read(), {
+      theme: "system",
+      defaultAgent: "reviewer",
+      catalogs: [],
+    });
     writeFileSync(file, "{ not json");
-    assert.deepEqual(await store.read(), { theme: "system", defaultAgent: "default" });
+    assert.deepEqual(await store.read(), {
+      theme: "system",
+      defaultAgent: "default",
+      catalogs: [],
+    });
     assert.match(warnings.join("\n"), /settings\.json: not valid JSON/);
     await store.update({ theme: "dark" });
     assert.equal(readFileSync(`${file}.bad`, "utf8"), "{ not json");
     assert.equal((JSON.parse(readFileSync(file, "utf8")) as { theme: string }).theme, "dark");
+  } finally {
+    dir.remove();
+  }
+});
+
+test("catalogs: a list of paths and URLs; entries that are not text are left out one by one", async () => {
+  const dir = tempDir("islet-app-settings-");
+  try {
+    const file = appSettingsFile(dir.root);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        catalogs: ["/srv/extra.yaml", 7, "", "https://example.com/c.yaml", "/srv/extra.yaml"],
+      }),
+    );
+    const store = new JsonAppSettingsStore(dir.root, () => undefined);
+    assert.deepEqual((await store.read()).catalogs, [
+      "/srv/extra.yaml",
+      "https://example.com/c.yaml",
+    ]);
+    await store.update({ catalogs: ["https://example.com/c.yaml"] });
+    assert.deepEqual((JSON.parse(readFileSync(file, "utf8")) as { catalogs: string[] }).catalogs, [
+      "https://example.com/c.yaml",
+    ]);
+    writeFileSync(file, JSON.stringify({ catalogs: "not a list" }));
+    assert.deepEqual((await store.read()).catalogs, []);
   } finally {
     dir.remove();
   }

@@ -22,9 +22,15 @@ export type AppSettingsFile = z.infer<typeof AppSettingsFile>;
 export interface AppSettings {
   theme: Theme;
   defaultAgent: string;
+  /** Plugin-pack catalogs added to the default one: file paths and http(s) URLs, in order. */
+  catalogs: string[];
 }
 
-export const APP_SETTINGS_DEFAULTS: AppSettings = { theme: "system", defaultAgent: "default" };
+export const APP_SETTINGS_DEFAULTS: AppSettings = {
+  theme: "system",
+  defaultAgent: "default",
+  catalogs: [],
+};
 
 /** What both hosts provide; Electron-free so the engine and the bridge can use it. */
 export interface AppSettingsStore {
@@ -39,7 +45,7 @@ export function appSettingsFile(globalHome: string): string {
 
 /** Fills defaults over what the file holds (a field with a bad value falls back alone). */
 export function withDefaults(data: unknown): AppSettings {
-  const out: AppSettings = { ...APP_SETTINGS_DEFAULTS };
+  const out: AppSettings = { ...APP_SETTINGS_DEFAULTS, catalogs: [] };
   const theme = z.enum(THEMES).safeParse((data as { theme?: unknown } | null)?.theme);
   if (theme.success) out.theme = theme.data;
   const agent = z
@@ -47,6 +53,12 @@ export function withDefaults(data: unknown): AppSettings {
     .min(1)
     .safeParse((data as { defaultAgent?: unknown } | null)?.defaultAgent);
   if (agent.success) out.defaultAgent = agent.data;
+  // Each catalog on its own: a hand-edited entry that is not text is left out, not the list.
+  const catalogs = (data as { catalogs?: unknown } | null)?.catalogs;
+  if (Array.isArray(catalogs))
+    for (const c of catalogs)
+      if (typeof c === "string" && c.trim() !== "" && !out.catalogs.includes(c.trim()))
+        out.catalogs.push(c.trim());
   return out;
 }
 

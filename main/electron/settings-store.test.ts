@@ -43,7 +43,11 @@ test("a damaged settings.json is kept as .bad and the app starts from the defaul
     writeFileSync(file, "{ not json");
     const warnings: string[] = [];
     const store = desktopSettingsStore(dir.root, (l) => warnings.push(l));
-    assert.deepEqual(await store.read(), { theme: "system", defaultAgent: "default" });
+    assert.deepEqual(await store.read(), {
+      theme: "system",
+      defaultAgent: "default",
+      catalogs: [],
+    });
     assert.equal(readFileSync(`${file}.bad`, "utf8"), "{ not json");
     assert.match(warnings.join("\n"), /settings\.json: .*kept as .*settings\.json\.bad/);
     await store.update({ theme: "dark" });
