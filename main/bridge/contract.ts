@@ -32,6 +32,7 @@ import {
   SettingsTestProvider,
 } from "./schemas/settings.ts";
 import { EDITOR_CALLS, EDITOR_EVENTS } from "./schemas/editor.ts";
+import { PACKS_CALLS, PACKS_EVENTS } from "./schemas/packs.ts";
 
 export { AgentEvent, Problem, Question };
 export { CommandEntry, CommandList };
@@ -220,6 +221,7 @@ export const CALLS = {
   "settings/removeProvider": SettingsRemoveProvider,
   "settings/testProvider": SettingsTestProvider,
   ...EDITOR_CALLS,
+  ...PACKS_CALLS,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {
@@ -242,8 +244,11 @@ export const EVENTS = {
   "app/menu": z.strictObject({ command: z.enum(MENU_COMMANDS) }),
   /** Plugins were reloaded or restarted (hot reload, /reload, Restart): the list is stale. */
   "plugins/changed": z.strictObject({
-    /** "file-change": hot reload after an edit on disk; "reload": a full reload; "restart": one plugin. */
-    cause: z.enum(["file-change", "reload", "restart"]),
+    /**
+     * "file-change": hot reload after an edit on disk; "reload": a full reload; "restart": one
+     * plugin; "packs": a pack was installed, updated or removed (packs/*).
+     */
+    cause: z.enum(["file-change", "reload", "restart", "packs"]),
     reports: z.array(ReloadResult),
   }),
   /** Broken configuration (it never stops the engine), with its file:line:column when known. */
@@ -257,6 +262,7 @@ export const EVENTS = {
   /** A conversation's events, to its clients but the one streaming them (schemas/chat.ts). */
   "chat/event": ChatEventPayload,
   ...EDITOR_EVENTS,
+  ...PACKS_EVENTS,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type CallRequest<N extends CallName> = z.input<(typeof CALLS)[N]["request"]>;

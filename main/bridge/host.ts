@@ -10,6 +10,7 @@ import { problemFromLine } from "../host/problem.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { Chats } from "./chats.ts";
 import { bridgeHandlers, type HostInfo } from "./handlers/index.ts";
+import type { CatalogOptions, PackOperations } from "./handlers/packs.ts";
 import { BridgeQuestions } from "./questions.ts";
 import { BridgeService, EVERYONE } from "./service.ts";
 
@@ -25,6 +26,10 @@ export async function openBridgeHost(
     warn?(line: string): void;
     /** The app's settings file; default: the engine's own JSON store in the global home. */
     settings?: AppSettingsStore;
+    /** Plugin packs; default: the pack manager on the engine's homes. */
+    packs?: PackOperations;
+    /** The default catalog and the time limit for URL catalogs (tests). */
+    catalog?: CatalogOptions;
   },
 ): Promise<BridgeHost> {
   const service = new BridgeService();
@@ -43,7 +48,19 @@ export async function openBridgeHost(
   const engine = await createEngine({ ...opts, questions: engineQuestions, warn });
   const chats = new Chats(engine, service, questions);
   const settings = opts.settings ?? new JsonAppSettingsStore(engine.homes.global, warn);
-  service.handle(bridgeHandlers({ engine, host: opts.host, service, questions, chats, settings }));
+  const packs = opts.packs ?? PACKS_PENDING;
+  service.handle(
+    bridgeHandlers({
+      engine,
+      host: opts.host,
+      service,
+      questions,
+      chats,
+      settings,
+      packs,
+      catalog: opts.catalog,
+    }),
+  );
   const close = async () => {
     questions.withdrawAll();
     await chats.closeAll();
@@ -59,3 +76,11 @@ export async function openBridgeHost(
   }
   return { engine, service, close };
 }
+
+// Until the pack manager (main/plugins/packs/index.ts) is merged: listing works, changes refuse.
+const PACKS_PENDING: PackOperations = {
+  list: async () => [],
+  add: () => Promise.reject(new Error("plugin packs are not available in this build")),
+  update: () => Promise.reject(new Error("plugin packs are not available in this build")),
+  remove: () => Promise.reject(new Error("plugin packs are not available in this build")),
+};

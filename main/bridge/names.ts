@@ -44,6 +44,13 @@ export const CALL_NAMES = [
   "plugins/setEnabled",
   "plugins/config",
   "plugins/saveConfig",
+  "catalog/list",
+  "catalog/add",
+  "catalog/remove",
+  "packs/list",
+  "packs/install",
+  "packs/update",
+  "packs/remove",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
@@ -62,6 +69,8 @@ export const EVENT_NAMES = [
   "settings/changed",
   "chat/event",
   "plugins/log",
+  "packs/progress",
+  "catalog/changed",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -11,6 +11,7 @@ import { commandHandlers } from "./commands.ts";
 import { editorHandlers } from "./editor.ts";
 import { pluginHandlers } from "./plugins.ts";
 import { modelHandlers, withSessionModel } from "./models.ts";
+import { packHandlers, type CatalogOptions, type PackOperations } from "./packs.ts";
 import { questionHandlers } from "./questions.ts";
 import { sessionHandlers, withSessionEvents } from "./sessions.ts";
 import { settingsHandlers } from "./settings.ts";
@@ -25,6 +26,9 @@ export interface HandlerDeps {
   chats: Chats;
   /** The app's settings file (electron-store in the app, JsonStore under `islet serve`). */
   settings: AppSettingsStore;
+  /** Installs, updates and removes plugin packs (main/plugins/packs/). */
+  packs: PackOperations;
+  catalog?: CatalogOptions;
 }
 
 export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
@@ -46,5 +50,6 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...settingsHandlers(deps.engine, deps.settings, deps.service),
     ...commandHandlers(deps.engine),
     ...editorHandlers(deps.engine, deps.service),
+    ...packHandlers(deps),
   };
 }

@@ -1,0 +1,251 @@
+/**
+ * `catalog/*` and `packs/*`: the Catalog tab. An operation reports its progress to the client
+ * that started it, asks that client (and no other) the pack-install / pack-update question — a
+ * client that goes away cancels —, and when it is done the running engine loads, reloads or
+ * unloads the pack's plugins before the call answers, so the next turn uses them.
+ */
+import { randomUUID } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import type { AppSettingsStore } from "../../config/app-settings.ts";
+import type { Engine } from "../../engine/engine.ts";
+import { ProblemError } from "../../host/problem.ts";
+import { ask, type QuestionPort } from "../../host/questions.ts";
+import { loadCatalogs } from "../../plugins/catalog/load.ts";
+import { checkCatalogSource, defaultCatalogFile } from "../../plugins/catalog/sources.ts";
+import type {
+  InstalledPack,
+  PackAddInput,
+  PackOperationHooks,
+  PackUpdateOutcome,
+} from "../../plugins/packs/types.ts";
+import type { ReloadReport } from "../../plugins/runtime/runtime.ts";
+import type { BridgeQuestions } from "../questions.ts";
+import {
+  EVERYONE,
+  toClient,
+  type BridgeService,
+  type CallHandlers,
+  type ClientId,
+} from "../service.ts";
+import { catalogView, installedView } from "./packs-view.ts";
+
+type Names =
+  | "catalog/list"
+  | "catalog/add"
+  | "catalog/remove"
+  | "packs/list"
+  | "packs/install"
+  | "packs/update"
+  | "packs/remove";
+
+/** What the handlers need of the pack manager (main/plugins/packs/index.ts). */
+export interface PackOperations {
+  list(): Promise<InstalledPack[]>;
+  add(input: PackAddInput, hooks: PackOperationHooks): Promise<InstalledPack>;
+  update(nameOrPlugin: string, hooks: PackOperationHooks): Promise<PackUpdateOutcome>;
+  remove(nameOrPlugin: string): Promise<InstalledPack>;
+}
+
+export interface CatalogOptions {
+  /** The default catalog; null for none (default: resources/catalog.yaml). */
+  defaultFile?: string | null;
+  /** Time limit for fetching a URL catalog. */
+  timeoutMs?: number;
+}
+
+export interface PackDeps {
+  engine: Engine;
+  settings: AppSettingsStore;
+  service: Pick<BridgeService, "emit">;
+  questions: BridgeQuestions;
+  packs: PackOperations;
+  catalog?: CatalogOptions;
+}
+
+/** An error as the Catalog tab shows it in place: its first line. */
+function oneLine(source: string, err: unknown): ProblemError {
+  if (err instanceof ProblemError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new ProblemError({ source, title: message.split("\n")[0].trim() || "failed" });
+}
+
+export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
+  const { engine, settings, service, questions, packs } = deps;
+  const defaultFile =
+    deps.catalog?.defaultFile === undefined ? defaultCatalogFile() : deps.catalog.defaultFile;
+  /** Packs being changed now, by name (or source, for an install whose name is not known yet). */
+  const busy = new Set<string>();
+
+  const view = async (refresh = false) => {
+    const { catalogs } = await settings.read();
+    const [set, installed] = await Promise.all([
+      loadCatalogs({
+        globalHome: engine.homes.global,
+        sources: catalogs,
+        defaultFile,
+        refresh,
+        timeoutMs: deps.catalog?.timeoutMs,
+      }),
+      packs.list(),
+    ]);
+    return catalogView(set, installed, settings.file);
+  };
+
+  /** The plugin folders a pack holds as the runtime knows them, and the pack itself (new ones). */
+  const reloadPack = async (dir: string): Promise<ReloadReport[]> => {
+    const runtime = engine.plugins;
+    if (!runtime) return [];
+    const roots = new Set([dir, await realpath(dir).catch(() => dir)]);
+    const inside = (d: string) =>
+      [...roots].some((root) => d === root || d.startsWith(root + path.sep));
+    const dirs = runtime
+      .names()
+      .map((name) => runtime.get(name)?.spec.dir)
+      .filter((d): d is string => d !== undefined && inside(d));
+    const reports = await runtime.reloadChanged([...roots, ...dirs]);
+    service.emit(EVERYONE, "plugins/changed", { cause: "packs", reports });
+    service.emit(EVERYONE, "catalog/changed", { cause: "packs" });
+    // Anything the plugins ask for beyond what install consent granted is asked as at load.
+    void engine.askPluginPermissions();
+    return reports;
+  };
+
+  /** Runs one operation on `key`, with progress and consent addressed to `client`. */
+  const operate = async <T>(
+    source: "packs/install" | "packs/update" | "packs/remove",
+    key: string,
+    client: ClientId,
+    signal: AbortSignal,
+    operation: string,
+    run: (hooks: PackOperationHooks, cancelled: () => boolean) => Promise<T>,
+  ): Promise<T> => {
+    if (busy.has(key))
+      throw new ProblemError({
+        source,
+        title: `${key} is already being installed, updated or removed`,
+        suggestion: "wait for that to finish",
+      });
+    busy.add(key);
+    let label = key;
+    let refused = false;
+    const port: QuestionPort = questions.port(() => toClient(client));
+    const hooks: PackOperationHooks = {
+      signal,
+      progress: (p) =>
+        service.emit(toClient(client), "packs/progress", { operation, pack: label, ...p }),
+      consent: async (question) => {
+        label = question.pack;
+        const { answer } = await ask(port, question, signal);
+        refused = answer === "cancel";
+        return !refused;
+      },
+    };
+    try {
+      return await run(hooks, () => refused);
+    } finally {
+      busy.delete(key);
+    }
+  };
+
+  return {
+    "catalog/list": (request) => view(request?.refresh === true),
+
+    "catalog/add": async ({ source: typed }) => {
+      const checked = checkCatalogSource(typed);
+      if (!checked.ok) throw new ProblemError({ source: "catalog/add", title: checked.error });
+      const { catalogs } = await settings.read();
+      if (!catalogs.includes(checked.source))
+        await settings.update({ catalogs: [...catalogs, checked.source] });
+      service.emit(EVERYONE, "catalog/changed", { cause: "catalogs" });
+      return view(true);
+    },
+
+    "catalog/remove": async ({ source }) => {
+      const { catalogs } = await settings.read();
+      if (!catalogs.includes(source))
+        throw new ProblemError({
+          source: "catalog/remove",
+          title: `catalogs: ${JSON.stringify(source)} is not in ${settings.file}`,
+          suggestion: source === defaultFile ? "the default catalog is always listed" : undefined,
+        });
+      await settings.update({ catalogs: catalogs.filter((c) => c !== source) });
+      service.emit(EVERYONE, "catalog/changed", { cause: "catalogs" });
+      return view();
+    },
+
+    "packs/list": async () => ({ packs: (await packs.list()).map(installedView) }),
+
+    "packs/install": async (request, { client, signal }) => {
+      const operation = request.operation ?? randomUUID();
+      const { source, ref, subpath, name, scope } = request;
+      return operate(
+        "packs/install",
+        name ?? source,
+        client,
+        signal,
+        operation,
+        async (hooks, cancelled) => {
+          let pack: InstalledPack;
+          try {
+            pack = await packs.add({ source, ref, subpath, name, scope }, hooks);
+          } catch (err) {
+            if (cancelled())
+              return { operation, status: "cancelled" as const, pack: null, reports: [] };
+            throw oneLine("packs/install", err);
+          }
+          const reports = await reloadPack(pack.dir);
+          return { operation, status: "done" as const, pack: installedView(pack), reports };
+        },
+      );
+    },
+
+    "packs/update": async ({ name, force, operation: id }, { client, signal }) => {
+      const operation = id ?? randomUUID();
+      return operate("packs/update", name, client, signal, operation, async (hooks, cancelled) => {
+        let outcome: PackUpdateOutcome;
+        try {
+          outcome = await packs.update(name, { ...hooks, force });
+        } catch (err) {
+          if (cancelled())
+            return {
+              operation,
+              status: "cancelled" as const,
+              changed: false,
+              from: null,
+              to: null,
+              pack: null,
+              reports: [],
+            };
+          throw oneLine("packs/update", err);
+        }
+        const reports = outcome.changed ? await reloadPack(outcome.pack.dir) : [];
+        return {
+          operation,
+          status: "done" as const,
+          changed: outcome.changed,
+          from: outcome.from,
+          to: outcome.to,
+          pack: installedView(outcome.pack),
+          reports,
+        };
+      });
+    },
+
+    "packs/remove": async ({ name, operation: id }, { client, signal }) => {
+      const operation = id ?? randomUUID();
+      return operate("packs/remove", name, client, signal, operation, async (hooks) => {
+        hooks.progress?.({ phase: "removing", message: `Removing ${name}` });
+        let pack: InstalledPack;
+        try {
+          pack = await packs.remove(name);
+        } catch (err) {
+          throw oneLine("packs/remove", err);
+        }
+        const reports = await reloadPack(pack.dir);
+        hooks.progress?.({ phase: "done", message: `Removed ${pack.name}` });
+        return { operation, status: "done" as const, pack: installedView(pack), reports };
+      });
+    },
+  };
+}

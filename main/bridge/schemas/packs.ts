@@ -1,0 +1,178 @@
+/**
+ * Plugin packs and catalogs in the app (SPEC §7): `catalog/*` lists the catalogs' packs (with
+ * whether each is installed) and edits the list of catalogs in settings; `packs/*` installs,
+ * updates and removes packs, with `packs/progress` events to the client that asked and the
+ * consent question (`pack-install`, `pack-update`) asked of that client alone.
+ * Plain zod: the renderer bundles it.
+ */
+import { z } from "zod";
+
+const Scope = z.enum(["global", "project"]);
+const PackName = z.string().min(1).max(200);
+/** Chosen by the client so it can follow `packs/progress` before the call answers. */
+const OperationId = z.string().min(1).max(100);
+
+export const PackOriginView = z.strictObject({
+  url: z.string(),
+  ref: z.string().nullable(),
+  subpath: z.string().nullable(),
+  commit: z.string(),
+  installedAt: z.string(),
+  updatedAt: z.string().nullable(),
+  vendored: z.boolean(),
+});
+
+export const InstalledPackView = z.strictObject({
+  name: z.string(),
+  dir: z.string(),
+  scope: Scope,
+  /** Null for a copy of a local folder and for hand-made folders (no update path). */
+  origin: PackOriginView.nullable(),
+  plugins: z.array(z.string()),
+});
+export type InstalledPackView = z.infer<typeof InstalledPackView>;
+
+export const CatalogStatusView = z.strictObject({
+  source: z.string(),
+  kind: z.enum(["default", "file", "url"]),
+  /** "cached": the URL could not be fetched now; its last copy is listed. */
+  state: z.enum(["ok", "cached", "error"]),
+  entries: z.number().int().nonnegative(),
+  /** The one line saying what is wrong (or why the copy is a cached one). */
+  error: z.string().nullable(),
+  /** One line per entry left out. */
+  problems: z.array(z.string()),
+  fetchedAt: z.string().nullable(),
+});
+export type CatalogStatusView = z.infer<typeof CatalogStatusView>;
+
+export const CatalogPackView = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  url: z.string(),
+  ref: z.string().nullable(),
+  subpath: z.string().nullable(),
+  tags: z.array(z.string()),
+  author: z.string().nullable(),
+  /** The catalog listing it. */
+  catalog: z.string(),
+  /** Installed from the same repository (origin URL and subpath), in either scope. */
+  installed: InstalledPackView.nullable(),
+});
+export type CatalogPackView = z.infer<typeof CatalogPackView>;
+
+export const CatalogView = z.strictObject({
+  catalogs: z.array(CatalogStatusView),
+  packs: z.array(CatalogPackView),
+  /** Every tag, most used first. */
+  tags: z.array(z.string()),
+  /** Installed packs no catalog lists (added from a URL or by hand): Update and Remove apply. */
+  others: z.array(InstalledPackView),
+  /** The settings file holding `catalogs:`. */
+  file: z.string(),
+});
+export type CatalogView = z.infer<typeof CatalogView>;
+
+const Operation = z.strictObject({ operation: OperationId.optional() });
+
+/** How an operation ended: done, or cancelled at the consent question (nothing changed). */
+const Finished = z.enum(["done", "cancelled"]);
+
+const Report = z.strictObject({
+  name: z.string(),
+  ok: z.boolean(),
+  ms: z.number(),
+  error: z.string().optional(),
+});
+
+export const PACKS_CALLS = {
+  /** The catalogs' packs and each catalog's state; `refresh` fetches URL catalogs again. */
+  "catalog/list": {
+    request: z.strictObject({ refresh: z.boolean().optional() }).optional(),
+    response: CatalogView,
+  },
+  /** Adds a catalog (a file path or an http(s) URL) to settings; emits `catalog/changed`. */
+  "catalog/add": {
+    request: z.strictObject({ source: z.string().min(1).max(2000) }),
+    response: CatalogView,
+  },
+  "catalog/remove": {
+    request: z.strictObject({ source: z.string().min(1).max(2000) }),
+    response: CatalogView,
+  },
+  "packs/list": {
+    request: z.undefined(),
+    response: z.strictObject({ packs: z.array(InstalledPackView) }),
+  },
+  /**
+   * Installs a pack (git URL, owner/repo or local path) after the `pack-install` question, asked
+   * of this client; the running engine loads its plugins before the call answers.
+   */
+  "packs/install": {
+    request: Operation.extend({
+      source: z.string().trim().min(1).max(2000),
+      ref: z.string().trim().min(1).max(200).optional(),
+      subpath: z.string().trim().min(1).max(500).optional(),
+      name: PackName.optional(),
+      scope: Scope,
+    }),
+    response: z.strictObject({
+      operation: OperationId,
+      status: Finished,
+      pack: InstalledPackView.nullable(),
+      reports: z.array(Report),
+    }),
+  },
+  /** Fetches, shows what changed (`pack-update`, asked of this client), then swaps it in. */
+  "packs/update": {
+    request: Operation.extend({ name: PackName, force: z.boolean().optional() }),
+    response: z.strictObject({
+      operation: OperationId,
+      status: Finished,
+      /** False when it was already up to date. */
+      changed: z.boolean(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      pack: InstalledPackView.nullable(),
+      reports: z.array(Report),
+    }),
+  },
+  /** Removes a pack (or the pack holding a plugin of that name); its plugins unload at once. */
+  "packs/remove": {
+    request: Operation.extend({ name: PackName }),
+    response: z.strictObject({
+      operation: OperationId,
+      status: Finished,
+      pack: InstalledPackView.nullable(),
+      reports: z.array(Report),
+    }),
+  },
+} as const;
+
+export const PackProgressEvent = z.strictObject({
+  operation: OperationId,
+  /** The pack's name, or the source while the name is not known yet. */
+  pack: z.string(),
+  phase: z.enum([
+    "resolving",
+    "cloning",
+    "fetching",
+    "validating",
+    "vendoring",
+    "building",
+    "consent",
+    "installing",
+    "removing",
+    "done",
+  ]),
+  message: z.string(),
+  fraction: z.number().min(0).max(1).optional(),
+});
+export type PackProgressEvent = z.infer<typeof PackProgressEvent>;
+
+export const PACKS_EVENTS = {
+  /** How an operation this client started is going (to that client only). */
+  "packs/progress": PackProgressEvent,
+  /** The catalogs in settings or the installed packs changed: lists are stale (to everyone). */
+  "catalog/changed": z.strictObject({ cause: z.enum(["catalogs", "packs"]) }),
+} as const;
