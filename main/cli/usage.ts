@@ -16,6 +16,7 @@ Usage:
   islet models [--json]                    detected local servers and configured providers
   islet plugins list|show NAME [--json]    installed plugins: hooks, tools, commands, errors
   islet plugins permissions NAME [--reset] what a plugin asks for and what you granted
+  islet plugins search [TERM] [--tag T]    packs in the catalogs (default + Settings), installed or not
   islet trust list|add [DIR]|revoke [DIR]  folders whose .islet/ may widen Islet (workspace trust)
   islet serve [--port N] [run options]     the app's UI for a browser, on 127.0.0.1, behind a token
 

@@ -1,0 +1,89 @@
+/**
+ * `islet plugins search [TERM] [--tag T] [--json] [--refresh]`: the packs of every catalog (the
+ * default one and those added in settings) matching TERM by name, description and tags, and
+ * whether each is installed. Catalog problems go to stderr, one line each; the packs still list.
+ */
+import { JsonAppSettingsStore } from "../config/app-settings.ts";
+import { resolveHomes } from "../config/homes.ts";
+import { searchCatalog } from "../host/catalog-search.ts";
+import { installedFromCatalog } from "../plugins/catalog/installed.ts";
+import { loadCatalogs, type CatalogPack } from "../plugins/catalog/load.ts";
+import { defaultCatalogFile } from "../plugins/catalog/sources.ts";
+import type { InstalledPack } from "../plugins/packs/types.ts";
+import { COMMON_OPTIONS, parseFlags } from "./options.ts";
+import type { Output } from "./render.ts";
+
+export interface SearchDeps {
+  /** The installed packs of both scopes (the pack manager's list). */
+  installed(homes: ReturnType<typeof resolveHomes>): Promise<InstalledPack[]>;
+}
+
+function packText(p: CatalogPack, installed: InstalledPack | undefined): string {
+  const where = installed
+    ? `  installed${installed.name !== p.name ? ` as ${installed.name}` : ""} (${installed.scope})`
+    : "";
+  const facts = [
+    p.url + (p.ref ? `#${p.ref}` : "") + (p.subpath ? ` (${p.subpath})` : ""),
+    p.tags.length ? p.tags.join(", ") : null,
+    p.author ?? null,
+  ].filter((s): s is string => s !== null);
+  return [
+    `${p.name}${where}`,
+    ...(p.description ? [`  ${p.description}`] : []),
+    `  ${facts.join(" · ")}`,
+  ]
+    .join("\n")
+    .concat("\n");
+}
+
+// Until the pack manager (main/plugins/packs/index.ts) is merged, nothing reads as installed.
+const DEFAULT_DEPS: SearchDeps = { installed: async () => [] };
+
+export async function searchCommand(
+  argv: string[],
+  io: Output,
+  deps: SearchDeps = DEFAULT_DEPS,
+): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON_OPTIONS,
+    json: { type: "boolean" },
+    tag: { type: "string" },
+    refresh: { type: "boolean" },
+  });
+  const term = positionals.join(" ");
+  const homes = resolveHomes({ home: values.home, workdir: values.workdir });
+  const warn = (line: string) => io.err(`warning: ${line}\n`);
+  const { catalogs } = await new JsonAppSettingsStore(homes.global, warn).read();
+  const [set, installed] = await Promise.all([
+    loadCatalogs({
+      globalHome: homes.global,
+      sources: catalogs,
+      defaultFile: defaultCatalogFile(),
+      refresh: values.refresh,
+    }),
+    deps.installed(homes),
+  ]);
+  for (const c of set.catalogs) {
+    if (c.error) io.err(`${c.state === "cached" ? "note" : "warning"}: ${c.error}\n`);
+    for (const p of c.problems) warn(p);
+  }
+  const found = searchCatalog(set.packs, term, values.tag);
+  const matches = installedFromCatalog(found, installed);
+  if (values.json) {
+    const packs = found.map((p) => ({ ...p, installed: matches.get(p)?.[0] ?? null }));
+    io.out(`${JSON.stringify({ packs, catalogs: set.catalogs }, null, 2)}\n`);
+    return 0;
+  }
+  if (found.length === 0) {
+    const what = [term && `"${term}"`, values.tag && `tag ${values.tag}`]
+      .filter(Boolean)
+      .join(" and ");
+    io.out(`No pack in the catalogs matches ${what || "anything"}.\n`);
+    return 0;
+  }
+  io.out(found.map((p) => packText(p, matches.get(p)?.[0])).join("\n"));
+  io.out(
+    `\n${found.length} pack${found.length === 1 ? "" : "s"}; install one with: islet plugins add URL\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,59 @@
+/** `islet plugins search` through the real binary, with catalogs added in the home's settings.json. */
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { islet, tempDirs } from "./testing/islet.ts";
+
+const EXTRA = `packs:
+  - name: review-kit
+    description: Reviews pull requests
+    url: https://example.com/review-kit.git
+    tags: [review, git]
+    author: Someone
+  - name: broken
+    description: has no url
+`;
+
+test("search lists matching packs of the default and the settings' catalogs; problems go to stderr", async () => {
+  const dirs = await tempDirs();
+  try {
+    await mkdir(dirs.home, { recursive: true });
+    const extra = path.join(dirs.root, "extra.yaml");
+    await writeFile(extra, EXTRA);
+    await writeFile(
+      path.join(dirs.home, "settings.json"),
+      JSON.stringify({ catalogs: [extra, path.join(dirs.root, "gone.yaml")] }),
+    );
+    const text = await islet(["plugins", "search", "review", "--home", dirs.home]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(
+      text.stdout,
+      /^review-kit\n {2}Reviews pull requests\n {2}https:\/\/example\.com\/review-kit\.git · review, git · Someone\n/m,
+    );
+    assert.match(text.stdout, /^claude-code-plugins$/m, "the default catalog is searched too");
+    assert.doesNotMatch(text.stdout, /^wshobson-agents/m);
+    assert.deepEqual(text.stderr.trim().split("\n"), [
+      `warning: ${extra}:7: packs[1] "broken": url: missing`,
+      `warning: ${path.join(dirs.root, "gone.yaml")}: cannot read the catalog (no such file)`,
+    ]);
+
+    const json = await islet(["plugins", "search", "--tag", "git", "--json", "--home", dirs.home]);
+    assert.equal(json.code, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as {
+      packs: { name: string; installed: unknown; catalog: string }[];
+      catalogs: { source: string; state: string }[];
+    };
+    assert.ok(parsed.packs.every((p) => p.installed === null));
+    assert.ok(parsed.packs.some((p) => p.name === "review-kit" && p.catalog === extra));
+    assert.deepEqual(
+      parsed.catalogs.map((c) => c.state),
+      ["ok", "ok", "error"],
+    );
+
+    const none = await islet(["plugins", "search", "nothing-like-this", "--home", dirs.home]);
+    assert.equal(none.stdout, 'No pack in the catalogs matches "nothing-like-this".\n');
+  } finally {
+    await dirs.clean();
+  }
+});
