@@ -2,6 +2,8 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import type { LeaveGuard } from "./editor/EditorView.tsx";
 import { ChatView } from "./chat/ChatView.tsx";
+import { CatalogView } from "./catalog/CatalogView.tsx";
+import { PluginsTabs, type PluginsTab } from "./catalog/PluginsTabs.tsx";
 import { useBridgeEvent, useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
 import { looseProblems } from "./plugins/format.ts";
 import { PluginBrowser } from "./plugins/PluginBrowser.tsx";
@@ -24,6 +26,7 @@ export function App() {
   /** The chat's session; null: a new chat (it gets an id with its first prompt). */
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [pluginsTab, setPluginsTab] = useState<PluginsTab>("installed");
   // The editor asks about unsaved changes before the app leaves it.
   const leaveEditor = useRef<LeaveGuard | null>(null);
   /** Resolves false when the editor's unsaved-changes prompt kept the person there. */
@@ -75,8 +78,15 @@ export function App() {
             )}
           />
         </div>
-        {view === "plugins" ? (
+        {view === "plugins" && pluginsTab === "catalog" ? (
+          <CatalogView
+            tabs={<PluginsTabs tab={pluginsTab} onChange={setPluginsTab} />}
+            connection={connection}
+            onManageCatalogs={() => void navigate("settings")}
+          />
+        ) : view === "plugins" ? (
           <PluginBrowser
+            tabs={<PluginsTabs tab={pluginsTab} onChange={setPluginsTab} />}
             list={plugins}
             info={info.data}
             connection={connection}

@@ -2,9 +2,10 @@
  * The plugin browser: which sandbox runs the plugins, what is installed and in what state, what
  * could not load, and a Reload button. The list follows hot reloads live (`plugins/changed`).
  */
-import { Fragment, useState } from "react";
+import { Fragment, useState, type ReactNode } from "react";
 import type { AppInfo, PluginEntry, PluginList } from "../../../main/bridge/contract.ts";
 import { useBridgeEvent, type Query } from "../bridge/hooks.ts";
+import { tabPanelProps } from "../catalog/PluginsTabs.tsx";
 import type { ConnectionState } from "../bridge/index.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { ReloadIcon, SearchIcon } from "../ui/icons.tsx";
@@ -21,12 +22,15 @@ export function PluginBrowser({
   info,
   connection,
   onEdit,
+  tabs,
 }: {
   list: Query<PluginList>;
   info: AppInfo | undefined;
   connection: ConnectionState;
   /** Opens a plugin in the editor (the card's Edit button). */
   onEdit?(name: string): void;
+  /** The Installed / Catalog tabs, under the title. */
+  tabs?: ReactNode;
 }) {
   const [filter, setFilter] = useState("");
   const [activity, setActivity] = useState<ReloadActivity | null>(null);
@@ -87,9 +91,10 @@ export function PluginBrowser({
             {reload.running ? "Reloading…" : "Reload"}
           </button>
         </div>
+        {tabs}
       </header>
 
-      <div className="view-body">
+      <div className="view-body" {...(tabs ? tabPanelProps("installed") : {})}>
         {data ? <BackendBanner backend={data.backend} /> : null}
 
         {reload.error ? (

@@ -1,11 +1,13 @@
 /**
  * The engine's questions other than a chat's tool approvals (plugin permissions, workspace
- * trust, plugin activation), app-wide, one at a time, as a modal dialog: a browser tab on
- * `islet serve` may be the one asked. Same wording as the desktop app's native dialog.
+ * trust, plugin activation, plugin packs), app-wide, one at a time, as a modal dialog: a browser
+ * tab on `islet serve` may be the one asked. Same wording as the desktop app's native dialog;
+ * pack install and update questions get a richer body (PackConsent.tsx).
  */
 import { useEffect, useRef } from "react";
 import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
 import { dialogText } from "../../../main/host/question-text.ts";
+import { PackInstallBody, PackUpdateBody } from "./PackConsent.tsx";
 import { useQuestions } from "./useQuestions.ts";
 import "./questions.css";
 
@@ -23,10 +25,12 @@ export function QuestionDialog() {
   }, [asked]);
   const text = asked ? dialogText(asked.question) : null;
   const cancel = text?.buttons[0];
+  const q = asked?.question;
+  const pack = q?.kind === "pack-install" || q?.kind === "pack-update";
   return (
     <dialog
       ref={ref}
-      className="question-dialog"
+      className={pack ? "question-dialog question-dialog-pack" : "question-dialog"}
       aria-labelledby="question-title"
       aria-describedby="question-message"
       onCancel={(e) => {
@@ -42,9 +46,17 @@ export function QuestionDialog() {
     >
       {asked && text ? (
         <form method="dialog" onSubmit={(e) => e.preventDefault()}>
-          <h2 id="question-title">{text.title}</h2>
-          <p id="question-message">{text.message}</p>
-          <pre className="question-detail">{text.detail}</pre>
+          {q?.kind === "pack-install" ? (
+            <PackInstallBody q={q} />
+          ) : q?.kind === "pack-update" ? (
+            <PackUpdateBody q={q} />
+          ) : (
+            <>
+              <h2 id="question-title">{text.title}</h2>
+              <p id="question-message">{text.message}</p>
+              <pre className="question-detail">{text.detail}</pre>
+            </>
+          )}
           {error ? <p className="error-text">{error}</p> : null}
           {pending.length > 1 ? <p className="muted">{pending.length - 1} more waiting</p> : null}
           <div className="question-buttons">

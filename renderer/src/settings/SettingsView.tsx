@@ -5,6 +5,7 @@
 import { AgentPicker } from "../models/AgentPicker.tsx";
 import { ModelPicker } from "../models/ModelPicker.tsx";
 import { Callout } from "../ui/Callout.tsx";
+import { CatalogsSection } from "./CatalogsSection.tsx";
 import { ApprovalsSection, PluginsSection } from "./PolicySections.tsx";
 import { ProvidersSection } from "./ProvidersSection.tsx";
 import { Row, Section, Segmented } from "./Section.tsx";
@@ -19,6 +20,7 @@ const SECTIONS = [
   ["providers", "Providers"],
   ["approvals", "Tool approvals"],
   ["plugins-settings", "Plugins"],
+  ["catalogs", "Catalogs"],
 ] as const;
 
 export function SettingsView() {
@@ -98,6 +100,7 @@ export function SettingsView() {
             <ProvidersSection view={view} change={change} />
             <ApprovalsSection view={view} change={change} />
             <PluginsSection view={view} change={change} />
+            <CatalogsSection />
           </>
         )}
       </div>
