@@ -93,6 +93,7 @@ export const PackInstallQuestion = z.strictObject({
   scope: z.enum(["global", "project"]),
   plugins: z.array(PackPluginSummary),
 });
+export type PackInstallQuestion = z.infer<typeof PackInstallQuestion>;
 
 /** `islet plugins update` / the catalog's Update: what changed, and any new permissions. */
 export const PackUpdateQuestion = z.strictObject({
@@ -113,6 +114,7 @@ export const PackUpdateQuestion = z.strictObject({
   /** Plugins the update takes away. */
   removed: z.array(z.string()),
 });
+export type PackUpdateQuestion = z.infer<typeof PackUpdateQuestion>;
 
 export const Question = z.discriminatedUnion("kind", [
   ApprovalQuestion,
