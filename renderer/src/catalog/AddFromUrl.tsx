@@ -76,7 +76,9 @@ export function AddFromUrl({ operations }: { operations: PackOperations }) {
             onChange={(e) => setWorkspace(e.target.checked)}
             disabled={busy}
           />
-          This workspace only (its <code>.islet/plugins</code>)
+          <span>
+            This workspace only (its <code>.islet/plugins</code>)
+          </span>
         </label>
       </form>
       <OperationStatus
