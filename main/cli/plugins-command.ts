@@ -45,7 +45,7 @@ function showText(p: PluginInfo): string {
 
 export async function pluginsCommand(argv: string[], io: Output): Promise<number> {
   if (argv[0] === "search")
-    return (await import("./plugins-search-command.ts")).searchCommand(argv.slice(1), io);
+    return (await import("./plugins-search-command.ts")).searchCommand(argv, io);
   const { values, positionals } = parseFlags(argv, {
     ...COMMON_OPTIONS,
     ...PLUGIN_OPTIONS,

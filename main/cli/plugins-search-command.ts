@@ -50,7 +50,8 @@ export async function searchCommand(
     tag: { type: "string" },
     refresh: { type: "boolean" },
   });
-  const term = positionals.join(" ");
+  // argv is the whole `plugins` command line: positionals[0] is "search".
+  const term = positionals.slice(1).join(" ");
   const homes = resolveHomes({ home: values.home, workdir: values.workdir });
   const warn = (line: string) => io.err(`warning: ${line}\n`);
   const { catalogs } = await new JsonAppSettingsStore(homes.global, warn).read();
