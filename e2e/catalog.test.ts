@@ -14,7 +14,6 @@ import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import {
   gitRepos,
-  pluginFiles,
   startGitHttp,
   type GitRepos,
   type GitServer,
@@ -44,13 +43,14 @@ describe(
       repos = await gitRepos();
       const pack = await repos.create("islet-plugin-greetings");
       await pack.commit("Two plugins", {
-        ...pluginFiles("greeter", {
-          yaml: 'permissions:\n  network: [{ host: api.weather.example, reason: "adds the weather to the greeting" }]\n',
-          code: GREETER,
-        }),
-        ...pluginFiles("style-guide", {
-          yaml: 'permissions:\n  env: [{ name: STYLE_GUIDE_URL, reason: "where your team keeps its style guide" }]\n',
-        }),
+        "greeter/plugin.yaml":
+          'description: "Greets the user the way a lighthouse keeper would"\n' +
+          'permissions:\n  network: [{ host: api.weather.example, reason: "adds the weather to the greeting" }]\n',
+        "greeter/index.ts": GREETER,
+        "style-guide/plugin.yaml":
+          'description: "Reminds the model of the team\'s style guide"\n' +
+          'permissions:\n  env: [{ name: STYLE_GUIDE_URL, reason: "where your team keeps its style guide" }]\n',
+        "style-guide/index.ts": "export function beforeChat() { return undefined; }\n",
       });
       server = await startGitHttp(repos.served);
       catalogFile = path.join(repos.root, "catalog.yaml");
@@ -130,12 +130,6 @@ describe(
         .getByRole("button", { name: "All" })
         .click();
       assert.deepEqual(await seriousViolationsLightAndDark(page), { light: [], dark: [] });
-      if (SHOTS)
-        for (const colorScheme of ["light", "dark"] as const) {
-          await page.emulateMedia({ colorScheme });
-          await page.screenshot({ path: path.join(SHOTS, `catalog-${colorScheme}.png`) });
-        }
-      await page.emulateMedia({ colorScheme: "light" });
     });
 
     it("Cancel at the consent dialog (the default, from the keyboard) installs nothing", async () => {
@@ -170,7 +164,7 @@ describe(
     });
 
     it("one click and Install: the plugin acts on the next turn", async () => {
-      assert.doesNotMatch(await systemPromptOfNextTurn("Before installing"), /lighthouse keeper/);
+      assert.doesNotMatch(await systemPromptOfNextTurn("Before installing"), /like a lighthouse keeper would/);
       await openCatalog();
       await card("greetings").getByRole("button", { name: "Install greetings" }).click();
       const dialog = page.getByRole("dialog", { name: "Install greetings?" });
@@ -178,7 +172,16 @@ describe(
       await expectText(card("greetings"), ["Installed greetings — 2 plugins", "Installed"], 60_000);
       await expectText(card("greetings"), ["greeter, style-guide"]);
       assert.ok(existsSync(path.join(installed(), "greeter", "plugin.yaml")));
-      assert.match(await systemPromptOfNextTurn("After installing"), /lighthouse keeper/);
+      assert.deepEqual(await seriousViolationsLightAndDark(page), { light: [], dark: [] });
+      if (SHOTS) {
+        await card("greetings").evaluate((el) => el.scrollIntoView({ block: "end" }));
+        for (const colorScheme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme });
+          await page.screenshot({ path: path.join(SHOTS, `catalog-${colorScheme}.png`) });
+        }
+        await page.emulateMedia({ colorScheme: "light" });
+      }
+      assert.match(await systemPromptOfNextTurn("After installing"), /like a lighthouse keeper would/);
     });
 
     it("Remove takes it away live: the next turn no longer has it", async () => {
@@ -191,7 +194,7 @@ describe(
       await expectText(card("greetings"), "Removed greetings and its 2 plugins.", 30_000);
       await card("greetings").getByRole("button", { name: "Install greetings" }).waitFor();
       assert.equal(existsSync(installed()), false);
-      assert.doesNotMatch(await systemPromptOfNextTurn("After removing"), /lighthouse keeper/);
+      assert.doesNotMatch(await systemPromptOfNextTurn("After removing"), /like a lighthouse keeper would/);
     });
 
     it("an install that fails says why on the card, in one line", async () => {
@@ -199,7 +202,14 @@ describe(
       await card("vanished").getByRole("button", { name: "Install vanished" }).click();
       const alert = card("vanished").getByRole("alert");
       const text = await expectText(alert, ["Install failed", "islet-plugin-vanished"], 60_000);
-      assert.equal(text.trim().split("\n").length, 2, `a title and one line: ${text}`);
+      assert.equal(
+        text
+          .trim()
+          .split("\n")
+          .filter((l) => l.trim()).length,
+        2,
+        `a title and one line: ${text}`,
+      );
       assert.equal(existsSync(path.join(rig.home, "plugins", "vanished")), false);
       assert.deepEqual(rig.problems, []);
     });

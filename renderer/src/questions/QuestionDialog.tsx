@@ -20,7 +20,12 @@ export function QuestionDialog() {
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (asked && !dialog.open) dialog.showModal();
+    if (asked && !dialog.open) {
+      dialog.showModal();
+      // showModal() focuses the first focusable element (a pack dialog's scrolling list comes
+      // before the buttons): the safe answer has the focus instead.
+      dialog.querySelector<HTMLButtonElement>("[data-default]")?.focus();
+    }
     if (!asked && dialog.open) dialog.close();
   }, [asked]);
   const text = asked ? dialogText(asked.question) : null;
@@ -66,6 +71,7 @@ export function QuestionDialog() {
                 type="button"
                 className={i === 1 ? "button button-primary" : "button"}
                 autoFocus={i === 0}
+                data-default={i === 0 ? "" : undefined}
                 onClick={() =>
                   answer({
                     id: asked.id,
