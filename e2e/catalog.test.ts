@@ -109,7 +109,18 @@ describe(
     };
 
     it("lists the catalogs' packs, searchable and by tag, with nothing serious for axe", async () => {
-      await openCatalog();
+      // The tabs work from the keyboard: → moves to the Catalog and keeps the focus on its tab.
+      await page.getByRole("button", { name: "Plugins", exact: true }).click();
+      await page.getByRole("tab", { name: "Installed" }).focus();
+      await page.keyboard.press("ArrowRight");
+      await card("greetings").waitFor();
+      assert.equal(
+        await page.evaluate(
+          () =>
+            `${document.activeElement?.getAttribute("aria-selected")} ${document.activeElement?.textContent}`,
+        ),
+        "true Catalog",
+      );
       await expectText(card("greetings"), [
         "Greets the user the way a lighthouse keeper would",
         "by The Islet team",
@@ -164,7 +175,10 @@ describe(
     });
 
     it("one click and Install: the plugin acts on the next turn", async () => {
-      assert.doesNotMatch(await systemPromptOfNextTurn("Before installing"), /like a lighthouse keeper would/);
+      assert.doesNotMatch(
+        await systemPromptOfNextTurn("Before installing"),
+        /like a lighthouse keeper would/,
+      );
       await openCatalog();
       await card("greetings").getByRole("button", { name: "Install greetings" }).click();
       const dialog = page.getByRole("dialog", { name: "Install greetings?" });
@@ -181,7 +195,10 @@ describe(
         }
         await page.emulateMedia({ colorScheme: "light" });
       }
-      assert.match(await systemPromptOfNextTurn("After installing"), /like a lighthouse keeper would/);
+      assert.match(
+        await systemPromptOfNextTurn("After installing"),
+        /like a lighthouse keeper would/,
+      );
     });
 
     it("Remove takes it away live: the next turn no longer has it", async () => {
@@ -194,7 +211,10 @@ describe(
       await expectText(card("greetings"), "Removed greetings and its 2 plugins.", 30_000);
       await card("greetings").getByRole("button", { name: "Install greetings" }).waitFor();
       assert.equal(existsSync(installed()), false);
-      assert.doesNotMatch(await systemPromptOfNextTurn("After removing"), /like a lighthouse keeper would/);
+      assert.doesNotMatch(
+        await systemPromptOfNextTurn("After removing"),
+        /like a lighthouse keeper would/,
+      );
     });
 
     it("an install that fails says why on the card, in one line", async () => {

@@ -123,7 +123,14 @@ export function PackCard({
 
       <div className="pack-actions">
         {confirming && installed ? (
-          <div className="pack-confirm" role="group" aria-label={`Remove ${installed.name}?`}>
+          <div
+            className="pack-confirm"
+            role="group"
+            aria-label={`Remove ${installed.name}?`}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") setConfirming(false);
+            }}
+          >
             <span>Remove {installed.name}?</span>
             <button
               type="button"

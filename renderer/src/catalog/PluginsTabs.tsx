@@ -2,7 +2,7 @@
  * The two tabs of the Plugins view: what is installed (the plugin browser) and the Catalog.
  * A WAI-ARIA tab list: ←/→, Home and End move between tabs, the panel is the view's body.
  */
-import { useRef, type KeyboardEvent } from "react";
+import { useEffect, useRef, type KeyboardEvent } from "react";
 
 export type PluginsTab = "installed" | "catalog";
 
@@ -13,6 +13,12 @@ const TABS: { id: PluginsTab; label: string }[] = [
 
 const tabId = (tab: PluginsTab) => `plugins-tab-${tab}`;
 export const PANEL_ID = "plugins-tab-panel";
+
+/**
+ * Each tab's view draws its own tab list, so choosing a tab mounts a new one: it takes the
+ * focus over from the old one.
+ */
+let refocus = false;
 
 /** What the view's body carries to be the selected tab's panel. */
 export function tabPanelProps(tab: PluginsTab) {
@@ -27,6 +33,16 @@ export function PluginsTabs({
   onChange(tab: PluginsTab): void;
 }) {
   const refs = useRef<Partial<Record<PluginsTab, HTMLButtonElement | null>>>({});
+  useEffect(() => {
+    if (!refocus) return;
+    refocus = false;
+    refs.current[tab]?.focus();
+  }, [tab]);
+  const choose = (next: PluginsTab) => {
+    if (next === tab) return;
+    refocus = true;
+    onChange(next);
+  };
   const move = (e: KeyboardEvent) => {
     const i = TABS.findIndex((t) => t.id === tab);
     const next =
@@ -41,8 +57,7 @@ export function PluginsTabs({
               : null;
     if (!next) return;
     e.preventDefault();
-    onChange(next.id);
-    refs.current[next.id]?.focus();
+    choose(next.id);
   };
   return (
     <div className="view-tabs" role="tablist" aria-label="Plugins" onKeyDown={move}>
@@ -59,7 +74,7 @@ export function PluginsTabs({
           aria-selected={tab === t.id}
           aria-controls={PANEL_ID}
           tabIndex={tab === t.id ? 0 : -1}
-          onClick={() => onChange(t.id)}
+          onClick={() => choose(t.id)}
         >
           {t.label}
         </button>
