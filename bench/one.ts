@@ -2,6 +2,7 @@
  * Runs one benchmark group and prints its figures as JSON on stdout. bench/run.ts starts one
  * process per group, so no group measures another's leftover heap or JIT state.
  */
+import "../e2e/support/use-serve-target.ts";
 import { chatRenderFigures } from "./chat-render-bench.ts";
 import { editorSaveFigures } from "./editor-save-bench.ts";
 import { chatSessionFigures } from "./chat-session-figures.ts";
