@@ -19,6 +19,8 @@ import { registerBuiltinCommands } from "../commands/builtin.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
+import { McpManager } from "../mcp/manager.ts";
+import { McpConfigSource } from "../mcp/source.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
@@ -75,6 +77,9 @@ export class Engine {
   readonly consent: ConsentGate;
   /** The plugin editor's guarded access to plugin folders. */
   readonly pluginFiles = new PluginSourceFiles((name) => this.plugins?.get(name)?.spec.dir);
+  /** MCP servers contributed by any source: started lazily (first turn), stopped on close. */
+  readonly mcp: McpManager;
+  private mcpConfig: McpConfigSource | null = null;
   private watcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
@@ -96,6 +101,9 @@ export class Engine {
     this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
+    this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
+      warn: opts.warn,
+    });
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
@@ -154,6 +162,19 @@ export class Engine {
     return this.plugins;
   }
 
+  /** MCP servers from config/mcp/ and the project's .mcp.json (reloaded when called again). */
+  async loadMcp(): Promise<void> {
+    await this.mcpConfig?.dispose();
+    this.mcpConfig = new McpConfigSource({
+      homes: this.homes,
+      trustedProject: this.trust.trusted,
+      env: this.opts.env,
+    });
+    const { problems } = await this.mcpConfig.discover();
+    for (const p of problems) this.opts.warn(p.message);
+    await this.mcpConfig.load(this.extensions.registrar());
+  }
+
   /** Hot reload: watch the plugins folders (the app and `islet serve`; not needed for one-shot runs). */
   async watchPlugins(onReload?: (reports: ReloadReport[]) => void): Promise<void> {
     if (!this.plugins || this.watcher) return;
@@ -188,6 +209,8 @@ export class Engine {
     this.watcher = null;
     await this.plugins?.dispose();
     this.plugins = null;
+    await this.mcpConfig?.dispose();
+    await this.mcp.close();
     await this.store.close();
   }
 
@@ -336,6 +359,8 @@ export class Conversation {
   async submit(text: string): Promise<TurnResult> {
     const parsed = parseCommandLine(text);
     const command = parsed && this.engine.commands.get(parsed.name);
+    // MCP servers start on first need: their tools must be listed before the model is asked.
+    await this.engine.mcp.startAll();
     if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
     if (!command)
       throw new Error(
