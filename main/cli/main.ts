@@ -41,6 +41,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case "sessions": {
         return await (await import("./sessions-command.ts")).sessionsCommand(rest, io);
       }
+      case "mcp":
+        return await (await import("./mcp-command.ts")).mcpCommand(rest, io);
       case "trust":
         return await (await import("./trust-command.ts")).trustCommand(rest, io);
       case "models":

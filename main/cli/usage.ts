@@ -14,6 +14,7 @@ Usage:
   islet tools [NAME [KEY=VALUE... | JSON]] list tools, show one's schema, or run it (no hooks)
   islet sessions list|show|export|rename|delete ...
   islet models [--json]                    detected local servers and configured providers
+  islet mcp list [--json]                  MCP servers: source, status, tools (starts them)
   islet plugins list|show NAME [--json]    installed plugins: hooks, tools, commands, errors
   islet plugins permissions NAME [--reset] what a plugin asks for and what you granted
   islet trust list|add [DIR]|revoke [DIR]  folders whose .islet/ may widen Islet (workspace trust)

@@ -53,7 +53,7 @@ export class McpConfigSource implements ExtensionSource<McpServerSpec> {
     for (const file of this.files()) {
       const result = loadMcpConfig(file, {
         env: this.opts.env,
-        source: path.relative(this.opts.homes.workdir, file) || file,
+        source: shortPath(this.opts.homes.workdir, file),
       });
       found.push(...result.servers);
       for (const message of result.problems) problems.push({ file, message });
@@ -72,4 +72,10 @@ export class McpConfigSource implements ExtensionSource<McpServerSpec> {
     this.scope?.dispose();
     this.scope = null;
   }
+}
+
+/** A file inside the workspace by its relative path; others (the global home) in full. */
+function shortPath(workdir: string, file: string): string {
+  const rel = path.relative(workdir, file);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
