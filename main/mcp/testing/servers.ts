@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { McpServerSpec } from "../config.ts";
+import type { McpServerSpec, StdioServer } from "../config.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -19,7 +19,7 @@ export const CRASHING = path.join(
   "crashing-server.ts",
 );
 
-export function everythingStdio(name = "everything"): McpServerSpec {
+export function everythingStdio(name = "everything"): McpServerSpec & StdioServer {
   return {
     name,
     source: "test",
