@@ -32,6 +32,7 @@ import {
   SettingsTestProvider,
 } from "./schemas/settings.ts";
 import { EDITOR_CALLS, EDITOR_EVENTS } from "./schemas/editor.ts";
+import { MCP_CALLS, MCP_EVENTS } from "./schemas/mcp.ts";
 
 export { AgentEvent, Problem, Question };
 export { CommandEntry, CommandList };
@@ -220,6 +221,7 @@ export const CALLS = {
   "settings/removeProvider": SettingsRemoveProvider,
   "settings/testProvider": SettingsTestProvider,
   ...EDITOR_CALLS,
+  ...MCP_CALLS,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {
@@ -257,6 +259,7 @@ export const EVENTS = {
   /** A conversation's events, to its clients but the one streaming them (schemas/chat.ts). */
   "chat/event": ChatEventPayload,
   ...EDITOR_EVENTS,
+  ...MCP_EVENTS,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type CallRequest<N extends CallName> = z.input<(typeof CALLS)[N]["request"]>;

@@ -44,6 +44,9 @@ export const CALL_NAMES = [
   "plugins/setEnabled",
   "plugins/config",
   "plugins/saveConfig",
+  "mcp/list",
+  "mcp/setEnabled",
+  "mcp/restart",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
@@ -62,6 +65,7 @@ export const EVENT_NAMES = [
   "settings/changed",
   "chat/event",
   "plugins/log",
+  "mcp/changed",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
