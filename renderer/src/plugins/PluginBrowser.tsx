@@ -11,6 +11,7 @@ import { ReloadIcon, SearchIcon } from "../ui/icons.tsx";
 import { BackendBanner } from "./BackendBanner.tsx";
 import { EmptyPlugins } from "./EmptyPlugins.tsx";
 import { looseProblems, plural } from "./format.ts";
+import { McpServers } from "./McpServers.tsx";
 import { PluginCard } from "./PluginCard.tsx";
 import { ProblemList } from "./ProblemList.tsx";
 import { ReloadReport, type ReloadActivity } from "./ReloadReport.tsx";
@@ -142,6 +143,7 @@ export function PluginBrowser({
             )}
           </>
         )}
+        <McpServers />
       </div>
     </section>
   );
