@@ -97,12 +97,11 @@ export class McpConnection {
     args: Record<string, unknown>,
     opts: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<CallToolResult> {
-    await this.ready();
-    const client = this.client!;
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+    // The hot path: no extra await when it is already running.
+    if (this.status !== "running" || !this.client) await this.ready();
+    const result = await this.client!.callTool({ name: tool, arguments: args }, undefined, {
       signal: opts.signal,
       timeout: opts.timeoutMs,
-      resetTimeoutOnProgress: true,
     });
     return result as CallToolResult;
   }
