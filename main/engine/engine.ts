@@ -19,6 +19,7 @@ import { registerBuiltinCommands } from "../commands/builtin.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
+import { McpDisabledStore } from "../mcp/disabled-store.ts";
 import { McpManager } from "../mcp/manager.ts";
 import { McpConfigSource } from "../mcp/source.ts";
 import { SessionStore } from "../sessions/store.ts";
@@ -103,6 +104,7 @@ export class Engine {
     registerBuiltinCommands(this.commands);
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
+      disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
     });
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({

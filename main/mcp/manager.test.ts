@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { Contributions } from "../extensions/contributions.ts";
 import { newToolSessionState, type ToolContext } from "../tools/types.ts";
 import type { McpServerSpec } from "./config.ts";
+import { McpDisabledStore } from "./disabled-store.ts";
 import { McpManager } from "./manager.ts";
 import { crashingStdio, everythingStdio, startEverythingHttp } from "./testing/servers.ts";
 
@@ -151,5 +152,38 @@ test("disable stops a server and takes its tools away; enable and restart bring 
     assert.equal(ext.tools.get("mcp__ev__echo"), undefined);
   } finally {
     await manager.close();
+  }
+});
+
+test("a disabled server stays disabled in the next engine of the same workspace", async () => {
+  const home = mkdtempSync(path.join(tmpdir(), "islet-mcp-state-"));
+  const store = () => new McpDisabledStore(home, "/work/a", (l) => assert.fail(l));
+  const open = () => {
+    const ext = new Contributions();
+    const manager = new McpManager(ext.mcpServers, ext.registrar(), {
+      warn: (l) => assert.fail(l),
+      disabledStore: store(),
+    });
+    const spec = everythingStdio("ev");
+    ext.registrar().mcpServer({ name: spec.name, source: spec.source, spec });
+    return manager;
+  };
+  const first = open();
+  await first.disable("ev");
+  await first.close();
+  const second = open();
+  try {
+    assert.equal(second.status("ev").status, "disabled");
+    await second.startAll();
+    assert.equal(second.status("ev").status, "disabled", "not started");
+    assert.deepEqual(
+      new McpDisabledStore(home, "/work/other", () => {}).disabled(),
+      new Set(),
+      "per workspace",
+    );
+    assert.equal((await second.enable("ev")).status, "running");
+    assert.deepEqual(store().disabled(), new Set());
+  } finally {
+    await second.close();
   }
 });

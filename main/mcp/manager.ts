@@ -8,6 +8,7 @@ import type { Disposable } from "../extensions/disposable.ts";
 import type { McpServerContribution, McpServers } from "../extensions/mcp-servers.ts";
 import type { ScopedRegistrar } from "../extensions/registrar.ts";
 import { McpConnection, type Backoff, type McpStatus } from "./connection.ts";
+import type { McpDisabledStore } from "./disabled-store.ts";
 import { mcpTool, mcpToolName } from "./tool.ts";
 
 export interface McpServerStatus {
@@ -25,6 +26,8 @@ export interface McpManagerOptions {
   warn(line: string): void;
   backoff?: Partial<Backoff>;
   connectTimeoutMs?: number;
+  /** Where the user's Disable is remembered (missing: for this run only). */
+  disabledStore?: McpDisabledStore;
 }
 
 interface Running {
@@ -72,6 +75,7 @@ export class McpManager {
 
   async restart(name: string): Promise<McpServerStatus> {
     const r = this.entry(name);
+    if (r.conn.status === "disabled") await this.opts.disabledStore?.set(name, false);
     r.conn.enable();
     await r.conn.restart().catch(() => {});
     return this.describe(r);
@@ -80,12 +84,14 @@ export class McpManager {
   async disable(name: string): Promise<McpServerStatus> {
     const r = this.entry(name);
     await r.conn.disable();
+    await this.opts.disabledStore?.set(name, true);
     return this.describe(r);
   }
 
   async enable(name: string): Promise<McpServerStatus> {
     const r = this.entry(name);
     r.conn.enable();
+    await this.opts.disabledStore?.set(name, false);
     await r.conn.ready().catch(() => {});
     return this.describe(r);
   }
@@ -115,11 +121,13 @@ export class McpManager {
       this.running.delete(name);
       void this.drop(r);
     }
+    const off = wanted.size > 0 ? (this.opts.disabledStore?.disabled() ?? new Set()) : new Set();
     for (const [name, contribution] of wanted) {
       if (this.running.has(name)) continue;
+      const spec = off.has(name) ? { ...contribution.spec!, disabled: true } : contribution.spec!;
       const r: Running = {
         contribution,
-        conn: new McpConnection(contribution.spec!, {
+        conn: new McpConnection(spec, {
           backoff: this.opts.backoff,
           connectTimeoutMs: this.opts.connectTimeoutMs,
           onChange: () => this.changed(r),

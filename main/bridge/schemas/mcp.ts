@@ -22,7 +22,7 @@ export const McpList = {
   response: z.strictObject({ servers: z.array(McpServerItem) }),
 };
 
-/** Disabling stops the server and withdraws its tools; enabling starts it. For this run of the engine. */
+/** Disabling stops the server and withdraws its tools (remembered per workspace); enabling starts it. */
 export const McpSetEnabled = {
   request: z.strictObject({ name: ServerName, enabled: z.boolean() }),
   response: z.strictObject({ server: McpServerItem }),
