@@ -42,6 +42,11 @@ test("islet mcp list [--json]: source, status and tools; a broken file is one wa
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^everything {2}running {2}stdio {2}.*everything\.yaml$/m);
     assert.match(text.stdout, /^ {2}mcp__everything__echo {2}Echoes back the input string$/m);
+
+    // `islet tools` lists and runs MCP tools too (their servers start to list them).
+    const ran = await islet(["tools", "mcp__everything__echo", "message=by hand", ...common]);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(ran.stdout, "Echo: by hand\n");
   } finally {
     await rm(dirs.root, { recursive: true, force: true });
   }

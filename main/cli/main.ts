@@ -29,6 +29,7 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         });
         try {
           await engine.askPluginPermissions();
+          await engine.mcp.startAll(); // MCP servers' tools are known once they run
           return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io, (name) =>
             engine.plugins?.missingTool(name),
           );
