@@ -19,6 +19,7 @@ import { registerBuiltinCommands } from "../commands/builtin.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
+import { DeclarativeExtensions } from "../extensions/declarative.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
@@ -75,6 +76,8 @@ export class Engine {
   readonly consent: ConsentGate;
   /** The plugin editor's guarded access to plugin folders. */
   readonly pluginFiles = new PluginSourceFiles((name) => this.plugins?.get(name)?.spec.dir);
+  /** Shell hooks and Claude Code plugins (main/extensions/declarative.ts). */
+  readonly declarative: DeclarativeExtensions;
   private watcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
@@ -96,6 +99,11 @@ export class Engine {
     this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
+    this.declarative = new DeclarativeExtensions(this.extensions, {
+      homes: opts.homes,
+      trustedProject: this.trust.trusted,
+      warn: opts.warn,
+    });
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
@@ -188,6 +196,7 @@ export class Engine {
     this.watcher = null;
     await this.plugins?.dispose();
     this.plugins = null;
+    await this.declarative.dispose();
     await this.store.close();
   }
 

@@ -1,0 +1,51 @@
+/**
+ * The file-based extension sources an engine loads besides code plugins: the user's shell hooks
+ * (always: they are configuration, like providers.yaml) and Claude Code plugins (with plugins).
+ * Each source gets a registrar of its own; reload and dispose release exactly its contributions.
+ */
+import type { Homes } from "../config/homes.ts";
+import type { Contributions } from "./contributions.ts";
+import type { ScopedRegistrar } from "./registrar.ts";
+import type { ExtensionSource } from "./source.ts";
+import { ShellHookSource } from "./shell-hooks/source.ts";
+
+export interface DeclarativeOptions {
+  homes: Homes;
+  trustedProject: boolean;
+  warn(line: string): void;
+}
+
+export class DeclarativeExtensions {
+  readonly shellHooks: ShellHookSource;
+  private readonly extensions: Contributions;
+  private loaded: { source: ExtensionSource; registrar: ScopedRegistrar }[] = [];
+
+  constructor(extensions: Contributions, opts: DeclarativeOptions) {
+    this.extensions = extensions;
+    this.shellHooks = new ShellHookSource(opts);
+  }
+
+  /** (Re)loads every source; what a previous load contributed is released first. */
+  async load(): Promise<void> {
+    await this.dispose();
+    for (const source of [this.shellHooks]) {
+      const registrar = this.extensions.registrar();
+      try {
+        await source.load(registrar);
+      } catch (err) {
+        registrar.dispose();
+        throw err;
+      }
+      this.loaded.push({ source, registrar });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    const loaded = this.loaded;
+    this.loaded = [];
+    for (const { source, registrar } of loaded.reverse()) {
+      await source.dispose();
+      registrar.dispose();
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Shell hook commands as engine hook handlers. One handler per command, in file order, so each
+ * run shows in the hook timeline (source `ORIGIN:Event`) and the order at every point is defined
+ * (Claude Code runs matching commands in parallel; here they run one after another, each seeing
+ * the arguments as the previous one left them).
+ */
+import type {
+  HookContexts,
+  HookHandler,
+  HookInvocation,
+  HookRegistry,
+  HookResults,
+  HookTiming,
+} from "../../agent/hooks/types.ts";
+import type { ShellHookSpec } from "./config.ts";
+import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
+import { compileMatcher } from "./matcher.ts";
+import { readVerdict } from "./output.ts";
+import { runHookCommand } from "./run-command.ts";
+import { verdictResult } from "./verdict-result.ts";
+
+export interface ShellHookOrigin {
+  /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
+  label: string;
+  /** A Claude Code plugin's folder (CLAUDE_PLUGIN_ROOT); none for the user's own hooks. */
+  pluginRoot?: string;
+  /** Its data folder (CLAUDE_PLUGIN_DATA). */
+  pluginData?: string;
+}
+
+export interface ShellHookRegistryOptions {
+  hooks: readonly { spec: ShellHookSpec; origin: ShellHookOrigin }[];
+  globalHome: string;
+  /** Base environment of the commands (the process's). */
+  env?: Record<string, string | undefined>;
+}
+
+export class ShellHookRegistry implements HookRegistry {
+  private readonly byTiming = new Map<HookTiming, HookHandler[]>();
+  private readonly stopAll = new AbortController();
+  private readonly memory: SessionMemory = { started: new Set(), stopActive: new Set() };
+  /** Matchers that did not compile (one line each). */
+  readonly problems: string[] = [];
+
+  constructor(opts: ShellHookRegistryOptions) {
+    // SessionStart before UserPromptSubmit at the same point, then file order.
+    const ordered = [...opts.hooks].sort(
+      (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
+    );
+    for (const { spec, origin } of ordered) {
+      const timing = EVENT_TIMING[spec.event];
+      if (!timing) continue;
+      const list = this.byTiming.get(timing) ?? [];
+      list.push(this.handler(spec, origin, timing, opts));
+      this.byTiming.set(timing, list);
+    }
+  }
+
+  handlers<T extends HookTiming>(timing: T): readonly HookHandler<T>[] {
+    return (this.byTiming.get(timing) ?? []) as unknown as readonly HookHandler<T>[];
+  }
+
+  /** Stops every running command's process tree; nothing runs afterwards. */
+  dispose(): void {
+    this.stopAll.abort();
+  }
+
+  private handler(
+    spec: ShellHookSpec,
+    origin: ShellHookOrigin,
+    timing: HookTiming,
+    opts: ShellHookRegistryOptions,
+  ): HookHandler {
+    const matcher = compileMatcher(spec.matcher);
+    if (matcher.error) this.problems.push(`${spec.file}: field "${spec.field}": ${matcher.error}`);
+    const memory = this.memory;
+    const signal = this.stopAll.signal;
+    return {
+      source: `${origin.label}:${spec.event}`,
+      timing,
+      invoke: async (ctx: HookContexts[HookTiming]): Promise<HookInvocation<HookTiming>> => {
+        if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
+        const at = eventHere(spec.event, ctx, memory);
+        if (!at.here) return { status: "skipped", reason: at.why };
+        if (at.subject !== "" && !matcher.match(at.subject))
+          return {
+            status: "skipped",
+            reason: `matcher "${spec.matcher}" does not match ${at.subject}`,
+          };
+        const input = eventInput(spec.event, ctx, opts.globalHome, memory);
+        if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
+        const env: Record<string, string | undefined> = {
+          ...(opts.env ?? process.env),
+          CLAUDE_PROJECT_DIR: ctx.workdir,
+        };
+        if (origin.pluginRoot) env.CLAUDE_PLUGIN_ROOT = origin.pluginRoot;
+        if (origin.pluginData) env.CLAUDE_PLUGIN_DATA = origin.pluginData;
+        const run = await runHookCommand({
+          command: expandVars(spec.command, env),
+          stdin: JSON.stringify(input),
+          cwd: ctx.workdir,
+          env,
+          timeoutMs: spec.timeoutS * 1000,
+          signal,
+        });
+        const verdict = readVerdict(spec.event, run, spec.timeoutS);
+        if (spec.event === "Stop") {
+          if (verdict.block && !verdict.stop) memory.stopActive.add(ctx.session.id);
+          else memory.stopActive.delete(ctx.session.id);
+        }
+        if (verdict.error) return { status: "error", message: verdict.error };
+        const result = verdictResult(spec.event, verdict, ctx) as HookResults[HookTiming];
+        return { status: "ok", result };
+      },
+    };
+  }
+}
+
+/**
+ * `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PROJECT_DIR}` in the command line, as Claude Code
+ * substitutes them (so they work whatever the shell; the variables are also in the environment).
+ */
+function expandVars(command: string, env: Record<string, string | undefined>): string {
+  return command.replace(
+    /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_DATA)\}/g,
+    (all, name: string) => env[name] ?? all,
+  );
+}
