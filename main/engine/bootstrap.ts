@@ -72,7 +72,7 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     trust,
     secretFiles: [envFilePath],
   });
-  await engine.declarative.load();
+  await engine.declarative.load(opts.plugins);
   if (opts.plugins)
     await engine.loadPlugins(opts.plugins, {
       limits: opts.pluginLimits,

@@ -7,6 +7,8 @@ import type { Homes } from "../config/homes.ts";
 import type { Contributions } from "./contributions.ts";
 import type { ScopedRegistrar } from "./registrar.ts";
 import type { ExtensionSource } from "./source.ts";
+import type { PluginFlags } from "../plugins/loader/features.ts";
+import { ClaudePluginSource } from "./claude/source.ts";
 import { ShellHookSource } from "./shell-hooks/source.ts";
 
 export interface DeclarativeOptions {
@@ -17,18 +19,34 @@ export interface DeclarativeOptions {
 
 export class DeclarativeExtensions {
   readonly shellHooks: ShellHookSource;
+  /** Null until loaded with plugin flags (hosts that load no plugins load none of these). */
+  claudePlugins: ClaudePluginSource | null = null;
   private readonly extensions: Contributions;
+  private readonly opts: DeclarativeOptions;
   private loaded: { source: ExtensionSource; registrar: ScopedRegistrar }[] = [];
 
   constructor(extensions: Contributions, opts: DeclarativeOptions) {
     this.extensions = extensions;
+    this.opts = opts;
     this.shellHooks = new ShellHookSource(opts);
   }
 
-  /** (Re)loads every source; what a previous load contributed is released first. */
-  async load(): Promise<void> {
+  /**
+   * (Re)loads every source; what a previous load contributed is released first. `plugins`: the
+   * plugin flags when the host loads plugins (Claude Code plugins come with them).
+   */
+  async load(plugins?: PluginFlags): Promise<void> {
     await this.dispose();
-    for (const source of [this.shellHooks]) {
+    this.claudePlugins = plugins
+      ? new ClaudePluginSource({
+          homes: this.opts.homes,
+          flags: { ...plugins, trustedProject: this.opts.trustedProject },
+          warn: this.opts.warn,
+        })
+      : null;
+    const sources: ExtensionSource[] = [this.shellHooks];
+    if (this.claudePlugins) sources.push(this.claudePlugins);
+    for (const source of sources) {
       const registrar = this.extensions.registrar();
       try {
         await source.load(registrar);

@@ -67,6 +67,12 @@ export function parseHooksFile(file: string, text: string): ParsedHooks {
     out.errors.push(`${file}: not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${why}`);
     return out;
   }
+  return readHooksData(file, data);
+}
+
+/** Reads already-parsed hook definitions (a file's, or a plugin manifest's inline `hooks`). */
+export function readHooksData(file: string, data: unknown): ParsedHooks {
+  const out: ParsedHooks = { hooks: [], errors: [], warnings: [] };
   if (data === null || data === undefined) return out; // an empty file defines nothing
   if (!isRecord(data)) {
     out.errors.push(`${file}: expected a map of events (or "hooks": {…}), got ${kind(data)}`);
