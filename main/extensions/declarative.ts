@@ -23,6 +23,7 @@ export class DeclarativeExtensions {
   claudePlugins: ClaudePluginSource | null = null;
   private readonly extensions: Contributions;
   private readonly opts: DeclarativeOptions;
+  private pluginFlags: PluginFlags | undefined;
   private loaded: { source: ExtensionSource; registrar: ScopedRegistrar }[] = [];
 
   constructor(extensions: Contributions, opts: DeclarativeOptions) {
@@ -37,6 +38,7 @@ export class DeclarativeExtensions {
    */
   async load(plugins?: PluginFlags): Promise<void> {
     await this.dispose();
+    this.pluginFlags = plugins;
     this.claudePlugins = plugins
       ? new ClaudePluginSource({
           homes: this.opts.homes,
@@ -56,6 +58,11 @@ export class DeclarativeExtensions {
       }
       this.loaded.push({ source, registrar });
     }
+  }
+
+  /** Reads every file again (the plugin browser's Reload), with the flags of the last load. */
+  reload(): Promise<void> {
+    return this.load(this.pluginFlags);
   }
 
   async dispose(): Promise<void> {
