@@ -10,6 +10,7 @@ import { Callout } from "../ui/Callout.tsx";
 import { ReloadIcon, SearchIcon } from "../ui/icons.tsx";
 import { BackendBanner } from "./BackendBanner.tsx";
 import { EmptyPlugins } from "./EmptyPlugins.tsx";
+import { ExtensionList } from "./ExtensionList.tsx";
 import { looseProblems, plural } from "./format.ts";
 import { PluginCard } from "./PluginCard.tsx";
 import { ProblemList } from "./ProblemList.tsx";
@@ -57,7 +58,7 @@ export function PluginBrowser({
           </p>
         </div>
         <div className="toolbar">
-          {data && data.plugins.length > 0 ? (
+          {data && data.plugins.length + (data.extensions?.length ?? 0) > 0 ? (
             <label className="search">
               <SearchIcon />
               <span className="visually-hidden">Filter plugins</span>
@@ -140,6 +141,7 @@ export function PluginBrowser({
                 ))}
               </ul>
             )}
+            <ExtensionList entries={data.extensions ?? []} filter={filter} />
           </>
         )}
       </div>
