@@ -8,7 +8,7 @@ export function ExtensionList({ entries, filter }: { entries: ExtensionEntry[]; 
   if (shown.length === 0) return null;
   return (
     <section aria-labelledby="extensions-title">
-      <h2 id="extensions-title" className="problems-title">
+      <h2 id="extensions-title" className="extensions-title">
         Shell hooks and Claude Code plugins
       </h2>
       <ul className="plugin-list" aria-label="Shell hooks and Claude Code plugins">
