@@ -386,6 +386,8 @@ export class Conversation {
   }
 
   async close(): Promise<void> {
+    // Claude Code's SessionEnd hooks ("other": not a /clear or a logout).
+    if (this.id) await this.engine.declarative.sessionEnd(this.session.context(), "other");
     await this.engine.store.close(this.id);
   }
 }

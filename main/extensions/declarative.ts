@@ -3,6 +3,7 @@
  * (always: they are configuration, like providers.yaml) and Claude Code plugins (with plugins).
  * Each source gets a registrar of its own; reload and dispose release exactly its contributions.
  */
+import type { Context } from "../../plugins/sdk/index.ts";
 import type { Homes } from "../config/homes.ts";
 import type { Contributions } from "./contributions.ts";
 import type { ScopedRegistrar } from "./registrar.ts";
@@ -58,6 +59,18 @@ export class DeclarativeExtensions {
       }
       this.loaded.push({ source, registrar });
     }
+  }
+
+  /**
+   * Claude's SessionEnd, when a conversation closes: Claude Code plugins' hooks, then the user's
+   * (HOOK_SOURCE_ORDER). It cannot block; failures go to `warn`.
+   */
+  async sessionEnd(ctx: Context, reason: string): Promise<void> {
+    const failures = [
+      ...((await this.claudePlugins?.sessionEnd(ctx, reason)) ?? []),
+      ...(await this.shellHooks.sessionEnd(ctx, reason)),
+    ];
+    for (const line of failures) this.opts.warn(line);
   }
 
   /** Reads every file again (the plugin browser's Reload), with the flags of the last load. */

@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import type { Context } from "../../../plugins/sdk/index.ts";
 import type { Homes } from "../../config/homes.ts";
 import { isSelected } from "../../plugins/loader/discover.ts";
 import { loadPluginFeatures, type PluginFlags } from "../../plugins/loader/features.ts";
@@ -87,6 +88,13 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
       this.registries.push(registry);
       scope.hooks(registry, HOOK_SOURCE_ORDER.claudePlugins);
     }
+  }
+
+  /** SessionEnd for a closed conversation, plugin by plugin; failures one line each. */
+  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+    const failures: string[] = [];
+    for (const r of this.registries) failures.push(...(await r.sessionEnd(ctx, reason)));
+    return failures;
   }
 
   async dispose(): Promise<void> {

@@ -20,12 +20,11 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
   PreCompact: "beforeCompaction",
 };
 
-/** Read, listed and shown, but Islet has no point to run them at yet. */
-export const UNWIRED_EVENTS: readonly ShellHookEvent[] = [
-  "Notification",
-  "SubagentStop",
-  "SessionEnd",
-];
+/**
+ * Read, listed and shown, but Islet has no point to run them at yet. (SessionEnd runs outside
+ * any turn, when a conversation closes: ShellHookRegistry.sessionEnd.)
+ */
+export const UNWIRED_EVENTS: readonly ShellHookEvent[] = ["Notification", "SubagentStop"];
 
 /** Per-conversation memory a registry keeps between calls. */
 export interface SessionMemory {

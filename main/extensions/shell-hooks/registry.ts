@@ -12,11 +12,12 @@ import type {
   HookResults,
   HookTiming,
 } from "../../agent/hooks/types.ts";
+import type { Context } from "../../../plugins/sdk/index.ts";
 import type { ShellHookSpec } from "./config.ts";
 import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
-import { compileMatcher } from "./matcher.ts";
+import { compileMatcher, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
-import { runHookCommand } from "./run-command.ts";
+import { runHookCommand, type HookRun } from "./run-command.ts";
 import { verdictResult } from "./verdict-result.ts";
 
 export interface ShellHookOrigin {
@@ -39,15 +40,22 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
   private readonly memory: SessionMemory = { started: new Set(), stopActive: new Set() };
+  /** SessionEnd commands: run when a conversation closes, outside any turn. */
+  private readonly sessionEnds: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] =
+    [];
+  private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile (one line each). */
   readonly problems: string[] = [];
 
   constructor(opts: ShellHookRegistryOptions) {
+    this.opts = opts;
     // SessionStart before UserPromptSubmit at the same point, then file order.
     const ordered = [...opts.hooks].sort(
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
     );
     for (const { spec, origin } of ordered) {
+      if (spec.event === "SessionEnd")
+        this.sessionEnds.push({ spec, origin, match: this.matcher(spec).match });
       const timing = EVENT_TIMING[spec.event];
       if (!timing) continue;
       const list = this.byTiming.get(timing) ?? [];
@@ -58,6 +66,28 @@ export class ShellHookRegistry implements HookRegistry {
 
   handlers<T extends HookTiming>(timing: T): readonly HookHandler<T>[] {
     return (this.byTiming.get(timing) ?? []) as unknown as readonly HookHandler<T>[];
+  }
+
+  /**
+   * SessionEnd (a conversation closed; `reason` as Claude's: clear, logout, prompt_input_exit,
+   * other): runs each matching command; it cannot block. Failures come back one line each.
+   */
+  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+    const failures: string[] = [];
+    for (const { spec, origin, match } of this.sessionEnds) {
+      if (this.stopAll.signal.aborted) break;
+      if (!match(reason)) continue;
+      const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
+      const verdict = readVerdict(
+        spec.event,
+        await this.run(spec, origin, ctx.workdir, input),
+        spec.timeoutS,
+      );
+      if (verdict.error) failures.push(`${origin.label}:SessionEnd failed: ${verdict.error}`);
+    }
+    this.memory.started.delete(ctx.session.id);
+    this.memory.stopActive.delete(ctx.session.id);
+    return failures;
   }
 
   /** Stops every running command's process tree; nothing runs afterwards. */
@@ -71,8 +101,7 @@ export class ShellHookRegistry implements HookRegistry {
     timing: HookTiming,
     opts: ShellHookRegistryOptions,
   ): HookHandler {
-    const matcher = compileMatcher(spec.matcher);
-    if (matcher.error) this.problems.push(`${spec.file}: field "${spec.field}": ${matcher.error}`);
+    const matcher = this.matcher(spec);
     const memory = this.memory;
     const signal = this.stopAll.signal;
     return {
@@ -89,20 +118,7 @@ export class ShellHookRegistry implements HookRegistry {
           };
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
-        const env: Record<string, string | undefined> = {
-          ...(opts.env ?? process.env),
-          CLAUDE_PROJECT_DIR: ctx.workdir,
-        };
-        if (origin.pluginRoot) env.CLAUDE_PLUGIN_ROOT = origin.pluginRoot;
-        if (origin.pluginData) env.CLAUDE_PLUGIN_DATA = origin.pluginData;
-        const run = await runHookCommand({
-          command: expandVars(spec.command, env),
-          stdin: JSON.stringify(input),
-          cwd: ctx.workdir,
-          env,
-          timeoutMs: spec.timeoutS * 1000,
-          signal,
-        });
+        const run = await this.run(spec, origin, ctx.workdir, input);
         const verdict = readVerdict(spec.event, run, spec.timeoutS);
         if (spec.event === "Stop") {
           if (verdict.block && !verdict.stop) memory.stopActive.add(ctx.session.id);
@@ -113,6 +129,36 @@ export class ShellHookRegistry implements HookRegistry {
         return { status: "ok", result };
       },
     };
+  }
+
+  private matcher(spec: ShellHookSpec): { match: Matcher } {
+    const compiled = compileMatcher(spec.matcher);
+    if (compiled.error)
+      this.problems.push(`${spec.file}: field "${spec.field}": ${compiled.error}`);
+    return compiled;
+  }
+
+  /** One command with Claude's environment, in the workspace, stopped on timeout or unload. */
+  private run(
+    spec: ShellHookSpec,
+    origin: ShellHookOrigin,
+    workdir: string,
+    input: Record<string, unknown>,
+  ): Promise<HookRun> {
+    const env: Record<string, string | undefined> = {
+      ...(this.opts.env ?? process.env),
+      CLAUDE_PROJECT_DIR: workdir,
+    };
+    if (origin.pluginRoot) env.CLAUDE_PLUGIN_ROOT = origin.pluginRoot;
+    if (origin.pluginData) env.CLAUDE_PLUGIN_DATA = origin.pluginData;
+    return runHookCommand({
+      command: expandVars(spec.command, env),
+      stdin: JSON.stringify(input),
+      cwd: workdir,
+      env,
+      timeoutMs: spec.timeoutS * 1000,
+      signal: this.stopAll.signal,
+    });
   }
 }
 

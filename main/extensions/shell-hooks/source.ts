@@ -6,6 +6,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import type { Context } from "../../../plugins/sdk/index.ts";
 import { configDir, type Homes } from "../../config/homes.ts";
 import { HOOK_SOURCE_ORDER } from "../hook-sources.ts";
 import type { ContributionRegistrar } from "../registrar.ts";
@@ -96,6 +97,11 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     for (const line of registry.problems) this.warn(line);
     this.registry = registry;
     registrar.hooks(registry, HOOK_SOURCE_ORDER.shellHooks);
+  }
+
+  /** SessionEnd for a closed conversation; failures one line each. */
+  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+    return (await this.registry?.sessionEnd(ctx, reason)) ?? [];
   }
 
   async dispose(): Promise<void> {

@@ -2,7 +2,8 @@
  * Shell hooks in real turns: real commands through the shell, a loopback model server, the real
  * engine. A PreToolUse hook blocks a tool (exit 2, stderr as the reason), another rewrites its
  * arguments (JSON updatedInput), UserPromptSubmit adds context from plain stdout, a Stop hook keeps
- * the model going once, a failing hook is a notice, and each run shows in the hook timeline.
+ * the model going once, a failing hook is a notice, each run shows in the hook timeline, and
+ * closing the conversation runs SessionEnd.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -44,6 +45,9 @@ PreToolUse:
     hooks:
       - command: >-
           echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"b.txt"}}}'
+SessionEnd:
+  - hooks:
+      - command: 'cat > "$CLAUDE_PROJECT_DIR/end-input.json"'
 Stop:
   - hooks:
       - command: >-
@@ -146,6 +150,15 @@ describe("shell hooks in a turn", () => {
     assert.match(skipped?.detail ?? "", /matcher "Grep" does not match Read/);
     const stops = of("more.yaml:Stop").map((e) => e.changed);
     assert.deepEqual(stops, [[], ["message"], []]);
+
+    // Closing the conversation runs SessionEnd with its reason.
     await conv.close();
+    const end = JSON.parse(readFileSync(dirs.path("work/end-input.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(end.hook_event_name, "SessionEnd");
+    assert.equal(end.reason, "other");
+    assert.equal(end.session_id, conv.id);
   });
 });
