@@ -302,7 +302,12 @@ export class Engine {
       hooks: this.extensions.hooks,
       approve: (tool, args, signal, rewrittenBy) =>
         this.approvals.decide(tool.name, args, {
-          questions: questions ?? this.opts.questions,
+          // Claude Code's Notification hooks run when a person is asked.
+          questions: this.declarative.notifying(
+            questions ?? this.opts.questions,
+            sessionId,
+            this.homes.workdir,
+          ),
           signal,
           rewrittenBy,
         }),

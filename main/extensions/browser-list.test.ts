@@ -27,7 +27,7 @@ describe("plugin browser: shell hooks and Claude Code plugins", () => {
     dirs.write({
       ...pluginFiles("home/plugins/hello"),
       "home/config/hooks/guard.yaml":
-        "PreToolUse:\n  - matcher: Bash\n    hooks: [{ command: ./check.sh, timeout: 5 }]\nNotification:\n  - hooks: [{ command: ./bye.sh }]\n",
+        "PreToolUse:\n  - matcher: Bash\n    hooks: [{ command: ./check.sh, timeout: 5 }]\nSubagentStop:\n  - hooks: [{ command: ./bye.sh }]\n",
       "home/config/hooks/broken.json": '{"hooks": {"Stop": "no"}}',
       "work/.keep": "",
     });
@@ -65,11 +65,11 @@ describe("plugin browser: shell hooks and Claude Code plugins", () => {
     assert.equal(guard.status, "active");
     assert.deepEqual(guard.hooks, [
       { event: "PreToolUse", matcher: "Bash", command: "./check.sh", timeoutS: 5, fires: true },
-      { event: "Notification", matcher: "", command: "./bye.sh", timeoutS: 60, fires: false },
+      { event: "SubagentStop", matcher: "", command: "./bye.sh", timeoutS: 60, fires: false },
     ]);
     assert.match(
       guard.warnings[0],
-      /Notification hooks are read but Islet does not fire Notification yet/,
+      /SubagentStop hooks are read but Islet does not fire SubagentStop yet/,
     );
 
     const broken = byName.get("broken.json")!;

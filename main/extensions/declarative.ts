@@ -5,6 +5,7 @@
  */
 import type { Context } from "../../plugins/sdk/index.ts";
 import type { Homes } from "../config/homes.ts";
+import type { Question, QuestionPort } from "../host/questions.ts";
 import type { Contributions } from "./contributions.ts";
 import type { ScopedRegistrar } from "./registrar.ts";
 import type { ExtensionSource } from "./source.ts";
@@ -71,6 +72,34 @@ export class DeclarativeExtensions {
       ...(await this.shellHooks.sessionEnd(ctx, reason)),
     ];
     for (const line of failures) this.opts.warn(line);
+  }
+
+  /**
+   * A question port that also runs Claude's Notification hooks when a person is asked to approve
+   * a tool call (`permission_prompt`). The hooks run beside the question, never delay it.
+   */
+  notifying(
+    port: QuestionPort | undefined,
+    sessionId: string,
+    workdir: string,
+  ): QuestionPort | undefined {
+    if (!port || port.automatic) return port;
+    return {
+      ask: (question, signal) => {
+        const q: Question = question;
+        if (q.kind === "approval") {
+          const message = `Islet needs your permission to use ${q.tool}`;
+          const session = { id: sessionId, workdir };
+          void Promise.all([
+            this.claudePlugins?.notification(session, message, "permission_prompt") ?? [],
+            this.shellHooks.notification(session, message, "permission_prompt"),
+          ]).then((lists) => {
+            for (const line of lists.flat()) this.opts.warn(line);
+          });
+        }
+        return port.ask(question, signal);
+      },
+    };
   }
 
   /** Reads every file again (the plugin browser's Reload), with the flags of the last load. */

@@ -97,6 +97,18 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     return failures;
   }
 
+  /** Notification hooks, plugin by plugin; failures one line each. */
+  async notification(
+    session: { id: string; workdir: string },
+    message: string,
+    type: string,
+  ): Promise<string[]> {
+    const failures: string[] = [];
+    for (const r of this.registries)
+      failures.push(...(await r.notification(session, message, type)));
+    return failures;
+  }
+
   async dispose(): Promise<void> {
     for (const r of this.registries) r.dispose();
     this.registries = [];

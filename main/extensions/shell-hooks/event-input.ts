@@ -21,10 +21,10 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
 };
 
 /**
- * Read, listed and shown, but Islet has no point to run them at yet. (SessionEnd runs outside
- * any turn, when a conversation closes: ShellHookRegistry.sessionEnd.)
+ * Read, listed and shown, but Islet has no point to run them at yet. (SessionEnd and
+ * Notification run outside the turn's hook points: ShellHookRegistry.sessionEnd, notification.)
  */
-export const UNWIRED_EVENTS: readonly ShellHookEvent[] = ["Notification", "SubagentStop"];
+export const UNWIRED_EVENTS: readonly ShellHookEvent[] = ["SubagentStop"];
 
 /** Per-conversation memory a registry keeps between calls. */
 export interface SessionMemory {

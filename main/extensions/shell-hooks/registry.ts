@@ -40,9 +40,8 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
   private readonly memory: SessionMemory = { started: new Set(), stopActive: new Set() };
-  /** SessionEnd commands: run when a conversation closes, outside any turn. */
-  private readonly sessionEnds: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] =
-    [];
+  /** SessionEnd and Notification commands: run outside the turn's hook points. */
+  private readonly outside: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] = [];
   private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile (one line each). */
   readonly problems: string[] = [];
@@ -54,8 +53,8 @@ export class ShellHookRegistry implements HookRegistry {
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
     );
     for (const { spec, origin } of ordered) {
-      if (spec.event === "SessionEnd")
-        this.sessionEnds.push({ spec, origin, match: this.matcher(spec).match });
+      if (spec.event === "SessionEnd" || spec.event === "Notification")
+        this.outside.push({ spec, origin, match: this.matcher(spec).match });
       const timing = EVENT_TIMING[spec.event];
       if (!timing) continue;
       const list = this.byTiming.get(timing) ?? [];
@@ -73,20 +72,48 @@ export class ShellHookRegistry implements HookRegistry {
    * other): runs each matching command; it cannot block. Failures come back one line each.
    */
   async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
-    const failures: string[] = [];
-    for (const { spec, origin, match } of this.sessionEnds) {
-      if (this.stopAll.signal.aborted) break;
-      if (!match(reason)) continue;
-      const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
-      const verdict = readVerdict(
-        spec.event,
-        await this.run(spec, origin, ctx.workdir, input),
-        spec.timeoutS,
-      );
-      if (verdict.error) failures.push(`${origin.label}:SessionEnd failed: ${verdict.error}`);
-    }
+    const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
+    const failures = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
     this.memory.stopActive.delete(ctx.session.id);
+    return failures;
+  }
+
+  /**
+   * Notification (Islet is waiting for the person: `notification_type` permission_prompt, the
+   * matcher's subject): informational, it cannot block. Failures come back one line each.
+   */
+  notification(
+    session: { id: string; workdir: string },
+    message: string,
+    type: string,
+  ): Promise<string[]> {
+    const input = {
+      session_id: session.id,
+      transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
+      cwd: session.workdir,
+      permission_mode: "default",
+      hook_event_name: "Notification",
+      message,
+      notification_type: type,
+    };
+    return this.runOutside("Notification", type, input, session.workdir);
+  }
+
+  private async runOutside(
+    event: "SessionEnd" | "Notification",
+    subject: string,
+    input: Record<string, unknown>,
+    workdir: string,
+  ): Promise<string[]> {
+    const failures: string[] = [];
+    for (const { spec, origin, match } of this.outside) {
+      if (this.stopAll.signal.aborted) break;
+      if (spec.event !== event || !match(subject)) continue;
+      const run = await this.run(spec, origin, workdir, input);
+      const verdict = readVerdict(event, run, spec.timeoutS);
+      if (verdict.error) failures.push(`${origin.label}:${event} failed: ${verdict.error}`);
+    }
     return failures;
   }
 

@@ -104,6 +104,15 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     return (await this.registry?.sessionEnd(ctx, reason)) ?? [];
   }
 
+  /** Notification hooks (Islet waits for the person); failures one line each. */
+  async notification(
+    session: { id: string; workdir: string },
+    message: string,
+    type: string,
+  ): Promise<string[]> {
+    return (await this.registry?.notification(session, message, type)) ?? [];
+  }
+
   async dispose(): Promise<void> {
     this.registry?.dispose();
     this.registry = null;
