@@ -15,6 +15,7 @@ import type { CallName, EventName, StreamName } from "./names.ts";
 import { CommandEntry, CommandList } from "./schemas/commands.ts";
 import { ChatEventPayload, ChatHistory } from "./schemas/chat.ts";
 import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
+import { ExtensionEntry } from "./schemas/extensions.ts";
 import { ModelsList, ModelsSelect } from "./schemas/models.ts";
 import {
   SessionsChanged,
@@ -104,7 +105,10 @@ export const PluginList = z.strictObject({
   plugins: z.array(PluginEntry),
   /** Files the loader could not use at all (bad manifests, duplicates), with file:line:column. */
   problems: z.array(Problem),
+  /** Shell hook files and Claude Code plugins (absent: a host that lists none). */
+  extensions: z.array(ExtensionEntry).optional(),
 });
+export { ExtensionEntry };
 export type PluginList = z.infer<typeof PluginList>;
 
 export const ReloadResult = z.strictObject({

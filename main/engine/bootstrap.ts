@@ -73,6 +73,7 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     secretFiles: [envFilePath],
   });
   await engine.loadMcp();
+  await engine.declarative.load(opts.plugins);
   if (opts.plugins)
     await engine.loadPlugins(opts.plugins, {
       limits: opts.pluginLimits,

@@ -22,6 +22,7 @@ import { Contributions } from "../extensions/contributions.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
 import { McpManager } from "../mcp/manager.ts";
 import { McpConfigSource } from "../mcp/source.ts";
+import { DeclarativeExtensions } from "../extensions/declarative.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
@@ -81,6 +82,8 @@ export class Engine {
   /** MCP servers contributed by any source: started lazily (first turn), stopped on close. */
   readonly mcp: McpManager;
   private mcpConfig: McpConfigSource | null = null;
+  /** Shell hooks and Claude Code plugins (main/extensions/declarative.ts). */
+  readonly declarative: DeclarativeExtensions;
   private watcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
@@ -105,6 +108,11 @@ export class Engine {
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
       disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
+    });
+    this.declarative = new DeclarativeExtensions(this.extensions, {
+      homes: opts.homes,
+      trustedProject: this.trust.trusted,
+      warn: opts.warn,
     });
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
@@ -212,6 +220,7 @@ export class Engine {
     await this.plugins?.dispose();
     this.plugins = null;
     await this.mcpConfig?.dispose();
+    await this.declarative.dispose();
     await this.mcp.close();
     await this.store.close();
   }
@@ -318,7 +327,12 @@ export class Engine {
       hooks: this.extensions.hooks,
       approve: (tool, args, signal, rewrittenBy) =>
         this.approvals.decide(tool.name, args, {
-          questions: questions ?? this.opts.questions,
+          // Claude Code's Notification hooks run when a person is asked.
+          questions: this.declarative.notifying(
+            questions ?? this.opts.questions,
+            sessionId,
+            this.homes.workdir,
+          ),
           signal,
           rewrittenBy,
         }),
@@ -404,6 +418,8 @@ export class Conversation {
   }
 
   async close(): Promise<void> {
+    // Claude Code's SessionEnd hooks ("other": not a /clear or a logout).
+    if (this.id) await this.engine.declarative.sessionEnd(this.session.context(), "other");
     await this.engine.store.close(this.id);
   }
 }
