@@ -29,6 +29,10 @@ import { displayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { ModelSource } from "./model-source.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
+import { approvedShell } from "../extensions/markdown/shell.ts";
+import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
+import { SkillListing } from "../extensions/markdown/skill-command.ts";
+import { createSkillTool } from "../extensions/markdown/skill-tool.ts";
 
 export interface EngineOptions {
   homes: Homes;
@@ -96,6 +100,23 @@ export class Engine {
     this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
+    // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
+    loadHomeMarkdown(this.extensions.registrar(), opts.homes, opts.warn);
+    const skills = new SkillListing(this.commands);
+    this.extensions.promptFragments.add({
+      source: "skills",
+      get text() {
+        return skills.text();
+      },
+    });
+    this.tools.register(
+      createSkillTool({
+        commands: this.commands,
+        workdir: opts.homes.workdir,
+        // Late-bound: the approval policy is made below.
+        shell: (command) => this.commandShell(undefined)(command),
+      }),
+    );
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
@@ -204,6 +225,11 @@ export class Engine {
     return events;
   }
 
+  /** The shell slash commands' !`cmd` lines run in: Bash's approval rule, asked of `questions`. */
+  commandShell(questions: QuestionPort | undefined): (command: string) => Promise<string> {
+    return approvedShell(this.approvals, this.homes.workdir, questions ?? this.opts.questions);
+  }
+
   agent(name: string): AgentConfig {
     const agent = this.agents.get(name);
     if (!agent)
@@ -238,7 +264,12 @@ export class Engine {
         todos: saved.todos,
         stats: saved.stats ?? undefined,
       });
-      return new Conversation(this, session, { provider: saved.provider, model: saved.model });
+      return new Conversation(
+        this,
+        session,
+        { provider: saved.provider, model: saved.model },
+        opts.questions,
+      );
     }
     const agent = this.agent(opts.agent ?? "default");
     const resolved = await this.opts.resolveModel(agent);
@@ -253,7 +284,7 @@ export class Engine {
       sessionId: id,
     });
     session.state.resolved = resolved;
-    return new Conversation(this, session);
+    return new Conversation(this, session, undefined, opts.questions);
   }
 
   /**
@@ -318,15 +349,19 @@ export class Conversation {
   /** The provider and model a saved session last used (empty for a new one). */
   readonly savedModel: { provider: string; model: string };
   private readonly engine: Engine;
+  /** Who approves this conversation's tool calls (and its commands' !`cmd` lines). */
+  private readonly questions: QuestionPort | undefined;
 
   constructor(
     engine: Engine,
     session: AgentSession,
     savedModel: { provider: string; model: string } = { provider: "", model: "" },
+    questions?: QuestionPort,
   ) {
     this.engine = engine;
     this.session = session;
     this.savedModel = savedModel;
+    this.questions = questions;
   }
 
   get id(): string {
@@ -351,6 +386,8 @@ export class Conversation {
         agentNames: () => [...this.engine.agents.keys()],
         toolNames: () => this.engine.tools.names(),
         context: () => this.session.context(),
+        workdir: this.engine.homes.workdir,
+        shell: this.engine.commandShell(this.questions),
       });
     } catch (err) {
       this.session.announce({ type: "error", errorType: "", message: (err as Error).message });
@@ -363,7 +400,11 @@ export class Conversation {
       output: result.output,
       silent: result.silent ?? false,
     };
-    if (result.forward) out.outcome = await this.session.send(result.output);
+    if (result.forward)
+      out.outcome = await this.session.send(result.output, {
+        allowedTools: result.allowedTools,
+        model: result.model,
+      });
     else {
       if (!out.silent)
         this.session.announce({ type: "command_output", name: out.name, output: out.output });
