@@ -223,7 +223,10 @@ export class AgentSession {
   }
 
   private agentTools(): Tool[] {
-    return filterTools(this.deps.tools.list(), { enabled: this.state.agent.tools ?? [] });
+    return filterTools(this.deps.tools.list(), {
+      enabled: this.state.agent.tools ?? [],
+      disabled: this.state.agent.disallowedTools,
+    });
   }
 
   private systemPrompt(extra: readonly string[]): string {

@@ -184,6 +184,8 @@ export async function runToolPhase(
           timeoutMs: deps.toolTimeoutMs,
           sdk,
           onOutput: live.push,
+          callId: p.call.id,
+          emit: deps.emit,
         });
       } finally {
         live.close();

@@ -2,7 +2,7 @@
  * The engine as hosts use it (CLI, `islet serve`, the desktop app): configuration from the homes,
  * agents, tools, commands, approvals and sessions, and a handle per open conversation.
  */
-import { loadAgents } from "../agents/load.ts";
+import { loadHomeAgents } from "../agents/load.ts";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
@@ -33,6 +33,8 @@ import { approvedShell } from "../extensions/markdown/shell.ts";
 import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
 import { SkillListing } from "../extensions/markdown/skill-command.ts";
 import { createSkillTool } from "../extensions/markdown/skill-tool.ts";
+import { subAgentRunner } from "../extensions/markdown/sub-agent.ts";
+import { createTaskTool } from "../extensions/markdown/task-tool.ts";
 
 export interface EngineOptions {
   homes: Homes;
@@ -95,8 +97,8 @@ export class Engine {
       trustedProject: this.trust.trusted,
       warn: opts.warn,
     });
-    const loaded = loadAgents(homeLayers(opts.homes));
-    for (const line of loaded.errors) opts.warn(line);
+    const loaded = loadHomeAgents(homeLayers(opts.homes));
+    for (const line of [...loaded.errors, ...loaded.warnings]) opts.warn(line);
     this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
@@ -116,6 +118,9 @@ export class Engine {
         // Late-bound: the approval policy is made below.
         shell: (command) => this.commandShell(undefined)(command),
       }),
+    );
+    this.tools.register(
+      createTaskTool(subAgentRunner(this.agents, (emit) => this.deps(emit, "", undefined))),
     );
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
