@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { looseText, readMarkdownFile, toolList, type Loaded } from "./fields.ts";
+import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "./fields.ts";
 import { markdownFiles } from "./walk.ts";
 
 export interface MarkdownCommand {
@@ -29,8 +29,8 @@ export interface MarkdownCommand {
 
 export const COMMAND_FIELDS = {
   description: looseText.optional(),
-  "argument-hint": looseText.optional(),
-  hints: looseText.optional(),
+  "argument-hint": hintText.optional(),
+  hints: hintText.optional(),
   "allowed-tools": toolList.optional(),
   model: z.string().min(1).optional(),
   "disable-model-invocation": z.boolean().optional(),

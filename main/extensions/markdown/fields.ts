@@ -32,6 +32,35 @@ export const looseText = z
   .union([z.string(), z.number(), z.boolean(), z.array(z.unknown())])
   .transform((v) => (Array.isArray(v) ? v.map(String).join(" ") : String(v)));
 
+/** `argument-hint: [file]` is a YAML list to a parser, and a hint to its author: keep the brackets. */
+export const hintText = z
+  .union([z.string(), z.number(), z.array(z.unknown())])
+  .transform((v) => (Array.isArray(v) ? v.map((x) => `[${String(x)}]`).join(" ") : String(v)));
+
+/**
+ * Real frontmatter is often not YAML (`argument-hint: [pr] [priority]`, an unquoted colon in a
+ * description): read such a block as `key: value` lines, as Claude Code does, when every line is
+ * one; otherwise the YAML error stands.
+ */
+function plainLines(block: string): Record<string, unknown> | null {
+  const data: Record<string, unknown> = {};
+  for (const line of block.split(/\r?\n/)) {
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*)$/.exec(line);
+    if (!m) return null;
+    const raw = m[2].trim();
+    const quoted = /^(["'])(.*)\1$/.exec(raw);
+    data[m[1]] = quoted
+      ? quoted[2]
+      : raw === "true" || raw === "false"
+        ? raw === "true"
+        : /^\d+$/.test(raw)
+          ? Number(raw)
+          : raw;
+  }
+  return data;
+}
+
 export interface MarkdownFile<T> {
   data: T;
   body: string;
@@ -49,8 +78,13 @@ export function readMarkdownFile<Shape extends z.ZodRawShape>(
   try {
     doc = parseFrontmatter(text);
   } catch (err) {
-    const message = (err as Error).message.split("\n")[0];
-    throw new Error(`${file}: frontmatter: ${message}`, { cause: err });
+    const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+    const data = block && plainLines(block[1]);
+    if (!block || !data) {
+      const message = (err as Error).message.split("\n")[0];
+      throw new Error(`${file}: frontmatter: ${message}`, { cause: err });
+    }
+    doc = { data, body: text.slice(block[0].length) };
   }
   const parsed = z.object(shape).safeParse(doc.data);
   if (!parsed.success) {

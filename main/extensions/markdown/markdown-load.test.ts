@@ -23,7 +23,9 @@ test("commands: Claude's frontmatter, sub-folders as labels, unknown fields warn
     "review.md":
       "---\ndescription: Review a file\nargument-hint: <file> [focus]\nallowed-tools: Read, Bash(git diff:*)\nmodel: small\ncolour: red\n---\nReview $0.\n",
     "frontend/lint.md": "# Lint the UI\nRun the linter.\n",
-    "bad-yaml.md": "---\ndescription: [unclosed\n---\nx",
+    "bad-yaml.md": "---\ndescription: ok\n  bad: [\n---\nx",
+    "fix.md": "---\ndescription: Fix: the issue\nargument-hint: [pr-number] [priority]\n---\nFix.",
+    "hint.md": "---\nargument-hint: [file]\n---\nx",
     "bad-field.md": "---\nmodel: 7\n---\nx",
     "notes.txt": "not a command",
   });
@@ -31,8 +33,13 @@ test("commands: Claude's frontmatter, sub-folders as labels, unknown fields warn
     const { items, errors, warnings } = loadCommands(t.dir);
     assert.deepEqual(
       items.map((c) => c.name),
-      ["lint", "review"],
+      ["fix", "lint", "hint", "review"],
     );
+    // Not YAML, but what people write: read as `key: value` lines, as Claude Code does.
+    const fix = items.find((c) => c.name === "fix")!;
+    assert.equal(fix.description, "Fix: the issue");
+    assert.equal(fix.argumentHint, "[pr-number] [priority]");
+    assert.equal(items.find((c) => c.name === "hint")!.argumentHint, "[file]");
     const review = items.find((c) => c.name === "review")!;
     assert.equal(review.description, "Review a file");
     assert.equal(review.argumentHint, "<file> [focus]");

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { firstLine } from "./commands.ts";
-import { looseText, readMarkdownFile, toolList, type Loaded } from "./fields.ts";
+import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "./fields.ts";
 
 export interface Skill {
   name: string;
@@ -42,7 +42,7 @@ export const SKILL_FIELDS = {
     .optional(),
   description: looseText.optional(),
   when_to_use: looseText.optional(),
-  "argument-hint": looseText.optional(),
+  "argument-hint": hintText.optional(),
   arguments: argNames.optional(),
   args: argNames.optional(),
   "allowed-tools": toolList.optional(),
