@@ -20,6 +20,12 @@ export interface SubAgentRunner {
   ): Promise<{ status: string; text: string; error?: string }>;
 }
 
+/**
+ * The sub-agent's events worth nesting under the Task card (and saving with the session): its
+ * steps and what went wrong, not the stream of deltas, token counts and live output.
+ */
+const NESTED = new Set(["tool_call", "tool_result", "assistant", "notice", "error", "injected"]);
+
 /** One line of progress for the Task card's live output, or null for events not worth one. */
 function progressLine(e: AgentEvent): string | null {
   if (e.type === "tool_call") return `→ ${e.name} ${JSON.stringify(e.arguments).slice(0, 120)}\n`;
@@ -47,7 +53,7 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
       const outcome = await runner.run(args.subagent_type, args.prompt, {
         signal: ctx.signal,
         onEvent: (event) => {
-          if (ctx.callId)
+          if (ctx.callId && NESTED.has(event.type))
             ctx.emit?.({ type: "subagent", id: ctx.callId, agent: args.subagent_type, event });
           const line = progressLine(event);
           if (line) ctx.onOutput?.(line);
