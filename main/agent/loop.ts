@@ -38,6 +38,8 @@ export interface RunOutcome {
 export interface TurnOptions {
   /** Tool name patterns the turn may use (within the agent's own). */
   allowedTools?: string[];
+  /** Tool name patterns the turn may not use (a skill's disallowed-tools). */
+  disallowedTools?: string[];
   /** A model for this turn only ("inherit" or unset: the agent's). */
   model?: string;
 }
@@ -125,7 +127,7 @@ export class AgentSession {
       // Per user turn, as in Aura: tool history, patch counts and tools disabled by hooks.
       this.state.toolHistory = [];
       this.state.patchCounts = {};
-      this.state.turnDisabledTools = [];
+      this.state.turnDisabledTools = [...(opts.disallowedTools ?? [])];
       this.state.turnAllowedTools = opts.allowedTools ?? null;
       const agentModel = this.state.resolved;
       if (opts.model && opts.model !== "inherit")

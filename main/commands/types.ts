@@ -13,6 +13,8 @@ export interface CommandOutput {
   silent?: boolean;
   /** With forward: the tools the turn may use (name patterns; a command's `allowed-tools`). */
   allowedTools?: string[];
+  /** With forward: tools that turn may not use (a skill's `disallowed-tools`). */
+  disallowedTools?: string[];
   /** With forward: the model for that turn only (a command's `model`). */
   model?: string;
 }

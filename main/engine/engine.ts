@@ -408,6 +408,7 @@ export class Conversation {
     if (result.forward)
       out.outcome = await this.session.send(result.output, {
         allowedTools: result.allowedTools,
+        disallowedTools: result.disallowedTools,
         model: result.model,
       });
     else {

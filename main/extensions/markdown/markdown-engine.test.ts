@@ -113,11 +113,14 @@ test("skills: listed by name and description only; the Skill tool loads the body
       "---\ndescription: Work with PDF files\nallowed-tools: Read\n---\nSECRET-BODY: use pdftotext on $ARGUMENTS.\n",
     "home/skills/pdf/reference.md": "ref",
     "home/skills/pdf/scripts/fill.py": "print(1)",
+    "home/skills/no-shell.md": "---\ndisallowed-tools: Bash, Write\n---\nNo shell here.",
+    "home/skills/model-only.md": "---\nuser-invocable: false\n---\nFor the model.",
   });
   const srv = await startFakeOpenAI([
     { toolCalls: [{ name: "Skill", arguments: { skill: "pdf", args: "a.pdf" } }] },
     { text: ["loaded"] },
     { text: ["ran"] },
+    { text: ["no shell"] },
   ]);
   try {
     const { engine } = await engineFor(h, srv, true);
@@ -133,6 +136,11 @@ test("skills: listed by name and description only; the Skill tool loads the body
     const third = body(srv, 2);
     assert.match(text(third), /SECRET-BODY: use pdftotext on b\.pdf\./);
     assert.deepEqual(toolNames(third), ["Read"]);
+    await conv.submit("/no-shell");
+    const fourth = toolNames(body(srv, 3));
+    assert.ok(fourth.includes("Read") && !fourth.includes("Bash") && !fourth.includes("Write"));
+    await assert.rejects(conv.submit("/model-only"), /is for the model only/);
+    assert.equal(srv.chatRequests.length, 4);
     await engine.close();
   } finally {
     await srv.close();

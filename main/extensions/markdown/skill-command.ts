@@ -45,11 +45,16 @@ export function skillSlashCommand(skill: Skill, origin: CommandOrigin): SkillCom
     skill,
     vars: origin.vars ?? {},
     async run(args, env) {
+      if (!skill.userInvocable)
+        throw new Error(
+          `/${skill.name} is for the model only (user-invocable: false in ${skill.file})`,
+        );
       const body = await expandSkill(command, args, env);
       return {
         output: body,
         forward: true,
         allowedTools: skill.allowedTools && toolPatterns(skill.allowedTools),
+        disallowedTools: skill.disallowedTools && toolPatterns(skill.disallowedTools),
         model: skill.model,
       };
     },

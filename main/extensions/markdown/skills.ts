@@ -18,7 +18,10 @@ export interface Skill {
   /** Names bound to the argument words (`$name` in the body). */
   argNames: string[];
   allowedTools?: string[];
+  disallowedTools?: string[];
   model?: string;
+  /** False: only the model may use it (`user-invocable: false`); `/NAME` says so. */
+  userInvocable: boolean;
   /** False: not listed to the model (`disable-model-invocation: true`). */
   modelInvocable: boolean;
   body: string;
@@ -75,7 +78,9 @@ export function parseSkillFile(
       argumentHint: data["argument-hint"],
       argNames: data.arguments ?? data.args ?? [],
       allowedTools: data["allowed-tools"] ?? data.uses_tools,
+      disallowedTools: data["disallowed-tools"],
       model: data.model,
+      userInvocable: data["user-invocable"] !== false,
       modelInvocable: data["disable-model-invocation"] !== true,
       body: prompt,
       file,
@@ -91,6 +96,17 @@ function isFile(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** One skill file (a plugin that is a single skill: `SKILL.md` at its root). */
+export function loadSkill(
+  file: string,
+  opts: { namespace?: string } = {},
+): { skill: Skill; warnings: string[] } {
+  return parseSkillFile(file, readFileSync(file, "utf8"), {
+    namespace: opts.namespace,
+    dir: path.dirname(file),
+  });
 }
 
 /** The skills in `dir`: each `NAME/SKILL.md` and `NAME.md`; broken ones are reported and skipped. */
