@@ -186,6 +186,7 @@ export async function runToolPhase(
           onOutput: live.push,
           callId: p.call.id,
           emit: deps.emit,
+          approve: deps.approve,
         });
       } finally {
         live.close();

@@ -42,7 +42,17 @@ export interface ToolContext {
   callId?: string;
   /** The conversation's event sink, for tools that report more than text (Task). */
   emit?: EventSink;
+  /** The conversation's approval (its window is asked): for what a tool runs on its behalf (Task, Skill). */
+  approve?: ApproveCall;
 }
+
+/** How a conversation decides a tool call (the approval policy, asked of its window). */
+export type ApproveCall = (
+  tool: Tool,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  rewrittenBy: readonly string[],
+) => Promise<{ allowed: boolean; reason?: string }>;
 
 export interface Tool {
   readonly name: string;

@@ -123,12 +123,13 @@ test("skills: listed by name and description only; the Skill tool loads the body
     { text: ["no shell"] },
   ]);
   try {
-    const { engine } = await engineFor(h, srv, true);
+    const { engine } = await engineFor(h, srv, false);
     const conv = await engine.open({ emit: () => {} });
     await conv.submit("read my pdf");
     const first = srv.chatRequests[0].raw;
     assert.match(first, /- pdf: Work with PDF files/);
     assert.doesNotMatch(first, /SECRET-BODY/, "the body loads only on demand");
+    // Nobody to ask (no --yes): loading a skill needs no approval.
     const second = text(body(srv, 1));
     assert.match(second, /SECRET-BODY: use pdftotext on a\.pdf\./);
     assert.match(second, /- reference\.md\\n- scripts\/fill\.py/);

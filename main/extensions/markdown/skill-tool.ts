@@ -3,7 +3,9 @@ import { z } from "zod";
 import type { CommandRegistry } from "../../commands/registry.ts";
 import { defineTool } from "../../tools/define.ts";
 import { ToolError, type Tool } from "../../tools/types.ts";
+import { bashTool } from "../../tools/builtin/bash.ts";
 import { expandSkill, isSkillCommand, skillFiles } from "./skill-command.ts";
+import { shellDecidedBy } from "./shell.ts";
 
 export function createSkillTool(deps: {
   commands: CommandRegistry;
@@ -21,7 +23,7 @@ export function createSkillTool(deps: {
     },
     parallel: true,
     source: "extension",
-    async execute(args) {
+    async execute(args, ctx) {
       const found = deps.commands.get(args.skill);
       const cmd = isSkillCommand(found) ? found : undefined;
       if (!cmd || !cmd.skill.modelInvocable) {
@@ -33,7 +35,12 @@ export function createSkillTool(deps: {
           `no skill "${args.skill}"; skills: ${known.length > 0 ? known.join(", ") : "none"}`,
         );
       }
-      const body = await expandSkill(cmd, args.args ?? "", deps);
+      // Its !`cmd` lines are asked of the conversation's window when the turn has one.
+      const approve = ctx.approve;
+      const shell = approve
+        ? shellDecidedBy(deps.workdir, (command) => approve(bashTool, { command }, ctx.signal, []))
+        : deps.shell;
+      const body = await expandSkill(cmd, args.args ?? "", { workdir: deps.workdir, shell });
       const parts = [`<skill name="${cmd.name}">\n${body}\n</skill>`];
       if (cmd.skill.dir) {
         const files = await skillFiles(cmd.skill.dir);

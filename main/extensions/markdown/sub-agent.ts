@@ -12,11 +12,14 @@ export function subAgentRunner(
 ): SubAgentRunner {
   return {
     agents: () => [...agents.values()].map((a) => ({ name: a.name, description: a.description })),
-    async run(agent, prompt, { signal, onEvent }) {
+    async run(agent, prompt, { signal, onEvent, approve }) {
       const base = deps(onEvent);
       // No Task inside a Task: one level of sub-agents, as Claude Code does.
       const tools = { list: () => base.tools.list().filter((t) => t.name !== "Task") };
-      const session = new AgentSession({ ...base, tools, session: null }, { agent, sessionId: "" });
+      const session = new AgentSession(
+        { ...base, tools, session: null, approve: approve ?? base.approve },
+        { agent, sessionId: "" },
+      );
       const stop = (): void => session.stop();
       signal.addEventListener("abort", stop, { once: true });
       try {

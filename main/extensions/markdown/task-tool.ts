@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { AgentEvent } from "../../agent/events.ts";
 import { defineTool } from "../../tools/define.ts";
 import { MAX_TIMEOUT_MS } from "../../tools/limits.ts";
-import { ToolError, type Tool } from "../../tools/types.ts";
+import { ToolError, type ApproveCall, type Tool } from "../../tools/types.ts";
 
 export interface SubAgentRunner {
   /** The agents a Task may run, with what they are for (read when the tool is described). */
@@ -16,7 +16,7 @@ export interface SubAgentRunner {
   run(
     agent: string,
     prompt: string,
-    opts: { signal: AbortSignal; onEvent(event: AgentEvent): void },
+    opts: { signal: AbortSignal; onEvent(event: AgentEvent): void; approve?: ApproveCall },
   ): Promise<{ status: string; text: string; error?: string }>;
 }
 
@@ -52,6 +52,8 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
         throw new ToolError(`no agent "${args.subagent_type}"; agents: ${known.join(", ")}`);
       const outcome = await runner.run(args.subagent_type, args.prompt, {
         signal: ctx.signal,
+        // The sub-agent's calls are asked of the window of the conversation that runs the Task.
+        approve: ctx.approve,
         onEvent: (event) => {
           if (ctx.callId && NESTED.has(event.type))
             ctx.emit?.({ type: "subagent", id: ctx.callId, agent: args.subagent_type, event });

@@ -1,13 +1,20 @@
 /** Agents from Markdown and sub-agents through the Task tool, against a loopback model server. */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { AgentEvent } from "../../agent/events.ts";
 import { loadAgents } from "../../agents/load.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
+import {
+  NOBODY_ANSWERS,
+  YES_FOR_THIS_RUN,
+  type AnswerFor,
+  type QuestionKind,
+  type QuestionOf,
+  type QuestionPort,
+} from "../../host/questions.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 
 interface Body {
@@ -122,6 +129,59 @@ test("Task runs a sub-agent with only its tools, streams its progress under the 
     const result = events.find((e) => e.type === "tool_result" && e.id === "call_task");
     assert.equal(result?.type === "tool_result" && result.output, "The title is Demo.");
     await conv.close();
+    await engine.close();
+  } finally {
+    await srv.close();
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("a sub-agent's tool calls are approved by the conversation that runs the Task, not the engine's default", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "islet-task-"));
+  const home = path.join(root, "home");
+  const workdir = path.join(root, "work");
+  const srv = await startFakeOpenAI([
+    {
+      toolCalls: [
+        {
+          id: "call_task",
+          name: "Task",
+          arguments: { subagent_type: "shell", prompt: "touch it" },
+        },
+      ],
+    },
+    { toolCalls: [{ id: "call_bash", name: "Bash", arguments: { command: "touch ran.txt" } }] },
+    { text: ["could not"] },
+    { text: ["ok"] },
+  ]);
+  try {
+    await mkdir(path.join(home, "config", "agents"), { recursive: true });
+    await mkdir(workdir, { recursive: true });
+    await writeFile(
+      path.join(home, "config", "providers.yaml"),
+      `default: { provider: main, model: m }\nproviders:\n  main: { type: openai-compatible, base_url: ${srv.url} }\n`,
+    );
+    await writeFile(path.join(home, "config", "agents", "shell.md"), "---\ntools: Bash\n---\nRun.");
+    // The engine's default would approve everything (--yes); the conversation's window denies.
+    const engine = await createEngine({
+      home,
+      workdir,
+      env: {},
+      questions: YES_FOR_THIS_RUN,
+      warn: () => {},
+    });
+    const asked: string[] = [];
+    const windowPort: QuestionPort = {
+      ask: async <K extends QuestionKind>(q: QuestionOf<K>) => {
+        asked.push(q.kind === "approval" ? q.tool : q.kind);
+        return (q.kind === "approval" ? "deny" : NOBODY_ANSWERS[q.kind]) as AnswerFor<K>;
+      },
+    };
+    const conv = await engine.open({ emit: () => {}, questions: windowPort });
+    await conv.submit("go");
+    assert.deepEqual(asked, ["Bash"]);
+    await assert.rejects(stat(path.join(workdir, "ran.txt")), /ENOENT/);
+    assert.match(JSON.stringify(srv.chatRequests[2].body), /The user denied Bash/);
     await engine.close();
   } finally {
     await srv.close();
