@@ -11,6 +11,7 @@ import {
   NOBODY_ANSWERS,
   YES_FOR_THIS_RUN,
   type AnswerFor,
+  type Question,
   type QuestionKind,
   type QuestionOf,
   type QuestionPort,
@@ -173,8 +174,9 @@ test("a sub-agent's tool calls are approved by the conversation that runs the Ta
     const asked: string[] = [];
     const windowPort: QuestionPort = {
       ask: async <K extends QuestionKind>(q: QuestionOf<K>) => {
-        asked.push(q.kind === "approval" ? q.tool : q.kind);
-        return (q.kind === "approval" ? "deny" : NOBODY_ANSWERS[q.kind]) as AnswerFor<K>;
+        const question: Question = q;
+        asked.push(question.kind === "approval" ? question.tool : question.kind);
+        return (question.kind === "approval" ? "deny" : NOBODY_ANSWERS[q.kind]) as AnswerFor<K>;
       },
     };
     const conv = await engine.open({ emit: () => {}, questions: windowPort });
