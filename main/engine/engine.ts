@@ -19,6 +19,7 @@ import { registerBuiltinCommands } from "../commands/builtin.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
+import type { ScopedRegistrar } from "../extensions/registrar.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
@@ -81,6 +82,8 @@ export class Engine {
   readonly consent: ConsentGate;
   /** The plugin editor's guarded access to plugin folders. */
   readonly pluginFiles = new PluginSourceFiles((name) => this.plugins?.get(name)?.spec.dir);
+  /** What the homes' commands and skills registered (reloadMarkdown() replaces it). */
+  private markdown: ScopedRegistrar | null = null;
   private watcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
@@ -103,7 +106,7 @@ export class Engine {
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
     // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
-    loadHomeMarkdown(this.extensions.registrar(), opts.homes, opts.warn);
+    this.reloadMarkdown();
     const skills = new SkillListing(this.commands);
     this.extensions.promptFragments.add({
       source: "skills",
@@ -128,6 +131,16 @@ export class Engine {
       workdir: opts.homes.workdir,
       warn: opts.warn,
     });
+  }
+
+  /**
+   * Reads the homes' custom commands and skills again: what was removed is gone, what was added
+   * or edited serves (the plugin browser's Reload does this too).
+   */
+  reloadMarkdown(): void {
+    this.markdown?.dispose();
+    this.markdown = this.extensions.registrar();
+    loadHomeMarkdown(this.markdown, this.homes, this.opts.warn);
   }
 
   /** Discovers, bundles and loads the plugins; their hooks, tools and commands join the engine. */

@@ -48,6 +48,7 @@ export function pluginHandlers(
     },
     "plugins/reload": async () => {
       const runtime = loadedPlugins(engine);
+      engine.reloadMarkdown();
       const reports: ReloadResult[] = await runtime.reloadAll();
       service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports });
       return { reports };

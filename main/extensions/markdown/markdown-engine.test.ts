@@ -179,3 +179,28 @@ test("namespaced commands: the bare name serves while unique; two plugins' bare 
   assert.equal(c.commands.get("deploy")?.description, "alpha");
   assert.ok(new CommandRegistry().version === 0);
 });
+
+test("reloadMarkdown: commands and skills added, edited or removed on disk serve without a restart", async () => {
+  const h = await setup({ "home/config/commands/old.md": "Old." });
+  const srv = await startFakeOpenAI([]);
+  try {
+    const { engine } = await engineFor(h, srv, false);
+    assert.ok(engine.commands.get("old"));
+    await rm(path.join(h.home, "config", "commands", "old.md"));
+    await writeFile(
+      path.join(h.home, "config", "commands", "new.md"),
+      "---\ndescription: New\n---\nNew.",
+    );
+    await mkdir(path.join(h.home, "skills"), { recursive: true });
+    await writeFile(path.join(h.home, "skills", "fresh.md"), "---\ndescription: Fresh\n---\nx");
+    engine.reloadMarkdown();
+    assert.equal(engine.commands.get("old"), undefined);
+    assert.equal(engine.commands.get("new")?.description, "New");
+    assert.match(engine.extensions.promptFragments.texts().join("\n"), /- fresh: Fresh/);
+    assert.ok(engine.commands.get("help"), "built-ins stay");
+    await engine.close();
+  } finally {
+    await srv.close();
+    await h.clean();
+  }
+});
