@@ -13,6 +13,7 @@ import { benchProviderParsing } from "./providers-bench.ts";
 import { benchHookDispatch } from "./sandbox-bench.ts";
 import { benchSessionLoad } from "./sessions-bench.ts";
 import { benchTurnOverhead } from "./turn-bench.ts";
+import { benchMarkdownListing } from "./markdown-bench.ts";
 
 export interface Figure {
   name: string;
@@ -72,6 +73,22 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
   "chat-render": () => chatRenderFigures(),
   "editor-save": () => editorSaveFigures(),
   "chat-session": () => chatSessionFigures(),
+  markdown: async () => {
+    const m = await benchMarkdownListing();
+    return [
+      {
+        name: "skills and commands listed (50 + 20), added per model call",
+        value: round(m.withMs - m.baseMs, 4),
+        unit: "ms (median)",
+        baseline: { name: "the same call with none", value: round(m.baseMs, 4), unit: "ms" },
+      },
+      {
+        name: "skill listing rebuilt after a change, whole call",
+        value: round(m.rebuildMs, 3),
+        unit: "ms (median)",
+      },
+    ];
+  },
 };
 
 if (import.meta.main) {

@@ -53,6 +53,7 @@ export function pluginHandlers(
     "plugins/reload": async () => {
       const runtime = loadedPlugins(engine);
       await engine.declarative.reload();
+      engine.reloadMarkdown();
       const reports: ReloadResult[] = await runtime.reloadAll();
       service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports });
       return { reports };
