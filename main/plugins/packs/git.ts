@@ -29,10 +29,13 @@ function failure(source: GitSource, what: string, message: string): PackError {
   switch (classifyGitFailure(message)) {
     case "aborted":
       return new PackError(`${what} of ${source.url} was cancelled`);
-    case "hostkey":
+    case "hostkey": {
+      const port = /:(\d+)$/.exec(source.host)?.[1];
+      const login = `${source.user ? `${source.user}@` : ""}${source.host.replace(/:\d+$/, "")}`;
       return new PackError(
-        `cannot ${what} ${source.url}: ssh does not know the host key of ${source.host}: run \`ssh -T ${source.user ? `${source.user}@` : ""}${source.host.replace(/:\d+$/, "")}\` once to check and accept it`,
+        `cannot ${what} ${source.url}: ssh does not know the host key of ${source.host}: run \`ssh -T ${port ? `-p ${port} ` : ""}${login}\` once to check and accept it`,
       );
+    }
     case "missing":
       return new PackError(`no git repository at ${source.url}: ${reason}`);
     case "unreachable":
