@@ -6,6 +6,7 @@ import { chatRenderFigures } from "./chat-render-bench.ts";
 import { editorSaveFigures } from "./editor-save-bench.ts";
 import { chatSessionFigures } from "./chat-session-figures.ts";
 import { benchPluginLoad } from "./loader-bench.ts";
+import { benchPacks } from "./packs-bench.ts";
 import { benchPlugins } from "./plugins-bench.ts";
 import { benchProviderParsing } from "./providers-bench.ts";
 import { benchHookDispatch } from "./sandbox-bench.ts";
@@ -66,6 +67,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
   sandbox: () => benchHookDispatch(),
   plugins: () => benchPlugins(),
   loader: () => benchPluginLoad(),
+  packs: () => benchPacks(),
   "chat-render": () => chatRenderFigures(),
   "editor-save": () => editorSaveFigures(),
   "chat-session": () => chatSessionFigures(),

@@ -38,6 +38,8 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
   if (/^chat (streaming|scroll)/.test(n))
     return { goal: "p95 within one refresh", met: f.value < 17 };
   if (/^chat open/.test(n)) return { goal: "< 500 ms", met: f.value < 500 };
+  if (/^pack (install|update)/.test(n))
+    return { goal: "≤ 1.5× plain git", met: (f.ratio ?? Infinity) <= 1.5 };
   return { goal: "", met: null };
 }
 

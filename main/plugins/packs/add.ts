@@ -9,8 +9,9 @@ import { isInside } from "../loader/origin-scope.ts";
 import { buildCheck } from "./build-check.ts";
 import { installQuestion, recordGrants } from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
-import { cloneSource, excludeIslands } from "./git.ts";
-import { checkClashes, listPacks, packsDirs, readPack } from "./installed.ts";
+import { cloneSource } from "./git.ts";
+import { excludeIslands } from "./git-local.ts";
+import { checkClashes, listPacks, packsDirs } from "./installed.ts";
 import { ORIGIN_FILE, writeOrigin } from "./origin.ts";
 import {
   checkPackName,
@@ -152,17 +153,18 @@ export async function addPack(
       throw new PackError(`${name} was not installed: the install was not accepted`);
     checkAborted(hooks, `installing ${name}`);
 
-    if (source.kind === "git" && commit) {
-      const now = new Date().toISOString();
-      await writeOrigin(staging.pack, {
-        url: source.url,
-        ...(ref ? { ref } : {}),
-        ...(subpath ? { subpath } : {}),
-        commit,
-        installedAt: now,
-        vendored: input.vendor !== false,
-      });
-    }
+    const origin =
+      source.kind === "git" && commit
+        ? {
+            url: source.url,
+            ...(ref ? { ref } : {}),
+            ...(subpath ? { subpath } : {}),
+            commit,
+            installedAt: new Date().toISOString(),
+            vendored: input.vendor !== false,
+          }
+        : undefined;
+    if (origin) await writeOrigin(staging.pack, origin);
     report(hooks, "installing", `Installing ${name} into ${pluginsDir}`);
     await moveIntoPlace(staging.pack, target);
     // Installed: failing to record the grants only means the plugins ask again when they load.
@@ -172,9 +174,13 @@ export async function addPack(
       ),
     );
     report(hooks, "done", `Installed ${name}`);
-    const pack = await readPack(target, input.scope, ctx.warn);
-    if (!pack) throw new PackError(`${name} was installed but holds no plugin`);
-    return pack;
+    return {
+      name,
+      dir: target,
+      scope: input.scope,
+      ...(origin ? { origin } : {}),
+      plugins: staged.plugins.map((p) => p.name),
+    };
   } catch (err) {
     throw asPackError(err, `installing ${name}`);
   } finally {

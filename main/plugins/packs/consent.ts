@@ -13,7 +13,7 @@ import type {
 } from "../../host/questions.ts";
 import { GrantStore, grantKey } from "../consent/grants.ts";
 import { itemKey, requestHash } from "../consent/requests.ts";
-import type { CommitSummary, FileChange } from "./git.ts";
+import type { CommitSummary, FileChange } from "./git-local.ts";
 import type { PackScope } from "./types.ts";
 import type { StagedPlugin } from "./validate.ts";
 
@@ -96,12 +96,15 @@ export async function recordGrants(
   packDir: string,
   plugins: StagedPlugin[],
 ): Promise<void> {
+  const entries = [];
   for (const p of plugins) {
     if (p.format !== "islet" || p.items.length === 0) continue;
-    await store.record(await grantKey(installedDir(packDir, p)), {
+    entries.push({
+      key: await grantKey(installedDir(packDir, p)),
       name: p.name,
       hash: requestHash(p.items),
       granted: p.items.map(itemKey),
     });
   }
+  await store.recordMany(entries);
 }

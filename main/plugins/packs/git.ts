@@ -1,13 +1,13 @@
 /**
- * The git operations of packs: clone (with the auth chain), fetch an update into a staging copy,
- * local edits since install, and what changed between two commits. Every failure is a PackError
- * with one line; tokens never appear in it.
+ * The network side of packs' git: clone and fetch through the auth chain. Every failure is a
+ * PackError with one line; tokens never appear in it. Local operations are in git-local.ts.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { SimpleGitProgressEvent } from "simple-git";
 import { authChain, type AuthAttempt } from "./auth.ts";
 import { classifyGitFailure, gitReason, scrub } from "./git-errors.ts";
+import { fetchedHead, headCommit } from "./git-local.ts";
 import { GitRunError, runGit } from "./git-run.ts";
 import { looksLikeCommit, type GitSource } from "./source.ts";
 import { PackError } from "./types.ts";
@@ -76,10 +76,6 @@ async function withAuth<T>(
   );
 }
 
-export async function headCommit(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return (await runGit(["rev-parse", "HEAD"], { cwd: dir, env })).trim();
-}
-
 /**
  * Clones `source` into `dest` at `ref` (branch, tag or commit; default: the remote's default
  * branch). Returns the commit checked out and the credentials that worked.
@@ -125,31 +121,21 @@ export async function cloneSource(
 }
 
 /**
- * An update's staging copy: a local clone of the installed pack (objects hard-linked, so the old
- * commit is there for the diff), pointed at the real remote, with `ref` fetched. Returns the
- * commit the update would move to.
+ * Fetches `ref` (default: the remote's default branch) from the pack's URL into a staging copy
+ * (see copyInstalled). Returns the commit it points at; `known` when that is the installed commit.
  */
-export async function fetchIntoCopy(
-  installed: string,
+export async function fetchUpdate(
   staged: string,
   source: GitSource,
   ref: string | undefined,
+  known: string,
   ctx: GitContext,
 ): Promise<string> {
-  await mkdir(path.dirname(staged), { recursive: true });
-  const local = { cwd: path.dirname(staged), env: ctx.env };
-  try {
-    await runGit(["clone", "--quiet", "--local", "--no-checkout", "--", installed, staged], local);
-    await runGit(["remote", "set-url", "origin", source.url], { cwd: staged, env: ctx.env });
-  } catch (err) {
-    throw new PackError(
-      `cannot copy the installed ${installed} for the update: ${gitReason((err as Error).message)}`,
-    );
-  }
   const target = ref ?? "HEAD";
   try {
+    // By URL rather than remote name: what .origin.yaml says is what is fetched.
     await withAuth(source, ctx, "fetch from", (attempt) =>
-      runGit(["fetch", "--progress", "--no-tags", "origin", target], {
+      runGit(["fetch", "--progress", "--no-tags", source.url, target], {
         cwd: staged,
         env: ctx.env,
         attempt,
@@ -164,119 +150,9 @@ export async function fetchIntoCopy(
       );
     throw err;
   }
+  // A branch (or the default one) names its commit; a tag may name a tag object: git peels it.
+  const fetched = await fetchedHead(staged);
+  if (fetched.object && !fetched.tag) return fetched.object;
+  if (fetched.object === known) return known;
   return (await runGit(["rev-parse", "FETCH_HEAD^{commit}"], { cwd: staged, env: ctx.env })).trim();
-}
-
-/** Checks `commit` out in a staging copy, on its branch when it was on one. */
-export async function checkoutCommit(
-  dir: string,
-  commit: string,
-  env: NodeJS.ProcessEnv,
-): Promise<void> {
-  let branch = "";
-  try {
-    branch = (
-      await runGit(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd: dir, env })
-    ).trim();
-  } catch {
-    // detached (a tag or a commit was installed)
-  }
-  const args = branch
-    ? ["checkout", "--quiet", "--force", "-B", branch, commit]
-    : ["checkout", "--quiet", "--force", "--detach", commit];
-  await runGit(args, { cwd: dir, env });
-}
-
-/** Vendored dependencies and the sidecar are not edits: git is told to ignore them. */
-export async function excludeIslands(dir: string): Promise<void> {
-  const info = path.join(dir, ".git", "info");
-  await mkdir(info, { recursive: true });
-  await writeFile(path.join(info, "exclude"), "# written by islet\nnode_modules/\n/.origin.yaml\n");
-}
-
-/** Files changed in the installed copy since install (git status lines, e.g. " M a/index.ts"). */
-export async function localEdits(dir: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  let out: string;
-  try {
-    out = await runGit(
-      ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules"],
-      {
-        cwd: dir,
-        env,
-      },
-    );
-  } catch (err) {
-    throw new PackError(
-      `cannot tell whether ${dir} was edited: ${gitReason((err as Error).message)} (pass --force to replace it anyway)`,
-    );
-  }
-  const entries: string[] = [];
-  const parts = out.split("\0");
-  for (let i = 0; i < parts.length; i++) {
-    const entry = parts[i];
-    if (!entry) continue;
-    entries.push(entry);
-    if (entry[0] === "R" || entry[0] === "C") i++; // the rename's source follows
-  }
-  return entries;
-}
-
-export interface CommitSummary {
-  hash: string;
-  subject: string;
-  author: string;
-}
-
-export type FileChange = { path: string; change: "added" | "modified" | "deleted" | "renamed" };
-
-const spec = (subpath: string | undefined) => (subpath ? ["--", subpath] : []);
-
-export async function commitsBetween(
-  dir: string,
-  from: string,
-  to: string,
-  subpath: string | undefined,
-  env: NodeJS.ProcessEnv,
-): Promise<CommitSummary[]> {
-  const out = await runGit(
-    ["log", "--max-count=500", "--format=%H%x1f%s%x1f%an%x1e", `${from}..${to}`, ...spec(subpath)],
-    { cwd: dir, env },
-  );
-  return out
-    .split("\x1e")
-    .map((r) => r.trim())
-    .filter(Boolean)
-    .map((r) => {
-      const [hash, subject, author] = r.split("\x1f");
-      return { hash, subject, author };
-    });
-}
-
-export async function filesBetween(
-  dir: string,
-  from: string,
-  to: string,
-  subpath: string | undefined,
-  env: NodeJS.ProcessEnv,
-): Promise<FileChange[]> {
-  const out = await runGit(["diff", "--name-status", "-z", "-M", from, to, ...spec(subpath)], {
-    cwd: dir,
-    env,
-  });
-  const parts = out.split("\0");
-  const files: FileChange[] = [];
-  for (let i = 0; i + 1 < parts.length;) {
-    const status = parts[i];
-    if (!status) break;
-    if (status[0] === "R" || status[0] === "C") {
-      // Two paths follow: the source, then the new file.
-      files.push({ path: parts[i + 2], change: status[0] === "R" ? "renamed" : "added" });
-      i += 3;
-      continue;
-    }
-    const change = status[0] === "A" ? "added" : status[0] === "D" ? "deleted" : "modified";
-    files.push({ path: parts[i + 1], change });
-    i += 2;
-  }
-  return files;
 }

@@ -66,10 +66,11 @@ export function packManager(opts: {
     updateAll: (hooks) =>
       serial("updating every pack", async () => {
         const out: Array<PackUpdateOutcome | { name: string; error: string }> = [];
-        for (const pack of await listPacks(ctx.homes, warn)) {
+        const packs = await listPacks(ctx.homes, warn);
+        for (const pack of packs) {
           if (!(await hasOrigin(pack.dir))) continue;
           try {
-            out.push(await updateResolved(ctx, pack, hooks));
+            out.push(await updateResolved(ctx, pack, async () => packs, hooks));
           } catch (err) {
             out.push({ name: pack.name, error: asPackError(err, `updating ${pack.name}`).message });
           }

@@ -100,12 +100,10 @@ const where = (p: InstalledPack) =>
   p.scope === "global" ? "the global plugins" : "the workspace's plugins";
 
 /** The pack named `nameOrPlugin`, or the pack holding a plugin of that name. */
-export async function resolvePack(
-  homes: Homes,
+export function resolvePack(
+  packs: InstalledPack[],
   nameOrPlugin: string,
-  warn: (line: string) => void,
-): Promise<{ pack: InstalledPack; viaPlugin: boolean }> {
-  const packs = await listPacks(homes, warn);
+): { pack: InstalledPack; viaPlugin: boolean } {
   const pick = (list: InstalledPack[], viaPlugin: boolean) => {
     if (list.length > 1)
       throw new PackError(
@@ -126,6 +124,38 @@ export async function resolvePack(
   throw new PackError(
     `no plugin or pack named "${nameOrPlugin}" is installed; \`islet plugins list\` shows them`,
   );
+}
+
+/**
+ * `resolvePack` without reading every pack when `nameOrPlugin` is a pack folder's name (the usual
+ * case); `packs()` then reads them all once, only if asked.
+ */
+export async function findPack(
+  homes: Homes,
+  nameOrPlugin: string,
+  warn: (line: string) => void,
+): Promise<{ pack: InstalledPack; viaPlugin: boolean; packs: () => Promise<InstalledPack[]> }> {
+  let all: Promise<InstalledPack[]> | undefined;
+  const packs = () => (all ??= listPacks(homes, warn));
+  const dirs = await packsDirs(homes);
+  const scopes: PackScope[] = dirs.project === dirs.global ? ["global"] : ["global", "project"];
+  const direct =
+    /^[^/\\]+$/.test(nameOrPlugin) && !nameOrPlugin.startsWith(".")
+      ? await Promise.all(
+          scopes.map(async (scope) => {
+            const dir = path.join(dirs[scope], nameOrPlugin);
+            try {
+              if (!(await stat(dir)).isDirectory()) return undefined;
+            } catch {
+              return undefined;
+            }
+            return readPack(dir, scope, warn);
+          }),
+        )
+      : [];
+  const found = direct.filter((p): p is InstalledPack => p !== undefined);
+  if (found.length === 1) return { pack: found[0], viaPlugin: false, packs };
+  return { ...resolvePack(await packs(), nameOrPlugin), packs };
 }
 
 /** Refuses a pack name or plugin names that an installed pack (other than `except`) already has. */

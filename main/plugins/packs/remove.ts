@@ -5,12 +5,12 @@
  */
 import path from "node:path";
 import type { PackContext } from "./context.ts";
-import { resolvePack } from "./installed.ts";
+import { findPack } from "./installed.ts";
 import { removeInstalled } from "./staging.ts";
 import { PackError, type InstalledPack } from "./types.ts";
 
 export async function removePack(ctx: PackContext, nameOrPlugin: string): Promise<InstalledPack> {
-  const { pack, viaPlugin } = await resolvePack(ctx.homes, nameOrPlugin, ctx.warn);
+  const { pack, viaPlugin } = await findPack(ctx.homes, nameOrPlugin, ctx.warn);
   if (viaPlugin && pack.plugins.length > 1)
     throw new PackError(
       `"${nameOrPlugin}" is one of the ${pack.plugins.length} plugins of pack ${pack.name} (${pack.plugins.join(", ")}): remove the whole pack with \`islet plugins remove ${pack.name}\`, or set disabled: true in its plugin.yaml to turn only it off`,

@@ -6,19 +6,20 @@
  * serving.
  */
 import path from "node:path";
-import { buildCheck } from "./build-check.ts";
+import { buildCheck, pluginsToBuild } from "./build-check.ts";
 import { installedDir, notGrantedYet, recordGrants, updateQuestion } from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
+import { fetchUpdate } from "./git.ts";
 import {
   checkoutCommit,
   commitsBetween,
+  copyInstalled,
+  currentBranch,
   excludeIslands,
-  fetchIntoCopy,
   filesBetween,
-  headCommit,
-  localEdits,
-} from "./git.ts";
-import { checkClashes, listPacks, readPack, resolvePack } from "./installed.ts";
+  localState,
+} from "./git-local.ts";
+import { checkClashes, findPack } from "./installed.ts";
 import { hasOrigin, readOrigin, writeOrigin } from "./origin.ts";
 import { looksLikeCommit, parseSource, type GitSource } from "./source.ts";
 import { createStaging, swapInto } from "./staging.ts";
@@ -38,14 +39,10 @@ async function refuseLocalEdits(
   pack: InstalledPack,
   commit: string,
 ): Promise<void> {
-  const edits = await localEdits(pack.dir, ctx.env);
-  const head = await headCommit(pack.dir, ctx.env).catch(() => "");
+  const { head, edits } = await localState(pack.dir, ctx.env);
   if (head && head !== commit) edits.unshift(`commits since install (now at ${head.slice(0, 12)})`);
   if (edits.length === 0) return;
-  const shown = edits
-    .slice(0, MAX_LISTED_EDITS)
-    .map((e) => e.trim())
-    .join(", ");
+  const shown = edits.slice(0, MAX_LISTED_EDITS).join(", ");
   const more =
     edits.length > MAX_LISTED_EDITS ? ` and ${edits.length - MAX_LISTED_EDITS} more` : "";
   throw new PackError(
@@ -59,13 +56,18 @@ export async function updatePack(
   hooks: PackOperationHooks,
 ): Promise<PackUpdateOutcome> {
   report(hooks, "resolving", `Finding ${nameOrPlugin}`);
-  const { pack } = await resolvePack(ctx.homes, nameOrPlugin, ctx.warn);
-  return updateResolved(ctx, pack, hooks);
+  const { pack, packs } = await findPack(ctx.homes, nameOrPlugin, ctx.warn);
+  return updateResolved(ctx, pack, packs, hooks);
 }
 
+const inSubpath = (file: string, subpath: string | undefined) =>
+  !subpath || file === subpath || file.startsWith(`${subpath}/`);
+
+/** Updates `pack`; `packs()` lists everything installed (read only if the update adds plugins). */
 export async function updateResolved(
   ctx: PackContext,
   pack: InstalledPack,
+  packs: () => Promise<InstalledPack[]>,
   hooks: PackOperationHooks,
 ): Promise<PackUpdateOutcome> {
   if (!(await hasOrigin(pack.dir)))
@@ -74,7 +76,6 @@ export async function updateResolved(
     );
   const origin = await readOrigin(pack.dir);
   const source = (await parseSource(origin.url, { cwd: pack.dir })) as GitSource;
-  if (!hooks.force) await refuseLocalEdits(ctx, pack, origin.commit);
   // A pack pinned to a commit never moves.
   if (origin.ref && looksLikeCommit(origin.ref) && origin.commit.startsWith(origin.ref))
     return { pack, from: origin.commit, to: origin.commit, changed: false };
@@ -82,37 +83,53 @@ export async function updateResolved(
   const pluginsDir = path.dirname(pack.dir);
   const staging = await createStaging(pluginsDir, pack.name);
   try {
+    // The edit check runs beside the copy and the fetch (it only reads the installed copy): an
+    // edited pack is refused all the same, and an unedited one does not wait for it.
+    await copyInstalled(pack.dir, staging.pack);
     report(hooks, "fetching", `Fetching ${source.url}`);
-    const to = await fetchIntoCopy(
-      pack.dir,
-      staging.pack,
-      source,
-      origin.ref,
-      gitContext(ctx, hooks, "fetching"),
-    );
+    const git = gitContext(ctx, hooks, "fetching");
+    // Both are waited for (git must be done with the staging folder before it is removed); the
+    // edits are reported first.
+    const [edits, fetched] = await Promise.allSettled([
+      hooks.force ? undefined : refuseLocalEdits(ctx, pack, origin.commit),
+      fetchUpdate(staging.pack, source, origin.ref, origin.commit, git),
+    ]);
+    if (edits.status === "rejected") throw edits.reason;
+    if (fetched.status === "rejected") throw fetched.reason;
+    const to = fetched.value;
     if (to === origin.commit) {
       report(hooks, "done", `${pack.name} is up to date`);
       return { pack, from: origin.commit, to, changed: false };
     }
-    await checkoutCommit(staging.pack, to, ctx.env);
-    await excludeIslands(staging.pack);
-    checkAborted(hooks, `updating ${pack.name}`);
-
-    report(hooks, "validating", `Checking the plugins of ${pack.name}`);
-    const staged = await validateStaged({
-      root: staging.pack,
-      subpath: origin.subpath,
-      label: pack.name,
-      where: source.url,
-      scope: pack.scope,
-      warn: ctx.warn,
-    });
-    checkClashes(
-      await listPacks(ctx.homes, ctx.warn),
-      pack.name,
-      staged.plugins.map((p) => p.name),
-      pack.dir,
-    );
+    // What changed needs only the objects: it is read while the files are checked out and checked.
+    const history = Promise.all([
+      commitsBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env),
+      // The whole repository's changes: a plugin may import a file outside the subpath.
+      filesBetween(staging.pack, origin.commit, to, undefined, ctx.env),
+    ]);
+    const checked = (async () => {
+      await checkoutCommit(staging.pack, to, await currentBranch(staging.pack), ctx.env);
+      await excludeIslands(staging.pack);
+      checkAborted(hooks, `updating ${pack.name}`);
+      report(hooks, "validating", `Checking the plugins of ${pack.name}`);
+      return validateStaged({
+        root: staging.pack,
+        subpath: origin.subpath,
+        label: pack.name,
+        where: source.url,
+        scope: pack.scope,
+        warn: ctx.warn,
+      });
+    })();
+    // Both settle before going on: git must be done with the staging folder before it is removed.
+    const [validated, read] = await Promise.allSettled([checked, history]);
+    if (validated.status === "rejected") throw validated.reason;
+    if (read.status === "rejected") throw read.reason;
+    const staged = validated.value;
+    const [commits, changed] = read.value;
+    const names = staged.plugins.map((p) => p.name);
+    if (names.some((n) => !pack.plugins.includes(n)))
+      checkClashes(await packs(), pack.name, names, pack.dir);
     const vendor = hooks.vendor !== false;
     if (vendor) {
       const vendored = await vendorAll(
@@ -130,30 +147,27 @@ export async function updateResolved(
       if (vendored > 0) await checkSymlinks(staging.pack, pack.name);
     }
     checkAborted(hooks, `updating ${pack.name}`);
-    report(
-      hooks,
-      "building",
-      `Building ${staged.plugins.length} plugin${staged.plugins.length === 1 ? "" : "s"}`,
+    const only = pluginsToBuild(
+      staged,
+      changed.map((f) => f.path),
+      vendor !== origin.vendored,
     );
-    await buildCheck(staged, pack.name);
+    const count = only?.size ?? staged.plugins.length;
+    report(hooks, "building", `Building ${count} changed plugin${count === 1 ? "" : "s"}`);
+    await buildCheck(staged, pack.name, only);
 
     report(hooks, "consent", `Asking to update ${pack.name}`);
-    const [commits, files, fresh] = await Promise.all([
-      commitsBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env),
-      filesBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env),
-      notGrantedYet(ctx.grants, pack.dir, staged.plugins),
-    ]);
-    const names = new Set(staged.plugins.map((p) => p.name));
+    const fresh = await notGrantedYet(ctx.grants, pack.dir, staged.plugins);
     const question = updateQuestion({
       pack: pack.name,
       source: source.url,
       from: origin.commit,
       to,
       commits,
-      files,
+      files: changed.filter((f) => inSubpath(f.path, origin.subpath)),
       plugins: staged.plugins,
       fresh,
-      removed: pack.plugins.filter((n) => !names.has(n)),
+      removed: pack.plugins.filter((n) => !names.includes(n)),
     });
     if (!(await hooks.consent(question)))
       throw new PackError(
@@ -161,22 +175,29 @@ export async function updateResolved(
       );
     checkAborted(hooks, `updating ${pack.name}`);
 
-    await writeOrigin(staging.pack, {
+    const newOrigin = {
       ...origin,
       commit: to,
       updatedAt: new Date().toISOString(),
       vendored: vendor,
-    });
+    };
+    await writeOrigin(staging.pack, newOrigin);
     report(hooks, "installing", `Replacing ${pack.name}`);
     await swapInto(staging.pack, pack.dir, pluginsDir);
-    await recordGrants(ctx.grants, pack.dir, staged.plugins).catch((err: unknown) =>
+    // Only what the question showed as new needs recording; the rest was granted already.
+    const asked = staged.plugins.filter((p) => (fresh.get(p.name)?.length ?? 0) > 0);
+    await recordGrants(ctx.grants, pack.dir, asked).catch((err: unknown) =>
       ctx.warn(
         `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
       ),
     );
     report(hooks, "done", `Updated ${pack.name}`);
-    const updated = (await readPack(pack.dir, pack.scope, ctx.warn)) ?? pack;
-    return { pack: updated, from: origin.commit, to, changed: true };
+    return {
+      pack: { ...pack, origin: newOrigin, plugins: names },
+      from: origin.commit,
+      to,
+      changed: true,
+    };
   } catch (err) {
     throw asPackError(err, `updating ${pack.name}`);
   } finally {

@@ -9,10 +9,10 @@ import { lstat, readdir, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { PermissionItem } from "../../host/questions.ts";
 import { requestedItems } from "../consent/requests.ts";
-import { discoverPlugins } from "../loader/discover.ts";
+import { discoverPlugins, type Discovery } from "../loader/discover.ts";
 import type { PluginManifest } from "../loader/manifest.ts";
 import { isInside } from "../loader/origin-scope.ts";
-import { findClaudePlugins } from "./claude.ts";
+import { findClaudePlugins, type ClaudePlugin } from "./claude.ts";
 import { PackError, type PackScope } from "./types.ts";
 
 export interface StagedPlugin {
@@ -113,8 +113,15 @@ export async function validateStaged(opts: {
 }): Promise<StagedPack> {
   const { root, label } = opts;
   const scope = await scopeFolder(root, opts.subpath, opts.where);
-  await checkSymlinks(root, label);
-  const found = await discoverPlugins({ dirs: [{ dir: scope, home: scope, source: opts.scope }] });
+  // Three walks of the tree at once; the symlink check's verdict comes first.
+  const [links, discovered, claudeFound] = await Promise.allSettled([
+    checkSymlinks(root, label),
+    discoverPlugins({ dirs: [{ dir: scope, home: scope, source: opts.scope }] }),
+    findClaudePlugins(scope, label, (w) => opts.warn(relabel(w, root, label))),
+  ]);
+  for (const r of [links, discovered, claudeFound]) if (r.status === "rejected") throw r.reason;
+  const found = (discovered as PromiseFulfilledResult<Discovery>).value;
+  const claude = (claudeFound as PromiseFulfilledResult<ClaudePlugin[]>).value;
   if (found.errors.length > 0) throw new PackError(relabel(found.errors[0].message, root, label));
   for (const w of found.warnings) opts.warn(relabel(w, root, label));
   const rel = (dir: string) => path.relative(root, dir).split(path.sep).join("/");
@@ -129,7 +136,6 @@ export async function validateStaged(opts: {
     manifest: p.manifest,
     items: p.status === "enabled" ? requestedItems(p.manifest) : [],
   }));
-  const claude = await findClaudePlugins(scope, label, (w) => opts.warn(relabel(w, root, label)));
   for (const c of claude)
     plugins.push({
       name: c.name,
