@@ -241,3 +241,14 @@ test("bad usage is exit 2", async () => {
     await dirs.clean();
   }
 });
+
+test("each plugins subcommand parses its own options (permissions --reset reaches its command)", async () => {
+  const { dirs, run } = await setup();
+  try {
+    const reset = await run(["plugins", "permissions", "nothing", "--reset"]);
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.match(reset.stdout, /No answers recorded for nothing/);
+  } finally {
+    await dirs.clean();
+  }
+});
