@@ -26,6 +26,8 @@ function hint(source: GitSource): string {
 
 function failure(source: GitSource, what: string, message: string): PackError {
   const reason = gitReason(message);
+  if (/spawn git ENOENT/.test(message))
+    return new PackError(`git was not found on PATH: install git to add packs from ${source.url}`);
   switch (classifyGitFailure(message)) {
     case "aborted":
       return new PackError(`${what} of ${source.url} was cancelled`);

@@ -340,3 +340,22 @@ test("remove: something not installed, and one plugin of a pack of several", asy
     /keeper was not installed from git/,
   );
 });
+
+test("a cancelled install, and a machine without git", async () => {
+  await using env = await packEnv();
+  const abort = new AbortController();
+  abort.abort();
+  await refused(
+    env,
+    () =>
+      env
+        .manager()
+        .add({ source: pack.fileUrl, scope: "global" }, consenting(true, { signal: abort.signal })),
+    /clone of file:.* was cancelled/,
+  );
+  await refused(
+    env,
+    () => add(env, pack.fileUrl, {}, { PATH: "/nonexistent" }),
+    /git was not found on PATH/,
+  );
+});
