@@ -172,9 +172,13 @@ test(
           );
           // Answer once the prompt is there.
           let seen = "";
+          let answered = false;
+          child.stdin!.on("error", () => undefined); // the terminal may close first
           child.stdout!.on("data", (c: Buffer) => {
             seen += c.toString();
-            if (seen.includes("Install? [y]es / [n]o")) child.stdin!.write(`${answer}\n`);
+            if (answered || !seen.includes("Install? [y]es / [n]o")) return;
+            answered = true;
+            child.stdin!.write(`${answer}\n`);
           });
         });
       const no = await atTerminal("n");
