@@ -8,6 +8,7 @@ import { editorSaveFigures } from "./editor-save-bench.ts";
 import { chatSessionFigures } from "./chat-session-figures.ts";
 import { benchPluginLoad } from "./loader-bench.ts";
 import { benchMcpCall } from "./mcp-bench.ts";
+import { benchPacks } from "./packs-bench.ts";
 import { benchPlugins } from "./plugins-bench.ts";
 import { benchProviderParsing } from "./providers-bench.ts";
 import { benchHookDispatch } from "./sandbox-bench.ts";
@@ -70,6 +71,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
   plugins: () => benchPlugins(),
   loader: () => benchPluginLoad(),
   mcp: () => benchMcpCall(),
+  packs: () => benchPacks(),
   "chat-render": () => chatRenderFigures(),
   "editor-save": () => editorSaveFigures(),
   "chat-session": () => chatSessionFigures(),

@@ -8,6 +8,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { ORIGIN_FILE, originScope } from "./origin-scope.ts";
 
 export const MANIFEST_NAME = "plugin.yaml";
 /** A Claude Code plugin's manifest, relative to its folder. */
@@ -44,7 +45,7 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
   const result: WalkResult = { folders: [], claudeFolders: [], errors: [] };
   const seen = new Set<string>();
 
-  async function visit(dir: string, isRoot: boolean): Promise<void> {
+  async function visit(dir: string, isRoot: boolean, depth = 0): Promise<void> {
     let real: string;
     try {
       real = await realpath(dir);
@@ -68,6 +69,15 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       }
       return;
     }
+    // A pack installed with --subpath: only that folder of it counts (origin-scope.ts).
+    if (depth === 1 && entries.some((e) => e.name === ORIGIN_FILE && e.isFile())) {
+      const scope = await originScope(dir);
+      if ("error" in scope) {
+        result.errors.push({ file: path.join(dir, ORIGIN_FILE), message: scope.error });
+        return;
+      }
+      if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);
+    }
     if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {
       result.folders.push(dir);
       return;
@@ -86,7 +96,7 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       if (await isDirectory(full, e)) subdirs.push(full);
     }
     subdirs.sort();
-    await Promise.all(subdirs.map((d) => visit(d, false)));
+    await Promise.all(subdirs.map((d) => visit(d, false, depth + 1)));
   }
 
   await visit(path.resolve(root), true);
