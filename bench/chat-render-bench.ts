@@ -6,6 +6,7 @@
  *
  * Run alone: node --no-node-snapshot bench/chat-render-bench.ts
  */
+import "../e2e/support/use-serve-target.ts";
 import { existsSync } from "node:fs";
 import { BUILT_PAGE } from "../e2e/support/browser.ts";
 import { skipChat, startChatRig } from "../e2e/support/chat.ts";

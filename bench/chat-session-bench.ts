@@ -14,6 +14,7 @@
  *   baseline: the idle page's frame intervals.
  * Needs `npm run build` and Chromium. Run alone: node --no-node-snapshot bench/chat-session-bench.ts
  */
+import "../e2e/support/use-serve-target.ts";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -2,15 +2,19 @@
  * Runs one benchmark group and prints its figures as JSON on stdout. bench/run.ts starts one
  * process per group, so no group measures another's leftover heap or JIT state.
  */
+import "../e2e/support/use-serve-target.ts";
 import { chatRenderFigures } from "./chat-render-bench.ts";
 import { editorSaveFigures } from "./editor-save-bench.ts";
 import { chatSessionFigures } from "./chat-session-figures.ts";
 import { benchPluginLoad } from "./loader-bench.ts";
+import { benchMcpCall } from "./mcp-bench.ts";
+import { benchPacks } from "./packs-bench.ts";
 import { benchPlugins } from "./plugins-bench.ts";
 import { benchProviderParsing } from "./providers-bench.ts";
 import { benchHookDispatch } from "./sandbox-bench.ts";
 import { benchSessionLoad } from "./sessions-bench.ts";
 import { benchTurnOverhead } from "./turn-bench.ts";
+import { benchMarkdownListing } from "./markdown-bench.ts";
 
 export interface Figure {
   name: string;
@@ -66,9 +70,27 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
   sandbox: () => benchHookDispatch(),
   plugins: () => benchPlugins(),
   loader: () => benchPluginLoad(),
+  mcp: () => benchMcpCall(),
+  packs: () => benchPacks(),
   "chat-render": () => chatRenderFigures(),
   "editor-save": () => editorSaveFigures(),
   "chat-session": () => chatSessionFigures(),
+  markdown: async () => {
+    const m = await benchMarkdownListing();
+    return [
+      {
+        name: "skills and commands listed (50 + 20), added per model call",
+        value: round(m.withMs - m.baseMs, 4),
+        unit: "ms (median)",
+        baseline: { name: "the same call with none", value: round(m.baseMs, 4), unit: "ms" },
+      },
+      {
+        name: "skill listing rebuilt after a change, whole call",
+        value: round(m.rebuildMs, 3),
+        unit: "ms (median)",
+      },
+    ];
+  },
 };
 
 if (import.meta.main) {

@@ -22,6 +22,8 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
   // chat/history reads the same file with every display event checked (issue 9: open < 500 ms).
   if (/^session history/.test(n)) return { goal: "< 500 ms", met: f.value < 500 };
   if (/^agent turn/.test(n)) return { goal: "≤ 1.3× raw loop", met: (f.ratio ?? Infinity) <= 1.3 };
+  if (/^MCP tool call/.test(n))
+    return { goal: "≤ 1.2× direct JSON-RPC", met: (f.ratio ?? Infinity) <= 1.2 };
   if (/^hook dispatch \(QuickJS\), sync/.test(n))
     return { goal: "≤ 10× isolated-vm", met: (f.ratio ?? Infinity) <= 10 };
   if (/^hook dispatch, sync/.test(n))
@@ -38,6 +40,9 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
   if (/^chat (streaming|scroll)/.test(n))
     return { goal: "p95 within one refresh", met: f.value < 17 };
   if (/^chat open/.test(n)) return { goal: "< 500 ms", met: f.value < 500 };
+  if (/^skills and commands listed/.test(n)) return { goal: "< 1 ms", met: f.value < 1 };
+  if (/^pack (install|update)/.test(n))
+    return { goal: "≤ 1.5× plain git", met: (f.ratio ?? Infinity) <= 1.5 };
   return { goal: "", met: null };
 }
 

@@ -48,13 +48,10 @@ describe("chat: streamed Markdown", { skip: skipChat, timeout: 90_000 }, () => {
 
     await transcript.getByRole("button", { name: "Copy ts code" }).click();
     await expectText(transcript.locator(".code-copy"), "Copied");
-    assert.equal(
-      await page.evaluate(() => navigator.clipboard.readText()),
-      "const answer: number = 42;\n",
-    );
+    assert.equal(await rig.readClipboard(), "const answer: number = 42;\n");
     await transcript.locator(".msg-assistant").hover();
     await transcript.getByRole("button", { name: "Copy message" }).click();
-    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^# Release notes/);
+    assert.match(await rig.readClipboard(), /^# Release notes/);
     assert.deepEqual(rig.problems, []);
   });
 

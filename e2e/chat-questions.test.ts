@@ -12,10 +12,11 @@ import { openBridgeHost, type BridgeHost } from "../main/bridge/host.ts";
 import { tempDir, type TempDir } from "../main/plugins/loader/testing.ts";
 import { startServer, type RunningServer } from "../main/serve/server.ts";
 import { BUILT_PAGE, CHROMIUM_ARGS, expectText, findChromium } from "./support/browser.ts";
+import { serveOnly } from "./support/target.ts";
 import { seriousViolationsLightAndDark } from "./support/page.ts";
 
 const browserBinary = findChromium();
-const skip = "missing" in browserBinary ? browserBinary.missing : false;
+const skip = serveOnly("runs the engine in the test process behind islet serve's server");
 
 describe("chat: the engine's questions as a modal dialog", { skip, timeout: 90_000 }, () => {
   let dirs: TempDir;

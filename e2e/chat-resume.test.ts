@@ -29,7 +29,8 @@ describe("chat: resume after a restart", { skip: skipChat, timeout: 120_000 }, (
   });
 
   it("reopens the session whole after islet serve restarts, and goes on from it", async () => {
-    const { page, model } = rig;
+    const { model } = rig;
+    let page = rig.page;
     model.push(
       { toolCalls: [{ name: "Read", arguments: { path: "readme.txt" } }] },
       { text: ["## Found it\n\nThe readme says **hello**."] },
@@ -42,6 +43,7 @@ describe("chat: resume after a restart", { skip: skipChat, timeout: 120_000 }, (
     await page.getByRole("button", { name: "Send" }).waitFor();
 
     await rig.restart();
+    page = rig.page; // the same tab on islet serve, a new window of the relaunched app
     // A new chat after the restart; the saved one is in the sessions column.
     await page
       .getByRole("navigation", { name: "Chats" })

@@ -7,9 +7,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { expectText } from "./support/browser.ts";
-import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
+import { startChatRig, type ChatRig } from "./support/chat.ts";
+import { serveOnly } from "./support/target.ts";
 
-describe("chat: one conversation, two windows", { skip: skipChat, timeout: 150_000 }, () => {
+const skip = serveOnly("opens the conversation in a second browser tab");
+
+describe("chat: one conversation, two windows", { skip, timeout: 150_000 }, () => {
   let rig: ChatRig;
   before(async () => {
     rig = await startChatRig();

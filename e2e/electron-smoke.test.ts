@@ -1,57 +1,31 @@
 /**
  * The real Electron app (where an Electron binary exists): the sandbox probe runs in a utility
  * process, a plugin that uses typed arrays loads on the backend it chose, and a turn finishes.
- * Elsewhere it is reported as skipped, with the reason.
+ * Run on the Electron target (support/target.ts); elsewhere reported as skipped, with the reason.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startFakeOpenAI } from "../main/providers/testing/index.ts";
+import { electronOnly, target } from "./support/target.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** The Electron binary, found without require("electron") (which would try to download it). */
-function electronBinary(): { path: string } | { missing: string } {
-  const fromEnv = process.env.ELECTRON_EXEC_PATH;
-  if (fromEnv)
-    return existsSync(fromEnv)
-      ? { path: fromEnv }
-      : { missing: `ELECTRON_EXEC_PATH (${fromEnv}) does not exist` };
-  const pathTxt = path.join(root, "node_modules", "electron", "path.txt");
-  if (!existsSync(pathTxt))
-    return {
-      missing:
-        "no Electron binary here (node_modules/electron/path.txt is missing: the download is not possible offline)",
-    };
-  const bin = path.join(
-    root,
-    "node_modules",
-    "electron",
-    "dist",
-    readFileSync(pathTxt, "utf8").trim(),
-  );
-  return existsSync(bin) ? { path: bin } : { missing: `${bin} does not exist` };
-}
-
-const electron = electronBinary();
+const electron = target.name === "electron" ? target.electron : null;
 const built = existsSync(path.join(root, "out", "main", "index.js"));
 const skip =
-  "missing" in electron
-    ? electron.missing
-    : built
-      ? false
-      : "out/main/index.js is missing: run npm run build first";
+  electronOnly() || (built ? false : "out/main/index.js is missing: run npm run build first");
 
 test(
   "in the real app a plugin using typed arrays loads and a turn finishes",
   { skip },
   async () => {
-    if ("missing" in electron) return;
+    if (electron === null || "missing" in electron) return;
     const dir = await mkdtemp(path.join(tmpdir(), "islet-electron-"));
     const server = await startFakeOpenAI([{ text: ["smoke ok"] }]);
     try {
@@ -77,7 +51,15 @@ test(
         execFile(
           electron.path,
           [root, `--islet-smoke=${JSON.stringify(request)}`],
-          { timeout: 60_000, env: { ...process.env, ELECTRON_ENABLE_LOGGING: "0" } },
+          {
+            timeout: 60_000,
+            env: {
+              ...process.env,
+              ELECTRON_ENABLE_LOGGING: "0",
+              // Its own single-instance lock and probe cache, not those of an Islet running here.
+              ISLET_USER_DATA_DIR: path.join(dir, "user-data"),
+            },
+          },
           (err, stdout, stderr) =>
             err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
         );

@@ -24,11 +24,12 @@ import {
   startServe,
   type Serve,
 } from "./support/browser.ts";
+import { serveOnly } from "./support/target.ts";
 
 const MONACO_SURFACES = [".monaco-editor", ".monaco-diff-editor"];
 
 const browserBinary = findChromium();
-const skip = "missing" in browserBinary ? browserBinary.missing : false;
+const skip = serveOnly("drives turns through islet serve's WebSocket (the bridge client)");
 const SHOTS = process.env["ISLET_SCREENSHOTS"] ?? null;
 
 const greeter = (word: string) => `import type { BeforeChatContext, Result } from "@islet/sdk";

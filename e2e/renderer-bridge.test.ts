@@ -20,12 +20,15 @@ import { tempDir, type TempDir } from "../main/plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../main/providers/testing/index.ts";
 import { startServer, type RunningServer } from "../main/serve/server.ts";
 import { websocketBridge, type WebSocketBridge } from "../renderer/src/bridge/websocket.ts";
+import { serveOnly } from "./support/target.ts";
 
 const writeCall = (file: string) => ({
   toolCalls: [{ name: "Write", arguments: { path: file, content: "x\n" } }],
 });
 
-describe("the renderer's WebSocket bridge against islet serve", () => {
+const skip = serveOnly("tests islet serve's WebSocket bridge itself", { browser: false });
+
+describe("the renderer's WebSocket bridge against islet serve", { skip }, () => {
   let dirs: TempDir;
   let model: FakeServer;
   let host: BridgeHost;

@@ -22,12 +22,15 @@ import {
   startServe,
   type Serve,
 } from "./support/browser.ts";
+import { serveOnly } from "./support/target.ts";
 import { seriousViolations, watchedPage } from "./support/page.ts";
 import { bridgeCall, createSessions, writeHome } from "./support/sessions.ts";
 
 const SHOTS = process.env["ISLET_SCREENSHOTS"];
 const browserBinary = findChromium();
-const skip = "missing" in browserBinary ? browserBinary.missing : false;
+const skip = serveOnly(
+  "creates its sessions through islet serve's WebSocket, and opens a second server",
+);
 
 describe("sessions column and model picker", { skip, timeout: 90_000 }, () => {
   let dir: string;

@@ -25,11 +25,14 @@ import {
   startServe,
   type Serve,
 } from "./support/browser.ts";
+import { serveOnly } from "./support/target.ts";
 import { seriousViolations, watchedPage } from "./support/page.ts";
 import { writeHome } from "./support/sessions.ts";
 
 const browserBinary = findChromium();
-const skip = "missing" in browserBinary ? browserBinary.missing : false;
+const skip = serveOnly(
+  "opens a second browser tab, restarts islet serve and reads its sealed key file",
+);
 const SECRET = "sk-e2e-secret-90210";
 const SHOTS = process.env["ISLET_SCREENSHOTS"];
 

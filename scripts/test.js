@@ -1,5 +1,7 @@
-// `npm test`: the whole suite, then the example plugins' suites once more on the QuickJS backend
-// (the sandbox and runtime suites already loop over both backends themselves).
+// `npm test`: the whole suite (the e2e specs against `islet serve`), then the example plugins'
+// suites once more on the QuickJS backend (the sandbox and runtime suites already loop over both
+// backends themselves), then the e2e specs against the desktop app in real Electron (reported
+// skipped, with the reason, where there is no Electron binary; e2e/support/target.ts).
 import { spawnSync } from "node:child_process";
 
 const node = [
@@ -11,7 +13,7 @@ const node = [
 ];
 const runs = [
   {
-    env: {},
+    env: { ISLET_E2E_TARGET: "serve" },
     globs: [
       "main/**/*.test.ts",
       "renderer/**/*.test.ts",
@@ -21,6 +23,7 @@ const runs = [
     ],
   },
   { env: { ISLET_TEST_PLUGIN_RUNTIME: "quickjs" }, globs: ["plugins/**/*.test.ts"] },
+  { env: { ISLET_E2E_TARGET: "electron" }, globs: ["e2e/**/*.test.ts"] },
 ];
 let failed = false;
 for (const run of runs) {

@@ -39,9 +39,11 @@ export async function watchedPage(
     viewport?: { width: number; height: number };
     colorScheme?: "light" | "dark";
     permissions?: string[];
+    /** Collect into this list (default: a new one). */
+    problems?: string[];
   } = {},
 ): Promise<WatchedPage> {
-  const problems: string[] = [];
+  const problems = opts.problems ?? [];
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     acceptDownloads: opts.acceptDownloads ?? false,
@@ -49,13 +51,27 @@ export async function watchedPage(
     ...(opts.permissions ? { permissions: opts.permissions } : {}),
   });
   await context.route(
-    (url) => !url.href.startsWith("http://127.0.0.1") && !url.href.startsWith("ws://127.0.0.1"),
+    (url) => !isLoopback(url.href),
     (route) => {
       problems.push(`outside request: ${route.request().url()}`);
       return route.abort();
     },
   );
   const page = await context.newPage();
+  await watchPage(page, problems);
+  return { context, page, problems };
+}
+
+/** `islet serve`'s page and socket: the only places a page of ours may reach. */
+export function isLoopback(url: string): boolean {
+  return url.startsWith("http://127.0.0.1") || url.startsWith("ws://127.0.0.1");
+}
+
+/**
+ * Collects the page's console errors and warnings, page errors and (from its next document on)
+ * CSP violations into `problems`.
+ */
+export async function watchPage(page: Page, problems: string[]): Promise<void> {
   await page.addInitScript(() =>
     document.addEventListener("securitypolicyviolation", (e) =>
       console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
@@ -66,7 +82,6 @@ export async function watchedPage(
       problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  return { context, page, problems };
 }
 
 /**

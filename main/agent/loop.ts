@@ -7,7 +7,7 @@ import type { AgentConfig } from "../agents/definition.ts";
 import { environmentPrompt } from "../agents/definition.ts";
 import type { ChatRequest, ToolSpec } from "../providers/types.ts";
 import { ProviderError } from "../providers/types.ts";
-import { filterTools } from "../tools/registry.ts";
+import { filterTools, matchesToolPattern } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
 import type { Context, Stats } from "../../plugins/sdk/index.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
@@ -32,6 +32,16 @@ export interface RunOutcome {
   /** Text of the last model step. */
   text: string;
   error?: ProviderError;
+}
+
+/** What a slash command may set for the turn it starts. */
+export interface TurnOptions {
+  /** Tool name patterns the turn may use (within the agent's own). */
+  allowedTools?: string[];
+  /** Tool name patterns the turn may not use (a skill's disallowed-tools). */
+  disallowedTools?: string[];
+  /** A model for this turn only ("inherit" or unset: the agent's). */
+  model?: string;
 }
 
 export interface SessionInit {
@@ -84,6 +94,7 @@ export class AgentSession {
       availableTools: [],
       lastSystemPrompt: "",
       turnDisabledTools: [],
+      turnAllowedTools: null,
     };
   }
 
@@ -102,7 +113,7 @@ export class AgentSession {
   }
 
   /** A user turn: the prompt enters history and the loop runs until it settles. */
-  async send(prompt: string): Promise<RunOutcome> {
+  async send(prompt: string, opts: TurnOptions = {}): Promise<RunOutcome> {
     if (this.controller) throw new Error("a turn is already running; stop it first");
     const controller = new AbortController();
     this.controller = controller;
@@ -116,8 +127,17 @@ export class AgentSession {
       // Per user turn, as in Aura: tool history, patch counts and tools disabled by hooks.
       this.state.toolHistory = [];
       this.state.patchCounts = {};
-      this.state.turnDisabledTools = [];
-      const outcome = await this.run(controller.signal);
+      this.state.turnDisabledTools = [...(opts.disallowedTools ?? [])];
+      this.state.turnAllowedTools = opts.allowedTools ?? null;
+      const agentModel = this.state.resolved;
+      if (opts.model && opts.model !== "inherit")
+        this.state.resolved = await this.deps.resolveModel({
+          ...this.state.agent,
+          model: opts.model,
+        });
+      const outcome = await this.run(controller.signal).finally(() => {
+        if (opts.model && opts.model !== "inherit") this.state.resolved = agentModel;
+      });
       if (outcome.error) {
         this.deps.emit({
           type: "error",
@@ -128,6 +148,7 @@ export class AgentSession {
       return outcome;
     } finally {
       this.controller = null;
+      this.state.turnAllowedTools = null;
       await this.settle();
     }
   }
@@ -204,7 +225,10 @@ export class AgentSession {
   }
 
   private agentTools(): Tool[] {
-    return filterTools(this.deps.tools.list(), { enabled: this.state.agent.tools ?? [] });
+    return filterTools(this.deps.tools.list(), {
+      enabled: this.state.agent.tools ?? [],
+      disabled: this.state.agent.disallowedTools,
+    });
   }
 
   private systemPrompt(extra: readonly string[]): string {
@@ -322,7 +346,11 @@ export class AgentSession {
       : filterTools(agentTools, {
           enabled: state.agent.tools ?? [],
           disabled: [...state.turnDisabledTools, ...before.disableTools],
-        });
+        }).filter(
+          (t) =>
+            state.turnAllowedTools === null ||
+            state.turnAllowedTools.some((p) => matchesToolPattern(t.name, p)),
+        );
     const offered = new Map(offeredTools.map((t) => [t.name, t]));
     const specs: ToolSpec[] = offeredTools.map(toolSpec);
     state.availableTools = offeredTools.map((t) => t.name);

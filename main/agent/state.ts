@@ -90,4 +90,6 @@ export interface AgentState {
   lastSystemPrompt: string;
   /** Tool patterns hooks disabled for the rest of this user turn. */
   turnDisabledTools: string[];
+  /** Tool patterns this user turn is limited to (a command's or skill's allowed-tools); null = no limit. */
+  turnAllowedTools: string[] | null;
 }

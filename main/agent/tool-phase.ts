@@ -184,6 +184,9 @@ export async function runToolPhase(
           timeoutMs: deps.toolTimeoutMs,
           sdk,
           onOutput: live.push,
+          callId: p.call.id,
+          emit: deps.emit,
+          approve: deps.approve,
         });
       } finally {
         live.close();

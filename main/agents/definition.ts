@@ -13,6 +13,8 @@ export interface AgentConfig {
   model?: string;
   /** Allowed tool name patterns (`*` wildcards); unset = every tool. */
   tools?: string[];
+  /** Tool name patterns withheld even when `tools` allows them (Claude's `disallowedTools`). */
+  disallowedTools?: string[];
   maxSteps: number;
   /** Agents tried in order when this one's provider keeps failing. */
   failover: string[];

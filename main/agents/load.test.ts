@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { loadAgents, parseAgentFile } from "./load.ts";
+import { loadHomeAgents, parseAgentFile } from "./load.ts";
 
 test("an agent file: frontmatter fields, body as system prompt, name from the file", () => {
   const a = parseAgentFile(
@@ -37,7 +37,10 @@ test("project agents override global ones; broken files are reported and skipped
     await writeFile(path.join(g, "coder.md"), "---\nmodel: a\n---\nglobal");
     await writeFile(path.join(p, "coder.md"), "---\nmodel: b\nfailover: [ghost]\n---\nproject");
     await writeFile(path.join(p, "broken.md"), "---\nmax_steps: -1\n---\n");
-    const { agents, errors } = loadAgents([path.join(root, "global"), path.join(root, "project")]);
+    const { agents, errors } = loadHomeAgents([
+      path.join(root, "global"),
+      path.join(root, "project"),
+    ]);
     assert.equal(agents.get("coder")?.model, "b");
     assert.equal(agents.get("coder")?.systemPrompt, "project");
     assert.ok(agents.has("default"));

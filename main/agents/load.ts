@@ -1,86 +1,104 @@
-/** Loads agents from `<home>/config/agents/*.md`; the project home overrides the global one. */
-import { readdirSync, readFileSync } from "node:fs";
+/**
+ * Agents from Markdown files: Islet's `<home>/config/agents/*.md` (the project home overrides the
+ * global one) and, through `loadAgents(dir)`, any folder of them (a Claude Code plugin's `agents/`).
+ * Claude's fields and Islet's are both read; an unknown field is a warning, a bad one skips the
+ * file with one line naming file and field.
+ */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseFrontmatter } from "../config/frontmatter.ts";
 import { configDir } from "../config/homes.ts";
+import {
+  looseText,
+  readMarkdownFile,
+  toolList,
+  toolPatterns,
+  type Loaded,
+} from "../extensions/markdown/fields.ts";
+import { markdownFiles } from "../extensions/markdown/walk.ts";
 import { DEFAULT_AGENT, DEFAULT_MAX_STEPS, type AgentConfig } from "./definition.ts";
 
-const listOrCsv = z
-  .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter(Boolean));
-
-const Frontmatter = z
-  .object({
-    name: z.string().min(1).optional(),
-    description: z.string().optional(),
-    provider: z.string().min(1).optional(),
-    model: z.string().min(1).optional(),
-    tools: listOrCsv.optional(),
-    max_steps: z.number().int().positive().optional(),
-    failover: listOrCsv.optional(),
-    thinking: z.enum(["off", "low", "medium", "high"]).optional(),
-  })
-  .loose();
+const AGENT_FIELDS = {
+  name: z.string().min(1).optional(),
+  description: looseText.optional(),
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  tools: toolList.optional(),
+  disallowedTools: toolList.optional(),
+  max_steps: z.number().int().positive().optional(),
+  maxTurns: z.number().int().positive().optional(),
+  failover: toolList.optional(),
+  thinking: z.enum(["off", "low", "medium", "high"]).optional(),
+  // Claude Code's, read so they are not reported as unknown; not used by Islet yet.
+  skills: z.unknown().optional(),
+  color: z.unknown().optional(),
+  permissionMode: z.unknown().optional(),
+};
 
 export interface AgentLoad {
   agents: Map<string, AgentConfig>;
   /** One line per broken file; broken files are skipped, the rest load. */
   errors: string[];
+  /** Unknown fields (the file loaded). */
+  warnings: string[];
 }
 
-function describeZodError(err: z.ZodError): string {
-  const issue = err.issues[0];
-  const where = issue.path.length > 0 ? issue.path.join(".") : "frontmatter";
-  return `${where}: ${issue.message}`;
-}
-
-export function parseAgentFile(file: string, text: string): AgentConfig {
-  let doc;
-  try {
-    doc = parseFrontmatter(text);
-  } catch (err) {
-    throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
-  }
-  const fm = Frontmatter.safeParse(doc.data);
-  if (!fm.success) throw new Error(`${file}: ${describeZodError(fm.error)}`);
-  const d = fm.data;
+export function readAgentFile(
+  file: string,
+  text: string,
+  opts: { namespace?: string } = {},
+): { agent: AgentConfig; warnings: string[] } {
+  const { data: d, body, warnings } = readMarkdownFile(file, text, AGENT_FIELDS);
+  const bare = d.name ?? path.basename(file).replace(/\.md$/i, "");
   return {
-    name: d.name ?? path.basename(file, ".md"),
-    description: d.description ?? "",
-    systemPrompt: doc.body.trim(),
-    provider: d.provider,
-    model: d.model,
-    tools: d.tools,
-    maxSteps: d.max_steps ?? DEFAULT_MAX_STEPS,
-    failover: d.failover ?? [],
-    thinking: d.thinking,
-    file,
+    agent: {
+      name: opts.namespace ? `${opts.namespace}:${bare}` : bare,
+      description: d.description ?? "",
+      systemPrompt: body.trim(),
+      provider: d.provider,
+      // Claude's "inherit" (the default) is the session's model, as an unset one is.
+      model: d.model === "inherit" ? undefined : d.model,
+      tools: d.tools && toolPatterns(d.tools),
+      disallowedTools: d.disallowedTools && toolPatterns(d.disallowedTools),
+      maxSteps: d.max_steps ?? d.maxTurns ?? DEFAULT_MAX_STEPS,
+      failover: d.failover ?? [],
+      thinking: d.thinking,
+      file,
+    },
+    warnings,
   };
 }
 
-export function loadAgents(homeLayers: readonly string[]): AgentLoad {
+/** One agent file; throws one line naming the file and the field. */
+export function parseAgentFile(file: string, text: string): AgentConfig {
+  return readAgentFile(file, text).agent;
+}
+
+/** Every `*.md` under `dir`; `namespace` (a plugin's name) makes them `namespace:name`. */
+export function loadAgents(dir: string, opts: { namespace?: string } = {}): Loaded<AgentConfig> {
+  const out: Loaded<AgentConfig> = { items: [], errors: [], warnings: [] };
+  for (const { file } of markdownFiles(dir, 0)) {
+    try {
+      const { agent, warnings } = readAgentFile(file, readFileSync(file, "utf8"), opts);
+      out.items.push(agent);
+      out.warnings.push(...warnings);
+    } catch (err) {
+      out.errors.push((err as Error).message);
+    }
+  }
+  return out;
+}
+
+/** The homes' agents (later homes override earlier ones) and the built-in default. */
+export function loadHomeAgents(homeLayers: readonly string[]): AgentLoad {
   const agents = new Map<string, AgentConfig>([[DEFAULT_AGENT.name, DEFAULT_AGENT]]);
   const errors: string[] = [];
+  const warnings: string[] = [];
   for (const home of homeLayers) {
-    const dir = configDir(home, "agents");
-    let names: string[];
-    try {
-      names = readdirSync(dir)
-        .filter((n) => n.endsWith(".md"))
-        .sort();
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const file = path.join(dir, name);
-      try {
-        const agent = parseAgentFile(file, readFileSync(file, "utf8"));
-        agents.set(agent.name, agent);
-      } catch (err) {
-        errors.push((err as Error).message);
-      }
-    }
+    const loaded = loadAgents(configDir(home, "agents"));
+    for (const agent of loaded.items) agents.set(agent.name, agent);
+    errors.push(...loaded.errors);
+    warnings.push(...loaded.warnings);
   }
   for (const agent of agents.values()) {
     for (const next of agent.failover) {
@@ -88,5 +106,5 @@ export function loadAgents(homeLayers: readonly string[]): AgentLoad {
         errors.push(`${agent.file ?? agent.name}: failover: unknown agent "${next}"`);
     }
   }
-  return { agents, errors };
+  return { agents, errors, warnings };
 }

@@ -15,6 +15,7 @@ import type { CallName, EventName, StreamName } from "./names.ts";
 import { CommandEntry, CommandList } from "./schemas/commands.ts";
 import { ChatEventPayload, ChatHistory } from "./schemas/chat.ts";
 import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
+import { ExtensionEntry } from "./schemas/extensions.ts";
 import { ModelsList, ModelsSelect } from "./schemas/models.ts";
 import {
   SessionsChanged,
@@ -32,6 +33,7 @@ import {
   SettingsTestProvider,
 } from "./schemas/settings.ts";
 import { EDITOR_CALLS, EDITOR_EVENTS } from "./schemas/editor.ts";
+import { MCP_CALLS, MCP_EVENTS } from "./schemas/mcp.ts";
 import { PACKS_CALLS, PACKS_EVENTS } from "./schemas/packs.ts";
 
 export { AgentEvent, Problem, Question };
@@ -104,7 +106,10 @@ export const PluginList = z.strictObject({
   plugins: z.array(PluginEntry),
   /** Files the loader could not use at all (bad manifests, duplicates), with file:line:column. */
   problems: z.array(Problem),
+  /** Shell hook files and Claude Code plugins (absent: a host that lists none). */
+  extensions: z.array(ExtensionEntry).optional(),
 });
+export { ExtensionEntry };
 export type PluginList = z.infer<typeof PluginList>;
 
 export const ReloadResult = z.strictObject({
@@ -221,6 +226,7 @@ export const CALLS = {
   "settings/removeProvider": SettingsRemoveProvider,
   "settings/testProvider": SettingsTestProvider,
   ...EDITOR_CALLS,
+  ...MCP_CALLS,
   ...PACKS_CALLS,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
@@ -262,6 +268,7 @@ export const EVENTS = {
   /** A conversation's events, to its clients but the one streaming them (schemas/chat.ts). */
   "chat/event": ChatEventPayload,
   ...EDITOR_EVENTS,
+  ...MCP_EVENTS,
   ...PACKS_EVENTS,
 } as const satisfies Record<EventName, z.ZodType>;
 

@@ -44,6 +44,9 @@ export const CALL_NAMES = [
   "plugins/setEnabled",
   "plugins/config",
   "plugins/saveConfig",
+  "mcp/list",
+  "mcp/setEnabled",
+  "mcp/restart",
   "catalog/list",
   "catalog/add",
   "catalog/remove",
@@ -69,6 +72,7 @@ export const EVENT_NAMES = [
   "settings/changed",
   "chat/event",
   "plugins/log",
+  "mcp/changed",
   "packs/progress",
   "catalog/changed",
 ] as const;

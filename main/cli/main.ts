@@ -29,6 +29,7 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         });
         try {
           await engine.askPluginPermissions();
+          await engine.mcp.startAll(); // MCP servers' tools are known once they run
           return await toolsCommand(engine.tools, positionals, engine.homes.workdir, io, (name) =>
             engine.plugins?.missingTool(name),
           );
@@ -41,6 +42,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case "sessions": {
         return await (await import("./sessions-command.ts")).sessionsCommand(rest, io);
       }
+      case "mcp":
+        return await (await import("./mcp-command.ts")).mcpCommand(rest, io);
       case "trust":
         return await (await import("./trust-command.ts")).trustCommand(rest, io);
       case "models":

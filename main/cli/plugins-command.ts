@@ -1,4 +1,8 @@
-/** `islet plugins list|show [--json]`: what is installed, what it hooks, and what is wrong with it. */
+/**
+ * `islet plugins list|show [--json]`: what is installed, what it hooks, what is wrong with it, and
+ * where each pack came from; `add|update|remove` are plugin-packs-command.ts.
+ */
+import { parseArgs } from "node:util";
 import { createEngine } from "../engine/bootstrap.ts";
 import { listPlugins, pluginInfo, type PluginInfo } from "../plugins/runtime/describe.ts";
 import { describeHooks } from "../plugins/runtime/commands.ts";
@@ -7,8 +11,10 @@ import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";
 import { describePermission } from "../host/permission-text.ts";
 import { permissionsCommand } from "./plugin-permissions-command.ts";
+import { packManager, type InstalledPack } from "../plugins/packs/index.ts";
+import { packOriginLines, packsText, packOf } from "./pack-origin-text.ts";
 
-function showText(p: PluginInfo): string {
+function showText(p: PluginInfo, pack: InstalledPack | undefined): string {
   const lines = [
     `Name:        ${p.name}`,
     `Description: ${p.description || "(none)"}`,
@@ -17,6 +23,7 @@ function showText(p: PluginInfo): string {
       ? [`Last reload: failed — ${p.reloadError} (previous version still serving)`]
       : []),
     `Source:      ${p.source} (${p.dir})`,
+    ...packOriginLines(pack),
     `Entry:       ${p.entry}`,
     `SDK:         ${p.sdk}`,
     `Sandbox:     ${p.backend.name} (${p.backend.reason})`,
@@ -43,19 +50,40 @@ function showText(p: PluginInfo): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The subcommand, found before the strict parse: each subcommand takes options of its own. */
+function subcommand(argv: string[]): string | undefined {
+  const strings = { type: "string" } as const;
+  const { positionals } = parseArgs({
+    args: argv,
+    options: {
+      ...COMMON_OPTIONS,
+      ...PLUGIN_OPTIONS,
+      ref: strings,
+      subpath: strings,
+      name: strings,
+    },
+    strict: false,
+    allowPositionals: true,
+  });
+  return positionals[0];
+}
+
 export async function pluginsCommand(argv: string[], io: Output): Promise<number> {
-  if (argv[0] === "search")
+  const first = subcommand(argv);
+  if (first === "search")
     return (await import("./plugins-search-command.ts")).searchCommand(argv, io);
+  if (first === "permissions") return permissionsCommand(argv, io);
+  if (first === "add" || first === "update" || first === "remove")
+    return (await import("./plugin-packs-command.ts")).packsCommand(first, argv, io);
   const { values, positionals } = parseFlags(argv, {
     ...COMMON_OPTIONS,
     ...PLUGIN_OPTIONS,
     json: { type: "boolean" },
   });
   const [sub = "list", name] = positionals;
-  if (sub === "permissions") return permissionsCommand(argv, io);
   if (sub !== "list" && sub !== "show") {
     throw new UsageError(
-      `plugins: unknown subcommand "${sub}" (list, show NAME, permissions NAME; add, update and remove arrive with plugin packs)`,
+      `plugins: unknown subcommand "${sub}" (list, show NAME, permissions NAME, add SOURCE, update NAME|--all, remove NAME)`,
     );
   }
   const engine = await createEngine({
@@ -67,22 +95,31 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
   });
   try {
     const runtime = engine.plugins!;
+    const packs = await packManager({
+      homes: engine.homes,
+      warn: (l) => io.err(`warning: ${l}\n`),
+    }).list();
     if (sub === "list") {
       const all = listPlugins(runtime);
       if (values.json)
         io.out(
-          `${JSON.stringify({ backend: runtime.backend, plugins: all, problems: runtime.problems }, null, 2)}\n`,
+          `${JSON.stringify({ backend: runtime.backend, plugins: all, problems: runtime.problems, packs }, null, 2)}\n`,
         );
       else
         io.out(
-          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n`,
+          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${packsText(packs)}`,
         );
       return 0;
     }
     if (!name) throw new UsageError("plugins show: a plugin name is required");
     const info = pluginInfo(runtime, name);
     if (!info) throw new UsageError(`no plugin named "${name}"; \`islet plugins list\` shows them`);
-    io.out(values.json ? `${JSON.stringify(info, null, 2)}\n` : showText(info));
+    const pack = packOf(packs, info.dir);
+    io.out(
+      values.json
+        ? `${JSON.stringify({ ...info, pack: pack ? { name: pack.name, dir: pack.dir, origin: pack.origin ?? null } : null }, null, 2)}\n`
+        : showText(info, pack),
+    );
     return 0;
   } finally {
     await engine.close();

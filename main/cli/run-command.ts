@@ -1,5 +1,6 @@
 /** `islet run`: one prompt (or /command) through the agent, streamed as text or JSON events. */
 import { createEngine } from "../engine/bootstrap.ts";
+import { recordSessionModel, restoreSessionModel } from "../engine/session-model.ts";
 import { cliQuestions } from "./questions-tty.ts";
 import {
   COMMON_OPTIONS,
@@ -53,6 +54,16 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     ? jsonRenderer(io)
     : textRenderer(io, { color: process.stderr.isTTY === true && !process.env.NO_COLOR });
   const conversation = await engine.open({ sessionId: values.session, agent: values.agent, emit });
+  // A resumed session goes on with its last model, unless the command line names one.
+  const explicitModel = [values.provider, values.model, values["base-url"]].some(Boolean);
+  if (values.session && !explicitModel) {
+    const unavailable = await restoreSessionModel(engine, conversation);
+    const { provider, model } = conversation.savedModel;
+    if (unavailable)
+      io.err(
+        `warning: session ${conversation.id} last used ${provider} ${model}, which cannot be used now (${unavailable}); going on with the default (--provider and --model choose another)\n`,
+      );
+  }
 
   // First Ctrl-C stops the turn (the session is saved); a second one leaves at once.
   let interrupted = false;
@@ -72,6 +83,7 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
       else io.out(`${result.output}\n`);
     }
     const outcome = result.kind === "turn" ? result.outcome : result.outcome;
+    if (outcome && outcome.status !== "error") await recordSessionModel(engine, conversation);
     if (!values.json) io.err(`session ${conversation.id}\n`);
     return outcome?.status === "error" ? 1 : 0;
   } finally {

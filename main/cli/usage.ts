@@ -14,8 +14,14 @@ Usage:
   islet tools [NAME [KEY=VALUE... | JSON]] list tools, show one's schema, or run it (no hooks)
   islet sessions list|show|export|rename|delete ...
   islet models [--json]                    detected local servers and configured providers
+  islet mcp list [--json]                  MCP servers: source, status, tools (starts them)
   islet plugins list|show NAME [--json]    installed plugins: hooks, tools, commands, errors
   islet plugins permissions NAME [--reset] what a plugin asks for and what you granted
+  islet plugins add SOURCE [--ref R] [--subpath P] [--name N] [--global] [--no-vendor] [--yes]
+                                           install a pack from a git URL, owner/repo or a folder
+  islet plugins update NAME|--all [--no-vendor] [--force] [--yes]
+                                           update a pack (a plugin's name updates its pack)
+  islet plugins remove NAME                remove a pack (a plugin's name, if it is alone in it)
   islet plugins search [TERM] [--tag T]    packs in the catalogs (default + Settings), installed or not
   islet trust list|add [DIR]|revoke [DIR]  folders whose .islet/ may widen Islet (workspace trust)
   islet serve [--port N] [run options]     the app's UI for a browser, on 127.0.0.1, behind a token

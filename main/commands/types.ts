@@ -11,6 +11,12 @@ export interface CommandOutput {
   forward?: boolean;
   /** Suppress the output in the transcript. */
   silent?: boolean;
+  /** With forward: the tools the turn may use (name patterns; a command's `allowed-tools`). */
+  allowedTools?: string[];
+  /** With forward: tools that turn may not use (a skill's `disallowed-tools`). */
+  disallowedTools?: string[];
+  /** With forward: the model for that turn only (a command's `model`). */
+  model?: string;
 }
 
 export interface CommandEnv {
@@ -20,6 +26,9 @@ export interface CommandEnv {
   toolNames(): string[];
   /** The hook-style context of the session right now (plugin commands receive it). */
   context(): Context;
+  workdir: string;
+  /** Runs a command line in the workspace through the approval policy (as Bash); throws if refused. */
+  shell(command: string): Promise<string>;
 }
 
 export interface SlashCommand {
@@ -30,6 +39,13 @@ export interface SlashCommand {
   source: CommandSource;
   /** The plugin that provides it (source "plugin"). */
   plugin?: string;
+  /**
+   * Set on the bare name of a namespaced command (`/deploy` for `/tools:deploy`) to the full name:
+   * it serves only while no other command has the name, and is not listed (the full name is).
+   */
+  aliasOf?: string;
+  /** What kind of thing it runs, for listings: a skill is also a command. */
+  kind?: "command" | "skill";
   run(args: string, env: CommandEnv): Promise<CommandOutput>;
 }
 

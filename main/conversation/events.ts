@@ -141,6 +141,15 @@ export const INTERNAL_EVENTS = [
    */
   event("tool_output", { id: z.string(), text: z.string(), dropped: z.number().optional() }),
   /**
+   * Progress of a sub-agent the Task call `id` runs: `event` is the sub-agent's own event (an
+   * AgentEvent; kept loose here so the schema is not recursive), `agent` its name.
+   */
+  event("subagent", {
+    id: z.string(),
+    agent: z.string(),
+    event: z.looseObject({ type: z.string() }),
+  }),
+  /**
    * One hook point's calls. `turn`: the user turn (1-based, counted over the session); `step`: the
    * model step within it; `toolCallId`/`toolName`: the tool call a tool hook ran for.
    */

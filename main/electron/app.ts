@@ -8,6 +8,7 @@ import type { BridgeHost } from "../bridge/host.ts";
 import { registerBridge } from "./bridge.ts";
 import { dialogQuestions } from "./dialog-questions.ts";
 import { startEngineHost } from "./engine-host.ts";
+import { launchOverrides } from "./launch-env.ts";
 import { handleAppScheme, registerAppSchemePrivileges } from "./protocol.ts";
 import { hardenSession, installGlobalGuards } from "./security.ts";
 import { menuTemplate } from "./menu.ts";
@@ -20,6 +21,9 @@ const mainDir = import.meta.dirname;
 const rendererRoot = join(mainDir, "../renderer");
 
 let mainWindow: BrowserWindow | null = null;
+
+/** This launch's user-data folder and model from the environment (e2e specs; launch-env.ts). */
+const overrides = launchOverrides(process.env);
 
 function openMainWindow(): void {
   const stateFile = join(app.getPath("userData"), "window-state.json");
@@ -78,7 +82,7 @@ async function start(): Promise<void> {
   handleAppScheme(rendererRoot);
   // The window loads while the probe and the plugins do; bridge calls wait for the engine.
   engineHost = startEngineHost(
-    {},
+    { flags: overrides.flags },
     dialogQuestions(() => mainWindow),
   );
   engineHost.catch((error: unknown) =>
@@ -112,6 +116,8 @@ async function showHomeFolder(which: "plugins" | "sessions"): Promise<void> {
 
 // Everything below must happen before `ready`.
 app.setName("Islet");
+// Before the single-instance lock, which lives in the user-data folder.
+if (overrides.userDataDir) app.setPath("userData", overrides.userDataDir);
 app.enableSandbox();
 registerAppSchemePrivileges();
 

@@ -26,6 +26,8 @@ registerHooks({
 });
 
 const fake = await import("./testing/fake-electron.ts");
+// The e2e specs' own user-data folder (launch-env.ts), set before the single-instance lock.
+process.env["ISLET_USER_DATA_DIR"] = join(tmpdir(), "islet-shell-user-data");
 await import("./app.ts");
 const { handleAppScheme } = await import("./protocol.ts");
 
@@ -42,6 +44,7 @@ describe("Electron shell (fake electron)", () => {
   // sandbox probe that crashes (as isolated-vm does inside Electron's memory cage).
   let home: string;
   before(async () => {
+    assert.equal(fake.probe.userData, join(tmpdir(), "islet-shell-user-data"));
     home = await mkdtemp(join(tmpdir(), "islet-shell-home-"));
     const plugin = join(home, "plugins", "typed");
     await mkdir(plugin, { recursive: true });
@@ -62,6 +65,7 @@ describe("Electron shell (fake electron)", () => {
     );
     assert.deepEqual(fake.recorded.order, [
       "setName",
+      "setPath:userData",
       "enableSandbox",
       "registerSchemes",
       "requestSingleInstanceLock",

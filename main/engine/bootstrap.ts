@@ -72,6 +72,8 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     trust,
     secretFiles: [envFilePath],
   });
+  await engine.loadMcp();
+  await engine.declarative.load(opts.plugins);
   if (opts.plugins)
     await engine.loadPlugins(opts.plugins, {
       limits: opts.pluginLimits,

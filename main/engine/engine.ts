@@ -2,7 +2,7 @@
  * The engine as hosts use it (CLI, `islet serve`, the desktop app): configuration from the homes,
  * agents, tools, commands, approvals and sessions, and a handle per open conversation.
  */
-import { loadAgents } from "../agents/load.ts";
+import { loadHomeAgents } from "../agents/load.ts";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
@@ -19,6 +19,11 @@ import { registerBuiltinCommands } from "../commands/builtin.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
+import { McpDisabledStore } from "../mcp/disabled-store.ts";
+import { McpManager } from "../mcp/manager.ts";
+import { McpConfigSource } from "../mcp/source.ts";
+import { DeclarativeExtensions } from "../extensions/declarative.ts";
+import type { ScopedRegistrar } from "../extensions/registrar.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
@@ -29,6 +34,12 @@ import { displayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { ModelSource } from "./model-source.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
+import { approvedShell } from "../extensions/markdown/shell.ts";
+import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
+import { SkillListing } from "../extensions/markdown/skill-command.ts";
+import { createSkillTool } from "../extensions/markdown/skill-tool.ts";
+import { subAgentRunner } from "../extensions/markdown/sub-agent.ts";
+import { createTaskTool } from "../extensions/markdown/task-tool.ts";
 
 export interface EngineOptions {
   homes: Homes;
@@ -75,6 +86,13 @@ export class Engine {
   readonly consent: ConsentGate;
   /** The plugin editor's guarded access to plugin folders. */
   readonly pluginFiles = new PluginSourceFiles((name) => this.plugins?.get(name)?.spec.dir);
+  /** MCP servers contributed by any source: started lazily (first turn), stopped on close. */
+  readonly mcp: McpManager;
+  private mcpConfig: McpConfigSource | null = null;
+  /** Shell hooks and Claude Code plugins (main/extensions/declarative.ts). */
+  readonly declarative: DeclarativeExtensions;
+  /** What the homes' commands and skills registered (reloadMarkdown() replaces it). */
+  private markdown: ScopedRegistrar | null = null;
   private watcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
@@ -91,17 +109,56 @@ export class Engine {
       trustedProject: this.trust.trusted,
       warn: opts.warn,
     });
-    const loaded = loadAgents(homeLayers(opts.homes));
-    for (const line of loaded.errors) opts.warn(line);
+    const loaded = loadHomeAgents(homeLayers(opts.homes));
+    for (const line of [...loaded.errors, ...loaded.warnings]) opts.warn(line);
     this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
+    this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
+      warn: opts.warn,
+      disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
+    });
+    this.declarative = new DeclarativeExtensions(this.extensions, {
+      homes: opts.homes,
+      trustedProject: this.trust.trusted,
+      warn: opts.warn,
+    });
+    // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
+    this.reloadMarkdown();
+    const skills = new SkillListing(this.commands);
+    this.extensions.promptFragments.add({
+      source: "skills",
+      get text() {
+        return skills.text();
+      },
+    });
+    this.tools.register(
+      createSkillTool({
+        commands: this.commands,
+        workdir: opts.homes.workdir,
+        // Late-bound: the approval policy is made below.
+        shell: (command) => this.commandShell(undefined)(command),
+      }),
+    );
+    this.tools.register(
+      createTaskTool(subAgentRunner(this.agents, (emit) => this.deps(emit, "", undefined))),
+    );
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
       workdir: opts.homes.workdir,
       warn: opts.warn,
     });
+  }
+
+  /**
+   * Reads the homes' custom commands and skills again: what was removed is gone, what was added
+   * or edited serves (the plugin browser's Reload does this too).
+   */
+  reloadMarkdown(): void {
+    this.markdown?.dispose();
+    this.markdown = this.extensions.registrar();
+    loadHomeMarkdown(this.markdown, this.homes, this.opts.warn);
   }
 
   /** Discovers, bundles and loads the plugins; their hooks, tools and commands join the engine. */
@@ -154,6 +211,19 @@ export class Engine {
     return this.plugins;
   }
 
+  /** MCP servers from config/mcp/ and the project's .mcp.json (reloaded when called again). */
+  async loadMcp(): Promise<void> {
+    await this.mcpConfig?.dispose();
+    this.mcpConfig = new McpConfigSource({
+      homes: this.homes,
+      trustedProject: this.trust.trusted,
+      env: this.opts.env,
+    });
+    const { problems } = await this.mcpConfig.discover();
+    for (const p of problems) this.opts.warn(p.message);
+    await this.mcpConfig.load(this.extensions.registrar());
+  }
+
   /** Hot reload: watch the plugins folders (the app and `islet serve`; not needed for one-shot runs). */
   async watchPlugins(onReload?: (reports: ReloadReport[]) => void): Promise<void> {
     if (!this.plugins || this.watcher) return;
@@ -188,6 +258,9 @@ export class Engine {
     this.watcher = null;
     await this.plugins?.dispose();
     this.plugins = null;
+    await this.mcpConfig?.dispose();
+    await this.declarative.dispose();
+    await this.mcp.close();
     await this.store.close();
   }
 
@@ -202,6 +275,11 @@ export class Engine {
     // The file's other warnings were reported when the conversation was opened.
     for (const w of warnings) this.opts.warn(w);
     return events;
+  }
+
+  /** The shell slash commands' !`cmd` lines run in: Bash's approval rule, asked of `questions`. */
+  commandShell(questions: QuestionPort | undefined): (command: string) => Promise<string> {
+    return approvedShell(this.approvals, this.homes.workdir, questions ?? this.opts.questions);
   }
 
   agent(name: string): AgentConfig {
@@ -238,7 +316,12 @@ export class Engine {
         todos: saved.todos,
         stats: saved.stats ?? undefined,
       });
-      return new Conversation(this, session, { provider: saved.provider, model: saved.model });
+      return new Conversation(
+        this,
+        session,
+        { provider: saved.provider, model: saved.model },
+        opts.questions,
+      );
     }
     const agent = this.agent(opts.agent ?? "default");
     const resolved = await this.opts.resolveModel(agent);
@@ -253,7 +336,7 @@ export class Engine {
       sessionId: id,
     });
     session.state.resolved = resolved;
-    return new Conversation(this, session);
+    return new Conversation(this, session, undefined, opts.questions);
   }
 
   /**
@@ -293,7 +376,12 @@ export class Engine {
       hooks: this.extensions.hooks,
       approve: (tool, args, signal, rewrittenBy) =>
         this.approvals.decide(tool.name, args, {
-          questions: questions ?? this.opts.questions,
+          // Claude Code's Notification hooks run when a person is asked.
+          questions: this.declarative.notifying(
+            questions ?? this.opts.questions,
+            sessionId,
+            this.homes.workdir,
+          ),
           signal,
           rewrittenBy,
         }),
@@ -318,15 +406,19 @@ export class Conversation {
   /** The provider and model a saved session last used (empty for a new one). */
   readonly savedModel: { provider: string; model: string };
   private readonly engine: Engine;
+  /** Who approves this conversation's tool calls (and its commands' !`cmd` lines). */
+  private readonly questions: QuestionPort | undefined;
 
   constructor(
     engine: Engine,
     session: AgentSession,
     savedModel: { provider: string; model: string } = { provider: "", model: "" },
+    questions?: QuestionPort,
   ) {
     this.engine = engine;
     this.session = session;
     this.savedModel = savedModel;
+    this.questions = questions;
   }
 
   get id(): string {
@@ -336,6 +428,8 @@ export class Conversation {
   async submit(text: string): Promise<TurnResult> {
     const parsed = parseCommandLine(text);
     const command = parsed && this.engine.commands.get(parsed.name);
+    // MCP servers start on first need: their tools must be listed before the model is asked.
+    await this.engine.mcp.startAll();
     if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
     if (!command)
       throw new Error(
@@ -351,6 +445,8 @@ export class Conversation {
         agentNames: () => [...this.engine.agents.keys()],
         toolNames: () => this.engine.tools.names(),
         context: () => this.session.context(),
+        workdir: this.engine.homes.workdir,
+        shell: this.engine.commandShell(this.questions),
       });
     } catch (err) {
       this.session.announce({ type: "error", errorType: "", message: (err as Error).message });
@@ -363,7 +459,12 @@ export class Conversation {
       output: result.output,
       silent: result.silent ?? false,
     };
-    if (result.forward) out.outcome = await this.session.send(result.output);
+    if (result.forward)
+      out.outcome = await this.session.send(result.output, {
+        allowedTools: result.allowedTools,
+        disallowedTools: result.disallowedTools,
+        model: result.model,
+      });
     else {
       if (!out.silent)
         this.session.announce({ type: "command_output", name: out.name, output: out.output });
@@ -377,6 +478,8 @@ export class Conversation {
   }
 
   async close(): Promise<void> {
+    // Claude Code's SessionEnd hooks ("other": not a /clear or a logout).
+    if (this.id) await this.engine.declarative.sessionEnd(this.session.context(), "other");
     await this.engine.store.close(this.id);
   }
 }

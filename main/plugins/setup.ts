@@ -153,7 +153,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
           return false;
         },
       }),
-    capabilities(spec, log) {
+    capabilities(spec, log, execOutput) {
       const granted = rights.get(spec.name);
       return createHostCapabilities({
         plugin: spec.name,
@@ -169,6 +169,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
         exec: features.unsafe && (granted?.exec ?? false),
         permissions: granted?.permissions ?? {},
         log: (level, text) => log.write(level, text),
+        execOutput,
       });
     },
     sandbox,

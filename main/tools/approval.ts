@@ -37,6 +37,10 @@ export const DEFAULT_APPROVAL_RULES: Readonly<Record<string, ApprovalRule>> = {
   Ls: "allow",
   TodoWrite: "allow",
   Done: "allow",
+  // Loading a skill's text, and handing work to a sub-agent whose every call is approved on its
+  // own (a skill's !`cmd` lines ask as Bash does).
+  Skill: "allow",
+  Task: "allow",
   Write: "ask",
   Patch: "ask",
   Bash: "ask",

@@ -1,6 +1,7 @@
 /** The tool contract shared by built-in, plugin, MCP and extension tools. */
 import type { JsonSchema, ToolSpec } from "../providers/types.ts";
 import type { Context, ToolPaths } from "../../plugins/sdk/index.ts";
+import type { EventSink } from "../conversation/events.ts";
 
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
 
@@ -37,7 +38,21 @@ export interface ToolContext {
   sdk?: Context;
   /** Output as it arrives, for the windows watching (tools that stream it: Bash). */
   onOutput?(text: string): void;
+  /** The model's id for this call (events a tool emits name it: a Task's sub-agent progress). */
+  callId?: string;
+  /** The conversation's event sink, for tools that report more than text (Task). */
+  emit?: EventSink;
+  /** The conversation's approval (its window is asked): for what a tool runs on its behalf (Task, Skill). */
+  approve?: ApproveCall;
 }
+
+/** How a conversation decides a tool call (the approval policy, asked of its window). */
+export type ApproveCall = (
+  tool: Tool,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  rewrittenBy: readonly string[],
+) => Promise<{ allowed: boolean; reason?: string }>;
 
 export interface Tool {
   readonly name: string;

@@ -41,6 +41,15 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
     const entries = await readdir(full).catch(() => []);
     if (entries.some((e) => !e.startsWith("."))) lines.push(`${what} from ${rel(full)}/`);
   }
+  // Claude Code's project MCP servers: each one starts a program or reaches a server.
+  const mcpJson = path.join(homes.workdir, ".mcp.json");
+  if (
+    await readFile(mcpJson).then(
+      () => true,
+      () => false,
+    )
+  )
+    lines.push(`MCP servers from ${rel(mcpJson)}`);
   return lines;
 }
 

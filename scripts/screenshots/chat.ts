@@ -5,6 +5,7 @@
  *
  *   node --no-node-snapshot scripts/screenshots/chat.ts
  */
+import "../../e2e/support/use-serve-target.ts";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ROOT } from "../../e2e/support/browser.ts";

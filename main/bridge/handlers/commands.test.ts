@@ -26,6 +26,10 @@ describe("bridge: commands/list on a real engine", () => {
       // Broken now; it declared /greet the last time it loaded (the plugin cache remembers).
       "home/plugins/greet-command/index.ts": `${command("greet", '["name"]')}\nexport function (`,
       "home/cache/plugins/commands.json": JSON.stringify({ "greet-command": "greet" }),
+      "home/config/commands/review.md":
+        "---\ndescription: Review a file\nargument-hint: <file>\n---\nReview $ARGUMENTS.",
+      "home/skills/pdf/SKILL.md":
+        "---\ndescription: Work with PDFs\nargument-hint: [file]\n---\nUse pdftotext.",
       "work/.keep": "",
     });
     host = await openBridgeHost({
@@ -45,7 +49,7 @@ describe("bridge: commands/list on a real engine", () => {
     dirs.remove();
   });
 
-  it("lists built-in and plugin commands with hints, and a failed plugin's command as failed", async () => {
+  it("lists built-in, custom, skill and plugin commands with hints, and a failed plugin's command as failed", async () => {
     const { commands } = (await client.call("commands/list", undefined)) as CommandList;
     const byName = new Map(commands.map((c) => [c.name, c]));
     assert.deepEqual(
@@ -58,6 +62,7 @@ describe("bridge: commands/list on a real engine", () => {
       description: "Show the agents, or switch to one.",
       hints: "[name]",
       source: "builtin",
+      kind: "command",
       status: "ok",
       error: null,
     });
@@ -67,6 +72,25 @@ describe("bridge: commands/list on a real engine", () => {
       description: "The deploy command.",
       hints: "[environment]",
       source: "deploy-command",
+      kind: "command",
+      status: "ok",
+      error: null,
+    });
+    assert.deepEqual(byName.get("review"), {
+      name: "review",
+      description: "Review a file",
+      hints: "<file>",
+      source: "custom",
+      kind: "command",
+      status: "ok",
+      error: null,
+    });
+    assert.deepEqual(byName.get("pdf"), {
+      name: "pdf",
+      description: "Work with PDFs",
+      hints: "[file]",
+      source: "custom",
+      kind: "skill",
       status: "ok",
       error: null,
     });

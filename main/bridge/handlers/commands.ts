@@ -16,6 +16,7 @@ export function listCommands(engine: Engine): CommandEntry[] {
     description: c.description,
     hints: c.hints ?? null,
     source: c.plugin ?? c.source,
+    kind: c.kind ?? "command",
     status: "ok",
     error: null,
   }));
@@ -27,6 +28,7 @@ export function listCommands(engine: Engine): CommandEntry[] {
       description: `${c.plugin} failed to load`,
       hints: null,
       source: c.plugin,
+      kind: "command",
       status: "failed",
       error: c.error,
     }));

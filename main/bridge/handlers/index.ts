@@ -9,6 +9,7 @@ import { appHandlers, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
 import { commandHandlers } from "./commands.ts";
 import { editorHandlers } from "./editor.ts";
+import { mcpHandlers } from "./mcp.ts";
 import { pluginHandlers } from "./plugins.ts";
 import { modelHandlers, withSessionModel } from "./models.ts";
 import { packHandlers, type CatalogOptions, type PackOperations } from "./packs.ts";
@@ -50,6 +51,7 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...settingsHandlers(deps.engine, deps.settings, deps.service),
     ...commandHandlers(deps.engine),
     ...editorHandlers(deps.engine, deps.service),
+    ...mcpHandlers(deps.engine, deps.service),
     ...packHandlers(deps),
   };
 }

@@ -6,6 +6,7 @@
 import type { AgentConfig } from "../../agents/definition.ts";
 import type { Engine } from "../../engine/engine.ts";
 import type { ModelSource } from "../../engine/model-source.ts";
+import { restoreSessionModel } from "../../engine/session-model.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { saveDefaultModel } from "../../providers/config-edit.ts";
 import { createProvider, type ProviderConfig } from "../../providers/index.ts";
@@ -140,9 +141,8 @@ export function modelHandlers(
 }
 
 /**
- * A saved session opened in the app continues with the model it last used (the one picked for
- * it, or the default it started with) while that provider still answers; else the default.
- * An agent that names its own provider keeps choosing for itself.
+ * A saved session opened in the app continues with the model it last used while that provider
+ * still answers; else the default (engine/session-model.ts).
  */
 export function withSessionModel<H extends Pick<CallHandlers, "chat/open">>(
   handlers: H,
@@ -152,16 +152,9 @@ export function withSessionModel<H extends Pick<CallHandlers, "chat/open">>(
   const open = handlers["chat/open"];
   const wrapped: CallHandlers["chat/open"] = async (request, ctx) => {
     const opened = await open(request, ctx);
-    if (!opened.resumed || !engine.models) return opened;
+    if (!opened.resumed) return opened;
     const { conversation, busy } = chats.member(ctx.client, opened.conversationId, "chat/open");
-    const state = conversation.session.state;
-    if (busy || state.resolved || state.agent.provider) return opened;
-    const saved = conversation.savedModel;
-    if (!saved.provider || !saved.model) return opened;
-    const resolved = await engine.models
-      .resolveExact(state.agent, saved.provider, saved.model)
-      .catch(() => null);
-    if (resolved && !state.resolved) state.resolved = resolved;
+    if (!busy) await restoreSessionModel(engine, conversation);
     return opened;
   };
   return { ...handlers, "chat/open": wrapped };

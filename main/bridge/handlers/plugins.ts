@@ -1,5 +1,6 @@
 /** `plugins/*`: the plugin browser's list, reload and restart; changes go to every client. */
 import type { Engine } from "../../engine/engine.ts";
+import { listExtensions } from "../../extensions/describe.ts";
 import { problemFromLine, type Problem } from "../../host/problem.ts";
 import { listPlugins } from "../../plugins/runtime/describe.ts";
 import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
@@ -39,15 +40,20 @@ export function pluginHandlers(
   return {
     "plugins/list": (): PluginList => {
       const runtime = engine.plugins;
-      if (!runtime) return { backend: null, plugins: [], problems: [] };
+      // Shell hooks are configuration: listed even with plugins off.
+      const extensions = listExtensions(engine.declarative);
+      if (!runtime) return { backend: null, plugins: [], problems: [], extensions };
       return {
         backend: runtime.backend,
         plugins: listPlugins(runtime),
         problems: runtime.problems.map(loadProblem),
+        extensions,
       };
     },
     "plugins/reload": async () => {
       const runtime = loadedPlugins(engine);
+      await engine.declarative.reload();
+      engine.reloadMarkdown();
       const reports: ReloadResult[] = await runtime.reloadAll();
       service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports });
       return { reports };

@@ -1,4 +1,4 @@
-/** `commands/*`: the slash commands the composer offers (built-in and plugin ones). */
+/** `commands/*`: the slash commands the composer offers (built-in, custom, skills, plugin ones). */
 import { z } from "zod";
 
 export const CommandEntry = z.strictObject({
@@ -9,6 +9,8 @@ export const CommandEntry = z.strictObject({
   hints: z.string().nullable(),
   /** "builtin", "custom", or the plugin's name. */
   source: z.string(),
+  /** A skill runs as a command too (`/NAME args`); the composer marks it. */
+  kind: z.enum(["command", "skill"]),
   /** "failed": its plugin did not load (the command is remembered from its last good load). */
   status: z.enum(["ok", "failed"]),
   /** Why its plugin failed (one line); null when ok. */

@@ -55,6 +55,10 @@ class FakeApp extends EventEmitter {
       throw new Error(`fake electron: app.getPath(${name}) is not set up`);
     return probe.userData;
   }
+  setPath(name: string, value: string): void {
+    recorded.order.push(`setPath:${name}`);
+    if (name === "userData") probe.userData = value;
+  }
   getAppPath(): string {
     return "/fake/app";
   }

@@ -82,6 +82,8 @@ export function runProgram(
     stdin?: string;
     maxOutputBytes: number;
     signal?: AbortSignal;
+    /** Output as it arrives (stdout and stderr as they interleave), for a tool card. */
+    onOutput?(text: string): void;
   },
 ): Promise<ExecResult> {
   const shown = JSON.stringify(argv);
@@ -97,8 +99,16 @@ export function runProgram(
     });
     const stdout = new CappedText(opts.maxOutputBytes);
     const stderr = new CappedText(opts.maxOutputBytes);
-    child.stdout.on("data", (chunk: Buffer) => stdout.add(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.add(chunk));
+    // One decoder per pipe keeps a character split across chunks whole.
+    const live = (text: CappedText) => {
+      const decoder = new TextDecoder();
+      return (chunk: Buffer) => {
+        text.add(chunk);
+        if (opts.onOutput) opts.onOutput(decoder.decode(chunk, { stream: true }));
+      };
+    };
+    child.stdout.on("data", live(stdout));
+    child.stderr.on("data", live(stderr));
     const group = new ProcessGroup(child);
     let stopped: string | undefined;
     let stopping: Promise<void> = Promise.resolve();

@@ -13,6 +13,7 @@ import {
   runProgram,
   type ExecLimits,
 } from "./exec.ts";
+import type { ExecOutputRoute } from "./exec-output.ts";
 import { expandPath, PluginFiles, type FileLimits, type ProtectedPaths } from "./files.ts";
 import { fetchRequestSchema, pluginFetch, type NetworkLimits } from "./network.ts";
 import type { PluginPermissions } from "./permissions.ts";
@@ -40,6 +41,8 @@ export interface HostCapabilityOptions {
   permissions: PluginPermissions;
   /** The plugin's log (console output, sandbox faults). */
   log(level: LogLevel, text: string): void;
+  /** Which running tool call's card an exec streams to (none: output with the result only). */
+  execOutput?: ExecOutputRoute;
   limits?: Partial<CapabilityLimits>;
 }
 
@@ -91,6 +94,7 @@ export function createHostCapabilities(opts: HostCapabilityOptions): HostCapabil
         stdin: options.stdin,
         maxOutputBytes: execLimits.maxOutputBytes,
         signal,
+        onOutput: opts.execOutput?.sink(),
       });
     };
   }

@@ -58,26 +58,42 @@ export class GrantStore {
     key: string,
     entry: { name: string; hash: string; granted?: string[]; denied?: string[] },
   ): Promise<void> {
+    await this.recordMany([{ key, ...entry }]);
+  }
+
+  /** `record` for several plugins in one write (a pack install records all of its plugins). */
+  async recordMany(
+    entries: { key: string; name: string; hash: string; granted?: string[]; denied?: string[] }[],
+  ): Promise<void> {
+    if (entries.length === 0) return;
     await this.#store.update((data) => {
-      const old = data.plugins[key];
-      const granted = new Set(old?.granted ?? []);
-      const denied = new Set(old?.denied ?? []);
-      for (const k of entry.granted ?? []) {
-        granted.add(k);
-        denied.delete(k);
-      }
-      for (const k of entry.denied ?? []) {
-        denied.add(k);
-        granted.delete(k);
-      }
-      data.plugins[key] = {
-        name: entry.name,
-        hash: entry.hash,
-        granted: [...granted].sort(),
-        denied: [...denied].sort(),
-        at: new Date().toISOString(),
-      };
+      for (const { key, ...entry } of entries) this.#apply(data, key, entry);
     });
+  }
+
+  #apply(
+    data: GrantsFile,
+    key: string,
+    entry: { name: string; hash: string; granted?: string[]; denied?: string[] },
+  ): void {
+    const old = data.plugins[key];
+    const granted = new Set(old?.granted ?? []);
+    const denied = new Set(old?.denied ?? []);
+    for (const k of entry.granted ?? []) {
+      granted.add(k);
+      denied.delete(k);
+    }
+    for (const k of entry.denied ?? []) {
+      denied.add(k);
+      granted.delete(k);
+    }
+    data.plugins[key] = {
+      name: entry.name,
+      hash: entry.hash,
+      granted: [...granted].sort(),
+      denied: [...denied].sort(),
+      at: new Date().toISOString(),
+    };
   }
 
   /** Forgets every answer for the plugins named `name` (they are asked again). */

@@ -1,13 +1,18 @@
 /**
  * Finds plugin folders under a plugins dir (seed 000 "Directory Structure"): recursive, with the
  * nesting invisible to the system; a folder holding plugin.yaml is a plugin and is not searched
- * further (its node_modules and nested plugins belong to it).
+ * further (its node_modules and nested plugins belong to it). A folder holding
+ * `.claude-plugin/plugin.json` is a Claude Code plugin (main/extensions/claude/): listed apart,
+ * and not searched further either.
  */
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { ORIGIN_FILE, originScope } from "./origin-scope.ts";
 
 export const MANIFEST_NAME = "plugin.yaml";
+/** A Claude Code plugin's manifest, relative to its folder. */
+export const CLAUDE_MANIFEST = path.join(".claude-plugin", "plugin.json");
 
 /** Never plugins, and often huge: dependency trees and vendored code. */
 const SKIPPED = new Set(["node_modules", "vendor"]);
@@ -19,6 +24,8 @@ export function isSkippedFolder(name: string): boolean {
 export interface WalkResult {
   /** Absolute plugin folders, in a stable (sorted) order. */
   folders: string[];
+  /** Absolute Claude Code plugin folders (no plugin.yaml), sorted. */
+  claudeFolders: string[];
   errors: { file: string; message: string }[];
 }
 
@@ -35,10 +42,10 @@ async function isDirectory(full: string, entry: Dirent): Promise<boolean> {
 
 /** All plugin folders below `root` (root itself counts if it holds plugin.yaml). Missing root = none. */
 export async function findPluginFolders(root: string): Promise<WalkResult> {
-  const result: WalkResult = { folders: [], errors: [] };
+  const result: WalkResult = { folders: [], claudeFolders: [], errors: [] };
   const seen = new Set<string>();
 
-  async function visit(dir: string, isRoot: boolean): Promise<void> {
+  async function visit(dir: string, isRoot: boolean, depth = 0): Promise<void> {
     let real: string;
     try {
       real = await realpath(dir);
@@ -62,8 +69,24 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       }
       return;
     }
+    // A pack installed with --subpath: only that folder of it counts (origin-scope.ts).
+    if (depth === 1 && entries.some((e) => e.name === ORIGIN_FILE && e.isFile())) {
+      const scope = await originScope(dir);
+      if ("error" in scope) {
+        result.errors.push({ file: path.join(dir, ORIGIN_FILE), message: scope.error });
+        return;
+      }
+      if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);
+    }
     if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {
       result.folders.push(dir);
+      return;
+    }
+    if (
+      entries.some((e) => e.name === ".claude-plugin") &&
+      (await isFile(path.join(dir, CLAUDE_MANIFEST)))
+    ) {
+      result.claudeFolders.push(dir);
       return;
     }
     const subdirs: string[] = [];
@@ -73,12 +96,21 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       if (await isDirectory(full, e)) subdirs.push(full);
     }
     subdirs.sort();
-    await Promise.all(subdirs.map((d) => visit(d, false)));
+    await Promise.all(subdirs.map((d) => visit(d, false, depth + 1)));
   }
 
   await visit(path.resolve(root), true);
   result.folders.sort();
+  result.claudeFolders.sort();
   return result;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function errCode(err: unknown): string {

@@ -74,6 +74,8 @@ export interface PackOperationHooks {
   signal?: AbortSignal;
   /** Update: replace a local copy edited since install. */
   force?: boolean;
+  /** Update: install npm dependencies of plugins with a package.json (default true; --no-vendor). */
+  vendor?: boolean;
 }
 
 export interface PackUpdateOutcome {

@@ -3,6 +3,7 @@
  * signature warnings), tool init/available/schema and command schema. Any failure yields a
  * plugin with status "failed" and one clear line saying why.
  */
+import { ExecOutputRoute } from "../capabilities/exec-output.ts";
 import { HOOK_TIMINGS, type HookTiming } from "../../agent/hooks/types.ts";
 import { SandboxFault, type SandboxModule } from "../sandbox/types.ts";
 import { LoadedPlugin, type PluginExports } from "./loaded-plugin.ts";
@@ -181,12 +182,14 @@ export async function buildPlugin(
   } catch (err) {
     return fail((err as Error).message);
   }
+  // Shared by every sandbox of this build (restarts too): the plugin's tool calls enter it.
+  const execOutput = new ExecOutputRoute();
   const launch = () =>
     port.sandbox.load({
       filename: spec.entry,
       code: bundle.code,
       limits: port.limits,
-      host: port.capabilities(spec, log),
+      host: port.capabilities(spec, log, execOutput),
       allowWasm: spec.allowWasm,
     });
   let module: SandboxModule;
@@ -219,6 +222,7 @@ export async function buildPlugin(
     relaunch: launch,
     log,
     limits,
+    execOutput,
   });
   plugin.exports = exports;
   plugin.warnings.push(...warnings);

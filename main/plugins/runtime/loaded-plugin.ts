@@ -4,6 +4,7 @@
  * costs the sandbox, which is recreated on the next call up to a cap; repeated faults of any
  * kind mark the plugin errored until it is reloaded or restarted.
  */
+import { ExecOutputRoute } from "../capabilities/exec-output.ts";
 import { SandboxFault, type SandboxModule } from "../sandbox/types.ts";
 import type { HookTiming } from "../../agent/hooks/types.ts";
 import type { CommandSchema, ToolSchema } from "../../../plugins/sdk/index.ts";
@@ -71,6 +72,8 @@ export class LoadedPlugin {
   /** The most recent fault (which export, what happened, when), for the plugin browser. */
   lastFault: { call: string; message: string; at: string } | null = null;
   readonly log: PluginLog;
+  /** Its tool calls enter it so that exec output streams to the running call's card. */
+  readonly execOutput: ExecOutputRoute;
   private module: SandboxModule | null;
   private readonly relaunch: (() => Promise<SandboxModule>) | null;
   private readonly limits: { budgetMs: number; memoryMb: number };
@@ -84,6 +87,7 @@ export class LoadedPlugin {
     relaunch: (() => Promise<SandboxModule>) | null;
     log: PluginLog;
     limits: { budgetMs: number; memoryMb: number };
+    execOutput?: ExecOutputRoute;
   }) {
     this.name = opts.name;
     this.status = opts.status;
@@ -92,6 +96,7 @@ export class LoadedPlugin {
     this.relaunch = opts.relaunch;
     this.log = opts.log;
     this.limits = opts.limits;
+    this.execOutput = opts.execOutput ?? new ExecOutputRoute();
   }
 
   get available(): boolean {

@@ -71,8 +71,14 @@ export function pluginTool(
     },
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
       const sdk = { ...(ctx.sdk ?? fallbackContext()), pluginConfig: manifest.config };
-      const out = await call("execute", [sdk, args]);
-      return typeof out === "string" ? out : JSON.stringify(out);
+      // While it runs, a program it starts through exec streams to this call's card.
+      const leave = getPlugin().execOutput.enter(ctx.onOutput);
+      try {
+        const out = await call("execute", [sdk, args]);
+        return typeof out === "string" ? out : JSON.stringify(out);
+      } finally {
+        leave();
+      }
     },
   };
   if (exp.hasPaths) {

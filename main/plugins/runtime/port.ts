@@ -2,6 +2,7 @@
  * What the runtime needs from discovery, bundling, conditions, capabilities and the sandbox.
  * `setup.ts` builds it from the real modules; the runtime itself only orchestrates.
  */
+import type { ExecOutputRoute } from "../capabilities/exec-output.ts";
 import type { ConditionCheck } from "./handlers.ts";
 import type { PluginLog } from "./plugin-log.ts";
 import type { HostCapabilities, PluginSandbox, SandboxLimits } from "../sandbox/types.ts";
@@ -52,7 +53,8 @@ export interface PluginPort {
    * it (its `bash:` commands run only once granted); absent for the user's own `/assert`.
    */
   condition(text: string, workdir: string, spec?: PluginSpec): ConditionCheck;
-  capabilities(spec: PluginSpec, log: PluginLog): HostCapabilities;
+  /** `execOutput`: where the plugin's exec streams while one of its tool calls runs. */
+  capabilities(spec: PluginSpec, log: PluginLog, execOutput?: ExecOutputRoute): HostCapabilities;
   sandbox: PluginSandbox;
   /** Why this backend runs (the flag, the features file, or the host's probe). */
   sandboxReason: string;

@@ -1,6 +1,6 @@
 /**
  * Where the person writes: Enter sends, Shift+Enter starts a new line. Typing "/" opens the
- * slash-command list (built-in and plugin commands with their hints; a command whose plugin
+ * slash-command list (built-in, custom and plugin commands and skills with their hints; a command whose plugin
  * failed is shown as such), an ARIA combobox: arrows move, Tab or Enter picks, Escape closes.
  * While a turn runs, Send becomes Stop.
  */
@@ -121,6 +121,7 @@ export function Composer({
                 {c.status === "failed" ? `failed to load: ${c.error ?? ""}` : c.description}
               </span>
               <span className={`command-option-source${c.status === "failed" ? " failed" : ""}`}>
+                {c.kind === "skill" ? "skill · " : ""}
                 {c.source === "builtin" ? "built-in" : c.source}
               </span>
             </li>

@@ -58,6 +58,17 @@ export function ToolCard({
         </span>
       </button>
       {approval ? <ApprovalBar asked={approval} onAnswer={onAnswer} /> : null}
+      {item.steps.length > 0 ? (
+        <ol className="tool-steps" aria-label={`${item.agent ?? "Sub-agent"}'s steps`}>
+          {item.steps.map((st) => (
+            <li key={st.callId} className={`tool-step tool-step-${st.state}`}>
+              <span className="tool-step-name">{st.name}</span>{" "}
+              <span className="tool-gist">{gist(st.arguments)}</span>
+              <span className="tool-step-state"> {STATE_LABEL[st.state]}</span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
       {item.state === "running" && (item.live !== "" || item.liveDropped > 0) ? (
         <LiveOutput item={item} />
       ) : null}

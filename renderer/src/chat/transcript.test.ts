@@ -104,6 +104,8 @@ describe("transcript reducer", () => {
         durationMs: 12,
         live: "",
         liveDropped: 0,
+        agent: null,
+        steps: [],
       },
       { kind: "assistant", text: "Two files.", streaming: false },
     ]);
@@ -149,6 +151,52 @@ describe("transcript reducer", () => {
     ).turns[0].items[0];
     assert.ok(done.kind === "tool");
     assert.deepEqual([done.state, done.output, done.live, done.liveDropped], ["done", "ok", "", 0]);
+  });
+
+  it("a Task card lists its sub-agent's tool calls from subagent events, and no other card does", () => {
+    const sub = (event: Record<string, unknown> & { type: string }): ChatEvent => ({
+      type: "subagent",
+      id: "t1",
+      agent: "researcher",
+      event,
+    });
+    const t = run(
+      { type: "prompt", text: "research" },
+      events(
+        { type: "tool_call", id: "t1", name: "Task", arguments: { subagent_type: "researcher" } },
+        { type: "tool_call", id: "b1", name: "Bash", arguments: { command: "ls" } },
+        sub({ type: "tool_call", id: "r1", name: "Read", arguments: { path: "a.md" } }),
+        sub({ type: "tool_call", id: "g1", name: "Grep", arguments: { pattern: "x" } }),
+        sub({
+          type: "tool_result",
+          id: "r1",
+          name: "Read",
+          output: "a",
+          error: false,
+          durationMs: 1,
+        }),
+        sub({
+          type: "tool_result",
+          id: "g1",
+          name: "Grep",
+          output: "no",
+          error: true,
+          durationMs: 1,
+        }),
+        { type: "subagent", id: "elsewhere", agent: "x", event: { type: "tool_call", id: "z" } },
+      ),
+    );
+    const [task, bash] = t.turns[0].items;
+    assert.ok(task.kind === "tool" && bash.kind === "tool");
+    assert.equal(task.agent, "researcher");
+    assert.deepEqual(
+      task.steps.map((st) => [st.name, st.arguments, st.state]),
+      [
+        ["Read", { path: "a.md" }, "done"],
+        ["Grep", { pattern: "x" }, "error"],
+      ],
+    );
+    assert.deepEqual(bash.steps, []);
   });
 
   it("a history taken mid-turn (another window's) keeps that turn running for its events", () => {

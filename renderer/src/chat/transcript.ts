@@ -32,6 +32,9 @@ export type Item =
       live: string;
       /** Characters of live output left out (by the engine's cap or LIVE_KEEP). */
       liveDropped: number;
+      /** A Task's sub-agent (`subagent` events): its name and its tool calls, in order. */
+      agent: string | null;
+      steps: SubStep[];
     }
   | { kind: "notice"; id: number; source: string; text: string }
   | { kind: "injected"; id: number; source: string; role: "user" | "assistant"; text: string }
@@ -40,6 +43,17 @@ export type Item =
   | { kind: "compaction"; id: number; success: boolean; preMessages: number; postMessages: number }
   | { kind: "command"; id: number; name: string; output: string }
   | { kind: "error"; id: number; message: string; errorType: string };
+
+/** One tool call of a sub-agent, shown under the Task card that runs it. */
+export interface SubStep {
+  callId: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  state: "running" | "done" | "error";
+}
+
+/** A sub-agent's tool calls beyond this many are counted, not kept (a runaway sub-agent). */
+export const SUB_STEPS_KEEP = 200;
 
 export interface Turn {
   id: number;
@@ -192,8 +206,37 @@ function apply(d: Draft, e: ChatEvent): void {
         durationMs: null,
         live: "",
         liveDropped: 0,
+        agent: null,
+        steps: [],
       });
       return;
+    case "subagent": {
+      const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
+      const prev = turn.items[i];
+      if (prev?.kind !== "tool") return;
+      const inner = e.event;
+      let steps = prev.steps;
+      if (
+        inner.type === "tool_call" &&
+        typeof inner.id === "string" &&
+        steps.length < SUB_STEPS_KEEP
+      )
+        steps = [
+          ...steps,
+          {
+            callId: inner.id,
+            name: String(inner.name),
+            arguments: (inner.arguments ?? {}) as Record<string, unknown>,
+            state: "running",
+          },
+        ];
+      if (inner.type === "tool_result")
+        steps = steps.map((st) =>
+          st.callId === inner.id ? { ...st, state: inner.error === true ? "error" : "done" } : st,
+        );
+      turn.items[i] = { ...prev, agent: e.agent, steps };
+      return;
+    }
     case "tool_output": {
       const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
       const prev = turn.items[i];

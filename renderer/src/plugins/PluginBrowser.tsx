@@ -3,7 +3,12 @@
  * could not load, and a Reload button. The list follows hot reloads live (`plugins/changed`).
  */
 import { Fragment, useState, type ReactNode } from "react";
-import type { AppInfo, PluginEntry, PluginList } from "../../../main/bridge/contract.ts";
+import type {
+  AppInfo,
+  ExtensionEntry,
+  PluginEntry,
+  PluginList,
+} from "../../../main/bridge/contract.ts";
 import { useBridgeEvent, type Query } from "../bridge/hooks.ts";
 import { tabPanelProps } from "../catalog/PluginsTabs.tsx";
 import type { ConnectionState } from "../bridge/index.ts";
@@ -11,7 +16,9 @@ import { Callout } from "../ui/Callout.tsx";
 import { ReloadIcon, SearchIcon } from "../ui/icons.tsx";
 import { BackendBanner } from "./BackendBanner.tsx";
 import { EmptyPlugins } from "./EmptyPlugins.tsx";
+import { ExtensionList } from "./ExtensionList.tsx";
 import { looseProblems, plural } from "./format.ts";
+import { McpServers } from "./McpServers.tsx";
 import { PluginCard } from "./PluginCard.tsx";
 import { ProblemList } from "./ProblemList.tsx";
 import { ReloadReport, type ReloadActivity } from "./ReloadReport.tsx";
@@ -61,7 +68,7 @@ export function PluginBrowser({
           </p>
         </div>
         <div className="toolbar">
-          {data && data.plugins.length > 0 ? (
+          {data && data.plugins.length + (data.extensions?.length ?? 0) > 0 ? (
             <label className="search">
               <SearchIcon />
               <span className="visually-hidden">Filter plugins</span>
@@ -122,7 +129,7 @@ export function PluginBrowser({
           <>
             <ProblemList problems={looseProblems(data)} home={info?.home} />
             {data.plugins.length === 0 ? (
-              data.backend !== null ? (
+              data.backend !== null && (data.extensions?.length ?? 0) === 0 ? (
                 <EmptyPlugins info={info} />
               ) : null
             ) : plugins.length === 0 ? (
@@ -145,8 +152,10 @@ export function PluginBrowser({
                 ))}
               </ul>
             )}
+            <ExtensionList entries={data.extensions ?? []} filter={filter} />
           </>
         )}
+        <McpServers />
       </div>
     </section>
   );
@@ -178,9 +187,11 @@ function ListError({ list, online }: { list: Query<PluginList>; online: boolean 
 
 /** The header's one-line count, in parts that each stay on one line. */
 function summary(data: PluginList): string[] {
-  if (data.backend === null) return ["Plugins are off"];
+  const more = extensionParts(data.extensions ?? []);
+  if (data.backend === null) return ["Plugins are off", ...more];
   const n = data.plugins.length;
-  if (n === 0 && data.problems.length === 0) return ["No plugins installed"];
+  if (n === 0 && data.problems.length === 0)
+    return more.length > 0 ? more : ["No plugins installed"];
   const counts = new Map<string, number>();
   for (const p of data.plugins) counts.set(p.status, (counts.get(p.status) ?? 0) + 1);
   const parts = [plural(n, "plugin")];
@@ -190,6 +201,15 @@ function summary(data: PluginList): string[] {
   }
   const problems = looseProblems(data).length;
   if (problems > 0) parts.push(`${problems} not loadable`);
+  return [...parts, ...more];
+}
+
+function extensionParts(entries: ExtensionEntry[]): string[] {
+  const hookFiles = entries.filter((e) => e.kind === "shell-hooks").length;
+  const claude = entries.length - hookFiles;
+  const parts: string[] = [];
+  if (hookFiles > 0) parts.push(plural(hookFiles, "shell hook file"));
+  if (claude > 0) parts.push(plural(claude, "Claude Code plugin"));
   return parts;
 }
 

@@ -38,8 +38,8 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
   return stdout.trim();
 }
 
-/** Files to write, relative to the repository: text, `null` to delete, `{ symlink }` for a link. */
-export type RepoFiles = Record<string, string | null | { symlink: string }>;
+/** Files to write, relative to the repository: text or bytes, `null` to delete, `{ symlink }` for a link. */
+export type RepoFiles = Record<string, string | Uint8Array | null | { symlink: string }>;
 
 export interface WorkRepo {
   name: string;
@@ -83,7 +83,8 @@ export async function writeRepoFiles(dir: string, files: RepoFiles): Promise<voi
       continue;
     }
     await mkdir(path.dirname(file), { recursive: true });
-    if (typeof content === "string") await writeFile(file, content);
+    if (typeof content === "string" || content instanceof Uint8Array)
+      await writeFile(file, content);
     else {
       await rm(file, { force: true });
       await symlink(content.symlink, file);

@@ -1,0 +1,47 @@
+/** `islet mcp list [--json]`: each MCP server with its source, status and tools (servers are started to list them). */
+import type { McpServerStatus } from "../mcp/manager.ts";
+import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
+import type { Output } from "./render.ts";
+import { UsageError } from "./usage.ts";
+
+export async function mcpCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON_OPTIONS,
+    ...PLUGIN_OPTIONS,
+    json: { type: "boolean" },
+    yes: { type: "boolean", short: "y" },
+  });
+  const [sub = "list"] = positionals;
+  if (sub !== "list") throw new UsageError(`mcp: unknown subcommand "${sub}" (list)`);
+  const { createEngine } = await import("../engine/bootstrap.ts");
+  const { cliQuestions, terminalAttached } = await import("./questions-tty.ts");
+  const engine = await createEngine({
+    home: values.home,
+    workdir: values.workdir,
+    envFile: values["env-file"],
+    plugins: pluginFlags(values),
+    questions: cliQuestions({ yes: values.yes, interactive: terminalAttached() }),
+    warn: (l) => io.err(`warning: ${l}\n`),
+  });
+  try {
+    await engine.mcp.startAll();
+    const servers = engine.mcp.list();
+    if (values.json) io.out(`${JSON.stringify(servers, null, 2)}\n`);
+    else io.out(formatServers(servers));
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+export function formatServers(servers: readonly McpServerStatus[]): string {
+  if (servers.length === 0)
+    return "No MCP servers (add them to .mcp.json or config/mcp/NAME.yaml in a home).\n";
+  const lines: string[] = [];
+  for (const s of servers) {
+    lines.push(`${s.name}  ${s.status}  ${s.transport}  ${s.source}`);
+    if (s.error) lines.push(`  ${s.error}`);
+    for (const t of s.tools) lines.push(`  ${t.name}  ${t.description.split("\n")[0]}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,118 @@
+/**
+ * One Claude Code plugin folder read whole and leniently: the manifest, then each part from its
+ * default folder (or the manifest's paths). A broken file costs only itself, in one line.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { AgentConfig } from "../../agents/definition.ts";
+import type { HomeSource } from "../../plugins/loader/features.ts";
+import { parseHooksFile, readHooksData, type ShellHookSpec } from "../shell-hooks/config.ts";
+import { unwiredWarnings } from "../shell-hooks/source.ts";
+import {
+  pluginAgents,
+  pluginCommands,
+  pluginMcpServers,
+  pluginOutputStyles,
+  pluginSkills,
+  type Found,
+  type NamedFile,
+} from "./components.ts";
+import { readClaudeManifest, type ClaudeManifest } from "./manifest.ts";
+
+export interface ClaudePlugin {
+  name: string;
+  dir: string;
+  scope: HomeSource;
+  status: "enabled" | "excluded";
+  manifest: ClaudeManifest;
+  /** Untrusted project: hooks and MCP servers are listed, not run. */
+  heldBack: boolean;
+  commands: NamedFile[];
+  skills: NamedFile[];
+  agents: AgentConfig[];
+  outputStyles: NamedFile[];
+  mcpServers: { name: string; source: string }[];
+  hooks: ShellHookSpec[];
+  errors: string[];
+  warnings: string[];
+}
+
+export function readClaudePlugin(
+  dir: string,
+  opts: { scope: HomeSource; heldBack: boolean },
+): ClaudePlugin {
+  const { manifest, errors, warnings } = readClaudeManifest(dir);
+  const ns = manifest.name;
+  const plugin: ClaudePlugin = {
+    name: ns,
+    dir,
+    scope: opts.scope,
+    status: "enabled",
+    manifest,
+    heldBack: opts.heldBack,
+    commands: [],
+    skills: [],
+    agents: [],
+    outputStyles: [],
+    mcpServers: [],
+    hooks: [],
+    errors,
+    warnings,
+  };
+  const take = <T>(found: Found<T>): T[] => {
+    plugin.errors.push(...found.errors);
+    plugin.warnings.push(...found.warnings);
+    return found.items;
+  };
+  const at = (name: string) => path.join(dir, name);
+  plugin.commands = take(pluginCommands(manifest.commands ?? [at("commands")], ns));
+  // `skills` adds to the default folder; a lone SKILL.md at the root is a one-skill plugin.
+  const skillDirs = [at("skills"), ...(manifest.skills ?? [])];
+  plugin.skills = take(pluginSkills(skillDirs, ns));
+  if (existsSync(at("SKILL.md"))) plugin.skills.push({ name: ns, file: at("SKILL.md") });
+  plugin.agents = take(pluginAgents(manifest.agents ?? [at("agents")], ns));
+  plugin.outputStyles = take(
+    pluginOutputStyles(manifest.outputStyles ?? [at("output-styles")], ns),
+  );
+
+  const mcpSources: (string | Record<string, unknown>)[] = [
+    at(".mcp.json"),
+    ...manifest.mcpServers,
+  ];
+  for (const from of mcpSources) plugin.mcpServers.push(...take(pluginMcpServers(from, ns)));
+
+  const defaultHooks = at(path.join("hooks", "hooks.json"));
+  plugin.hooks.push(...readHookFile(defaultHooks, plugin, false));
+  manifest.hooks.forEach((entry, i) => {
+    if (typeof entry !== "string") {
+      const parsed = readHooksData(`${dir}/.claude-plugin/plugin.json hooks[${i}]`, entry);
+      plugin.errors.push(...parsed.errors);
+      plugin.warnings.push(...parsed.warnings);
+      plugin.hooks.push(...parsed.hooks);
+    } else if (path.resolve(entry) === path.resolve(defaultHooks)) {
+      plugin.warnings.push(
+        `${dir}/.claude-plugin/plugin.json: field "hooks": hooks/hooks.json is always loaded; listing it again is ignored`,
+      );
+    } else plugin.hooks.push(...readHookFile(entry, plugin, true));
+  });
+  plugin.warnings.push(...unwiredWarnings(`${ns} hooks`, plugin.hooks));
+  return plugin;
+}
+
+/** `named`: the manifest names it, so a missing file is an error (the default one is optional). */
+function readHookFile(file: string, plugin: ClaudePlugin, named: boolean): ShellHookSpec[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if (named || (err as NodeJS.ErrnoException).code !== "ENOENT")
+      plugin.errors.push(
+        `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
+    return [];
+  }
+  const parsed = parseHooksFile(file, text);
+  plugin.errors.push(...parsed.errors);
+  plugin.warnings.push(...parsed.warnings);
+  return parsed.hooks;
+}

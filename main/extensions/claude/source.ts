@@ -1,0 +1,116 @@
+/**
+ * Claude Code plugins, loaded unchanged from the plugins folders code plugins live in (a folder
+ * with `.claude-plugin/plugin.json`): commands, skills, agents, hooks/hooks.json, .mcp.json and
+ * output styles, each plugin in a registrar scope of its own. A project's plugins are held to
+ * the project's trust: untrusted, their hooks and MCP servers (commands run outside any sandbox)
+ * are listed but not run.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Context } from "../../../plugins/sdk/index.ts";
+import type { Homes } from "../../config/homes.ts";
+import { isSelected } from "../../plugins/loader/discover.ts";
+import { loadPluginFeatures, type PluginFlags } from "../../plugins/loader/features.ts";
+import { findPluginFolders } from "../../plugins/loader/walk.ts";
+import { HOOK_SOURCE_ORDER } from "../hook-sources.ts";
+import type { ContributionRegistrar } from "../registrar.ts";
+import type { Discovery, ExtensionSource } from "../source.ts";
+import { ShellHookRegistry } from "../shell-hooks/registry.ts";
+import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
+
+export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
+  readonly id = "claude-plugins";
+  private readonly homes: Homes;
+  private readonly flags: PluginFlags;
+  private readonly warn: (line: string) => void;
+  private registries: ShellHookRegistry[] = [];
+  /** What the last load found (the plugin browser and `islet plugins list` show it). */
+  plugins: ClaudePlugin[] = [];
+
+  constructor(opts: { homes: Homes; flags: PluginFlags; warn(line: string): void }) {
+    this.homes = opts.homes;
+    this.flags = opts.flags;
+    this.warn = opts.warn;
+  }
+
+  async discover(): Promise<Discovery<ClaudePlugin>> {
+    const { features } = await loadPluginFeatures(this.homes, this.flags);
+    const out: Discovery<ClaudePlugin> = { found: [], problems: [] };
+    if (features.withoutPlugins) return out;
+    const trusted = this.flags.trustedProject === true;
+    for (const where of features.dirs) {
+      const walked = await findPluginFolders(where.dir);
+      for (const dir of walked.claudeFolders) {
+        const plugin = readClaudePlugin(dir, {
+          scope: where.source,
+          heldBack: where.source === "project" && !trusted,
+        });
+        if (!isSelected(plugin.name, features.include, features.exclude))
+          plugin.status = "excluded";
+        out.found.push(plugin);
+        for (const message of plugin.errors) out.problems.push({ file: dir, message });
+      }
+    }
+    out.found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return out;
+  }
+
+  async load(registrar: ContributionRegistrar): Promise<void> {
+    const { found } = await this.discover();
+    this.plugins = found;
+    for (const plugin of found) {
+      for (const line of [...plugin.errors, ...plugin.warnings]) this.warn(line);
+      if (plugin.status !== "enabled") continue;
+      const scope = registrar.scope();
+      for (const agent of plugin.agents) scope.agent(agent);
+      if (plugin.heldBack) continue;
+      for (const server of plugin.mcpServers) scope.mcpServer(server);
+      if (plugin.hooks.length === 0) continue;
+      const pluginData = path.join(this.homes.global, "plugin-data", plugin.name);
+      try {
+        mkdirSync(pluginData, { recursive: true });
+      } catch (err) {
+        this.warn(
+          `${plugin.name}: cannot create its data folder ${pluginData}: ${(err as Error).message}`,
+        );
+      }
+      const registry = new ShellHookRegistry({
+        hooks: plugin.hooks.map((spec) => ({
+          spec,
+          origin: { label: plugin.name, pluginRoot: plugin.dir, pluginData },
+        })),
+        globalHome: this.homes.global,
+      });
+      for (const line of registry.problems) {
+        plugin.errors.push(line);
+        this.warn(line);
+      }
+      this.registries.push(registry);
+      scope.hooks(registry, HOOK_SOURCE_ORDER.claudePlugins);
+    }
+  }
+
+  /** SessionEnd for a closed conversation, plugin by plugin; failures one line each. */
+  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+    const failures: string[] = [];
+    for (const r of this.registries) failures.push(...(await r.sessionEnd(ctx, reason)));
+    return failures;
+  }
+
+  /** Notification hooks, plugin by plugin; failures one line each. */
+  async notification(
+    session: { id: string; workdir: string },
+    message: string,
+    type: string,
+  ): Promise<string[]> {
+    const failures: string[] = [];
+    for (const r of this.registries)
+      failures.push(...(await r.notification(session, message, type)));
+    return failures;
+  }
+
+  async dispose(): Promise<void> {
+    for (const r of this.registries) r.dispose();
+    this.registries = [];
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The file-based extension sources an engine loads besides code plugins: the user's shell hooks
+ * (always: they are configuration, like providers.yaml) and Claude Code plugins (with plugins).
+ * Each source gets a registrar of its own; reload and dispose release exactly its contributions.
+ */
+import type { Context } from "../../plugins/sdk/index.ts";
+import type { Homes } from "../config/homes.ts";
+import type { Question, QuestionPort } from "../host/questions.ts";
+import type { Contributions } from "./contributions.ts";
+import type { ScopedRegistrar } from "./registrar.ts";
+import type { ExtensionSource } from "./source.ts";
+import type { PluginFlags } from "../plugins/loader/features.ts";
+import { ClaudePluginSource } from "./claude/source.ts";
+import { ShellHookSource } from "./shell-hooks/source.ts";
+
+export interface DeclarativeOptions {
+  homes: Homes;
+  trustedProject: boolean;
+  warn(line: string): void;
+}
+
+export class DeclarativeExtensions {
+  readonly shellHooks: ShellHookSource;
+  /** Null until loaded with plugin flags (hosts that load no plugins load none of these). */
+  claudePlugins: ClaudePluginSource | null = null;
+  private readonly extensions: Contributions;
+  private readonly opts: DeclarativeOptions;
+  private pluginFlags: PluginFlags | undefined;
+  private loaded: { source: ExtensionSource; registrar: ScopedRegistrar }[] = [];
+
+  constructor(extensions: Contributions, opts: DeclarativeOptions) {
+    this.extensions = extensions;
+    this.opts = opts;
+    this.shellHooks = new ShellHookSource(opts);
+  }
+
+  /**
+   * (Re)loads every source; what a previous load contributed is released first. `plugins`: the
+   * plugin flags when the host loads plugins (Claude Code plugins come with them).
+   */
+  async load(plugins?: PluginFlags): Promise<void> {
+    await this.dispose();
+    this.pluginFlags = plugins;
+    this.claudePlugins = plugins
+      ? new ClaudePluginSource({
+          homes: this.opts.homes,
+          flags: { ...plugins, trustedProject: this.opts.trustedProject },
+          warn: this.opts.warn,
+        })
+      : null;
+    const sources: ExtensionSource[] = [this.shellHooks];
+    if (this.claudePlugins) sources.push(this.claudePlugins);
+    for (const source of sources) {
+      const registrar = this.extensions.registrar();
+      try {
+        await source.load(registrar);
+      } catch (err) {
+        registrar.dispose();
+        throw err;
+      }
+      this.loaded.push({ source, registrar });
+    }
+  }
+
+  /**
+   * Claude's SessionEnd, when a conversation closes: Claude Code plugins' hooks, then the user's
+   * (HOOK_SOURCE_ORDER). It cannot block; failures go to `warn`.
+   */
+  async sessionEnd(ctx: Context, reason: string): Promise<void> {
+    const failures = [
+      ...((await this.claudePlugins?.sessionEnd(ctx, reason)) ?? []),
+      ...(await this.shellHooks.sessionEnd(ctx, reason)),
+    ];
+    for (const line of failures) this.opts.warn(line);
+  }
+
+  /**
+   * A question port that also runs Claude's Notification hooks when a person is asked to approve
+   * a tool call (`permission_prompt`). The hooks run beside the question, never delay it.
+   */
+  notifying(
+    port: QuestionPort | undefined,
+    sessionId: string,
+    workdir: string,
+  ): QuestionPort | undefined {
+    if (!port || port.automatic) return port;
+    return {
+      ask: (question, signal) => {
+        const q: Question = question;
+        if (q.kind === "approval") {
+          const message = `Islet needs your permission to use ${q.tool}`;
+          const session = { id: sessionId, workdir };
+          void Promise.all([
+            this.claudePlugins?.notification(session, message, "permission_prompt") ?? [],
+            this.shellHooks.notification(session, message, "permission_prompt"),
+          ]).then((lists) => {
+            for (const line of lists.flat()) this.opts.warn(line);
+          });
+        }
+        return port.ask(question, signal);
+      },
+    };
+  }
+
+  /** Reads every file again (the plugin browser's Reload), with the flags of the last load. */
+  reload(): Promise<void> {
+    return this.load(this.pluginFlags);
+  }
+
+  async dispose(): Promise<void> {
+    const loaded = this.loaded;
+    this.loaded = [];
+    for (const { source, registrar } of loaded.reverse()) {
+      await source.dispose();
+      registrar.dispose();
+    }
+  }
+}

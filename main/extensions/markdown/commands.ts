@@ -1,0 +1,97 @@
+/**
+ * Custom commands: Markdown files (Claude Code's `commands/*.md`, Islet's `config/commands/*.md`)
+ * whose body is the prompt. Reusable by any source: the homes, Claude Code plugins.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "./fields.ts";
+import { markdownFiles } from "./walk.ts";
+
+export interface MarkdownCommand {
+  /** What the user types after "/": "review", or "myplugin:review" with a namespace. */
+  name: string;
+  /** The bare name when namespaced (the alias that works while no other command has it). */
+  bareName: string;
+  namespace?: string;
+  description: string;
+  argumentHint?: string;
+  /** Tools the turn it starts may use (Claude's `allowed-tools`); unset = the agent's. */
+  allowedTools?: string[];
+  model?: string;
+  /** False: the expanded text is shown to the user, not sent (Islet's `forward: false`). */
+  forward: boolean;
+  body: string;
+  file: string;
+  /** Sub-folder, shown as a label only ("frontend"). */
+  label: string;
+}
+
+export const COMMAND_FIELDS = {
+  description: looseText.optional(),
+  "argument-hint": hintText.optional(),
+  hints: hintText.optional(),
+  "allowed-tools": toolList.optional(),
+  model: z.string().min(1).optional(),
+  "disable-model-invocation": z.boolean().optional(),
+  forward: z.boolean().optional(),
+  name: looseText.optional(),
+};
+
+export interface LoadOptions {
+  /** A plugin's name: commands are `/namespace:name`. */
+  namespace?: string;
+}
+
+/** The first non-empty line of the body, the default description (as Claude Code does). */
+export function firstLine(body: string): string {
+  const line = body.split("\n").find((l) => l.trim() !== "") ?? "";
+  return line
+    .replace(/^#+\s*/, "")
+    .trim()
+    .slice(0, 120);
+}
+
+export function parseCommandFile(
+  file: string,
+  text: string,
+  opts: LoadOptions & { label?: string } = {},
+): { command: MarkdownCommand; warnings: string[] } {
+  const { data, body, warnings } = readMarkdownFile(file, text, COMMAND_FIELDS);
+  const bareName = path.basename(file).replace(/\.md$/i, "");
+  const prompt = body.trim();
+  return {
+    command: {
+      name: opts.namespace ? `${opts.namespace}:${bareName}` : bareName,
+      bareName,
+      namespace: opts.namespace,
+      description: data.description ?? firstLine(prompt),
+      argumentHint: data["argument-hint"] ?? data.hints,
+      allowedTools: data["allowed-tools"],
+      model: data.model,
+      forward: data.forward ?? true,
+      body: prompt,
+      file,
+      label: opts.label ?? "",
+    },
+    warnings,
+  };
+}
+
+/** Every `*.md` under `dir` (sub-folders too); broken files are reported and skipped. */
+export function loadCommands(dir: string, opts: LoadOptions = {}): Loaded<MarkdownCommand> {
+  const out: Loaded<MarkdownCommand> = { items: [], errors: [], warnings: [] };
+  for (const { file, folder } of markdownFiles(dir)) {
+    try {
+      const { command, warnings } = parseCommandFile(file, readFileSync(file, "utf8"), {
+        ...opts,
+        label: folder,
+      });
+      out.items.push(command);
+      out.warnings.push(...warnings);
+    } catch (err) {
+      out.errors.push((err as Error).message);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+/**
+ * A command's or skill's body made into the prompt, as Claude Code does before sending:
+ * arguments, `${VAR}` paths, `` !`cmd` `` output (through the caller's shell, which asks the
+ * approval policy) and `@file` contents (inside the workspace only).
+ */
+import { readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+
+export interface ExpandContext {
+  workdir: string;
+  /** Runs a command line through the approval policy; resolves to its output, throws if refused. */
+  shell(command: string): Promise<string>;
+  /** `${NAME}` substitutions: CLAUDE_PLUGIN_ROOT, CLAUDE_PROJECT_DIR, CLAUDE_SKILL_DIR… */
+  vars?: Record<string, string>;
+  /** Names from a skill's `arguments:`, bound in order to the words of the arguments. */
+  argNames?: readonly string[];
+}
+
+/** Shell-style words: quotes group, backslash escapes. */
+export function splitArgs(text: string): string[] {
+  const words: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+)/g;
+  for (const m of text.matchAll(re)) {
+    words.push(m[1]?.replace(/\\(.)/g, "$1") ?? m[2] ?? m[3].replace(/\\(.)/g, "$1"));
+  }
+  return words;
+}
+
+/** `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` (0-based, as Claude Code) and `$name` from `arguments:`. */
+export function substituteArguments(
+  body: string,
+  args: string,
+  argNames: readonly string[] = [],
+): string {
+  const words = splitArgs(args);
+  let used = false;
+  const names = new Map(argNames.map((n, i) => [n, i]));
+  let out = body.replace(
+    /\$ARGUMENTS(?:\[(\d+)\])?|\$(\d)(?!\d)|\$([A-Za-z_][\w-]*)/g,
+    (m, idx, n, name) => {
+      if (idx !== undefined || n !== undefined) {
+        used = true;
+        return words[Number(idx ?? n)] ?? "";
+      }
+      if (m === "$ARGUMENTS") {
+        used = true;
+        return args;
+      }
+      const at = names.get(name as string);
+      if (at === undefined) return m;
+      used = true;
+      return words[at] ?? "";
+    },
+  );
+  if (!used && args.trim() !== "") out = `${out}\n\nARGUMENTS: ${args}`;
+  return out;
+}
+
+function substituteVars(body: string, vars: Record<string, string>): string {
+  return body.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (m, name: string) => vars[name] ?? m);
+}
+
+/** `` !`cmd` `` inline and fenced blocks opened with ```! run in order, each replaced by its output. */
+async function runShellLines(body: string, shell: ExpandContext["shell"]): Promise<string> {
+  const re = /^```!\s*\n([\s\S]*?)\n```[ \t]*$|!`([^`\n]+)`/gm;
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of body.matchAll(re)) {
+    parts.push(body.slice(last, m.index));
+    parts.push((await shell((m[1] ?? m[2]).trim())).trimEnd());
+    last = m.index + m[0].length;
+  }
+  parts.push(body.slice(last));
+  return parts.join("");
+}
+
+/** Whether `target` is `root` or inside it (both real paths). */
+function inside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** `@path` (at a line start or after a space) attaches the file; paths leaving the workspace are refused. */
+async function attachFiles(body: string, workdir: string): Promise<string> {
+  const root = await realpath(workdir);
+  const attached: string[] = [];
+  const seen = new Set<string>();
+  for (const m of body.matchAll(/(?:^|(?<=\s))@([^\s`'"]+)/gm)) {
+    const ref = m[1].replace(/[.,;:!?)]+$/, "");
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    const abs = path.resolve(root, ref);
+    let real: string;
+    try {
+      real = await realpath(abs);
+    } catch {
+      continue; // not a file: an @mention, an email, a decorator; left as written
+    }
+    if (!inside(root, real))
+      throw new Error(
+        `@${ref}: outside the workspace (${root}); only files inside it can be attached`,
+      );
+    if (!(await stat(real)).isFile()) continue;
+    attached.push(`<file path="${ref}">\n${await readFile(real, "utf8")}\n</file>`);
+  }
+  return attached.length === 0 ? body : `${body}\n\n${attached.join("\n\n")}`;
+}
+
+export async function expandBody(body: string, args: string, ctx: ExpandContext): Promise<string> {
+  let out = substituteVars(body, { CLAUDE_PROJECT_DIR: ctx.workdir, ...ctx.vars });
+  out = substituteArguments(out, args, ctx.argNames);
+  out = await runShellLines(out, ctx.shell);
+  return attachFiles(out, ctx.workdir);
+}

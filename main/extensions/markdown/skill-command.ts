@@ -1,0 +1,134 @@
+/**
+ * A skill as the user and the model reach it: `/NAME args` runs it as a command (its
+ * allowed-tools limit that turn), the listing tells the model it exists, and the Skill tool
+ * (skill-tool.ts) loads its body. Skills live in the command registry, so they layer, shadow and
+ * unload like commands and one lookup serves all three.
+ */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import type { CommandRegistry } from "../../commands/registry.ts";
+import type { SlashCommand } from "../../commands/types.ts";
+import type { ContributionRegistrar } from "../registrar.ts";
+import type { CommandOrigin } from "./command.ts";
+import { expandBody } from "./expand.ts";
+import { toolPatterns } from "./fields.ts";
+import type { Skill } from "./skills.ts";
+
+export interface SkillCommand extends SlashCommand {
+  kind: "skill";
+  skill: Skill;
+  vars: Record<string, string>;
+}
+
+export function isSkillCommand(c: SlashCommand | undefined): c is SkillCommand {
+  return c?.kind === "skill" && "skill" in c;
+}
+
+/** The skill's body with its arguments and paths substituted. */
+export function expandSkill(
+  cmd: SkillCommand,
+  args: string,
+  ctx: { workdir: string; shell(command: string): Promise<string> },
+): Promise<string> {
+  const vars = cmd.skill.dir ? { ...cmd.vars, CLAUDE_SKILL_DIR: cmd.skill.dir } : cmd.vars;
+  return expandBody(cmd.skill.body, args, { ...ctx, vars, argNames: cmd.skill.argNames });
+}
+
+export function skillSlashCommand(skill: Skill, origin: CommandOrigin): SkillCommand {
+  const command: SkillCommand = {
+    name: skill.name,
+    description: skill.description,
+    hints: skill.argumentHint,
+    source: origin.source,
+    plugin: origin.plugin,
+    kind: "skill",
+    skill,
+    vars: origin.vars ?? {},
+    async run(args, env) {
+      if (!skill.userInvocable)
+        throw new Error(
+          `/${skill.name} is for the model only (user-invocable: false in ${skill.file})`,
+        );
+      const body = await expandSkill(command, args, env);
+      return {
+        output: body,
+        forward: true,
+        allowedTools: skill.allowedTools && toolPatterns(skill.allowedTools),
+        disallowedTools: skill.disallowedTools && toolPatterns(skill.disallowedTools),
+        model: skill.model,
+      };
+    },
+  };
+  return command;
+}
+
+export function registerSkills(
+  registrar: ContributionRegistrar,
+  skills: readonly Skill[],
+  origin: CommandOrigin,
+): void {
+  for (const skill of skills) {
+    const command = skillSlashCommand(skill, origin);
+    registrar.command(command);
+    if (skill.namespace)
+      registrar.command({ ...command, name: skill.bareName, aliasOf: skill.name });
+  }
+}
+
+/** Files beside a SKILL.md (relative paths, a few levels deep, at most `limit`). */
+export async function skillFiles(dir: string, limit = 50): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (rel: string, depth: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (out.length >= limit || e.name.startsWith(".")) continue;
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && depth < 3) await visit(p, depth + 1);
+      else if (e.isFile() && !(rel === "" && e.name === "SKILL.md")) out.push(p);
+    }
+  };
+  await visit("", 0);
+  return out;
+}
+
+/**
+ * The model's list of skills: one line each, rebuilt only when the commands change (so a turn
+ * pays a version check, not a walk over every skill).
+ */
+export class SkillListing {
+  private version = -1;
+  private cached = "";
+  private readonly commands: CommandRegistry;
+
+  constructor(commands: CommandRegistry) {
+    this.commands = commands;
+  }
+
+  text(): string {
+    if (this.version === this.commands.version) return this.cached;
+    this.version = this.commands.version;
+    const lines = this.commands
+      .list()
+      .filter(isSkillCommand)
+      .filter((c) => c.skill.modelInvocable)
+      .map((c) => {
+        const when = c.skill.whenToUse ? ` (${c.skill.whenToUse})` : "";
+        return `- ${c.name}: ${c.description}${when}`;
+      });
+    this.cached =
+      lines.length === 0
+        ? ""
+        : [
+            "<skills>",
+            "Skills you can load with the Skill tool when a task matches one (its instructions are not shown until you do):",
+            ...lines,
+            "</skills>",
+          ].join("\n");
+    return this.cached;
+  }
+}

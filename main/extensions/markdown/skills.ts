@@ -1,0 +1,138 @@
+/**
+ * Skills: `skills/NAME/SKILL.md` (with any files beside it) and `skills/NAME.md`. Only the name
+ * and description are in context; the body loads when the skill is used. Reusable by any source.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { firstLine } from "./commands.ts";
+import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "./fields.ts";
+
+export interface Skill {
+  name: string;
+  bareName: string;
+  namespace?: string;
+  description: string;
+  whenToUse?: string;
+  argumentHint?: string;
+  /** Names bound to the argument words (`$name` in the body). */
+  argNames: string[];
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  model?: string;
+  /** False: only the model may use it (`user-invocable: false`); `/NAME` says so. */
+  userInvocable: boolean;
+  /** False: not listed to the model (`disable-model-invocation: true`). */
+  modelInvocable: boolean;
+  body: string;
+  file: string;
+  /** The skill's own folder (SKILL.md form); null for a lone NAME.md. */
+  dir: string | null;
+}
+
+const argNames = z
+  .union([z.string(), z.array(z.union([z.string(), z.object({ name: z.string() }).loose()]))])
+  .transform((v) =>
+    typeof v === "string"
+      ? v.split(/[\s,]+/).filter(Boolean)
+      : v.map((a) => (typeof a === "string" ? a : a.name)),
+  );
+
+export const SKILL_FIELDS = {
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][\w.-]*$/, "letters, digits, '.', '_' and '-' only")
+    .optional(),
+  description: looseText.optional(),
+  when_to_use: looseText.optional(),
+  "argument-hint": hintText.optional(),
+  arguments: argNames.optional(),
+  args: argNames.optional(),
+  "allowed-tools": toolList.optional(),
+  uses_tools: toolList.optional(),
+  "disallowed-tools": toolList.optional(),
+  "disable-model-invocation": z.boolean().optional(),
+  "user-invocable": z.boolean().optional(),
+  model: z.string().min(1).optional(),
+  license: z.unknown().optional(),
+  metadata: z.unknown().optional(),
+  version: z.unknown().optional(),
+};
+
+export function parseSkillFile(
+  file: string,
+  text: string,
+  opts: { namespace?: string; dir: string | null },
+): { skill: Skill; warnings: string[] } {
+  const { data, body, warnings } = readMarkdownFile(file, text, SKILL_FIELDS);
+  const fromPath = opts.dir ? path.basename(opts.dir) : path.basename(file).replace(/\.md$/i, "");
+  const bareName = data.name ?? fromPath;
+  const prompt = body.trim();
+  return {
+    skill: {
+      name: opts.namespace ? `${opts.namespace}:${bareName}` : bareName,
+      bareName,
+      namespace: opts.namespace,
+      description: data.description ?? firstLine(prompt),
+      whenToUse: data.when_to_use,
+      argumentHint: data["argument-hint"],
+      argNames: data.arguments ?? data.args ?? [],
+      allowedTools: data["allowed-tools"] ?? data.uses_tools,
+      disallowedTools: data["disallowed-tools"],
+      model: data.model,
+      userInvocable: data["user-invocable"] !== false,
+      modelInvocable: data["disable-model-invocation"] !== true,
+      body: prompt,
+      file,
+      dir: opts.dir,
+    },
+    warnings,
+  };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** One skill file (a plugin that is a single skill: `SKILL.md` at its root). */
+export function loadSkill(
+  file: string,
+  opts: { namespace?: string } = {},
+): { skill: Skill; warnings: string[] } {
+  return parseSkillFile(file, readFileSync(file, "utf8"), {
+    namespace: opts.namespace,
+    dir: path.dirname(file),
+  });
+}
+
+/** The skills in `dir`: each `NAME/SKILL.md` and `NAME.md`; broken ones are reported and skipped. */
+export function loadSkills(dir: string, opts: { namespace?: string } = {}): Loaded<Skill> {
+  const out: Loaded<Skill> = { items: [], errors: [], warnings: [] };
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith(".")) continue;
+    const folder = e.isDirectory() ? path.join(dir, e.name) : null;
+    const file = folder ? path.join(folder, "SKILL.md") : path.join(dir, e.name);
+    if (folder ? !isFile(file) : !/\.md$/i.test(e.name) || !e.isFile()) continue;
+    try {
+      const { skill, warnings } = parseSkillFile(file, readFileSync(file, "utf8"), {
+        namespace: opts.namespace,
+        dir: folder,
+      });
+      out.items.push(skill);
+      out.warnings.push(...warnings);
+    } catch (err) {
+      out.errors.push((err as Error).message);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,174 @@
+/**
+ * Reads shell hook definitions in Claude Code's format (hooks.json, settings-style `hooks:`) and
+ * its YAML twin (`config/hooks/*.yaml`). Lenient as Claude Code is: an unknown event or field is
+ * a warning, a broken entry one line naming file and field, and every other entry still loads.
+ */
+import { parse as parseYaml } from "yaml";
+
+/** Claude Code's hook events, in the order a session reaches them. */
+export const SHELL_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Notification",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "SessionEnd",
+] as const;
+
+export type ShellHookEvent = (typeof SHELL_HOOK_EVENTS)[number];
+
+/** Claude Code's default time limit for one hook command. */
+export const DEFAULT_HOOK_TIMEOUT_S = 60;
+
+/** One command to run at one event. */
+export interface ShellHookSpec {
+  event: ShellHookEvent;
+  /** As written ("" = every one). */
+  matcher: string;
+  command: string;
+  timeoutS: number;
+  /** The file it came from (for messages and the plugin browser). */
+  file: string;
+  /** Index path in the file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
+  field: string;
+}
+
+export interface ParsedHooks {
+  hooks: ShellHookSpec[];
+  /** Broken entries: one line each, naming file and field. */
+  errors: string[];
+  /** Unknown events and fields: one line each; the rest loads. */
+  warnings: string[];
+}
+
+const KNOWN_TOP = new Set(["hooks", "description", "$schema"]);
+const KNOWN_GROUP = new Set(["matcher", "hooks"]);
+const KNOWN_HOOK = new Set(["type", "command", "timeout", "statusMessage", "async"]);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function isEvent(name: string): name is ShellHookEvent {
+  return (SHELL_HOOK_EVENTS as readonly string[]).includes(name);
+}
+
+/** Parses a file's text: JSON for `.json`, YAML otherwise (YAML also reads JSON). */
+export function parseHooksFile(file: string, text: string): ParsedHooks {
+  const out: ParsedHooks = { hooks: [], errors: [], warnings: [] };
+  let data: unknown;
+  try {
+    data = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    const why = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+    out.errors.push(`${file}: not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${why}`);
+    return out;
+  }
+  return readHooksData(file, data);
+}
+
+/** Reads already-parsed hook definitions (a file's, or a plugin manifest's inline `hooks`). */
+export function readHooksData(file: string, data: unknown): ParsedHooks {
+  const out: ParsedHooks = { hooks: [], errors: [], warnings: [] };
+  if (data === null || data === undefined) return out; // an empty file defines nothing
+  if (!isRecord(data)) {
+    out.errors.push(`${file}: expected a map of events (or "hooks": {…}), got ${kind(data)}`);
+    return out;
+  }
+  // Claude's files wrap the events in `hooks`; the Islet YAML may list them at the top.
+  const wrapped = isRecord(data.hooks);
+  const events = wrapped ? (data.hooks as Record<string, unknown>) : data;
+  const prefix = wrapped ? "hooks." : "";
+  if (wrapped) {
+    for (const key of Object.keys(data))
+      if (!KNOWN_TOP.has(key)) out.warnings.push(`${file}: unknown field "${key}" ignored`);
+  } else if ("hooks" in data) {
+    out.errors.push(`${file}: field "hooks": expected a map of events, got ${kind(data.hooks)}`);
+    return out;
+  }
+  for (const [event, groups] of Object.entries(events)) {
+    if (!wrapped && (event === "description" || event === "$schema")) continue;
+    const at = `${prefix}${event}`;
+    if (!isEvent(event)) {
+      out.warnings.push(
+        `${file}: unknown hook event "${event}" ignored (known: ${SHELL_HOOK_EVENTS.join(", ")})`,
+      );
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      out.errors.push(`${file}: field "${at}": expected a list of matchers, got ${kind(groups)}`);
+      continue;
+    }
+    groups.forEach((group, g) => readGroup(file, event, `${at}[${g}]`, group, out));
+  }
+  return out;
+}
+
+function readGroup(
+  file: string,
+  event: ShellHookEvent,
+  at: string,
+  group: unknown,
+  out: ParsedHooks,
+): void {
+  if (!isRecord(group)) {
+    out.errors.push(`${file}: field "${at}": expected { matcher, hooks }, got ${kind(group)}`);
+    return;
+  }
+  for (const key of Object.keys(group))
+    if (!KNOWN_GROUP.has(key)) out.warnings.push(`${file}: unknown field "${at}.${key}" ignored`);
+  const matcher = group.matcher ?? "";
+  if (typeof matcher !== "string") {
+    out.errors.push(`${file}: field "${at}.matcher": expected text, got ${kind(matcher)}`);
+    return;
+  }
+  if (!Array.isArray(group.hooks)) {
+    out.errors.push(`${file}: field "${at}.hooks": expected a list, got ${kind(group.hooks)}`);
+    return;
+  }
+  group.hooks.forEach((hook: unknown, h: number) => {
+    const field = `${at}.hooks[${h}]`;
+    if (!isRecord(hook)) {
+      out.errors.push(`${file}: field "${field}": expected { type, command }, got ${kind(hook)}`);
+      return;
+    }
+    for (const key of Object.keys(hook))
+      if (!KNOWN_HOOK.has(key))
+        out.warnings.push(`${file}: unknown field "${field}.${key}" ignored`);
+    const type = hook.type ?? "command";
+    if (type !== "command") {
+      out.warnings.push(
+        `${file}: field "${field}.type": "${String(type)}" hooks are not supported; ignored`,
+      );
+      return;
+    }
+    if (typeof hook.command !== "string" || hook.command.trim() === "") {
+      out.errors.push(
+        `${file}: field "${field}.command": expected a command line, got ${kind(hook.command)}`,
+      );
+      return;
+    }
+    let timeoutS = DEFAULT_HOOK_TIMEOUT_S;
+    if (hook.timeout !== undefined) {
+      if (typeof hook.timeout !== "number" || !(hook.timeout > 0)) {
+        out.errors.push(
+          `${file}: field "${field}.timeout": expected seconds (a positive number), got ${kind(hook.timeout)}`,
+        );
+        return;
+      }
+      timeoutS = hook.timeout;
+    }
+    out.hooks.push({ event, matcher, command: hook.command, timeoutS, file, field });
+  });
+}
+
+function kind(v: unknown): string {
+  if (v === undefined || v === null) return "nothing";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "a map";
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? v.slice(0, 37) + "…" : v);
+  return String(v);
+}

@@ -1,0 +1,132 @@
+/**
+ * Where each Claude Code event happens in Islet's turn, and the JSON its command gets on stdin
+ * (Claude's field names). Events with no point in the engine yet are listed in UNWIRED_EVENTS.
+ */
+import path from "node:path";
+import type { HookContexts, HookTiming } from "../../agent/hooks/types.ts";
+import type { Context } from "../../../plugins/sdk/index.ts";
+import type { ShellHookEvent } from "./config.ts";
+
+/** The engine hook point each event runs at. */
+export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
+  // The first model call of a conversation in this engine (startup or resume).
+  SessionStart: "beforeChat",
+  // The first model call of a user turn: the prompt is in, nothing sent yet.
+  UserPromptSubmit: "beforeChat",
+  PreToolUse: "beforeToolExecution",
+  PostToolUse: "afterToolExecution",
+  // A response without tool calls: the model is about to stop.
+  Stop: "afterResponse",
+  PreCompact: "beforeCompaction",
+};
+
+/**
+ * Read, listed and shown, but Islet has no point to run them at yet. (SessionEnd and
+ * Notification run outside the turn's hook points: ShellHookRegistry.sessionEnd, notification.)
+ */
+export const UNWIRED_EVENTS: readonly ShellHookEvent[] = ["SubagentStop"];
+
+/** Per-conversation memory a registry keeps between calls. */
+export interface SessionMemory {
+  /** Sessions whose SessionStart already ran. */
+  started: Set<string>;
+  /** Sessions where a Stop hook just kept the model going (Claude's `stop_hook_active`). */
+  stopActive: Set<string>;
+}
+
+/**
+ * Whether `event` happens at this call, and the name its matcher is tested against (tool name,
+ * SessionStart source, PreCompact trigger; "" where Claude ignores the matcher).
+ */
+export function eventHere(
+  event: ShellHookEvent,
+  ctx: HookContexts[HookTiming],
+  memory: SessionMemory,
+): { here: false; why: string } | { here: true; subject: string } {
+  switch (event) {
+    case "SessionStart":
+      return memory.started.has(ctx.session.id)
+        ? { here: false, why: "session already started" }
+        : { here: true, subject: startSource(ctx) };
+    case "UserPromptSubmit":
+      return ctx.iteration <= 1
+        ? { here: true, subject: "" }
+        : { here: false, why: "not the turn's first model call" };
+    case "PreToolUse":
+      return { here: true, subject: (ctx as HookContexts["beforeToolExecution"]).toolName };
+    case "PostToolUse":
+      return { here: true, subject: (ctx as HookContexts["afterToolExecution"]).tool.name };
+    case "Stop":
+      return (ctx as HookContexts["afterResponse"]).calls.length === 0
+        ? { here: true, subject: "" }
+        : { here: false, why: "the model is calling tools" };
+    case "PreCompact":
+      return { here: true, subject: trigger(ctx as HookContexts["beforeCompaction"]) };
+    default:
+      return { here: false, why: `${event} is not fired by Islet yet` };
+  }
+}
+
+function startSource(ctx: Context): string {
+  return ctx.messageCount > 1 ? "resume" : "startup";
+}
+
+function trigger(ctx: HookContexts["beforeCompaction"]): string {
+  return ctx.forced ? "manual" : "auto";
+}
+
+/** The stdin object for one event: the common fields, then the event's own. */
+export function eventInput(
+  event: ShellHookEvent,
+  ctx: HookContexts[HookTiming],
+  globalHome: string,
+  memory: SessionMemory,
+): Record<string, unknown> {
+  const id = ctx.session.id;
+  const common = {
+    session_id: id,
+    transcript_path: id ? path.join(globalHome, "sessions", `${id}.jsonl`) : "",
+    cwd: ctx.workdir,
+    permission_mode: "default",
+    hook_event_name: event,
+  };
+  switch (event) {
+    case "SessionStart":
+      return { ...common, source: startSource(ctx) };
+    case "UserPromptSubmit":
+      return { ...common, prompt: lastUserText(ctx) };
+    case "PreToolUse": {
+      const c = ctx as HookContexts["beforeToolExecution"];
+      return { ...common, tool_name: c.toolName, tool_input: c.arguments, tool_use_id: "" };
+    }
+    case "PostToolUse": {
+      const c = ctx as HookContexts["afterToolExecution"];
+      const last = c.toolHistory[c.toolHistory.length - 1];
+      return {
+        ...common,
+        tool_name: c.tool.name,
+        tool_input: last && last.name === c.tool.name ? last.args : {},
+        tool_response: c.tool.error
+          ? { error: c.tool.error, success: false }
+          : { output: c.tool.result, success: true },
+        tool_use_id: "",
+      };
+    }
+    case "Stop":
+      return { ...common, stop_hook_active: memory.stopActive.has(id) };
+    case "PreCompact":
+      return {
+        ...common,
+        trigger: trigger(ctx as HookContexts["beforeCompaction"]),
+        custom_instructions: "",
+      };
+    default:
+      return common;
+  }
+}
+
+function lastUserText(ctx: Context): string {
+  for (let i = ctx.turns.length - 1; i >= 0; i--)
+    if (ctx.turns[i].role === "user") return ctx.turns[i].content;
+  return "";
+}

@@ -1,0 +1,94 @@
+/**
+ * What a finished hook command said, read as Claude Code reads it: exit 0 (stdout starting with
+ * `{` is JSON, plain stdout is context for UserPromptSubmit and SessionStart), exit 2 blocks with
+ * stderr as the reason, any other exit is a non-blocking error, a timeout never blocks.
+ */
+import type { ShellHookEvent } from "./config.ts";
+import type { HookRun } from "./run-command.ts";
+
+export interface HookVerdict {
+  /** The hook failed (non-blocking): shown to the user, the action proceeds. */
+  error?: string;
+  /** Block the action (exit 2, `decision: "block"`, PreToolUse `permissionDecision: "deny"`). */
+  block?: boolean;
+  /** Why it blocked (stderr on exit 2, `reason`, `permissionDecisionReason`). */
+  reason?: string;
+  /** `continue: false`: stop everything, with `stopReason` for the user. */
+  stop?: boolean;
+  stopReason?: string;
+  /** Text for the model (plain stdout where Claude adds it, `additionalContext`). */
+  context?: string;
+  /** Shown to the user (`systemMessage`). */
+  systemMessage?: string;
+  /** PreToolUse `updatedInput`: the tool's arguments as they should run. */
+  updatedInput?: Record<string, unknown>;
+  /** PreToolUse `permissionDecision` as given (allow | deny | ask). */
+  permission?: string;
+}
+
+/** Events whose plain stdout on exit 0 goes to the model's context. */
+const STDOUT_IS_CONTEXT: ReadonlySet<ShellHookEvent> = new Set([
+  "UserPromptSubmit",
+  "SessionStart",
+]);
+
+export function readVerdict(event: ShellHookEvent, run: HookRun, timeoutS: number): HookVerdict {
+  if (run.spawnError) return { error: `could not start: ${run.spawnError}` };
+  if (run.timedOut) return { error: `timed out after ${timeoutS} s (stopped; the action goes on)` };
+  if (run.code === null) return { error: "stopped" };
+  if (run.code === 2) {
+    const reason = run.stderr.trim() || "blocked by a hook (exit 2, no reason on stderr)";
+    return { block: true, reason };
+  }
+  if (run.code !== 0) {
+    const why = firstLine(run.stderr) || firstLine(run.stdout);
+    return { error: `exited with ${run.code}${why ? `: ${why}` : ""}` };
+  }
+  const out = run.stdout.trim();
+  if (out.startsWith("{")) {
+    try {
+      const json: unknown = JSON.parse(out);
+      if (typeof json === "object" && json !== null && !Array.isArray(json))
+        return fromJson(event, json as Record<string, unknown>);
+    } catch {
+      // Not JSON after all: plain output.
+    }
+  }
+  if (out !== "" && STDOUT_IS_CONTEXT.has(event)) return { context: out };
+  return {};
+}
+
+function fromJson(event: ShellHookEvent, json: Record<string, unknown>): HookVerdict {
+  const v: HookVerdict = {};
+  const text = (x: unknown) => (typeof x === "string" && x.trim() !== "" ? x : undefined);
+  if (json.continue === false) {
+    v.stop = true;
+    v.stopReason = text(json.stopReason);
+  }
+  if (text(json.systemMessage)) v.systemMessage = text(json.systemMessage);
+  if (json.decision === "block") {
+    v.block = true;
+    v.reason = text(json.reason);
+  }
+  const specific = json.hookSpecificOutput;
+  if (typeof specific === "object" && specific !== null && !Array.isArray(specific)) {
+    const s = specific as Record<string, unknown>;
+    if (text(s.additionalContext)) v.context = text(s.additionalContext);
+    if (event === "PreToolUse") {
+      const decision = s.permissionDecision;
+      if (typeof decision === "string") v.permission = decision;
+      if (decision === "deny") {
+        v.block = true;
+        v.reason = text(s.permissionDecisionReason) ?? v.reason;
+      }
+      const input = s.updatedInput;
+      if (typeof input === "object" && input !== null && !Array.isArray(input))
+        v.updatedInput = input as Record<string, unknown>;
+    }
+  }
+  return v;
+}
+
+function firstLine(s: string): string {
+  return s.trim().split("\n")[0]?.trim() ?? "";
+}

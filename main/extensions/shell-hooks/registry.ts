@@ -1,0 +1,201 @@
+/**
+ * Shell hook commands as engine hook handlers. One handler per command, in file order, so each
+ * run shows in the hook timeline (source `ORIGIN:Event`) and the order at every point is defined
+ * (Claude Code runs matching commands in parallel; here they run one after another, each seeing
+ * the arguments as the previous one left them).
+ */
+import type {
+  HookContexts,
+  HookHandler,
+  HookInvocation,
+  HookRegistry,
+  HookResults,
+  HookTiming,
+} from "../../agent/hooks/types.ts";
+import type { Context } from "../../../plugins/sdk/index.ts";
+import type { ShellHookSpec } from "./config.ts";
+import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
+import { compileMatcher, type Matcher } from "./matcher.ts";
+import { readVerdict } from "./output.ts";
+import { runHookCommand, type HookRun } from "./run-command.ts";
+import { verdictResult } from "./verdict-result.ts";
+
+export interface ShellHookOrigin {
+  /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
+  label: string;
+  /** A Claude Code plugin's folder (CLAUDE_PLUGIN_ROOT); none for the user's own hooks. */
+  pluginRoot?: string;
+  /** Its data folder (CLAUDE_PLUGIN_DATA). */
+  pluginData?: string;
+}
+
+export interface ShellHookRegistryOptions {
+  hooks: readonly { spec: ShellHookSpec; origin: ShellHookOrigin }[];
+  globalHome: string;
+  /** Base environment of the commands (the process's). */
+  env?: Record<string, string | undefined>;
+}
+
+export class ShellHookRegistry implements HookRegistry {
+  private readonly byTiming = new Map<HookTiming, HookHandler[]>();
+  private readonly stopAll = new AbortController();
+  private readonly memory: SessionMemory = { started: new Set(), stopActive: new Set() };
+  /** SessionEnd and Notification commands: run outside the turn's hook points. */
+  private readonly outside: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] = [];
+  private readonly opts: ShellHookRegistryOptions;
+  /** Matchers that did not compile (one line each). */
+  readonly problems: string[] = [];
+
+  constructor(opts: ShellHookRegistryOptions) {
+    this.opts = opts;
+    // SessionStart before UserPromptSubmit at the same point, then file order.
+    const ordered = [...opts.hooks].sort(
+      (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
+    );
+    for (const { spec, origin } of ordered) {
+      if (spec.event === "SessionEnd" || spec.event === "Notification")
+        this.outside.push({ spec, origin, match: this.matcher(spec).match });
+      const timing = EVENT_TIMING[spec.event];
+      if (!timing) continue;
+      const list = this.byTiming.get(timing) ?? [];
+      list.push(this.handler(spec, origin, timing, opts));
+      this.byTiming.set(timing, list);
+    }
+  }
+
+  handlers<T extends HookTiming>(timing: T): readonly HookHandler<T>[] {
+    return (this.byTiming.get(timing) ?? []) as unknown as readonly HookHandler<T>[];
+  }
+
+  /**
+   * SessionEnd (a conversation closed; `reason` as Claude's: clear, logout, prompt_input_exit,
+   * other): runs each matching command; it cannot block. Failures come back one line each.
+   */
+  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+    const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
+    const failures = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
+    this.memory.started.delete(ctx.session.id);
+    this.memory.stopActive.delete(ctx.session.id);
+    return failures;
+  }
+
+  /**
+   * Notification (Islet is waiting for the person: `notification_type` permission_prompt, the
+   * matcher's subject): informational, it cannot block. Failures come back one line each.
+   */
+  notification(
+    session: { id: string; workdir: string },
+    message: string,
+    type: string,
+  ): Promise<string[]> {
+    const input = {
+      session_id: session.id,
+      transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
+      cwd: session.workdir,
+      permission_mode: "default",
+      hook_event_name: "Notification",
+      message,
+      notification_type: type,
+    };
+    return this.runOutside("Notification", type, input, session.workdir);
+  }
+
+  private async runOutside(
+    event: "SessionEnd" | "Notification",
+    subject: string,
+    input: Record<string, unknown>,
+    workdir: string,
+  ): Promise<string[]> {
+    const failures: string[] = [];
+    for (const { spec, origin, match } of this.outside) {
+      if (this.stopAll.signal.aborted) break;
+      if (spec.event !== event || !match(subject)) continue;
+      const run = await this.run(spec, origin, workdir, input);
+      const verdict = readVerdict(event, run, spec.timeoutS);
+      if (verdict.error) failures.push(`${origin.label}:${event} failed: ${verdict.error}`);
+    }
+    return failures;
+  }
+
+  /** Stops every running command's process tree; nothing runs afterwards. */
+  dispose(): void {
+    this.stopAll.abort();
+  }
+
+  private handler(
+    spec: ShellHookSpec,
+    origin: ShellHookOrigin,
+    timing: HookTiming,
+    opts: ShellHookRegistryOptions,
+  ): HookHandler {
+    const matcher = this.matcher(spec);
+    const memory = this.memory;
+    const signal = this.stopAll.signal;
+    return {
+      source: `${origin.label}:${spec.event}`,
+      timing,
+      invoke: async (ctx: HookContexts[HookTiming]): Promise<HookInvocation<HookTiming>> => {
+        if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
+        const at = eventHere(spec.event, ctx, memory);
+        if (!at.here) return { status: "skipped", reason: at.why };
+        if (at.subject !== "" && !matcher.match(at.subject))
+          return {
+            status: "skipped",
+            reason: `matcher "${spec.matcher}" does not match ${at.subject}`,
+          };
+        const input = eventInput(spec.event, ctx, opts.globalHome, memory);
+        if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
+        const run = await this.run(spec, origin, ctx.workdir, input);
+        const verdict = readVerdict(spec.event, run, spec.timeoutS);
+        if (spec.event === "Stop") {
+          if (verdict.block && !verdict.stop) memory.stopActive.add(ctx.session.id);
+          else memory.stopActive.delete(ctx.session.id);
+        }
+        if (verdict.error) return { status: "error", message: verdict.error };
+        const result = verdictResult(spec.event, verdict, ctx) as HookResults[HookTiming];
+        return { status: "ok", result };
+      },
+    };
+  }
+
+  private matcher(spec: ShellHookSpec): { match: Matcher } {
+    const compiled = compileMatcher(spec.matcher);
+    if (compiled.error)
+      this.problems.push(`${spec.file}: field "${spec.field}": ${compiled.error}`);
+    return compiled;
+  }
+
+  /** One command with Claude's environment, in the workspace, stopped on timeout or unload. */
+  private run(
+    spec: ShellHookSpec,
+    origin: ShellHookOrigin,
+    workdir: string,
+    input: Record<string, unknown>,
+  ): Promise<HookRun> {
+    const env: Record<string, string | undefined> = {
+      ...(this.opts.env ?? process.env),
+      CLAUDE_PROJECT_DIR: workdir,
+    };
+    if (origin.pluginRoot) env.CLAUDE_PLUGIN_ROOT = origin.pluginRoot;
+    if (origin.pluginData) env.CLAUDE_PLUGIN_DATA = origin.pluginData;
+    return runHookCommand({
+      command: expandVars(spec.command, env),
+      stdin: JSON.stringify(input),
+      cwd: workdir,
+      env,
+      timeoutMs: spec.timeoutS * 1000,
+      signal: this.stopAll.signal,
+    });
+  }
+}
+
+/**
+ * `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PROJECT_DIR}` in the command line, as Claude Code
+ * substitutes them (so they work whatever the shell; the variables are also in the environment).
+ */
+function expandVars(command: string, env: Record<string, string | undefined>): string {
+  return command.replace(
+    /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_DATA)\}/g,
+    (all, name: string) => env[name] ?? all,
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * The user's shell hooks: `config/hooks/*.yaml|yml|json` in the global home and, once the folder
+ * is trusted, in the project home (a project's hooks run commands, so an untrusted folder's are
+ * held back, as its plugins' rights are: main/trust/). Contributed as one hook provider at
+ * HOOK_SOURCE_ORDER.shellHooks.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Context } from "../../../plugins/sdk/index.ts";
+import { configDir, type Homes } from "../../config/homes.ts";
+import { HOOK_SOURCE_ORDER } from "../hook-sources.ts";
+import type { ContributionRegistrar } from "../registrar.ts";
+import type { Discovery, ExtensionSource } from "../source.ts";
+import { parseHooksFile, type ShellHookSpec } from "./config.ts";
+import { UNWIRED_EVENTS } from "./event-input.ts";
+import { ShellHookRegistry } from "./registry.ts";
+
+export interface ShellHookFile {
+  file: string;
+  scope: "global" | "project";
+  hooks: ShellHookSpec[];
+  errors: string[];
+  warnings: string[];
+}
+
+const HOOK_FILE = /\.(ya?ml|json)$/;
+
+/** Reads one folder of hook files (missing folder: none), sorted by name. */
+export async function readHookFolder(
+  dir: string,
+  scope: ShellHookFile["scope"],
+): Promise<ShellHookFile[]> {
+  const names = (await readdir(dir).catch(() => [] as string[]))
+    .filter((n) => HOOK_FILE.test(n) && !n.startsWith("."))
+    .sort();
+  const out: ShellHookFile[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (err) {
+      out.push({
+        file,
+        scope,
+        hooks: [],
+        errors: [`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`],
+        warnings: [],
+      });
+      continue;
+    }
+    out.push({ file, scope, ...parseHooksFile(file, text) });
+  }
+  return out;
+}
+
+/** Hooks for events Islet does not fire yet: said once, so they never fail silently. */
+export function unwiredWarnings(file: string, hooks: readonly ShellHookSpec[]): string[] {
+  const events = [...new Set(hooks.map((h) => h.event).filter((e) => UNWIRED_EVENTS.includes(e)))];
+  return events.map((e) => `${file}: ${e} hooks are read but Islet does not fire ${e} yet`);
+}
+
+export class ShellHookSource implements ExtensionSource<ShellHookFile> {
+  readonly id = "shell-hooks";
+  private readonly homes: Homes;
+  private readonly trustedProject: boolean;
+  private readonly warn: (line: string) => void;
+  private registry: ShellHookRegistry | null = null;
+  /** What the last load read (the plugin browser lists it). */
+  files: ShellHookFile[] = [];
+
+  constructor(opts: { homes: Homes; trustedProject: boolean; warn(line: string): void }) {
+    this.homes = opts.homes;
+    this.trustedProject = opts.trustedProject;
+    this.warn = opts.warn;
+  }
+
+  async discover(): Promise<Discovery<ShellHookFile>> {
+    const found = await readHookFolder(configDir(this.homes.global, "hooks"), "global");
+    if (this.trustedProject && this.homes.project !== this.homes.global)
+      found.push(...(await readHookFolder(configDir(this.homes.project, "hooks"), "project")));
+    const problems = found.flatMap((f) => f.errors.map((message) => ({ file: f.file, message })));
+    return { found, problems };
+  }
+
+  async load(registrar: ContributionRegistrar): Promise<void> {
+    const { found } = await this.discover();
+    for (const f of found) f.warnings.push(...unwiredWarnings(f.file, f.hooks));
+    this.files = found;
+    const registry = new ShellHookRegistry({
+      hooks: found.flatMap((f) =>
+        f.hooks.map((spec) => ({ spec, origin: { label: path.basename(f.file) } })),
+      ),
+      globalHome: this.homes.global,
+    });
+    for (const f of found) for (const line of [...f.errors, ...f.warnings]) this.warn(line);
+    for (const line of registry.problems) this.warn(line);
+    this.registry = registry;
+    registrar.hooks(registry, HOOK_SOURCE_ORDER.shellHooks);
+  }
+
+  /** SessionEnd for a closed conversation; failures one line each. */
+  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+    return (await this.registry?.sessionEnd(ctx, reason)) ?? [];
+  }
+
+  /** Notification hooks (Islet waits for the person); failures one line each. */
+  async notification(
+    session: { id: string; workdir: string },
+    message: string,
+    type: string,
+  ): Promise<string[]> {
+    return (await this.registry?.notification(session, message, type)) ?? [];
+  }
+
+  async dispose(): Promise<void> {
+    this.registry?.dispose();
+    this.registry = null;
+  }
+}

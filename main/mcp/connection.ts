@@ -1,0 +1,242 @@
+/**
+ * One MCP server as the engine runs it: started on first need, its tools listed, calls made, and
+ * after an unexpected exit restarted with exponential backoff (a server that keeps dying right
+ * after starting gives up after a few attempts, as "failed", until someone asks again).
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchema } from "../providers/types.ts";
+import { APP_VERSION } from "../version.ts";
+import type { McpServerSpec } from "./config.ts";
+
+export type McpStatus = "stopped" | "starting" | "running" | "restarting" | "failed" | "disabled";
+
+export interface McpToolInfo {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** The server says the tool changes nothing (`readOnlyHint`). */
+  readOnly: boolean;
+}
+
+export interface Backoff {
+  baseMs: number;
+  maxMs: number;
+  /** Restarts in a row (each dying within `stableMs`) before giving up as "failed". */
+  maxAttempts: number;
+  /** Up this long, a server's next crash counts as the first again. */
+  stableMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = {
+  baseMs: 500,
+  maxMs: 30_000,
+  maxAttempts: 5,
+  stableMs: 30_000,
+};
+
+export interface ConnectionOptions {
+  backoff?: Partial<Backoff>;
+  connectTimeoutMs?: number;
+  /** Status or tools changed (listings, the app's status event, the tool registry). */
+  onChange(conn: McpConnection): void;
+}
+
+export class McpConnection {
+  readonly spec: McpServerSpec;
+  status: McpStatus;
+  /** Why it is failed or restarting (one line), else undefined. */
+  error: string | undefined;
+  tools: McpToolInfo[] = [];
+  /** Restarts after crashes since the engine started (listings show it). */
+  restarts = 0;
+  private client: Client | null = null;
+  private pending: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private connectedAt = 0;
+  private stderrTail = "";
+  private readonly backoff: Backoff;
+  private readonly opts: ConnectionOptions;
+
+  constructor(spec: McpServerSpec, opts: ConnectionOptions) {
+    this.spec = spec;
+    this.opts = opts;
+    this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+    this.status = spec.disabled ? "disabled" : "stopped";
+  }
+
+  /** Running (started now if needed); throws with the reason when it cannot be. */
+  async ready(): Promise<void> {
+    if (this.status === "running") return;
+    if (this.status === "disabled")
+      throw new Error(`MCP server "${this.spec.name}" is disabled; enable it to use its tools`);
+    if (!this.pending) {
+      this.clearTimer();
+      this.pending = this.connect();
+    }
+    await this.pending;
+    // connect() moved the status on while we waited.
+    if ((this.status as McpStatus) !== "running")
+      throw new Error(
+        `MCP server "${this.spec.name}" is not running: ${this.error ?? this.status}`,
+      );
+  }
+
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<CallToolResult> {
+    // The hot path: no extra await when it is already running.
+    if (this.status !== "running" || !this.client) await this.ready();
+    const result = await this.client!.callTool({ name: tool, arguments: args }, undefined, {
+      signal: opts.signal,
+      timeout: opts.timeoutMs,
+    });
+    return result as CallToolResult;
+  }
+
+  async stop(status: McpStatus = "stopped"): Promise<void> {
+    this.clearTimer();
+    const client = this.client;
+    this.client = null;
+    this.set(status, undefined);
+    await client?.close().catch(() => {});
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.failures = 0;
+    await this.ready();
+  }
+
+  async disable(): Promise<void> {
+    await this.stop("disabled");
+  }
+
+  enable(): void {
+    if (this.status === "disabled") this.set("stopped", undefined);
+  }
+
+  private async connect(): Promise<void> {
+    this.set(this.status === "restarting" ? "restarting" : "starting", this.error);
+    const client = new Client({ name: "islet", version: APP_VERSION });
+    const transport = this.transport();
+    try {
+      await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 30_000 });
+      this.tools = await listAllTools(client);
+    } catch (err) {
+      await client.close().catch(() => {});
+      this.pending = null;
+      this.crashed(`could not start: ${oneLine(err)}${this.stderrHint()}`);
+      return;
+    }
+    this.client = client;
+    this.connectedAt = Date.now();
+    client.onclose = () => {
+      if (this.client !== client) return; // stopped on purpose
+      this.client = null;
+      this.crashed(`exited${this.stderrHint()}`);
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (this.client !== client) return;
+      this.tools = await listAllTools(client).catch(() => this.tools);
+      this.opts.onChange(this);
+    });
+    this.pending = null;
+    this.set("running", undefined);
+  }
+
+  private transport(): Transport {
+    const spec = this.spec;
+    if (spec.transport === "http") {
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: spec.headers },
+      });
+    }
+    this.stderrTail = "";
+    const transport = new StdioClientTransport({
+      command: spec.command,
+      args: spec.args,
+      env: { ...getDefaultEnvironment(), ...spec.env },
+      cwd: spec.cwd,
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-2000);
+    });
+    return transport;
+  }
+
+  /** Died or could not start: try again after the backoff, or give up as "failed". */
+  private crashed(reason: string): void {
+    if (this.connectedAt > 0 && Date.now() - this.connectedAt >= this.backoff.stableMs)
+      this.failures = 0;
+    this.failures += 1;
+    if (this.failures > this.backoff.maxAttempts) {
+      this.set("failed", `${reason} (gave up after ${this.backoff.maxAttempts} restarts)`);
+      return;
+    }
+    const delay = Math.min(this.backoff.baseMs * 2 ** (this.failures - 1), this.backoff.maxMs);
+    this.set("restarting", `${reason}; restarting in ${Math.round(delay)} ms`);
+    this.pending = new Promise<void>((resolve) => {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.restarts += 1;
+        this.pending = null;
+        this.pending = this.connect();
+        void this.pending.then(resolve);
+      }, delay);
+      // A waiting restart does not keep a finished CLI run alive.
+      this.timer.unref();
+    });
+  }
+
+  private stderrHint(): string {
+    const last = this.stderrTail.trim().split("\n").at(-1)?.trim();
+    return last ? ` (stderr: ${last.slice(0, 200)})` : "";
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = null;
+  }
+
+  private set(status: McpStatus, error: string | undefined): void {
+    this.status = status;
+    this.error = error;
+    this.opts.onChange(this);
+  }
+}
+
+async function listAllTools(client: Client): Promise<McpToolInfo[]> {
+  const out: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    for (const t of page.tools)
+      out.push({
+        name: t.name,
+        description: t.description ?? t.title ?? "",
+        inputSchema: t.inputSchema as JsonSchema,
+        readOnly: t.annotations?.readOnlyHint === true,
+      });
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}

@@ -1,0 +1,86 @@
+/**
+ * An MCP server's tool as an engine Tool, named `mcp__<server>__<tool>` as Claude Code names it,
+ * with the server's JSON schema (checked with ajv before the call). Calls go through approvals and
+ * hooks like any tool's, because the turn loop runs every registered tool the same way.
+ */
+import { Ajv, type ValidateFunction } from "ajv";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ToolError, type Tool, type ToolContext, type Validation } from "../tools/types.ts";
+import type { McpConnection, McpToolInfo } from "./connection.ts";
+
+// Servers use formats ajv does not know ("uri"): the server checks those itself, quietly.
+const ajv = new Ajv({
+  allErrors: false,
+  strict: false,
+  coerceTypes: false,
+  validateSchema: false,
+  logger: false,
+});
+
+/** Claude Code's naming: characters outside [A-Za-z0-9_-] become "_". */
+export function mcpToolName(server: string, tool: string): string {
+  const clean = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
+  return `mcp__${clean(server)}__${clean(tool)}`;
+}
+
+/** A Claude Code plugin's server, as its tools are named: `mcp__plugin_<plugin>_<server>__<tool>`. */
+export function pluginServerName(plugin: string, server: string): string {
+  return `plugin_${plugin}_${server}`;
+}
+
+export function mcpTool(conn: McpConnection, info: McpToolInfo): Tool {
+  const parameters = { ...info.inputSchema, type: "object" as const };
+  let check: ValidateFunction | null = null;
+  try {
+    check = ajv.compile(parameters);
+  } catch {
+    // A schema ajv cannot compile: the server checks its own arguments.
+    check = null;
+  }
+  return {
+    name: mcpToolName(conn.spec.name, info.name),
+    description: info.description || `${info.name} (MCP server ${conn.spec.name})`,
+    parameters,
+    source: "mcp",
+    parallel: info.readOnly,
+    validate(args: unknown): Validation {
+      if (args === null || typeof args !== "object" || Array.isArray(args))
+        return { ok: false, error: "arguments must be an object" };
+      if (!check || check(args)) return { ok: true, value: args as Record<string, unknown> };
+      const e = check.errors?.[0];
+      const where = e?.instancePath
+        ? `"${e.instancePath.slice(1).replaceAll("/", ".")}"`
+        : "arguments";
+      return { ok: false, error: `${where} ${e?.message ?? "are invalid"}` };
+    },
+    async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
+      let result: CallToolResult;
+      try {
+        result = await conn.call(info.name, args, { signal: ctx.signal, timeoutMs: ctx.timeoutMs });
+      } catch (err) {
+        throw new ToolError(`MCP server "${conn.spec.name}": ${(err as Error).message}`);
+      }
+      const text = resultText(result);
+      if (result.isError) throw new ToolError(text || `${info.name} failed`);
+      return text;
+    },
+  };
+}
+
+/** What the model reads: text parts joined; other parts named; structured content as JSON. */
+export function resultText(result: CallToolResult): string {
+  const parts: string[] = [];
+  for (const part of result.content ?? []) {
+    if (part.type === "text") parts.push(part.text);
+    else if (part.type === "image" || part.type === "audio")
+      parts.push(
+        `[${part.type}: ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`,
+      );
+    else if (part.type === "resource")
+      parts.push("text" in part.resource ? part.resource.text : `[resource: ${part.resource.uri}]`);
+    else if (part.type === "resource_link") parts.push(`[resource: ${part.uri}]`);
+  }
+  if (parts.length === 0 && result.structuredContent)
+    parts.push(JSON.stringify(result.structuredContent));
+  return parts.join("\n");
+}

@@ -1,0 +1,82 @@
+/**
+ * Plugin packs (SPEC §7, seed 000 "Install from git", "Update", "Remove"): the one entry point
+ * the CLI and the bridge use. Operations that change the plugins dirs run one at a time per
+ * manager, so two clicks in the app never swap the same pack twice at once.
+ */
+import type { Homes } from "../../config/homes.ts";
+import { GrantStore } from "../consent/grants.ts";
+import { addPack } from "./add.ts";
+import { asPackError, type PackContext } from "./context.ts";
+import { listPacks } from "./installed.ts";
+import { hasOrigin } from "./origin.ts";
+import { removePack } from "./remove.ts";
+import type {
+  InstalledPack,
+  PackAddInput,
+  PackOperationHooks,
+  PackUpdateOutcome,
+} from "./types.ts";
+import { updatePack, updateResolved } from "./update.ts";
+
+export * from "./types.ts";
+
+export interface PackManager {
+  /** Every pack in both homes' plugins dirs, global first. */
+  list(): Promise<InstalledPack[]>;
+  add(input: PackAddInput, hooks: PackOperationHooks): Promise<InstalledPack>;
+  /** A pack, by its name or one of its plugins'. */
+  update(nameOrPlugin: string, hooks: PackOperationHooks): Promise<PackUpdateOutcome>;
+  /** Every pack installed from git; a failure is reported for that pack and the rest go on. */
+  updateAll(
+    hooks: PackOperationHooks,
+  ): Promise<Array<PackUpdateOutcome | { name: string; error: string }>>;
+  remove(nameOrPlugin: string): Promise<InstalledPack>;
+}
+
+export function packManager(opts: {
+  homes: Homes;
+  /** Tokens, SSH_AUTH_SOCK, HOME, PATH (for git and npm). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  warn?(line: string): void;
+}): PackManager {
+  const warn = opts.warn ?? (() => undefined);
+  const ctx: PackContext = {
+    homes: opts.homes,
+    env: opts.env ?? process.env,
+    warn,
+    grants: new GrantStore(opts.homes.global, warn),
+  };
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(what: string, op: () => Promise<T>): Promise<T> => {
+    const next = queue.then(async () => {
+      try {
+        return await op();
+      } catch (err) {
+        throw asPackError(err, what);
+      }
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  return {
+    list: () => listPacks(ctx.homes, warn),
+    add: (input, hooks) => serial(`installing ${input.source}`, () => addPack(ctx, input, hooks)),
+    update: (name, hooks) => serial(`updating ${name}`, () => updatePack(ctx, name, hooks)),
+    updateAll: (hooks) =>
+      serial("updating every pack", async () => {
+        const out: Array<PackUpdateOutcome | { name: string; error: string }> = [];
+        const packs = await listPacks(ctx.homes, warn);
+        for (const pack of packs) {
+          if (!(await hasOrigin(pack.dir))) continue;
+          try {
+            out.push(await updateResolved(ctx, pack, async () => packs, hooks));
+          } catch (err) {
+            out.push({ name: pack.name, error: asPackError(err, `updating ${pack.name}`).message });
+          }
+        }
+        return out;
+      }),
+    remove: (name) => serial(`removing ${name}`, () => removePack(ctx, name)),
+  };
+}
