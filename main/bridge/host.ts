@@ -11,6 +11,7 @@ import type { QuestionPort } from "../host/questions.ts";
 import { Chats } from "./chats.ts";
 import { bridgeHandlers, type HostInfo } from "./handlers/index.ts";
 import type { CatalogOptions, PackOperations } from "./handlers/packs.ts";
+import { packManager } from "../plugins/packs/index.ts";
 import { BridgeQuestions } from "./questions.ts";
 import { BridgeService, EVERYONE } from "./service.ts";
 
@@ -48,7 +49,7 @@ export async function openBridgeHost(
   const engine = await createEngine({ ...opts, questions: engineQuestions, warn });
   const chats = new Chats(engine, service, questions);
   const settings = opts.settings ?? new JsonAppSettingsStore(engine.homes.global, warn);
-  const packs = opts.packs ?? PACKS_PENDING;
+  const packs = opts.packs ?? packManager({ homes: engine.homes, env: opts.env, warn });
   service.handle(
     bridgeHandlers({
       engine,
@@ -76,11 +77,3 @@ export async function openBridgeHost(
   }
   return { engine, service, close };
 }
-
-// Until the pack manager (main/plugins/packs/index.ts) is merged: listing works, changes refuse.
-const PACKS_PENDING: PackOperations = {
-  list: async () => [],
-  add: () => Promise.reject(new Error("plugin packs are not available in this build")),
-  update: () => Promise.reject(new Error("plugin packs are not available in this build")),
-  remove: () => Promise.reject(new Error("plugin packs are not available in this build")),
-};

@@ -9,7 +9,7 @@ import { searchCatalog } from "../host/catalog-search.ts";
 import { installedFromCatalog } from "../plugins/catalog/installed.ts";
 import { loadCatalogs, type CatalogPack } from "../plugins/catalog/load.ts";
 import { defaultCatalogFile } from "../plugins/catalog/sources.ts";
-import type { InstalledPack } from "../plugins/packs/types.ts";
+import { packManager, type InstalledPack } from "../plugins/packs/index.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 
@@ -36,8 +36,7 @@ function packText(p: CatalogPack, installed: InstalledPack | undefined): string 
     .concat("\n");
 }
 
-// Until the pack manager (main/plugins/packs/index.ts) is merged, nothing reads as installed.
-const DEFAULT_DEPS: SearchDeps = { installed: async () => [] };
+const DEFAULT_DEPS: SearchDeps = { installed: (homes) => packManager({ homes }).list() };
 
 export async function searchCommand(
   argv: string[],

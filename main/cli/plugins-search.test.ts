@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { gitRepos, gitTestEnv, pluginFiles } from "../plugins/packs/testing/git-servers.ts";
 import { islet, tempDirs } from "./testing/islet.ts";
 
 const EXTRA = `packs:
@@ -53,6 +54,45 @@ test("search lists matching packs of the default and the settings' catalogs; pro
 
     const none = await islet(["plugins", "search", "nothing-like-this", "--home", dirs.home]);
     assert.equal(none.stdout, 'No pack in the catalogs matches "nothing-like-this".\n');
+  } finally {
+    await dirs.clean();
+  }
+});
+
+test("search marks a pack installed by `islet plugins add` of the same repository, however spelled", async () => {
+  const dirs = await tempDirs();
+  await using repos = await gitRepos();
+  try {
+    const repo = await repos.create("islet-plugin-hello", pluginFiles("", { name: "hello" }));
+    await repo.commit("hello");
+    await mkdir(dirs.home, { recursive: true });
+    const catalog = path.join(dirs.root, "catalog.yaml");
+    // The catalog spells it with .git and a trailing slash; add gets the plain file URL.
+    await writeFile(
+      catalog,
+      `packs:\n  - name: hello\n    description: Says hello\n    url: ${repo.fileUrl}/\n`,
+    );
+    await writeFile(path.join(dirs.home, "settings.json"), JSON.stringify({ catalogs: [catalog] }));
+    const env = { ...gitTestEnv(), NO_COLOR: "1" } as Record<string, string>;
+    const added = await islet(
+      [
+        "plugins",
+        "add",
+        repo.fileUrl.replace(/\.git$/, ""),
+        "--global",
+        "--yes",
+        "--name",
+        "greeting",
+        "--home",
+        dirs.home,
+        "--workdir",
+        dirs.workdir,
+      ],
+      env,
+    );
+    assert.equal(added.code, 0, added.stderr);
+    const found = await islet(["plugins", "search", "hello", "--home", dirs.home], env);
+    assert.match(found.stdout, /^hello {2}installed as greeting \(global\)$/m);
   } finally {
     await dirs.clean();
   }
