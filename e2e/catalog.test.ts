@@ -4,10 +4,11 @@
  * dialog's Install put the pack in place and its plugin acts on the next turn (the loopback model
  * sees what it added to the system prompt); Remove takes it away live; an install that fails
  * says why on the card. Settings lists each catalog's state. axe finds nothing serious in light
- * or dark. With ISLET_SCREENSHOTS=DIR: DIR/catalog-{light,dark}.png and consent-{light,dark}.png.
+ * or dark. With ISLET_SCREENSHOTS=DIR: DIR/catalog-{light,dark}.png, consent-{light,dark}.png
+ * (install) and consent-update-{light,dark}.png.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -17,6 +18,7 @@ import {
   startGitHttp,
   type GitRepos,
   type GitServer,
+  type WorkRepo,
 } from "../main/plugins/packs/testing/git-servers.ts";
 import { expectText } from "./support/browser.ts";
 import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
@@ -38,10 +40,11 @@ describe(
     let rig: ChatRig;
     let page: Page;
     let catalogFile: string;
+    let pack: WorkRepo;
 
     before(async () => {
       repos = await gitRepos();
-      const pack = await repos.create("islet-plugin-greetings");
+      pack = await repos.create("islet-plugin-greetings");
       await pack.commit("Two plugins", {
         "greeter/plugin.yaml":
           'description: "Greets the user the way a lighthouse keeper would"\n' +
@@ -197,6 +200,40 @@ describe(
       }
       assert.match(
         await systemPromptOfNextTurn("After installing"),
+        /like a lighthouse keeper would/,
+      );
+    });
+
+    it("Update shows the commits, files and new permissions, then swaps the new version in", async () => {
+      await pack.commit("Ask about the tides too", {
+        "greeter/plugin.yaml":
+          'description: "Greets the user the way a lighthouse keeper would"\n' +
+          "permissions:\n  network:\n" +
+          '    - { host: api.weather.example, reason: "adds the weather to the greeting" }\n' +
+          '    - { host: tides.example, reason: "adds the tide times" }\n',
+      });
+      await openCatalog();
+      await card("greetings").getByRole("button", { name: "Update greetings" }).click();
+      const dialog = page.getByRole("dialog", { name: "Update greetings?" });
+      const text = await expectText(
+        dialog,
+        ["Ask about the tides too", "greeter/plugin.yaml", /new permissions/i, "tides.example"],
+        60_000,
+      );
+      assert.doesNotMatch(text, /api\.weather\.example/, "only what is new is asked");
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Cancel");
+      assert.deepEqual(await seriousViolationsLightAndDark(page), { light: [], dark: [] });
+      if (SHOTS)
+        for (const colorScheme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme });
+          await page.screenshot({ path: path.join(SHOTS, `consent-update-${colorScheme}.png`) });
+        }
+      await page.emulateMedia({ colorScheme: "light" });
+      await dialog.getByRole("button", { name: "Update" }).click();
+      await expectText(card("greetings"), /Updated [0-9a-f]{7} → [0-9a-f]{7}/, 60_000);
+      assert.match(readFileSync(path.join(installed(), "greeter", "plugin.yaml"), "utf8"), /tides/);
+      assert.match(
+        await systemPromptOfNextTurn("After updating"),
         /like a lighthouse keeper would/,
       );
     });
