@@ -1,0 +1,31 @@
+/**
+ * The embedded runtime's model manager: the models folder, GGUF headers, the memory fit, the
+ * catalog of recommended models and downloads. Import from here outside main/models/.
+ */
+export { ModelFileError } from "./errors.ts";
+export { readGgufInfo, type GgufInfo } from "./gguf-info.ts";
+export {
+  isModelName,
+  localModels,
+  modelFile,
+  modelsDir,
+  removeModel,
+  type LocalModel,
+} from "./folder.ts";
+export {
+  DEFAULT_CONTEXT_TOKENS,
+  describeFit,
+  formatBytes,
+  kvBytesPerToken,
+  memoryFit,
+  memoryNeeded,
+  type MemoryFit,
+} from "./memory.ts";
+export {
+  defaultCatalogFile,
+  fitOf,
+  loadCatalog,
+  parseCatalog,
+  recommendedModel,
+  type CatalogModel,
+} from "./catalog.ts";
