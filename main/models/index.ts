@@ -29,3 +29,7 @@ export {
   recommendedModel,
   type CatalogModel,
 } from "./catalog.ts";
+export { download, DownloadError, type DownloadFailure } from "./download/download.ts";
+export { formatDuration, type DownloadProgress } from "./download/progress.ts";
+export type { FreeBytes } from "./download/disk.ts";
+export { isDownloaded, nameFromUrl, planPull, pullModel, type PullPlan } from "./pull.ts";
