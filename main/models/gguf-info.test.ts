@@ -7,6 +7,7 @@ import { readGgufFileInfo } from "node-llama-cpp";
 import { readGgufInfo } from "./gguf-info.ts";
 import { ModelFileError } from "./errors.ts";
 import { ggufBytes, llamaSpec, writeGguf } from "./testing/gguf-writer.ts";
+import { writeTinyGguf } from "../providers/local/testing/tiny-gguf.ts";
 
 let dir: string;
 before(async () => {
@@ -132,4 +133,23 @@ test("damaged bytes anywhere in the header: a ModelFileError or a reading, never
       assert.ok(!err.message.includes("\n"));
     }
   }
+});
+
+test("the runtime's tiny model (a file node-llama-cpp loads) reads as a chat model; one byte short, as truncated", async () => {
+  const file = path.join(dir, "tiny.gguf");
+  const tiny = await writeTinyGguf(file, { contextLength: 2048 });
+  const info = await readGgufInfo(file);
+  assert.equal(info.architecture, "llama");
+  assert.equal(info.contextLength, 2048);
+  assert.equal(info.blockCount, 2);
+  assert.equal(info.hasChatTemplate, true);
+  assert.equal(info.fileSize, tiny.bytes);
+  const theirs = await readGgufFileInfo(file, { readTensorInfo: true });
+  const params = (theirs.tensorInfo ?? []).reduce(
+    (n, t) => n + t.dimensions.reduce((a: number, b) => a * Number(b), 1),
+    0,
+  );
+  assert.equal(info.parameterCount, params);
+  await truncate(file, tiny.bytes - 1);
+  await rejectsWith(file, /truncated/);
 });
