@@ -41,6 +41,7 @@ test("a wrong entry is one line naming the file, the entry and the field", () =>
       [{ ...entry, url: "http://x.org/a.gguf" }],
       /models\[0\] \(tiny\)\.url: expected an https URL/,
     ],
+    [[{ ...entry, url: "http://127.0.0.1.evil.org/a.gguf" }], /\.url: expected an https URL/],
     [[{ ...entry, name: "../evil" }], /models\[0\] \(\.\.\/evil\)\.name: expected letters/],
     [[{ ...entry, extra: 1 }], /models\[0\] \(tiny\)\.extra: unknown field/],
     [[entry, entry], /models\[1\] \(tiny\)\.name: "tiny" appears twice/],

@@ -17,9 +17,7 @@ const entrySchema = z.strictObject({
   name: z.string().refine(isModelName, "expected letters, digits, '.', '-' or '_' (a file name)"),
   title: z.string().min(1),
   description: z.string().min(1),
-  url: z
-    .string()
-    .refine((s) => /^https:\/\/[^\s/]+\//.test(s) && URL.canParse(s), "expected an https URL"),
+  url: z.string().refine(isCatalogUrl, "expected an https URL"),
   size: z.number().int().positive("expected the file's size in bytes"),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex digits"),
   quantization: z.string().min(1),
@@ -27,6 +25,14 @@ const entrySchema = z.strictObject({
   memory_gb: z.number().positive("expected gigabytes, e.g. 4.2"),
   license: z.string().min(1),
 });
+
+/** https, or http to this machine (a local mirror, tests). */
+function isCatalogUrl(s: string): boolean {
+  if (!URL.canParse(s)) return false;
+  const u = new URL(s);
+  if (u.protocol === "https:") return true;
+  return u.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(u.hostname);
+}
 
 const fileSchema = z.strictObject({ models: z.array(z.unknown()).min(1, "expected a list") });
 
@@ -44,8 +50,13 @@ export interface CatalogModel {
   license: string;
 }
 
-/** resources/models-catalog.yaml: beside the packaged app's resources, or up from this file. */
+/**
+ * ISLET_MODELS_CATALOG (another catalog: a local mirror, tests), else
+ * resources/models-catalog.yaml beside the packaged app's resources, or up from this file.
+ */
 export function defaultCatalogFile(): string {
+  const custom = process.env.ISLET_MODELS_CATALOG;
+  if (custom) return path.resolve(custom);
   const packaged = (process as { resourcesPath?: string }).resourcesPath;
   if (packaged) return path.join(packaged, "resources", "models-catalog.yaml");
   return path.resolve(import.meta.dirname, "../../resources/models-catalog.yaml");

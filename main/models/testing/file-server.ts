@@ -19,6 +19,8 @@ export interface FileServerOptions {
 export interface FileServer {
   url: string;
   requests: { range: string | null; status: number; sent: number }[];
+  /** Changes the pause between chunks for the requests that follow. */
+  setChunkDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startFileServer(opts: FileServerOptions): Promise<FileServer> {
   const requests: FileServer["requests"] = [];
   let cut = opts.cutAfter;
+  let delay = opts.chunkDelayMs ?? 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const range = req.headers.range ?? null;
     const record = { range, status: 0, sent: 0 };
@@ -56,6 +59,7 @@ export async function startFileServer(opts: FileServerOptions): Promise<FileServ
       record.status = 200;
       res.writeHead(200, { "content-length": String(size) });
     }
+    const pause = delay;
     for (let at = start; at < size; at += CHUNK) {
       let piece = opts.body.subarray(at, Math.min(at + CHUNK, size));
       if (cut !== undefined && record.sent + piece.length >= cut) {
@@ -68,7 +72,7 @@ export async function startFileServer(opts: FileServerOptions): Promise<FileServ
       }
       record.sent += piece.length;
       if (!res.write(piece)) await new Promise((r) => res.once("drain", r));
-      if (opts.chunkDelayMs) await sleep(opts.chunkDelayMs);
+      if (pause) await sleep(pause);
       if (res.destroyed) return;
     }
     res.end();
@@ -81,6 +85,9 @@ export async function startFileServer(opts: FileServerOptions): Promise<FileServ
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    setChunkDelay: (ms) => {
+      delay = ms;
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
