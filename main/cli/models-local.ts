@@ -140,7 +140,7 @@ export async function localListing(homes: Homes): Promise<LocalListing> {
     catalog: catalog.map(({ description: _, ...c }) => ({
       ...c,
       downloaded: have.has(c.name),
-      fit: fitOf(c),
+      fit: memoryFit(c.memoryNeeded),
     })),
     recommended: recommendedModel(catalog)?.name ?? null,
     totalMemory: totalmem(),
