@@ -117,6 +117,7 @@ export class ModelSource {
       flags: this.#flags,
       env,
       detect: this.#opts.detect,
+      home: this.homes.global,
     });
     return { resolver, configs, env };
   }

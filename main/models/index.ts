@@ -33,3 +33,4 @@ export { download, DownloadError, type DownloadFailure } from "./download/downlo
 export { formatDuration, type DownloadProgress } from "./download/progress.ts";
 export type { FreeBytes } from "./download/disk.ts";
 export { isDownloaded, nameFromUrl, planPull, pullModel, type PullPlan } from "./pull.ts";
+export { pickLocalModel, pullAdvice } from "./default-model.ts";

@@ -56,7 +56,7 @@ export class ConfigError extends Error {
   }
 }
 
-export const PROVIDER_KINDS: ProviderKind[] = ["ollama", "openai-compatible", "anthropic"];
+export const PROVIDER_KINDS: ProviderKind[] = ["ollama", "openai-compatible", "anthropic", "local"];
 
 const httpUrl = z.string().refine((s) => /^https?:\/\/[^\s/]+/.test(s) && URL.canParse(s), {
   message: "expected an http(s) URL like http://127.0.0.1:11434",

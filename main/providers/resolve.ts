@@ -1,9 +1,11 @@
 /**
  * From configuration, flags, environment and detected local servers to one ready provider and
- * model. Precedence: flags > project config > global config > detected servers. A user with
- * Ollama running and no configuration gets its first model.
+ * model. Precedence: flags > project config > global config > detected servers > the embedded
+ * runtime. A user with Ollama running and no configuration gets its first model; a user with
+ * nothing gets provider `local` and the first model in the models folder.
  */
 import type { ModelInfo } from "../../plugins/sdk/index.ts";
+import { ModelFileError, pickLocalModel } from "../models/index.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { isLocalUrl } from "./common.ts";
 import {
@@ -33,6 +35,8 @@ export interface ResolveOptions {
   /** Servers already detected, or how to detect them (default: probe loopback, 500 ms). */
   detected?: DetectedServer[] | (() => Promise<DetectedServer[]>);
   signal?: AbortSignal;
+  /** The global home, whose models/ folder the embedded runtime (provider `local`) loads from. */
+  home?: string;
 }
 
 type Merged = ResolveOptions & { configs: ProvidersConfig };
@@ -47,9 +51,6 @@ export interface ResolvedProvider {
   modelInfo?: ModelInfo;
 }
 
-const HINT =
-  "start Ollama (`ollama serve`), LM Studio or llama.cpp server, add a provider to ~/.islet/config/providers.yaml, or pass --provider and --base-url";
-
 function isKind(name: string): name is ProviderKind {
   return (PROVIDER_KINDS as string[]).includes(name);
 }
@@ -63,6 +64,9 @@ function guessKind(url: string): ProviderKind {
 function fromFlags(name: string, kind: ProviderKind): ProviderConfig {
   return { name, type: kind, tools: "auto", source: "" };
 }
+
+/** What runs when nothing is configured or detected: the embedded llama.cpp runtime. */
+export const EMBEDDED: ProviderConfig = { name: "local", type: "local", tools: "auto", source: "" };
 
 function fromDetected(s: DetectedServer): ProviderConfig {
   return { name: s.id, type: s.kind, baseUrl: s.baseUrl, tools: "auto", source: "" };
@@ -81,6 +85,12 @@ export function createProvider(
   c: ProviderConfig,
   env: Record<string, string | undefined> = {},
 ): Provider {
+  if (c.type === "local") {
+    // Stand-in until the embedded runtime's provider (main/providers/local/) is merged here.
+    throw new ConfigError(
+      "local: the embedded runtime is not part of this build — start Ollama, LM Studio or llama.cpp server, or configure a provider",
+    );
+  }
   const baseUrl =
     c.baseUrl ??
     (c.type === "ollama" ? DEFAULT_OLLAMA_URL : c.type === "anthropic" ? undefined : "");
@@ -162,7 +172,7 @@ async function choose(
     const known = Object.keys(configs.providers);
     const source = flags.provider ? "--provider" : `${configs.default?.source}: default.provider`;
     throw new ConfigError(
-      `${source}: unknown provider "${name}" — ${known.length ? `configured: ${known.join(", ")}; ` : ""}or use one of ${PROVIDER_KINDS.join(", ")} with --base-url`,
+      `${source}: unknown provider "${name}" — ${known.length ? `configured: ${known.join(", ")}; ` : ""}or use one of ${PROVIDER_KINDS.filter((k) => k !== "local").join(", ")} with --base-url`,
     );
   }
   const names = Object.keys(configs.providers);
@@ -179,7 +189,7 @@ async function choose(
   }
   const servers = await detection.get();
   const server = servers.find((s) => s.models.length > 0) ?? servers[0];
-  if (!server) throw new ConfigError(`no model provider configured or running — ${HINT}`);
+  if (!server) return [EMBEDDED];
   return [fromDetected(server), server];
 }
 
@@ -202,6 +212,17 @@ async function chooseModel(
   );
 }
 
+async function chooseLocalModel(opts: Merged, config: ProviderConfig): Promise<string> {
+  const fromDefault =
+    opts.configs.default?.provider === config.name ? opts.configs.default.model : undefined;
+  try {
+    return await pickLocalModel(opts.home, opts.flags?.model ?? fromDefault ?? config.model);
+  } catch (err) {
+    if (err instanceof ModelFileError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 export async function resolveProvider(options: ResolveOptions): Promise<ResolvedProvider> {
   const configs = Array.isArray(options.configs)
     ? mergeProvidersConfigs(...options.configs)
@@ -211,8 +232,10 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
   const detection = new Detection(opts.detected);
   const [chosen, server] = await choose(opts, detection);
   const config: ProviderConfig = flags.baseUrl ? { ...chosen, baseUrl: flags.baseUrl } : chosen;
+  // The embedded runtime's model is a file: pick it (or say what to pull) before starting anything.
+  const localModel = config.type === "local" ? await chooseLocalModel(opts, config) : undefined;
   const native = createProvider(config, opts.env ?? {});
-  const model = await chooseModel(opts, config, native, server);
+  const model = localModel ?? (await chooseModel(opts, config, native, server));
 
   let toolMode: "native" | "text" = config.tools === "text" ? "text" : "native";
   let modelInfo: ModelInfo | undefined;

@@ -9,9 +9,10 @@ export const ModelServer = z.strictObject({
   provider: z.string(),
   /** What to show ("Ollama", "LM Studio", the configured name…). */
   label: z.string(),
-  kind: z.enum(["ollama", "openai-compatible", "anthropic"]),
+  /** "local": the embedded runtime (its baseUrl is the models folder). */
+  kind: z.enum(["ollama", "openai-compatible", "anthropic", "local"]),
   baseUrl: z.string(),
-  source: z.enum(["detected", "configured"]),
+  source: z.enum(["detected", "configured", "embedded"]),
   models: z.array(z.string()),
   /** Why its models could not be listed (server down, key missing…). */
   error: z.string().nullable(),
