@@ -34,3 +34,4 @@ export { formatDuration, type DownloadProgress } from "./download/progress.ts";
 export type { FreeBytes } from "./download/disk.ts";
 export { isDownloaded, nameFromUrl, planPull, pullModel, type PullPlan } from "./pull.ts";
 export { pickLocalModel, pullAdvice } from "./default-model.ts";
+export { Downloads, type DownloadState } from "./downloads.ts";
