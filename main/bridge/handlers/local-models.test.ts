@@ -58,7 +58,7 @@ test("download from the catalog: progress to every window, then listed, in the p
   const a = recordingClient(h.host.service);
   const b = recordingClient(h.host.service);
   try {
-    const before = (await a.call("models/local")) as {
+    const before = (await a.call("models/local", undefined)) as {
       models: unknown[];
       catalog: { name: string; downloaded: boolean; fit: string }[];
       recommended: string;
@@ -79,7 +79,7 @@ test("download from the catalog: progress to every window, then listed, in the p
     assert.ok(b.of("models/download").length >= 2);
     await b.next("settings/changed");
 
-    const after = (await a.call("models/local")) as {
+    const after = (await a.call("models/local", undefined)) as {
       models: { name: string; architecture: string; fit: string; inUse: boolean }[];
       catalog: { name: string; downloaded: boolean }[];
     };
@@ -127,7 +127,7 @@ test("a failed download reports one line; a cancelled one keeps its partial file
     assert.equal(cancelled.error, null);
     const kept = (await stat(path.join(h.home, "models", "tiny.gguf.partial"))).size;
     assert.ok(kept > 0 && kept < body.length);
-    const listed = (await a.call("models/local")) as { downloads: ModelDownload[] };
+    const listed = (await a.call("models/local", undefined)) as { downloads: ModelDownload[] };
     assert.deepEqual(
       listed.downloads.map((d) => [d.name, d.state]),
       [
