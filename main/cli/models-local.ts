@@ -3,7 +3,6 @@
  * Ctrl-C keeps the partial file for the next pull), `rm NAME`, and the lines `list` prints for
  * the models folder and the catalog.
  */
-import { totalmem } from "node:os";
 import type { Homes } from "../config/homes.ts";
 import {
   describeFit,
@@ -13,6 +12,7 @@ import {
   formatDuration,
   isDownloaded,
   loadCatalog,
+  machineMemory,
   localModels,
   memoryNeeded,
   memoryFit,
@@ -143,7 +143,7 @@ export async function localListing(homes: Homes): Promise<LocalListing> {
       fit: memoryFit(c.memoryNeeded),
     })),
     recommended: recommendedModel(catalog)?.name ?? null,
-    totalMemory: totalmem(),
+    totalMemory: machineMemory(),
   };
 }
 

@@ -6,12 +6,11 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { totalmem } from "node:os";
 import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ModelFileError } from "./errors.ts";
 import { isModelName } from "./folder.ts";
-import { memoryFit, type MemoryFit } from "./memory.ts";
+import { machineMemory, memoryFit, type MemoryFit } from "./memory.ts";
 
 const entrySchema = z.strictObject({
   name: z.string().refine(isModelName, "expected letters, digits, '.', '-' or '_' (a file name)"),
@@ -125,14 +124,14 @@ export function loadCatalog(file: string = defaultCatalogFile()): Promise<Catalo
   return hit;
 }
 
-export function fitOf(model: CatalogModel, total: number = totalmem()): MemoryFit {
+export function fitOf(model: CatalogModel, total: number = machineMemory()): MemoryFit {
   return memoryFit(model.memoryNeeded, total);
 }
 
 /** The largest model that fits comfortably; on a small machine, the smallest one. */
 export function recommendedModel(
   catalog: CatalogModel[],
-  total: number = totalmem(),
+  total: number = machineMemory(),
 ): CatalogModel | undefined {
   const bySize = [...catalog].sort((a, b) => b.memoryNeeded - a.memoryNeeded);
   return bySize.find((m) => fitOf(m, total) === "fits") ?? bySize.at(-1);

@@ -2,14 +2,13 @@
  * Which downloaded model the embedded runtime uses when nobody named one, and the one line that
  * says what to run when there is none (the recommended catalog model for this machine).
  */
-import { totalmem } from "node:os";
 import { loadCatalog, recommendedModel } from "./catalog.ts";
 import { ModelFileError } from "./errors.ts";
 import { localModels, modelsDir } from "./folder.ts";
-import { formatBytes } from "./memory.ts";
+import { formatBytes, machineMemory } from "./memory.ts";
 
 /** "run `islet models pull qwen3-4b` (Qwen3 4B, 2.5 GB)" for this machine's memory. */
-export async function pullAdvice(total: number = totalmem()): Promise<string> {
+export async function pullAdvice(total: number = machineMemory()): Promise<string> {
   const catalog = await loadCatalog().catch(() => []);
   const r = recommendedModel(catalog, total);
   return r

@@ -17,6 +17,7 @@ export {
   describeFit,
   formatBytes,
   kvBytesPerToken,
+  machineMemory,
   memoryFit,
   memoryNeeded,
   type MemoryFit,

@@ -16,6 +16,15 @@ const TIGHT_SHARE = 0.85;
 
 export type MemoryFit = "fits" | "tight" | "too-big";
 
+/**
+ * The memory models are planned for: the machine's RAM, or ISLET_TOTAL_MEMORY (bytes) to plan
+ * for less (a shared machine; tests use it to stand for a small laptop).
+ */
+export function machineMemory(): number {
+  const set = Number(process.env.ISLET_TOTAL_MEMORY);
+  return Number.isFinite(set) && set > 0 ? set : totalmem();
+}
+
 /** Bytes of KV cache one token of context takes. */
 export function kvBytesPerToken(info: GgufInfo): number {
   const headDimK = info.keyLength || (info.headCount ? info.embeddingLength / info.headCount : 0);
@@ -30,7 +39,7 @@ export function memoryNeeded(info: GgufInfo, contextTokens?: number): number {
   return info.fileSize + kvBytesPerToken(info) * context + RUNTIME_OVERHEAD;
 }
 
-export function memoryFit(needed: number, total: number = totalmem()): MemoryFit {
+export function memoryFit(needed: number, total: number = machineMemory()): MemoryFit {
   if (needed <= total * FITS_SHARE) return "fits";
   if (needed <= total * TIGHT_SHARE) return "tight";
   return "too-big";
@@ -45,7 +54,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** What a fit means, for a line in a list: "fits in 24 GB". */
-export function describeFit(needed: number, total: number = totalmem()): string {
+export function describeFit(needed: number, total: number = machineMemory()): string {
   const fit = memoryFit(needed, total);
   const of = `${formatBytes(needed)} of ${formatBytes(total)}`;
   if (fit === "fits") return `fits (needs ${of})`;

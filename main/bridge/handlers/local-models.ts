@@ -8,6 +8,7 @@ import { ProblemError } from "../../host/problem.ts";
 import {
   Downloads,
   loadCatalog,
+  machineMemory,
   localModels,
   memoryFit,
   memoryNeeded,
@@ -16,7 +17,6 @@ import {
   removeModel,
   type CatalogModel,
 } from "../../models/index.ts";
-import { totalmem } from "node:os";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
 import { modelSource } from "./models.ts";
 
@@ -61,7 +61,7 @@ export function localModelHandlers(
 
   return {
     "models/local": async () => {
-      const total = totalmem();
+      const total = machineMemory();
       let catalog: CatalogModel[] = [];
       let catalogError: string | null = null;
       try {

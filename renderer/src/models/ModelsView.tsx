@@ -9,7 +9,7 @@ import { errorMessage } from "../bridge/hooks.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { DownloadIcon, TrashIcon } from "../ui/more-icons.tsx";
 import { DownloadProgress } from "./DownloadProgress.tsx";
-import { FIT_LABEL, formatBytes, formatParameters } from "./format.ts";
+import { FIT_DETAIL, FIT_LABEL, formatBytes, formatParameters } from "./format.ts";
 import { useLocalModels, type LocalModels } from "./useLocalModels.ts";
 import "./models.css";
 
@@ -18,8 +18,11 @@ type Offered = LocalModels["catalog"][number];
 
 function Fit({ fit, needed }: { fit: Offered["fit"]; needed: number }) {
   return (
-    <span className={`fit fit-${fit}`} title={`Needs about ${formatBytes(needed)} of memory`}>
-      {FIT_LABEL[fit]} · {formatBytes(needed)}
+    <span
+      className={`fit fit-${fit}`}
+      title={`Needs about ${formatBytes(needed)}: ${FIT_DETAIL[fit]}`}
+    >
+      {FIT_LABEL[fit]} · needs {formatBytes(needed)} memory
     </span>
   );
 }

@@ -22,7 +22,13 @@ export function formatParameters(n: number | null): string {
 }
 
 export const FIT_LABEL = {
-  fits: "Fits in memory",
+  fits: "Fits",
   tight: "Tight fit",
-  "too-big": "Too big for this machine",
+  "too-big": "Too big",
+} as const;
+
+export const FIT_DETAIL = {
+  fits: "fits in this machine's memory",
+  tight: "fits if other programs are closed",
+  "too-big": "needs more memory than this machine has",
 } as const;
