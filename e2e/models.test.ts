@@ -105,6 +105,7 @@ describe(
       assert.ok(await button.isVisible());
       const axe = await seriousViolationsLightAndDark(page);
       assert.deepEqual(axe, { light: [], dark: [] });
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "models-offer-light.png") });
     });
 
     it("Download shows progress from the loopback server, then the model is in the picker", async () => {
@@ -133,13 +134,13 @@ describe(
         "llama",
         "Q4_K_M",
         "4,096 tokens context",
-        "Fits in memory",
+        "Fits · needs",
       ]);
       const catalog = page.getByRole("region", { name: "Catalog" });
       await expectText(catalog, [
         "Qwen3 4B",
         "Apache-2.0",
-        "Too big for this machine",
+        "Too big · needs 4.2 GB memory",
         "Tiny Chat",
         "Downloaded",
         "Recommended",
