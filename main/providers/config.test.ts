@@ -269,7 +269,8 @@ test("resolve: clear errors for missing keys, unknown providers and nothing at a
   );
   await assert.rejects(resolveProvider({ configs: { providers: {} }, env: {}, detected: none }), {
     name: "ConfigError",
-    message: /^no model provider configured or running and no model downloaded .*`islet models pull /,
+    message:
+      /^no model provider configured or running and no model downloaded .*`islet models pull /,
   });
 });
 

@@ -52,24 +52,28 @@ test("interrupted at 40%, the next attempt resumes with a Range request and ends
       "network",
       /^tiny: the download broke off .* kept in .*\.partial — run the same command again to resume$/,
     );
-    assert.equal((await stat(`${file}.partial`)).size, cutAt);
+    // What reached the disk before the break: the server sent 40%; a busy reader may not have
+    // taken the last chunks off the socket before the error (fetch drops them).
+    const kept = (await stat(`${file}.partial`)).size;
+    assert.ok(kept > 0 && kept <= cutAt, `kept ${kept} of the ${cutAt} sent`);
+    assert.equal(server.requests[0].sent, cutAt);
     await assert.rejects(stat(file), "nothing at the final name yet");
 
     const seen: DownloadProgress[] = [];
     const result = await download({ ...opts, onProgress: (p) => seen.push(p) });
     assert.equal(result.sha256, sha);
-    assert.equal(result.resumedFrom, cutAt);
+    assert.equal(result.resumedFrom, kept);
     assert.deepEqual(server.requests[1], {
-      range: `bytes=${cutAt}-`,
+      range: `bytes=${kept}-`,
       status: 206,
-      sent: body.length - cutAt,
+      sent: body.length - kept,
     });
     assert.deepEqual(await readFile(file), body);
     await assert.rejects(stat(`${file}.partial`), "the partial file became the model");
-    assert.equal(seen[0].received, cutAt);
+    assert.equal(seen[0].received, kept);
     assert.equal(seen.at(-1)?.received, body.length);
     assert.equal(seen.at(-1)?.total, body.length);
-    assert.ok(seen.every((p) => p.resumedFrom === cutAt));
+    assert.ok(seen.every((p) => p.resumedFrom === kept));
   } finally {
     await server.close();
   }

@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP server for download tests: serves one body at /model.gguf with HTTP Range
- * support (206 + Content-Range, 416 past the end), 404 elsewhere. It can cut the connection
+ * support (206 + Content-Range, 416 past the end), 404 elsewhere. It can close the connection
  * after a number of body bytes (once), send slowly, or ignore Range, and it records what each
  * request asked for and how many bytes it was sent.
  */
@@ -67,7 +67,9 @@ export async function startFileServer(opts: FileServerOptions): Promise<FileServ
         cut = undefined;
         record.sent += piece.length;
         await new Promise<void>((r) => res.write(piece, () => r()));
-        res.socket?.destroy();
+        // FIN after the bytes (not a reset, which can drop bytes still in flight): the client
+        // gets exactly `cutAfter` bytes, then a connection closed early.
+        res.socket?.end();
         return;
       }
       record.sent += piece.length;
