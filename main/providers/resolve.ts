@@ -14,6 +14,7 @@ import {
   type ProvidersConfig,
 } from "./config.ts";
 import { detectLocalServers, type DetectedServer } from "./detect.ts";
+import { defaultModelsDir, LocalProvider } from "./local/index.ts";
 import { DEFAULT_OLLAMA_URL, OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { withTextToolProtocol } from "./text-tools.ts";
@@ -33,6 +34,8 @@ export interface ResolveOptions {
   /** Servers already detected, or how to detect them (default: probe loopback, 500 ms). */
   detected?: DetectedServer[] | (() => Promise<DetectedServer[]>);
   signal?: AbortSignal;
+  /** Where `local` finds its GGUF files (`<global home>/models`). */
+  modelsDir?: string;
 }
 
 type Merged = ResolveOptions & { configs: ProvidersConfig };
@@ -80,7 +83,21 @@ function seconds(s: number | undefined): number | undefined {
 export function createProvider(
   c: ProviderConfig,
   env: Record<string, string | undefined> = {},
+  modelsDir?: string,
 ): Provider {
+  if (c.type === "local") {
+    return new LocalProvider({
+      name: c.name,
+      modelsDir: modelsDir ?? defaultModelsDir(env),
+      contextLength: c.contextLength,
+      toolSyntax: c.tools === "text" ? "text" : "auto",
+      timeouts: c.timeouts && {
+        firstTokenMs: seconds(c.timeouts.firstToken),
+        idleMs: seconds(c.timeouts.idle),
+      },
+      runtimeOptions: c.unloadAfter !== undefined ? { unloadAfterMs: c.unloadAfter * 1000 } : {},
+    });
+  }
   const baseUrl =
     c.baseUrl ??
     (c.type === "ollama" ? DEFAULT_OLLAMA_URL : c.type === "anthropic" ? undefined : "");
@@ -196,7 +213,12 @@ async function chooseModel(
   if (direct) return direct;
   const models = await provider.listModels(opts.signal).catch(() => []);
   if (models[0]) return models[0].name;
-  const pull = config.type === "ollama" ? " (or pull one: `ollama pull qwen3:8b`)" : "";
+  const pull =
+    config.type === "ollama"
+      ? " (or pull one: `ollama pull qwen3:8b`)"
+      : config.type === "local"
+        ? " (or download one: `islet models pull NAME`)"
+        : "";
   throw new ConfigError(
     `${config.name}: no model chosen — pass --model or set default.model in providers.yaml${pull}`,
   );
@@ -211,7 +233,7 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
   const detection = new Detection(opts.detected);
   const [chosen, server] = await choose(opts, detection);
   const config: ProviderConfig = flags.baseUrl ? { ...chosen, baseUrl: flags.baseUrl } : chosen;
-  const native = createProvider(config, opts.env ?? {});
+  const native = createProvider(config, opts.env ?? {}, opts.modelsDir);
   const model = await chooseModel(opts, config, native, server);
 
   let toolMode: "native" | "text" = config.tools === "text" ? "text" : "native";
@@ -225,6 +247,8 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
       toolMode = "text";
     }
   }
-  const provider = toolMode === "text" ? withTextToolProtocol(native) : native;
+  // `local` applies its text protocol itself, with a grammar that keeps every call well-formed.
+  const provider =
+    toolMode === "text" && config.type !== "local" ? withTextToolProtocol(native) : native;
   return { provider, model, toolMode, config, ...(modelInfo ? { modelInfo } : {}) };
 }

@@ -9,7 +9,7 @@ export const ModelServer = z.strictObject({
   provider: z.string(),
   /** What to show ("Ollama", "LM Studio", the configured name…). */
   label: z.string(),
-  kind: z.enum(["ollama", "openai-compatible", "anthropic"]),
+  kind: z.enum(["ollama", "openai-compatible", "anthropic", "local"]),
   baseUrl: z.string(),
   source: z.enum(["detected", "configured"]),
   models: z.array(z.string()),
