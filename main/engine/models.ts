@@ -23,8 +23,8 @@ export interface ModelResolverOptions {
   env: Record<string, string | undefined>;
   /** How to find local servers (tests pass fixed ports). */
   detect?: () => Promise<DetectedServer[]>;
-  /** The global home: the embedded runtime's models folder is under it. */
-  home?: string;
+  /** Where the embedded runtime (`local`) finds GGUF models: `<global home>/models`. */
+  modelsDir?: string;
 }
 
 export type ModelResolver = (agent: AgentConfig) => Promise<ResolvedModel>;
@@ -47,7 +47,7 @@ export function createModelResolver(opts: ModelResolverOptions): ModelResolver {
       flags,
       env: opts.env,
       detected: detect,
-      home: opts.home,
+      modelsDir: opts.modelsDir,
     });
     const reported: ModelInfo | undefined =
       r.modelInfo ?? (await r.provider.modelInfo(r.model).catch(() => undefined));

@@ -4,7 +4,7 @@
  */
 import { loadCatalog, recommendedModel } from "./catalog.ts";
 import { ModelFileError } from "./errors.ts";
-import { localModels, modelsDir } from "./folder.ts";
+import { localModelsIn } from "./folder.ts";
 import { formatBytes, machineMemory } from "./memory.ts";
 
 /** "run `islet models pull qwen3-4b` (Qwen3 4B, 2.5 GB)" for this machine's memory. */
@@ -17,17 +17,15 @@ export async function pullAdvice(total: number = machineMemory()): Promise<strin
 }
 
 /**
- * The model to load: `wanted` if it is downloaded, else the first usable one in the folder.
+ * The model to load from a models folder: `wanted` if it is there, else the first usable one.
  * ModelFileError (one line saying what to run) when there is none.
  */
-export async function pickLocalModel(
-  globalHome: string | undefined,
-  wanted: string | undefined,
-): Promise<string> {
-  const models = globalHome ? await localModels({ global: globalHome }) : [];
-  const dir = globalHome ? modelsDir(globalHome) : "the models folder";
+export async function pickLocalModel(dir: string, wanted: string | undefined): Promise<string> {
+  const models = await localModelsIn(dir);
   if (wanted) {
-    const found = models.find((m) => m.name === wanted);
+    // As the local provider finds files: `.gguf` optional, any case.
+    const want = wanted.replace(/\.gguf$/i, "").toLowerCase();
+    const found = models.find((m) => m.name.toLowerCase() === want);
     if (found?.error) throw new ModelFileError(found.error);
     if (found) return wanted;
     const catalog = await loadCatalog().catch(() => []);

@@ -33,37 +33,51 @@ export function isModelName(name: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(name) && !name.endsWith(".gguf");
 }
 
-/** Every model in the folder with its header read; bad files are listed with their error. */
-export async function localModels(homes: Pick<Homes, "global">): Promise<LocalModel[]> {
-  const dir = modelsDir(homes.global);
-  const names = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return [];
-    throw err;
-  });
-  const models = await Promise.all(
-    names
-      .filter((n) => n.endsWith(".gguf") && !n.startsWith("."))
-      .map(async (n): Promise<LocalModel | null> => {
-        const file = path.join(dir, n);
-        const st = await stat(file).catch(() => null);
-        if (!st?.isFile()) return null;
-        const model = { name: n.slice(0, -".gguf".length), file, size: st.size };
-        try {
-          return { ...model, info: await readGgufInfo(file), error: null };
-        } catch (err) {
-          if (!(err instanceof ModelFileError)) throw err;
-          return { ...model, info: null, error: err.message };
-        }
-      }),
+/** `*.gguf` files in the folder and one level down (a model per folder); partials are not models. */
+async function ggufFiles(dir: string, depth = 0): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT" || err.code === "ENOTDIR") return [];
+      throw err;
+    },
   );
-  return models
-    .filter((m): m is LocalModel => m !== null)
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const found: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith(".")) continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory() && depth === 0) found.push(...(await ggufFiles(full, 1)));
+    else if (e.isFile() && /\.gguf$/i.test(e.name)) found.push(full);
+  }
+  return found;
+}
+
+/** Every model in a models folder with its header read; bad files are listed with their error. */
+export async function localModelsIn(dir: string): Promise<LocalModel[]> {
+  const models = await Promise.all(
+    (await ggufFiles(dir)).map(async (file): Promise<LocalModel> => {
+      const size = (await stat(file)).size;
+      const model = { name: path.basename(file).replace(/\.gguf$/i, ""), file, size };
+      try {
+        return { ...model, info: await readGgufInfo(file), error: null };
+      } catch (err) {
+        if (!(err instanceof ModelFileError)) throw err;
+        return { ...model, info: null, error: err.message };
+      }
+    }),
+  );
+  return models.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The models in `<global home>/models/`. */
+export function localModels(homes: Pick<Homes, "global">): Promise<LocalModel[]> {
+  return localModelsIn(modelsDir(homes.global));
 }
 
 /** Deletes a model (and any partial download of it); ModelFileError for an unknown name. */
 export async function removeModel(homes: Pick<Homes, "global">, name: string): Promise<string> {
-  const file = modelFile(homes.global, name);
+  // A model in a folder of its own is deleted where it is.
+  const listed = (await localModels(homes)).find((m) => m.name === name);
+  const file = listed?.file ?? modelFile(homes.global, name);
   const exists = isModelName(name) && (await stat(file).catch(() => null));
   const partial = isModelName(name) && (await stat(file + PARTIAL).catch(() => null));
   if (!exists && !partial) {

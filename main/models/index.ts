@@ -7,6 +7,7 @@ export { readGgufInfo, type GgufInfo } from "./gguf-info.ts";
 export {
   isModelName,
   localModels,
+  localModelsIn,
   modelFile,
   modelsDir,
   removeModel,

@@ -18,15 +18,18 @@ test("nothing configured, nothing running, nothing downloaded: one line naming t
   try {
     const advice = await pullAdvice();
     assert.match(advice, /^run `islet models pull [a-z0-9.-]+` \(.+, \d/);
-    await assert.rejects(resolveProvider({ configs: { providers: {} }, detected: none, home }), {
-      name: "ConfigError",
-      message: `no model provider configured or running and no model downloaded for the embedded runtime — ${advice}, or start Ollama, LM Studio or llama.cpp server`,
-    });
+    await assert.rejects(
+      resolveProvider({ configs: { providers: {} }, detected: none, modelsDir: modelsDir(home) }),
+      {
+        name: "ConfigError",
+        message: `no model provider configured or running and no model downloaded for the embedded runtime — ${advice}, or start Ollama, LM Studio or llama.cpp server`,
+      },
+    );
     await assert.rejects(
       resolveProvider({
         configs: { providers: {} },
         detected: none,
-        home,
+        modelsDir: modelsDir(home),
         flags: { provider: "local", model: "qwen3-4b" },
       }),
       { message: /^local: no model "qwen3-4b" in .*models — run `islet models pull qwen3-4b`$/ },
@@ -36,21 +39,16 @@ test("nothing configured, nothing running, nothing downloaded: one line naming t
   }
 });
 
-test("nothing configured, nothing running, a model downloaded: provider local with that model", async (t) => {
+test("nothing configured, nothing running, a model downloaded: provider local with that model", async () => {
   const home = await mkdtemp(path.join(tmpdir(), "islet-default-"));
   try {
     await mkdir(modelsDir(home), { recursive: true });
     await writeGguf(path.join(modelsDir(home), "tiny.gguf"), llamaSpec());
-    let r;
-    try {
-      r = await resolveProvider({ configs: { providers: {} }, detected: none, home });
-    } catch (err) {
-      if (/embedded runtime is not part of this build/.test((err as Error).message)) {
-        t.skip("the local provider (main/providers/local/) is not merged into this branch yet");
-        return;
-      }
-      throw err;
-    }
+    const r = await resolveProvider({
+      configs: { providers: {} },
+      detected: none,
+      modelsDir: modelsDir(home),
+    });
     assert.equal(r.config.type, "local");
     assert.equal(r.provider.name, "local");
     assert.equal(r.model, "tiny");
@@ -72,7 +70,12 @@ test("a running server still wins over downloaded models; a configured provider 
         models: [{ name: "qwen3:8b" }],
       },
     ];
-    const r = await resolveProvider({ configs: { providers: {} }, detected, home, flags: {} });
+    const r = await resolveProvider({
+      configs: { providers: {} },
+      detected,
+      modelsDir: modelsDir(home),
+      flags: {},
+    });
     assert.deepEqual([r.provider.name, r.model], ["ollama", "qwen3:8b"]);
     const configured = await resolveProvider({
       configs: {
@@ -88,7 +91,7 @@ test("a running server still wins over downloaded models; a configured provider 
         },
       },
       detected: none,
-      home,
+      modelsDir: modelsDir(home),
     });
     assert.deepEqual([configured.provider.name, configured.model], ["work", "m"]);
   } finally {

@@ -16,6 +16,7 @@ import {
   type ProvidersConfig,
 } from "./config.ts";
 import { detectLocalServers, type DetectedServer } from "./detect.ts";
+import { defaultModelsDir, LocalProvider } from "./local/index.ts";
 import { DEFAULT_OLLAMA_URL, OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { withTextToolProtocol } from "./text-tools.ts";
@@ -35,8 +36,8 @@ export interface ResolveOptions {
   /** Servers already detected, or how to detect them (default: probe loopback, 500 ms). */
   detected?: DetectedServer[] | (() => Promise<DetectedServer[]>);
   signal?: AbortSignal;
-  /** The global home, whose models/ folder the embedded runtime (provider `local`) loads from. */
-  home?: string;
+  /** Where `local` finds its GGUF files (`<global home>/models`). */
+  modelsDir?: string;
 }
 
 type Merged = ResolveOptions & { configs: ProvidersConfig };
@@ -84,12 +85,20 @@ function seconds(s: number | undefined): number | undefined {
 export function createProvider(
   c: ProviderConfig,
   env: Record<string, string | undefined> = {},
+  modelsDir?: string,
 ): Provider {
   if (c.type === "local") {
-    // Stand-in until the embedded runtime's provider (main/providers/local/) is merged here.
-    throw new ConfigError(
-      "local: the embedded runtime is not part of this build — start Ollama, LM Studio or llama.cpp server, or configure a provider",
-    );
+    return new LocalProvider({
+      name: c.name,
+      modelsDir: modelsDir ?? defaultModelsDir(env),
+      contextLength: c.contextLength,
+      toolSyntax: c.tools === "text" ? "text" : "auto",
+      timeouts: c.timeouts && {
+        firstTokenMs: seconds(c.timeouts.firstToken),
+        idleMs: seconds(c.timeouts.idle),
+      },
+      runtimeOptions: c.unloadAfter !== undefined ? { unloadAfterMs: c.unloadAfter * 1000 } : {},
+    });
   }
   const baseUrl =
     c.baseUrl ??
@@ -206,7 +215,12 @@ async function chooseModel(
   if (direct) return direct;
   const models = await provider.listModels(opts.signal).catch(() => []);
   if (models[0]) return models[0].name;
-  const pull = config.type === "ollama" ? " (or pull one: `ollama pull qwen3:8b`)" : "";
+  const pull =
+    config.type === "ollama"
+      ? " (or pull one: `ollama pull qwen3:8b`)"
+      : config.type === "local"
+        ? " (or download one: `islet models pull NAME`)"
+        : "";
   throw new ConfigError(
     `${config.name}: no model chosen — pass --model or set default.model in providers.yaml${pull}`,
   );
@@ -216,7 +230,8 @@ async function chooseLocalModel(opts: Merged, config: ProviderConfig): Promise<s
   const fromDefault =
     opts.configs.default?.provider === config.name ? opts.configs.default.model : undefined;
   try {
-    return await pickLocalModel(opts.home, opts.flags?.model ?? fromDefault ?? config.model);
+    const dir = opts.modelsDir ?? defaultModelsDir(opts.env ?? {});
+    return await pickLocalModel(dir, opts.flags?.model ?? fromDefault ?? config.model);
   } catch (err) {
     if (err instanceof ModelFileError) throw new ConfigError(err.message);
     throw err;
@@ -234,7 +249,7 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
   const config: ProviderConfig = flags.baseUrl ? { ...chosen, baseUrl: flags.baseUrl } : chosen;
   // The embedded runtime's model is a file: pick it (or say what to pull) before starting anything.
   const localModel = config.type === "local" ? await chooseLocalModel(opts, config) : undefined;
-  const native = createProvider(config, opts.env ?? {});
+  const native = createProvider(config, opts.env ?? {}, opts.modelsDir);
   const model = localModel ?? (await chooseModel(opts, config, native, server));
 
   let toolMode: "native" | "text" = config.tools === "text" ? "text" : "native";
@@ -248,6 +263,8 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
       toolMode = "text";
     }
   }
-  const provider = toolMode === "text" ? withTextToolProtocol(native) : native;
+  // `local` applies its text protocol itself, with a grammar that keeps every call well-formed.
+  const provider =
+    toolMode === "text" && config.type !== "local" ? withTextToolProtocol(native) : native;
   return { provider, model, toolMode, config, ...(modelInfo ? { modelInfo } : {}) };
 }

@@ -39,12 +39,7 @@ export interface ViewDeps {
 async function providerViews(deps: ViewDeps, configs: ProvidersConfig): Promise<ProviderView[]> {
   const stored = new Set((await deps.source.secrets?.names().catch(() => [])) ?? []);
   const env = await deps.source.env().catch(() => ({}) as Record<string, string | undefined>);
-  // The embedded runtime has no server to configure: Settings edits the others.
-  const editable = Object.values(configs.providers).filter(
-    (c): c is ProviderConfig & { type: Exclude<ProviderConfig["type"], "local"> } =>
-      c.type !== "local",
-  );
-  return editable.map((c) => {
+  return Object.values(configs.providers).map((c) => {
     const variable = keyVariable(c);
     const keySource =
       variable === null

@@ -19,7 +19,8 @@ export interface GgufTensor {
   name: string;
   /** ggml order: dims[0] varies fastest (a row of a matrix is dims[0] values). */
   dims: number[];
-  data: Float32Array;
+  /** Omitted: the tensor's bytes are a hole in a sparse file (zeros, no disk used). */
+  data?: Float32Array;
 }
 
 const ALIGNMENT = 32;
@@ -117,14 +118,15 @@ export async function writeGguf(
   let offset = 0;
   for (const t of tensors) {
     const count = t.dims.reduce((a, b) => a * b, 1);
-    if (count !== t.data.length)
+    if (t.data && count !== t.data.length) {
       throw new Error(`${t.name}: ${t.data.length} values for ${t.dims.join("×")}`);
+    }
     head.str(t.name);
     head.u32(t.dims.length);
     for (const d of t.dims) head.u64(d);
     head.u32(GGML_F32);
     head.u64(offset);
-    offset = aligned(offset + t.data.byteLength);
+    offset = aligned(offset + count * 4);
   }
   head.pad(ALIGNMENT);
   const fh = await open(file, "w");
@@ -132,11 +134,18 @@ export async function writeGguf(
     let size = 0;
     for (const chunk of head.chunks) size += (await fh.write(chunk)).bytesWritten;
     for (const t of tensors) {
-      const bytes = Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-      size += (await fh.write(bytes)).bytesWritten;
-      const pad = aligned(bytes.length) - bytes.length;
-      if (pad) size += (await fh.write(Buffer.alloc(pad))).bytesWritten;
+      const length = t.dims.reduce((a, b) => a * b, 1) * 4;
+      if (t.data) {
+        await fh.write(
+          Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength),
+          0,
+          length,
+          size,
+        );
+      }
+      size += aligned(length);
     }
+    await fh.truncate(size);
     return size;
   } finally {
     await fh.close();

@@ -30,6 +30,11 @@ export interface TinyGgufOptions {
   chatTemplate?: "chatml" | "qwen-tools" | (string & {}) | null;
   bias?: Record<string, number>;
   follow?: Record<string, string>;
+  /**
+   * Tensors left as holes of a sparse file (zeros, no disk or memory used to write them): a
+   * header describing a model far larger than this machine, for out-of-memory tests.
+   */
+  sparse?: boolean;
 }
 
 export interface TinyGguf {
@@ -150,6 +155,60 @@ function idOf(pieces: string[], text: string): number {
   return id;
 }
 
+type Init = "embedding" | "output" | "ones" | "small";
+
+/** The llama tensors: name, ggml dims, and how a dense model fills them. */
+function layout(layers: number, width: number, ff: number, vocab: number) {
+  const t = (name: string, dims: number[], init: Init) => ({ name, dims, init });
+  const out = [
+    t("token_embd.weight", [width, vocab], "embedding"),
+    t("output_norm.weight", [width], "ones"),
+    t("output.weight", [width, vocab], "output"),
+  ];
+  for (let i = 0; i < layers; i++) {
+    const p = `blk.${i}.`;
+    out.push(t(`${p}attn_norm.weight`, [width], "ones"), t(`${p}ffn_norm.weight`, [width], "ones"));
+    for (const n of ["attn_q", "attn_k", "attn_v", "attn_output"]) {
+      out.push(t(`${p}${n}.weight`, [width, width], "small"));
+    }
+    out.push(
+      t(`${p}ffn_gate.weight`, [width, ff], "small"),
+      t(`${p}ffn_up.weight`, [width, ff], "small"),
+      t(`${p}ffn_down.weight`, [ff, width], "small"),
+    );
+  }
+  return out;
+}
+
+/** Embeddings and output rows with the bias carrier, `bias` and `follow` written in. */
+function scriptedWeights(
+  opts: TinyGgufOptions,
+  pieces: string[],
+  width: number,
+  noise: (n: number, scale: number) => Float32Array,
+): { embedding: Float32Array; output: Float32Array } {
+  const vocab = pieces.length;
+  const embedding = noise(vocab * width, 1);
+  for (let t = 0; t < vocab; t++) embedding[t * width] = BIAS_CARRIER;
+  const output = noise(vocab * width, OUTPUT_NOISE);
+  // After RMS norm, dimension 0 of the hidden state is about BIAS_CARRIER / rms(embedding).
+  const carried = BIAS_CARRIER / Math.sqrt((BIAS_CARRIER ** 2 + width - 1) / width);
+  for (let t = 0; t < vocab; t++) output[t * width] = 0;
+  for (const [text, logit] of Object.entries(opts.bias ?? {})) {
+    output[idOf(pieces, text) * width] = logit / carried;
+  }
+  for (const [fromText, toText] of Object.entries(opts.follow ?? {})) {
+    const from = idOf(pieces, fromText) * width;
+    const to = idOf(pieces, toText) * width;
+    let norm2 = 0;
+    for (let d = 1; d < width; d++) norm2 += embedding[from + d] ** 2;
+    for (let d = 1; d < width; d++) {
+      output[to + d] += (FOLLOW_STRENGTH * embedding[from + d]) / Math.sqrt(norm2);
+    }
+  }
+  return { embedding, output };
+}
+
 function template(t: TinyGgufOptions["chatTemplate"]): string | null {
   if (t === undefined || t === "chatml") return CHATML_TEMPLATE;
   if (t === "qwen-tools") return QWEN_TOOLS_TEMPLATE;
@@ -170,49 +229,23 @@ export async function writeTinyGguf(file: string, opts: TinyGgufOptions = {}): P
     for (let i = 0; i < n; i++) a[i] = rng.normal() * scale;
     return a;
   };
-  const ones = (n: number) => new Float32Array(n).fill(1);
-
-  const embd = noise(vocab * width, 1);
-  for (let t = 0; t < vocab; t++) embd[t * width] = BIAS_CARRIER;
-  const out = noise(vocab * width, OUTPUT_NOISE);
-  // After RMS norm, dimension 0 of the hidden state is about BIAS_CARRIER / rms(embedding).
-  const carried = BIAS_CARRIER / Math.sqrt((BIAS_CARRIER ** 2 + width - 1) / width);
-  for (let t = 0; t < vocab; t++) out[t * width] = 0;
-  for (const [text, logit] of Object.entries(opts.bias ?? {})) {
-    out[idOf(pieces, text) * width] = logit / carried;
-  }
-  for (const [fromText, toText] of Object.entries(opts.follow ?? {})) {
-    const from = idOf(pieces, fromText);
-    const to = idOf(pieces, toText);
-    let norm2 = 0;
-    for (let d = 1; d < width; d++) norm2 += embd[from * width + d] ** 2;
-    for (let d = 1; d < width; d++) {
-      out[to * width + d] += (FOLLOW_STRENGTH * embd[from * width + d]) / Math.sqrt(norm2);
-    }
-  }
-
-  const tensors: GgufTensor[] = [
-    { name: "token_embd.weight", dims: [width, vocab], data: embd },
-    { name: "output_norm.weight", dims: [width], data: ones(width) },
-    { name: "output.weight", dims: [width, vocab], data: out },
-  ];
-  for (let i = 0; i < layers; i++) {
-    const p = `blk.${i}.`;
-    tensors.push(
-      { name: `${p}attn_norm.weight`, dims: [width], data: ones(width) },
-      { name: `${p}attn_q.weight`, dims: [width, width], data: noise(width * width, NOISE_SCALE) },
-      { name: `${p}attn_k.weight`, dims: [width, width], data: noise(width * width, NOISE_SCALE) },
-      { name: `${p}attn_v.weight`, dims: [width, width], data: noise(width * width, NOISE_SCALE) },
-      {
-        name: `${p}attn_output.weight`,
-        dims: [width, width],
-        data: noise(width * width, NOISE_SCALE),
-      },
-      { name: `${p}ffn_norm.weight`, dims: [width], data: ones(width) },
-      { name: `${p}ffn_gate.weight`, dims: [width, ff], data: noise(width * ff, NOISE_SCALE) },
-      { name: `${p}ffn_up.weight`, dims: [width, ff], data: noise(width * ff, NOISE_SCALE) },
-      { name: `${p}ffn_down.weight`, dims: [ff, width], data: noise(ff * width, NOISE_SCALE) },
-    );
+  const shapes = layout(layers, width, ff, vocab);
+  let tensors: GgufTensor[];
+  if (opts.sparse) tensors = shapes.map(({ name, dims }) => ({ name, dims }));
+  else {
+    const { embedding, output } = scriptedWeights(opts, pieces, width, noise);
+    tensors = shapes.map(({ name, dims, init }) => {
+      const n = dims.reduce((x, y) => x * y, 1);
+      const data =
+        init === "embedding"
+          ? embedding
+          : init === "output"
+            ? output
+            : init === "ones"
+              ? new Float32Array(n).fill(1)
+              : noise(n, NOISE_SCALE);
+      return { name, dims, data };
+    });
   }
 
   const chatTemplate = template(opts.chatTemplate);
