@@ -149,7 +149,8 @@ export async function localListing(homes: Homes): Promise<LocalListing> {
 
 function params(n: number | null): string {
   if (!n) return "";
-  return n >= 1e9 ? `${(n / 1e9).toFixed(1)}B` : `${Math.round(n / 1e6)}M`;
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
+  return n >= 1e6 ? `${Math.round(n / 1e6)}M` : `${Math.round(n / 1e3)}K`;
 }
 
 export function printLocal(l: LocalListing, io: Output): void {

@@ -20,9 +20,10 @@ function Fit({ fit, needed }: { fit: Offered["fit"]; needed: number }) {
   return (
     <span
       className={`fit fit-${fit}`}
-      title={`Needs about ${formatBytes(needed)}: ${FIT_DETAIL[fit]}`}
+      title={`Needs about ${formatBytes(needed)} of memory: ${FIT_DETAIL[fit]}`}
     >
-      {FIT_LABEL[fit]} · needs {formatBytes(needed)} memory
+      {FIT_LABEL[fit]} · {formatBytes(needed)}
+      <span className="visually-hidden"> of memory needed</span>
     </span>
   );
 }

@@ -18,7 +18,9 @@ export function formatDuration(seconds: number | null): string {
 
 export function formatParameters(n: number | null): string {
   if (!n) return "";
-  return n >= 1e9 ? `${(n / 1e9).toFixed(1)}B parameters` : `${Math.round(n / 1e6)}M parameters`;
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B parameters`;
+  if (n >= 1e6) return `${Math.round(n / 1e6)}M parameters`;
+  return `${Math.round(n / 1e3)}K parameters`;
 }
 
 export const FIT_LABEL = {
