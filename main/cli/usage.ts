@@ -28,7 +28,7 @@ Common options:
   --env-file FILE     KEY=VALUE file with API keys (default: secrets.env in the workdir)
 
 Run options:
-  --provider NAME     provider from providers.yaml, or a kind: ollama, openai-compatible, anthropic
+  --provider NAME     provider from providers.yaml, or a kind: ollama, openai-compatible, anthropic, local
   --model NAME        model name
   --base-url URL      provider base URL
   --agent NAME        agent from config/agents/*.md (default: default)

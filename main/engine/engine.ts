@@ -28,6 +28,7 @@ import { APP_VERSION } from "../version.ts";
 import { displayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { ModelSource } from "./model-source.ts";
+import { unloadSharedRuntime } from "../providers/index.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
 
 export interface EngineOptions {
@@ -189,6 +190,8 @@ export class Engine {
     await this.plugins?.dispose();
     this.plugins = null;
     await this.store.close();
+    // The embedded model runtime's process (if one runs) and the model it holds.
+    await unloadSharedRuntime();
   }
 
   /**

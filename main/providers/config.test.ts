@@ -251,7 +251,7 @@ test("resolve: clear errors for missing keys, unknown providers and nothing at a
     resolveProvider({ configs, env: {}, detected: none, flags: { provider: "nope" } }),
     {
       message:
-        '--provider: unknown provider "nope" — configured: work, claude; or use one of ollama, openai-compatible, anthropic with --base-url',
+        '--provider: unknown provider "nope" — configured: work, claude; or use one of ollama, openai-compatible, anthropic with --base-url, or local (models in ~/.islet/models)',
     },
   );
   await assert.rejects(

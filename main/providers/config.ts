@@ -18,6 +18,8 @@
  *       type: local                     # GGUF models in <global home>/models/, run by llama.cpp
  *       model: qwen3-4b                 # a file name there (without .gguf)
  *       unload_after: 300               # seconds without a call before the model is unloaded
+ *       threads: 4                      # CPU threads (default: the machine's math cores)
+ *       gpu: false                      # CPU only (default: Metal, CUDA or Vulkan where present)
  *
  * Read from <home>/config/providers.yaml in the global and the project home; a project entry
  * replaces the global entry of the same name, and a project `default` replaces the global one.
@@ -45,6 +47,10 @@ export interface ProviderConfig {
   timeouts?: { connect?: number; firstToken?: number; idle?: number };
   /** `local` only: seconds without a call before the model is unloaded (default 300). */
   unloadAfter?: number;
+  /** `local` only: CPU threads for generation. */
+  threads?: number;
+  /** `local` only: false runs on the CPU even where a GPU is present. */
+  gpu?: boolean;
   /** The file it came from ("" for flags and detection), for error messages. */
   source: string;
 }
@@ -102,6 +108,8 @@ const entrySchema = z
     capabilities: z.array(z.string()).optional(),
     timeouts: timeoutsSchema.optional(),
     unload_after: seconds.optional(),
+    threads: z.number().int().positive().optional(),
+    gpu: z.boolean().optional(),
   })
   .strict();
 
@@ -187,6 +195,8 @@ export function parseProvidersYaml(text: string, file: string): ProvidersConfig 
       model: e.model,
       capabilities: e.capabilities,
       ...(e.unload_after !== undefined ? { unloadAfter: e.unload_after } : {}),
+      ...(e.threads !== undefined ? { threads: e.threads } : {}),
+      ...(e.gpu !== undefined ? { gpu: e.gpu } : {}),
       ...(e.timeouts
         ? {
             timeouts: {

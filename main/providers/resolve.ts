@@ -97,7 +97,11 @@ export function createProvider(
         firstTokenMs: seconds(c.timeouts.firstToken),
         idleMs: seconds(c.timeouts.idle),
       },
-      runtimeOptions: c.unloadAfter !== undefined ? { unloadAfterMs: c.unloadAfter * 1000 } : {},
+      runtimeOptions: {
+        ...(c.unloadAfter !== undefined ? { unloadAfterMs: c.unloadAfter * 1000 } : {}),
+        ...(c.threads !== undefined ? { threads: c.threads } : {}),
+        ...(c.gpu === false ? { gpu: false as const } : {}),
+      },
     });
   }
   const baseUrl =
@@ -181,7 +185,7 @@ async function choose(
     const known = Object.keys(configs.providers);
     const source = flags.provider ? "--provider" : `${configs.default?.source}: default.provider`;
     throw new ConfigError(
-      `${source}: unknown provider "${name}" — ${known.length ? `configured: ${known.join(", ")}; ` : ""}or use one of ${PROVIDER_KINDS.filter((k) => k !== "local").join(", ")} with --base-url`,
+      `${source}: unknown provider "${name}" — ${known.length ? `configured: ${known.join(", ")}; ` : ""}or use one of ${PROVIDER_KINDS.filter((k) => k !== "local").join(", ")} with --base-url, or local (models in ~/.islet/models)`,
     );
   }
   const names = Object.keys(configs.providers);
