@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ConfigError, parseProvidersYaml } from "../config.ts";
 import { resolveProvider } from "../resolve.ts";
+import { writeTinyGguf } from "./testing/tiny-gguf.ts";
 import { LocalProvider } from "./provider.ts";
 
 test("providers.yaml: a local provider with its unload time, threads and GPU switch", () => {
@@ -40,7 +41,8 @@ test("--provider local: the models folder's first GGUF, and the text protocol st
   try {
     const modelsDir = path.join(root, "models");
     await mkdir(path.join(modelsDir, "qwen"), { recursive: true });
-    await writeFile(path.join(modelsDir, "qwen", "Qwen3-4B-Q4_K_M.gguf"), "");
+    // A real header: the first-run choice skips files the model manager cannot read.
+    await writeTinyGguf(path.join(modelsDir, "qwen", "Qwen3-4B-Q4_K_M.gguf"));
     await writeFile(path.join(modelsDir, "notes.txt"), "");
     const configs = parseProvidersYaml(
       "providers:\n  local: { type: local, tools: text }\n",
