@@ -22,6 +22,10 @@ export const CALL_NAMES = [
   "sessions/export",
   "models/list",
   "models/select",
+  "models/local",
+  "models/download",
+  "models/cancelDownload",
+  "models/delete",
   "agents/list",
   "agents/select",
   "settings/get",
@@ -66,6 +70,7 @@ export const EVENT_NAMES = [
   "chat/event",
   "plugins/log",
   "mcp/changed",
+  "models/download",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -33,6 +33,7 @@ import { APP_VERSION } from "../version.ts";
 import { displayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { ModelSource } from "./model-source.ts";
+import { unloadSharedRuntime } from "../providers/index.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
 import { approvedShell } from "../extensions/markdown/shell.ts";
 import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
@@ -262,6 +263,8 @@ export class Engine {
     await this.declarative.dispose();
     await this.mcp.close();
     await this.store.close();
+    // The embedded model runtime's process (if one runs) and the model it holds.
+    await unloadSharedRuntime();
   }
 
   /**

@@ -11,6 +11,7 @@ import { EngineWarnings } from "./shell/EngineWarnings.tsx";
 import { Sidebar } from "./shell/Sidebar.tsx";
 import { AgentPicker } from "./models/AgentPicker.tsx";
 import { ModelPicker } from "./models/ModelPicker.tsx";
+import { ModelsView } from "./models/ModelsView.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsView } from "./settings/SettingsView.tsx";
 import { useAppliedTheme } from "./settings/theme.ts";
@@ -75,7 +76,9 @@ export function App() {
             )}
           />
         </div>
-        {view === "plugins" ? (
+        {view === "models" ? (
+          <ModelsView />
+        ) : view === "plugins" ? (
           <PluginBrowser
             list={plugins}
             info={info.data}
