@@ -122,6 +122,7 @@ export class Engine {
       homes: opts.homes,
       trustedProject: this.trust.trusted,
       warn: opts.warn,
+      env: opts.env,
     });
     // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
     this.reloadMarkdown();

@@ -17,6 +17,8 @@ export interface DeclarativeOptions {
   homes: Homes;
   trustedProject: boolean;
   warn(line: string): void;
+  /** `${VAR}` values for Claude Code plugins' .mcp.json (default process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 export class DeclarativeExtensions {
@@ -46,6 +48,7 @@ export class DeclarativeExtensions {
           homes: this.opts.homes,
           flags: { ...plugins, trustedProject: this.opts.trustedProject },
           warn: this.opts.warn,
+          env: this.opts.env,
         })
       : null;
     const sources: ExtensionSource[] = [this.shellHooks];
