@@ -142,7 +142,13 @@ export class Engine {
       }),
     );
     this.tools.register(
-      createTaskTool(subAgentRunner(this.agents, (emit) => this.deps(emit, "", undefined))),
+      createTaskTool(
+        subAgentRunner(
+          this.agents,
+          (emit) => this.deps(emit, "", undefined),
+          (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
+        ),
+      ),
     );
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({

@@ -78,6 +78,25 @@ export class DeclarativeExtensions {
   }
 
   /**
+   * Claude's SubagentStop, when a Task's sub-agent answered: Claude Code plugins' hooks, then the
+   * user's. Returns the reasons to keep it going (a hook blocked), joined, or undefined to stop.
+   */
+  async subagentStop(
+    session: { id: string; workdir: string },
+    agent: string,
+    active: boolean,
+  ): Promise<string | undefined> {
+    const none = { failures: [], reasons: [] };
+    const results = [
+      (await this.claudePlugins?.subagentStop(session, agent, active)) ?? none,
+      await this.shellHooks.subagentStop(session, agent, active),
+    ];
+    for (const line of results.flatMap((r) => r.failures)) this.opts.warn(line);
+    const reasons = results.flatMap((r) => r.reasons);
+    return reasons.length > 0 ? reasons.join("\n") : undefined;
+  }
+
+  /**
    * A question port that also runs Claude's Notification hooks when a person is asked to approve
    * a tool call (`permission_prompt`). The hooks run beside the question, never delay it.
    */

@@ -117,6 +117,21 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     return failures;
   }
 
+  /** SubagentStop hooks, plugin by plugin: failures one line each, reasons to go on. */
+  async subagentStop(
+    session: { id: string; workdir: string },
+    agent: string,
+    active: boolean,
+  ): Promise<{ failures: string[]; reasons: string[] }> {
+    const out = { failures: [] as string[], reasons: [] as string[] };
+    for (const r of this.registries) {
+      const one = await r.subagentStop(session, agent, active);
+      out.failures.push(...one.failures);
+      out.reasons.push(...one.reasons);
+    }
+    return out;
+  }
+
   /** Notification hooks, plugin by plugin; failures one line each. */
   async notification(
     session: { id: string; workdir: string },
