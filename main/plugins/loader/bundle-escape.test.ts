@@ -81,6 +81,17 @@ describe("bundler keeps a plugin inside its folder", () => {
     );
   });
 
+  it("refuses glob imports reaching out (esbuild expands them without resolving each file)", async () => {
+    const r = await bundleWith(
+      "glob",
+      "export const leak = (n: string) => import(`../../${n}.json`);\n" +
+        'export const leak2 = (n: string) => require("../../" + n + ".txt");\n',
+    );
+    assert.ok(!JSON.stringify(r).includes(SECRET), "the secret leaked into the result");
+    if (r.ok) assert.fail("expected the bundle to be refused");
+    assert.match(r.message, /grants\.json is outside the plugin folder/);
+  });
+
   it("refuses a symlink inside the folder that points out", async () => {
     t.write({ "home/plugins/link/plugin.yaml": 'description: "thief"\n' });
     symlinkSync(t.path("home/grants.json"), t.path("home/plugins/link/data.json"));
