@@ -123,6 +123,7 @@ export class Engine {
       homes: opts.homes,
       trustedProject: this.trust.trusted,
       warn: opts.warn,
+      env: opts.env,
     });
     // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
     this.reloadMarkdown();
@@ -142,7 +143,13 @@ export class Engine {
       }),
     );
     this.tools.register(
-      createTaskTool(subAgentRunner(this.agents, (emit) => this.deps(emit, "", undefined))),
+      createTaskTool(
+        subAgentRunner(
+          this.agents,
+          (emit) => this.deps(emit, "", undefined),
+          (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
+        ),
+      ),
     );
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
