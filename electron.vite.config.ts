@@ -24,6 +24,8 @@ const mainExternal: (string | RegExp)[] = [
   /^@jitl\//,
   /^electron-store(\/.*)?$/,
   /^playwright-core(\/.*)?$/,
+  /^node-llama-cpp(\/.*)?$/,
+  /^@node-llama-cpp\//,
   /^fsevents$/,
   /\.node$/,
 ];
@@ -82,6 +84,8 @@ export default defineConfig({
           "quickjs-worker": resolve(root, "main/plugins/sandbox/quickjs/worker.ts"),
           // Grep and Glob search off the engine's thread (main/tools/builtin/search-pool.ts).
           "search-worker": resolve(root, "main/tools/builtin/search-worker.ts"),
+          // The embedded model runtime's own process (main/providers/local/runtime-process.ts).
+          "local-runtime": resolve(root, "main/providers/local/runtime/main.ts"),
         },
         external: mainExternal,
       },

@@ -185,6 +185,7 @@ export async function runToolPhase(
           sdk,
           onOutput: live.push,
           callId: p.call.id,
+          sessionId: state.sessionId,
           emit: deps.emit,
           approve: deps.approve,
         });

@@ -16,7 +16,15 @@ import { CommandEntry, CommandList } from "./schemas/commands.ts";
 import { ChatEventPayload, ChatHistory } from "./schemas/chat.ts";
 import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
 import { ExtensionEntry } from "./schemas/extensions.ts";
-import { ModelsList, ModelsSelect } from "./schemas/models.ts";
+import {
+  ModelDownload,
+  ModelsCancelDownload,
+  ModelsDelete,
+  ModelsDownload,
+  ModelsList,
+  ModelsLocal,
+  ModelsSelect,
+} from "./schemas/models.ts";
 import {
   SessionsChanged,
   SessionsDelete,
@@ -218,6 +226,14 @@ export const CALLS = {
   "sessions/export": SessionsExport,
   "models/list": ModelsList,
   "models/select": ModelsSelect,
+  /** The embedded runtime's models, the catalog and downloads under way; any client. */
+  "models/local": ModelsLocal,
+  /** Starts a download (progress to everyone as `models/download`); any client. */
+  "models/download": ModelsDownload,
+  /** Stops a download; its partial file stays for the next one. */
+  "models/cancelDownload": ModelsCancelDownload,
+  /** Deletes a downloaded model; emits `settings/changed` (section models). */
+  "models/delete": ModelsDelete,
   "agents/list": AgentsList,
   "agents/select": AgentsSelect,
   "settings/get": SettingsGet,
@@ -267,6 +283,8 @@ export const EVENTS = {
   "settings/changed": SettingsChanged,
   /** A conversation's events, to its clients but the one streaming them (schemas/chat.ts). */
   "chat/event": ChatEventPayload,
+  /** A model download started, progressed (at most 4 a second), ended, failed or was cancelled. */
+  "models/download": ModelDownload,
   ...EDITOR_EVENTS,
   ...MCP_EVENTS,
   ...PACKS_EVENTS,

@@ -22,6 +22,10 @@ export const CALL_NAMES = [
   "sessions/export",
   "models/list",
   "models/select",
+  "models/local",
+  "models/download",
+  "models/cancelDownload",
+  "models/delete",
   "agents/list",
   "agents/select",
   "settings/get",
@@ -73,6 +77,7 @@ export const EVENT_NAMES = [
   "chat/event",
   "plugins/log",
   "mcp/changed",
+  "models/download",
   "packs/progress",
   "catalog/changed",
 ] as const;

@@ -1,4 +1,8 @@
-/** `islet models [--json]`: local servers found on loopback and the configured providers' models. */
+/**
+ * `islet models [list] [--json]`: the embedded runtime's models (and the catalog) beside the
+ * local servers found on loopback and the configured providers' models; `islet models pull
+ * NAME|URL` and `islet models rm NAME` manage the embedded ones (models-local.ts).
+ */
 import { resolveHomes } from "../config/homes.ts";
 import {
   createProvider,
@@ -10,6 +14,8 @@ import { loadEnvFile } from "../config/env-file.ts";
 import path from "node:path";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import type { Output } from "./render.ts";
+import { localListing, printLocal, pullCommand, rmCommand } from "./models-local.ts";
+import { UsageError } from "./usage.ts";
 
 interface Row {
   provider: string;
@@ -25,15 +31,29 @@ export async function modelsCommand(
   io: Output,
   detectOptions: DetectOptions = {},
 ): Promise<number> {
-  const { values } = parseFlags(argv, { ...COMMON_OPTIONS, json: { type: "boolean" } });
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON_OPTIONS,
+    json: { type: "boolean" },
+  });
   const homes = resolveHomes({ home: values.home, workdir: values.workdir });
+  const [sub, arg, extra] = positionals;
+  if (sub === "pull" || sub === "rm") {
+    if (!arg || extra !== undefined)
+      throw new UsageError(`usage: islet models ${sub} ${sub === "pull" ? "NAME|URL" : "NAME"}`);
+    if (sub === "rm") return rmCommand(homes, arg, io);
+    return pullCommand(homes, arg, io, process.stderr.isTTY === true);
+  }
+  if (sub !== undefined && sub !== "list") {
+    throw new UsageError(`unknown models command "${sub}"; use list, pull or rm`);
+  }
   const envFile = values["env-file"]
     ? loadEnvFile(path.resolve(values["env-file"]), true)
     : loadEnvFile(path.join(homes.workdir, "secrets.env"), false);
   const env = { ...envFile, ...process.env };
-  const [detected, configs] = await Promise.all([
+  const [detected, configs, local] = await Promise.all([
     detectLocalServers({ timeoutMs: 500, ...detectOptions }),
     loadProvidersConfig({ global: homes.global, project: homes.project }),
+    localListing(homes),
   ]);
   const rows: Row[] = detected.map((s) => ({
     provider: s.id,
@@ -62,9 +82,12 @@ export async function modelsCommand(
     }),
   );
   if (values.json) {
-    io.out(`${JSON.stringify({ default: configs.default ?? null, providers: rows }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ default: configs.default ?? null, local, providers: rows }, null, 2)}\n`,
+    );
     return 0;
   }
+  printLocal(local, io);
   if (rows.length === 0) {
     io.out(
       "No local model server found on 127.0.0.1 (Ollama 11434, LM Studio 1234, llama.cpp 8080) and no providers configured.\n",

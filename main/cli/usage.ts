@@ -13,7 +13,10 @@ Usage:
   islet run [options] PROMPT...            run the agent on a prompt (a /command runs that command)
   islet tools [NAME [KEY=VALUE... | JSON]] list tools, show one's schema, or run it (no hooks)
   islet sessions list|show|export|rename|delete ...
-  islet models [--json]                    detected local servers and configured providers
+  islet models [list] [--json]             embedded models and the catalog, detected local servers,
+                                           configured providers
+  islet models pull NAME|URL               download a model for the embedded runtime (resumes)
+  islet models rm NAME                     delete a downloaded model
   islet mcp list [--json]                  MCP servers: source, status, tools (starts them)
   islet plugins list|show NAME [--json]    installed plugins: hooks, tools, commands, errors
   islet plugins permissions NAME [--reset] what a plugin asks for and what you granted
@@ -32,7 +35,7 @@ Common options:
   --env-file FILE     KEY=VALUE file with API keys (default: secrets.env in the workdir)
 
 Run options:
-  --provider NAME     provider from providers.yaml, or a kind: ollama, openai-compatible, anthropic
+  --provider NAME     provider from providers.yaml, or a kind: ollama, openai-compatible, anthropic, local
   --model NAME        model name
   --base-url URL      provider base URL
   --agent NAME        agent from config/agents/*.md (default: default)

@@ -33,6 +33,7 @@ import { APP_VERSION } from "../version.ts";
 import { displayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { ModelSource } from "./model-source.ts";
+import { unloadSharedRuntime } from "../providers/index.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
 import { approvedShell } from "../extensions/markdown/shell.ts";
 import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
@@ -122,6 +123,7 @@ export class Engine {
       homes: opts.homes,
       trustedProject: this.trust.trusted,
       warn: opts.warn,
+      env: opts.env,
     });
     // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
     this.reloadMarkdown();
@@ -141,7 +143,13 @@ export class Engine {
       }),
     );
     this.tools.register(
-      createTaskTool(subAgentRunner(this.agents, (emit) => this.deps(emit, "", undefined))),
+      createTaskTool(
+        subAgentRunner(
+          this.agents,
+          (emit) => this.deps(emit, "", undefined),
+          (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
+        ),
+      ),
     );
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
@@ -262,6 +270,8 @@ export class Engine {
     await this.declarative.dispose();
     await this.mcp.close();
     await this.store.close();
+    // The embedded model runtime's process (if one runs) and the model it holds.
+    await unloadSharedRuntime();
   }
 
   /**

@@ -3,6 +3,7 @@
  * stored keys are read again after Settings changes them (invalidate()), so a provider added in
  * the app is usable by the next conversation without a restart.
  */
+import path from "node:path";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { ResolvedModel } from "../agent/state.ts";
 import { configDir, type Homes } from "../config/homes.ts";
@@ -117,6 +118,7 @@ export class ModelSource {
       flags: this.#flags,
       env,
       detect: this.#opts.detect,
+      modelsDir: path.join(this.homes.global, "models"),
     });
     return { resolver, configs, env };
   }

@@ -23,6 +23,8 @@ export interface ModelResolverOptions {
   env: Record<string, string | undefined>;
   /** How to find local servers (tests pass fixed ports). */
   detect?: () => Promise<DetectedServer[]>;
+  /** Where the embedded runtime (`local`) finds GGUF models: `<global home>/models`. */
+  modelsDir?: string;
 }
 
 export type ModelResolver = (agent: AgentConfig) => Promise<ResolvedModel>;
@@ -45,6 +47,7 @@ export function createModelResolver(opts: ModelResolverOptions): ModelResolver {
       flags,
       env: opts.env,
       detected: detect,
+      modelsDir: opts.modelsDir,
     });
     const reported: ModelInfo | undefined =
       r.modelInfo ?? (await r.provider.modelInfo(r.model).catch(() => undefined));

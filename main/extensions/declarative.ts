@@ -17,6 +17,8 @@ export interface DeclarativeOptions {
   homes: Homes;
   trustedProject: boolean;
   warn(line: string): void;
+  /** `${VAR}` values for Claude Code plugins' .mcp.json (default process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 export class DeclarativeExtensions {
@@ -46,6 +48,7 @@ export class DeclarativeExtensions {
           homes: this.opts.homes,
           flags: { ...plugins, trustedProject: this.opts.trustedProject },
           warn: this.opts.warn,
+          env: this.opts.env,
         })
       : null;
     const sources: ExtensionSource[] = [this.shellHooks];
@@ -72,6 +75,25 @@ export class DeclarativeExtensions {
       ...(await this.shellHooks.sessionEnd(ctx, reason)),
     ];
     for (const line of failures) this.opts.warn(line);
+  }
+
+  /**
+   * Claude's SubagentStop, when a Task's sub-agent answered: Claude Code plugins' hooks, then the
+   * user's. Returns the reasons to keep it going (a hook blocked), joined, or undefined to stop.
+   */
+  async subagentStop(
+    session: { id: string; workdir: string },
+    agent: string,
+    active: boolean,
+  ): Promise<string | undefined> {
+    const none = { failures: [], reasons: [] };
+    const results = [
+      (await this.claudePlugins?.subagentStop(session, agent, active)) ?? none,
+      await this.shellHooks.subagentStop(session, agent, active),
+    ];
+    for (const line of results.flatMap((r) => r.failures)) this.opts.warn(line);
+    const reasons = results.flatMap((r) => r.reasons);
+    return reasons.length > 0 ? reasons.join("\n") : undefined;
   }
 
   /**

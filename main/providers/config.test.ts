@@ -59,7 +59,7 @@ providers:
 test("config: each mistake is one line naming file, field and problem", () => {
   assert.equal(
     parseError("providers:\n  local: { type: olama }\n"),
-    `${F}: providers.local.type: expected one of ollama, openai-compatible, anthropic, got string "olama"`,
+    `${F}: providers.local.type: expected one of ollama, openai-compatible, anthropic, local, got string "olama"`,
   );
   assert.equal(
     parseError("providers:\n  local: { type: ollama, bse_url: x }\n"),
@@ -83,7 +83,7 @@ test("config: each mistake is one line naming file, field and problem", () => {
   );
   assert.equal(
     parseError("providers:\n  w: { base_url: http://a }\n"),
-    `${F}: providers.w.type: required (one of ollama, openai-compatible, anthropic)`,
+    `${F}: providers.w.type: required (one of ollama, openai-compatible, anthropic, local)`,
   );
   assert.equal(
     parseError("providers: [a, b]\n"),
@@ -251,7 +251,7 @@ test("resolve: clear errors for missing keys, unknown providers and nothing at a
     resolveProvider({ configs, env: {}, detected: none, flags: { provider: "nope" } }),
     {
       message:
-        '--provider: unknown provider "nope" — configured: work, claude; or use one of ollama, openai-compatible, anthropic with --base-url',
+        '--provider: unknown provider "nope" — configured: work, claude; or use one of ollama, openai-compatible, anthropic with --base-url, or local (models in ~/.islet/models)',
     },
   );
   await assert.rejects(
@@ -269,7 +269,8 @@ test("resolve: clear errors for missing keys, unknown providers and nothing at a
   );
   await assert.rejects(resolveProvider({ configs: { providers: {} }, env: {}, detected: none }), {
     name: "ConfigError",
-    message: /^no model provider configured or running — start Ollama/,
+    message:
+      /^no model provider configured or running and no model downloaded .*`islet models pull /,
   });
 });
 

@@ -14,6 +14,12 @@
  *       model: gpt-4.1                  # this provider's default model
  *       capabilities: [tools, vision]   # when the server cannot tell
  *       timeouts: { connect: 10, first_token: 120, idle: 120 }   # seconds (timeouts.ts)
+ *     embedded:
+ *       type: local                     # GGUF models in <global home>/models/, run by llama.cpp
+ *       model: qwen3-4b                 # a file name there (without .gguf)
+ *       unload_after: 300               # seconds without a call before the model is unloaded
+ *       threads: 4                      # CPU threads (default: the machine's math cores)
+ *       gpu: false                      # CPU only (default: Metal, CUDA or Vulkan where present)
  *
  * Read from <home>/config/providers.yaml in the global and the project home; a project entry
  * replaces the global entry of the same name, and a project `default` replaces the global one.
@@ -39,6 +45,12 @@ export interface ProviderConfig {
   capabilities?: string[];
   /** Seconds; unset limits default by locality (main/providers/timeouts.ts). */
   timeouts?: { connect?: number; firstToken?: number; idle?: number };
+  /** `local` only: seconds without a call before the model is unloaded (default 300). */
+  unloadAfter?: number;
+  /** `local` only: CPU threads for generation. */
+  threads?: number;
+  /** `local` only: false runs on the CPU even where a GPU is present. */
+  gpu?: boolean;
   /** The file it came from ("" for flags and detection), for error messages. */
   source: string;
 }
@@ -56,7 +68,7 @@ export class ConfigError extends Error {
   }
 }
 
-export const PROVIDER_KINDS: ProviderKind[] = ["ollama", "openai-compatible", "anthropic"];
+export const PROVIDER_KINDS: ProviderKind[] = ["ollama", "openai-compatible", "anthropic", "local"];
 
 const httpUrl = z.string().refine((s) => /^https?:\/\/[^\s/]+/.test(s) && URL.canParse(s), {
   message: "expected an http(s) URL like http://127.0.0.1:11434",
@@ -80,7 +92,7 @@ const timeoutsSchema = z
 
 const entrySchema = z
   .object({
-    type: z.enum(["ollama", "openai-compatible", "anthropic"]),
+    type: z.enum(["ollama", "openai-compatible", "anthropic", "local"]),
     base_url: httpUrl.optional(),
     api_key_env: z
       .string()
@@ -95,6 +107,9 @@ const entrySchema = z
     model: z.string().min(1).optional(),
     capabilities: z.array(z.string()).optional(),
     timeouts: timeoutsSchema.optional(),
+    unload_after: seconds.optional(),
+    threads: z.number().int().positive().optional(),
+    gpu: z.boolean().optional(),
   })
   .strict();
 
@@ -179,6 +194,9 @@ export function parseProvidersYaml(text: string, file: string): ProvidersConfig 
       headers: e.headers,
       model: e.model,
       capabilities: e.capabilities,
+      ...(e.unload_after !== undefined ? { unloadAfter: e.unload_after } : {}),
+      ...(e.threads !== undefined ? { threads: e.threads } : {}),
+      ...(e.gpu !== undefined ? { gpu: e.gpu } : {}),
       ...(e.timeouts
         ? {
             timeouts: {

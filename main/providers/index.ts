@@ -29,3 +29,11 @@ export {
   type ResolveOptions,
 } from "./resolve.ts";
 export { classify, parseRetryAfter, type ErrorContext } from "./errors.ts";
+export {
+  LocalProvider,
+  LocalRuntime,
+  sharedRuntime,
+  unloadSharedRuntime,
+  type LocalProviderOptions,
+  type LocalRuntimeOptions,
+} from "./local/index.ts";

@@ -1,9 +1,11 @@
 /**
  * From configuration, flags, environment and detected local servers to one ready provider and
- * model. Precedence: flags > project config > global config > detected servers. A user with
- * Ollama running and no configuration gets its first model.
+ * model. Precedence: flags > project config > global config > detected servers > the embedded
+ * runtime. A user with Ollama running and no configuration gets its first model; a user with
+ * nothing gets provider `local` and the first model in the models folder.
  */
 import type { ModelInfo } from "../../plugins/sdk/index.ts";
+import { ModelFileError, pickLocalModel } from "../models/index.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { isLocalUrl } from "./common.ts";
 import {
@@ -14,6 +16,7 @@ import {
   type ProvidersConfig,
 } from "./config.ts";
 import { detectLocalServers, type DetectedServer } from "./detect.ts";
+import { defaultModelsDir, LocalProvider } from "./local/index.ts";
 import { DEFAULT_OLLAMA_URL, OllamaProvider } from "./ollama.ts";
 import { OpenAIProvider } from "./openai.ts";
 import { withTextToolProtocol } from "./text-tools.ts";
@@ -33,6 +36,8 @@ export interface ResolveOptions {
   /** Servers already detected, or how to detect them (default: probe loopback, 500 ms). */
   detected?: DetectedServer[] | (() => Promise<DetectedServer[]>);
   signal?: AbortSignal;
+  /** Where `local` finds its GGUF files (`<global home>/models`). */
+  modelsDir?: string;
 }
 
 type Merged = ResolveOptions & { configs: ProvidersConfig };
@@ -47,9 +52,6 @@ export interface ResolvedProvider {
   modelInfo?: ModelInfo;
 }
 
-const HINT =
-  "start Ollama (`ollama serve`), LM Studio or llama.cpp server, add a provider to ~/.islet/config/providers.yaml, or pass --provider and --base-url";
-
 function isKind(name: string): name is ProviderKind {
   return (PROVIDER_KINDS as string[]).includes(name);
 }
@@ -63,6 +65,9 @@ function guessKind(url: string): ProviderKind {
 function fromFlags(name: string, kind: ProviderKind): ProviderConfig {
   return { name, type: kind, tools: "auto", source: "" };
 }
+
+/** What runs when nothing is configured or detected: the embedded llama.cpp runtime. */
+export const EMBEDDED: ProviderConfig = { name: "local", type: "local", tools: "auto", source: "" };
 
 function fromDetected(s: DetectedServer): ProviderConfig {
   return { name: s.id, type: s.kind, baseUrl: s.baseUrl, tools: "auto", source: "" };
@@ -80,7 +85,25 @@ function seconds(s: number | undefined): number | undefined {
 export function createProvider(
   c: ProviderConfig,
   env: Record<string, string | undefined> = {},
+  modelsDir?: string,
 ): Provider {
+  if (c.type === "local") {
+    return new LocalProvider({
+      name: c.name,
+      modelsDir: modelsDir ?? defaultModelsDir(env),
+      contextLength: c.contextLength,
+      toolSyntax: c.tools === "text" ? "text" : "auto",
+      timeouts: c.timeouts && {
+        firstTokenMs: seconds(c.timeouts.firstToken),
+        idleMs: seconds(c.timeouts.idle),
+      },
+      runtimeOptions: {
+        ...(c.unloadAfter !== undefined ? { unloadAfterMs: c.unloadAfter * 1000 } : {}),
+        ...(c.threads !== undefined ? { threads: c.threads } : {}),
+        ...(c.gpu === false ? { gpu: false as const } : {}),
+      },
+    });
+  }
   const baseUrl =
     c.baseUrl ??
     (c.type === "ollama" ? DEFAULT_OLLAMA_URL : c.type === "anthropic" ? undefined : "");
@@ -162,7 +185,7 @@ async function choose(
     const known = Object.keys(configs.providers);
     const source = flags.provider ? "--provider" : `${configs.default?.source}: default.provider`;
     throw new ConfigError(
-      `${source}: unknown provider "${name}" — ${known.length ? `configured: ${known.join(", ")}; ` : ""}or use one of ${PROVIDER_KINDS.join(", ")} with --base-url`,
+      `${source}: unknown provider "${name}" — ${known.length ? `configured: ${known.join(", ")}; ` : ""}or use one of ${PROVIDER_KINDS.filter((k) => k !== "local").join(", ")} with --base-url, or local (models in ~/.islet/models)`,
     );
   }
   const names = Object.keys(configs.providers);
@@ -179,7 +202,7 @@ async function choose(
   }
   const servers = await detection.get();
   const server = servers.find((s) => s.models.length > 0) ?? servers[0];
-  if (!server) throw new ConfigError(`no model provider configured or running — ${HINT}`);
+  if (!server) return [EMBEDDED];
   return [fromDetected(server), server];
 }
 
@@ -196,10 +219,27 @@ async function chooseModel(
   if (direct) return direct;
   const models = await provider.listModels(opts.signal).catch(() => []);
   if (models[0]) return models[0].name;
-  const pull = config.type === "ollama" ? " (or pull one: `ollama pull qwen3:8b`)" : "";
+  const pull =
+    config.type === "ollama"
+      ? " (or pull one: `ollama pull qwen3:8b`)"
+      : config.type === "local"
+        ? " (or download one: `islet models pull NAME`)"
+        : "";
   throw new ConfigError(
     `${config.name}: no model chosen — pass --model or set default.model in providers.yaml${pull}`,
   );
+}
+
+async function chooseLocalModel(opts: Merged, config: ProviderConfig): Promise<string> {
+  const fromDefault =
+    opts.configs.default?.provider === config.name ? opts.configs.default.model : undefined;
+  try {
+    const dir = opts.modelsDir ?? defaultModelsDir(opts.env ?? {});
+    return await pickLocalModel(dir, opts.flags?.model ?? fromDefault ?? config.model);
+  } catch (err) {
+    if (err instanceof ModelFileError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 export async function resolveProvider(options: ResolveOptions): Promise<ResolvedProvider> {
@@ -211,8 +251,10 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
   const detection = new Detection(opts.detected);
   const [chosen, server] = await choose(opts, detection);
   const config: ProviderConfig = flags.baseUrl ? { ...chosen, baseUrl: flags.baseUrl } : chosen;
-  const native = createProvider(config, opts.env ?? {});
-  const model = await chooseModel(opts, config, native, server);
+  // The embedded runtime's model is a file: pick it (or say what to pull) before starting anything.
+  const localModel = config.type === "local" ? await chooseLocalModel(opts, config) : undefined;
+  const native = createProvider(config, opts.env ?? {}, opts.modelsDir);
+  const model = localModel ?? (await chooseModel(opts, config, native, server));
 
   let toolMode: "native" | "text" = config.tools === "text" ? "text" : "native";
   let modelInfo: ModelInfo | undefined;
@@ -225,6 +267,8 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
       toolMode = "text";
     }
   }
-  const provider = toolMode === "text" ? withTextToolProtocol(native) : native;
+  // `local` applies its text protocol itself, with a grammar that keeps every call well-formed.
+  const provider =
+    toolMode === "text" && config.type !== "local" ? withTextToolProtocol(native) : native;
   return { provider, model, toolMode, config, ...(modelInfo ? { modelInfo } : {}) };
 }

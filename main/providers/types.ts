@@ -3,7 +3,7 @@ import type { Message, ToolCallRequest } from "../conversation/message.ts";
 import type { ErrorType, ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
 import type { TimeoutKind } from "./timeouts.ts";
 
-export type ProviderKind = "ollama" | "openai-compatible" | "anthropic";
+export type ProviderKind = "ollama" | "openai-compatible" | "anthropic" | "local";
 
 /** A JSON Schema object as sent to models (always type "object" at the top). */
 export type JsonSchema = {

@@ -38,6 +38,8 @@ export interface ToolContext {
   sdk?: Context;
   /** Output as it arrives, for the windows watching (tools that stream it: Bash). */
   onOutput?(text: string): void;
+  /** The conversation's id ("" when unsaved): a Task's SubagentStop hooks are told it. */
+  sessionId?: string;
   /** The model's id for this call (events a tool emits name it: a Task's sub-agent progress). */
   callId?: string;
   /** The conversation's event sink, for tools that report more than text (Task). */

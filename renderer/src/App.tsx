@@ -13,6 +13,7 @@ import { EngineWarnings } from "./shell/EngineWarnings.tsx";
 import { Sidebar } from "./shell/Sidebar.tsx";
 import { AgentPicker } from "./models/AgentPicker.tsx";
 import { ModelPicker } from "./models/ModelPicker.tsx";
+import { ModelsView } from "./models/ModelsView.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsView } from "./settings/SettingsView.tsx";
 import { useAppliedTheme } from "./settings/theme.ts";
@@ -78,7 +79,9 @@ export function App() {
             )}
           />
         </div>
-        {view === "plugins" && pluginsTab === "catalog" ? (
+        {view === "models" ? (
+          <ModelsView />
+        ) : view === "plugins" && pluginsTab === "catalog" ? (
           <CatalogView
             tabs={<PluginsTabs tab={pluginsTab} onChange={setPluginsTab} />}
             connection={connection}

@@ -11,6 +11,7 @@ import { commandHandlers } from "./commands.ts";
 import { editorHandlers } from "./editor.ts";
 import { mcpHandlers } from "./mcp.ts";
 import { pluginHandlers } from "./plugins.ts";
+import { localModelHandlers } from "./local-models.ts";
 import { modelHandlers, withSessionModel } from "./models.ts";
 import { packHandlers, type CatalogOptions, type PackOperations } from "./packs.ts";
 import { questionHandlers } from "./questions.ts";
@@ -47,6 +48,7 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ),
     ...sessionHandlers(deps.engine, deps.chats, deps.service),
     ...modelHandlers(deps.engine, deps.chats, deps.service),
+    ...localModelHandlers(deps.engine, deps.service),
     ...agentHandlers(deps.engine, deps.chats, deps.settings, deps.service),
     ...settingsHandlers(deps.engine, deps.settings, deps.service),
     ...commandHandlers(deps.engine),

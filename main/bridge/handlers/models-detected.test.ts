@@ -20,7 +20,7 @@ test("detected local servers are listed; the first one is what a new chat uses",
     };
     assert.deepEqual(empty.servers, []);
     assert.equal(empty.current, null);
-    assert.match(empty.currentError, /ollama serve/);
+    assert.match(empty.currentError, /islet models pull .* or start Ollama/);
     // The user starts LM Studio (the fake Ollama stands in for its address): looked for again.
     servers.push({
       id: "lmstudio",

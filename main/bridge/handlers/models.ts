@@ -10,6 +10,7 @@ import { restoreSessionModel } from "../../engine/session-model.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { saveDefaultModel } from "../../providers/config-edit.ts";
 import { createProvider, type ProviderConfig } from "../../providers/index.ts";
+import { localModels, modelsDir } from "../../models/index.ts";
 import type { Chats } from "../chats.ts";
 import type { ModelServer } from "../schemas/models.ts";
 import { EVERYONE, type BridgeService, type CallHandlers, type ClientId } from "../service.ts";
@@ -73,7 +74,22 @@ async function listServers(source: ModelSource): Promise<ModelServer[]> {
       };
     }),
   );
-  return [...servers, ...configured];
+  // The embedded runtime's downloaded models (usable ones only; the Models screen shows the rest).
+  const local = (await localModels(source.homes)).filter((m) => m.info).map((m) => m.name);
+  const embedded: ModelServer[] = local.length
+    ? [
+        {
+          provider: "local",
+          label: "Built-in",
+          kind: "local",
+          baseUrl: modelsDir(source.homes.global),
+          source: "embedded",
+          models: local,
+          error: null,
+        },
+      ]
+    : [];
+  return [...servers, ...configured, ...embedded];
 }
 
 export function modelHandlers(

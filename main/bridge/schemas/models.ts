@@ -9,9 +9,10 @@ export const ModelServer = z.strictObject({
   provider: z.string(),
   /** What to show ("Ollama", "LM Studio", the configured name…). */
   label: z.string(),
-  kind: z.enum(["ollama", "openai-compatible", "anthropic"]),
+  /** "local": the embedded runtime (its baseUrl is the models folder). */
+  kind: z.enum(["ollama", "openai-compatible", "anthropic", "local"]),
   baseUrl: z.string(),
-  source: z.enum(["detected", "configured"]),
+  source: z.enum(["detected", "configured", "embedded"]),
   models: z.array(z.string()),
   /** Why its models could not be listed (server down, key missing…). */
   error: z.string().nullable(),
@@ -37,4 +38,81 @@ export const ModelsSelect = {
     model: z.string().min(1, "model: required"),
   }),
   response: z.strictObject({ current: ModelRef, scope: z.enum(["conversation", "default"]) }),
+};
+
+/** A download of the embedded runtime's models, as the `models/download` event reports it. */
+export const ModelDownload = z.strictObject({
+  name: z.string(),
+  title: z.string(),
+  state: z.enum(["running", "done", "failed", "cancelled"]),
+  received: z.number(),
+  total: z.number().nullable(),
+  bytesPerSecond: z.number(),
+  secondsLeft: z.number().nullable(),
+  /** One line: what went wrong and what to do (state "failed"). */
+  error: z.string().nullable(),
+});
+export type ModelDownload = z.infer<typeof ModelDownload>;
+
+const Fit = z.enum(["fits", "tight", "too-big"]);
+
+export const LocalModelView = z.strictObject({
+  name: z.string(),
+  size: z.number(),
+  architecture: z.string().nullable(),
+  parameters: z.number().nullable(),
+  contextLength: z.number().nullable(),
+  quantization: z.string().nullable(),
+  memoryNeeded: z.number().nullable(),
+  fit: Fit.nullable(),
+  /** Why the file cannot be used (one line), or null. */
+  error: z.string().nullable(),
+  /** New chats use it (the default model is this one, on the embedded runtime). */
+  inUse: z.boolean(),
+});
+
+export const CatalogModelView = z.strictObject({
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  size: z.number(),
+  quantization: z.string(),
+  parameters: z.string(),
+  memoryNeeded: z.number(),
+  license: z.string(),
+  url: z.string(),
+  fit: Fit,
+  downloaded: z.boolean(),
+});
+
+/** The embedded runtime's models: downloaded, the catalog, downloads under way. */
+export const ModelsLocal = {
+  request: z.undefined(),
+  response: z.strictObject({
+    dir: z.string(),
+    models: z.array(LocalModelView),
+    catalog: z.array(CatalogModelView),
+    /** The catalog model to offer first on this machine (the largest that fits comfortably). */
+    recommended: z.string().nullable(),
+    totalMemory: z.number(),
+    downloads: z.array(ModelDownload),
+    /** Why the catalog could not be read (one line), or null. */
+    catalogError: z.string().nullable(),
+  }),
+};
+
+/** Starts downloading a catalog model (or a .gguf URL); progress comes as `models/download`. */
+export const ModelsDownload = {
+  request: z.strictObject({ name: z.string().min(1, "name: required") }),
+  response: ModelDownload,
+};
+
+export const ModelsCancelDownload = {
+  request: z.strictObject({ name: z.string().min(1, "name: required") }),
+  response: z.strictObject({ cancelled: z.boolean() }),
+};
+
+export const ModelsDelete = {
+  request: z.strictObject({ name: z.string().min(1, "name: required") }),
+  response: z.strictObject({ name: z.string() }),
 };

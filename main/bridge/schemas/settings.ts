@@ -12,8 +12,8 @@ const RULE = z.enum(["ask", "allow", "deny"], { error: "expected ask, allow or d
 const RUNTIME = z.enum(["auto", "isolated-vm", "quickjs"], {
   error: "pluginRuntime: expected auto, isolated-vm or quickjs",
 });
-const KIND = z.enum(["ollama", "openai-compatible", "anthropic"], {
-  error: "type: expected ollama, openai-compatible or anthropic",
+const KIND = z.enum(["ollama", "openai-compatible", "anthropic", "local"], {
+  error: "type: expected ollama, openai-compatible, anthropic or local",
 });
 const PROVIDER_NAME = z
   .string()

@@ -21,8 +21,8 @@ export interface ClaudeManifest {
   outputStyles?: string[];
   /** hooks.json files besides hooks/hooks.json, or inline hook objects. */
   hooks: (string | Record<string, unknown>)[];
-  /** .mcp.json files besides ./.mcp.json, or inline `{name: cfg}` maps. */
-  mcpServers: (string | Record<string, unknown>)[];
+  /** As written (a `./path`, a list of them, or inline servers): main/mcp/plugin-servers.ts reads it. */
+  mcpServers?: unknown;
 }
 
 export interface ManifestRead {
@@ -58,7 +58,7 @@ const PATH_FIELDS = ["commands", "agents", "skills", "outputStyles"] as const;
 export function readClaudeManifest(dir: string): ManifestRead {
   const file = path.join(dir, ".claude-plugin", "plugin.json");
   const out: ManifestRead = {
-    manifest: { name: path.basename(dir), hooks: [], mcpServers: [] },
+    manifest: { name: path.basename(dir), hooks: [] },
     errors: [],
     warnings: [],
   };
@@ -107,7 +107,8 @@ export function readClaudeManifest(dir: string): ManifestRead {
       bad(field, 'paths starting with "./" inside the plugin');
     if (inside && inside.length > 0) out.manifest[field] = inside.map((p) => path.join(dir, p));
   }
-  for (const field of ["hooks", "mcpServers"] as const) {
+  out.manifest.mcpServers = m.mcpServers;
+  for (const field of ["hooks"] as const) {
     const v = m[field];
     if (v === undefined) continue;
     const items = Array.isArray(v) ? v : [v];

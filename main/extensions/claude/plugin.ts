@@ -5,13 +5,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
+import type { McpServerSpec } from "../../mcp/config.ts";
 import type { HomeSource } from "../../plugins/loader/features.ts";
 import { parseHooksFile, readHooksData, type ShellHookSpec } from "../shell-hooks/config.ts";
+import type { MarkdownCommand } from "../markdown/commands.ts";
+import { loadSkill, type Skill } from "../markdown/skills.ts";
 import { unwiredWarnings } from "../shell-hooks/source.ts";
 import {
   pluginAgents,
   pluginCommands,
-  pluginMcpServers,
+  pluginMcp,
   pluginOutputStyles,
   pluginSkills,
   type Found,
@@ -27,11 +30,12 @@ export interface ClaudePlugin {
   manifest: ClaudeManifest;
   /** Untrusted project: hooks and MCP servers are listed, not run. */
   heldBack: boolean;
-  commands: NamedFile[];
-  skills: NamedFile[];
+  commands: MarkdownCommand[];
+  skills: Skill[];
   agents: AgentConfig[];
   outputStyles: NamedFile[];
-  mcpServers: { name: string; source: string }[];
+  /** Named `plugin_<plugin>_<server>`; `${CLAUDE_PLUGIN_ROOT}` expanded. */
+  mcpServers: McpServerSpec[];
   hooks: ShellHookSpec[];
   errors: string[];
   warnings: string[];
@@ -39,7 +43,7 @@ export interface ClaudePlugin {
 
 export function readClaudePlugin(
   dir: string,
-  opts: { scope: HomeSource; heldBack: boolean },
+  opts: { scope: HomeSource; heldBack: boolean; env?: Record<string, string | undefined> },
 ): ClaudePlugin {
   const { manifest, errors, warnings } = readClaudeManifest(dir);
   const ns = manifest.name;
@@ -69,17 +73,21 @@ export function readClaudePlugin(
   // `skills` adds to the default folder; a lone SKILL.md at the root is a one-skill plugin.
   const skillDirs = [at("skills"), ...(manifest.skills ?? [])];
   plugin.skills = take(pluginSkills(skillDirs, ns));
-  if (existsSync(at("SKILL.md"))) plugin.skills.push({ name: ns, file: at("SKILL.md") });
+  if (existsSync(at("SKILL.md"))) {
+    try {
+      const { skill, warnings: w } = loadSkill(at("SKILL.md"));
+      plugin.skills.push({ ...skill, name: ns, bareName: ns });
+      plugin.warnings.push(...w);
+    } catch (err) {
+      plugin.errors.push((err as Error).message.split("\n")[0]);
+    }
+  }
   plugin.agents = take(pluginAgents(manifest.agents ?? [at("agents")], ns));
   plugin.outputStyles = take(
     pluginOutputStyles(manifest.outputStyles ?? [at("output-styles")], ns),
   );
 
-  const mcpSources: (string | Record<string, unknown>)[] = [
-    at(".mcp.json"),
-    ...manifest.mcpServers,
-  ];
-  for (const from of mcpSources) plugin.mcpServers.push(...take(pluginMcpServers(from, ns)));
+  plugin.mcpServers = take(pluginMcp(dir, ns, manifest.mcpServers, opts.env));
 
   const defaultHooks = at(path.join("hooks", "hooks.json"));
   plugin.hooks.push(...readHookFile(defaultHooks, plugin, false));

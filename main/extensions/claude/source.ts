@@ -1,9 +1,10 @@
 /**
  * Claude Code plugins, loaded unchanged from the plugins folders code plugins live in (a folder
  * with `.claude-plugin/plugin.json`): commands, skills, agents, hooks/hooks.json, .mcp.json and
- * output styles, each plugin in a registrar scope of its own. A project's plugins are held to
- * the project's trust: untrusted, their hooks and MCP servers (commands run outside any sandbox)
- * are listed but not run.
+ * output styles, each plugin in a registrar scope of its own, through the loaders Islet's own
+ * commands, skills, agents and MCP servers use. A project's plugins are held to the project's
+ * trust: untrusted, their hooks and MCP servers (programs run outside any sandbox) are listed but
+ * not run; their commands' !`cmd` lines go through the approval policy like any command's.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +14,8 @@ import { isSelected } from "../../plugins/loader/discover.ts";
 import { loadPluginFeatures, type PluginFlags } from "../../plugins/loader/features.ts";
 import { findPluginFolders } from "../../plugins/loader/walk.ts";
 import { HOOK_SOURCE_ORDER } from "../hook-sources.ts";
+import { registerMarkdownCommands } from "../markdown/command.ts";
+import { registerSkills } from "../markdown/skill-command.ts";
 import type { ContributionRegistrar } from "../registrar.ts";
 import type { Discovery, ExtensionSource } from "../source.ts";
 import { ShellHookRegistry } from "../shell-hooks/registry.ts";
@@ -23,11 +26,19 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   private readonly homes: Homes;
   private readonly flags: PluginFlags;
   private readonly warn: (line: string) => void;
+  private readonly env: Record<string, string | undefined> | undefined;
   private registries: ShellHookRegistry[] = [];
   /** What the last load found (the plugin browser and `islet plugins list` show it). */
   plugins: ClaudePlugin[] = [];
 
-  constructor(opts: { homes: Homes; flags: PluginFlags; warn(line: string): void }) {
+  constructor(opts: {
+    homes: Homes;
+    flags: PluginFlags;
+    warn(line: string): void;
+    /** `${VAR}` values for .mcp.json (default process.env). */
+    env?: Record<string, string | undefined>;
+  }) {
+    this.env = opts.env;
     this.homes = opts.homes;
     this.flags = opts.flags;
     this.warn = opts.warn;
@@ -44,6 +55,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
         const plugin = readClaudePlugin(dir, {
           scope: where.source,
           heldBack: where.source === "project" && !trusted,
+          env: this.env,
         });
         if (!isSelected(plugin.name, features.include, features.exclude))
           plugin.status = "excluded";
@@ -62,11 +74,19 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
       for (const line of [...plugin.errors, ...plugin.warnings]) this.warn(line);
       if (plugin.status !== "enabled") continue;
       const scope = registrar.scope();
+      const pluginData = path.join(this.homes.global, "plugin-data", plugin.name);
+      const origin = {
+        source: "plugin" as const,
+        plugin: plugin.name,
+        vars: { CLAUDE_PLUGIN_ROOT: plugin.dir, CLAUDE_PLUGIN_DATA: pluginData },
+      };
+      registerMarkdownCommands(scope, plugin.commands, origin);
+      registerSkills(scope, plugin.skills, origin);
       for (const agent of plugin.agents) scope.agent(agent);
       if (plugin.heldBack) continue;
-      for (const server of plugin.mcpServers) scope.mcpServer(server);
+      for (const spec of plugin.mcpServers)
+        scope.mcpServer({ name: spec.name, source: spec.source, spec });
       if (plugin.hooks.length === 0) continue;
-      const pluginData = path.join(this.homes.global, "plugin-data", plugin.name);
       try {
         mkdirSync(pluginData, { recursive: true });
       } catch (err) {
@@ -95,6 +115,21 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     const failures: string[] = [];
     for (const r of this.registries) failures.push(...(await r.sessionEnd(ctx, reason)));
     return failures;
+  }
+
+  /** SubagentStop hooks, plugin by plugin: failures one line each, reasons to go on. */
+  async subagentStop(
+    session: { id: string; workdir: string },
+    agent: string,
+    active: boolean,
+  ): Promise<{ failures: string[]; reasons: string[] }> {
+    const out = { failures: [] as string[], reasons: [] as string[] };
+    for (const r of this.registries) {
+      const one = await r.subagentStop(session, agent, active);
+      out.failures.push(...one.failures);
+      out.reasons.push(...one.reasons);
+    }
+    return out;
   }
 
   /** Notification hooks, plugin by plugin; failures one line each. */

@@ -5,14 +5,28 @@ import { AgentSession } from "../../agent/loop.ts";
 import type { EngineDeps } from "../../agent/state.ts";
 import type { SubAgentRunner } from "./task-tool.ts";
 
+/**
+ * Asked when a sub-agent answered (SubagentStop hooks): a reason keeps it going with that as the
+ * next prompt. `active`: it already went on because of one.
+ */
+export type SubAgentStop = (
+  parent: { id: string; workdir: string },
+  agent: string,
+  active: boolean,
+) => Promise<string | undefined>;
+
+/** How many times stop hooks may keep one sub-agent going (a hook that always blocks ends). */
+const MAX_CONTINUATIONS = 3;
+
 export function subAgentRunner(
   agents: ReadonlyMap<string, AgentConfig>,
   /** The engine's deps for a conversation that is not saved, emitting to `emit`. */
   deps: (emit: EventSink) => EngineDeps,
+  onStop?: SubAgentStop,
 ): SubAgentRunner {
   return {
     agents: () => [...agents.values()].map((a) => ({ name: a.name, description: a.description })),
-    async run(agent, prompt, { signal, onEvent, approve }) {
+    async run(agent, prompt, { signal, onEvent, approve, parent }) {
       const base = deps(onEvent);
       // No Task inside a Task: one level of sub-agents, as Claude Code does.
       const tools = { list: () => base.tools.list().filter((t) => t.name !== "Task") };
@@ -23,7 +37,13 @@ export function subAgentRunner(
       const stop = (): void => session.stop();
       signal.addEventListener("abort", stop, { once: true });
       try {
-        const outcome = await session.send(prompt);
+        let outcome = await session.send(prompt);
+        const where = { id: parent?.sessionId ?? "", workdir: parent?.workdir ?? base.workdir };
+        for (let i = 0; onStop && outcome.status === "done" && i < MAX_CONTINUATIONS; i++) {
+          const reason = await onStop(where, agent, i > 0);
+          if (reason === undefined || signal.aborted) break;
+          outcome = await session.send(reason);
+        }
         return { status: outcome.status, text: outcome.text, error: outcome.error?.message };
       } finally {
         signal.removeEventListener("abort", stop);

@@ -16,7 +16,13 @@ export interface SubAgentRunner {
   run(
     agent: string,
     prompt: string,
-    opts: { signal: AbortSignal; onEvent(event: AgentEvent): void; approve?: ApproveCall },
+    opts: {
+      signal: AbortSignal;
+      onEvent(event: AgentEvent): void;
+      approve?: ApproveCall;
+      /** The conversation that runs the Task (SubagentStop hooks are told its id). */
+      parent?: { sessionId: string; workdir: string };
+    },
   ): Promise<{ status: string; text: string; error?: string }>;
 }
 
@@ -54,6 +60,7 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
         signal: ctx.signal,
         // The sub-agent's calls are asked of the window of the conversation that runs the Task.
         approve: ctx.approve,
+        parent: { sessionId: ctx.sessionId ?? "", workdir: ctx.workdir },
         onEvent: (event) => {
           if (ctx.callId && NESTED.has(event.type))
             ctx.emit?.({ type: "subagent", id: ctx.callId, agent: args.subagent_type, event });

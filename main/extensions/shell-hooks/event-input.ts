@@ -21,10 +21,11 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
 };
 
 /**
- * Read, listed and shown, but Islet has no point to run them at yet. (SessionEnd and
- * Notification run outside the turn's hook points: ShellHookRegistry.sessionEnd, notification.)
+ * Read, listed and shown, but Islet has no point to run them at yet (none today). SessionEnd,
+ * Notification and SubagentStop run outside the turn's hook points: ShellHookRegistry.sessionEnd,
+ * notification, subagentStop.
  */
-export const UNWIRED_EVENTS: readonly ShellHookEvent[] = ["SubagentStop"];
+export const UNWIRED_EVENTS: readonly ShellHookEvent[] = [];
 
 /** Per-conversation memory a registry keeps between calls. */
 export interface SessionMemory {

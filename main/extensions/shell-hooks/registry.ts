@@ -13,12 +13,20 @@ import type {
   HookTiming,
 } from "../../agent/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
-import type { ShellHookSpec } from "./config.ts";
+import type { ShellHookEvent, ShellHookSpec } from "./config.ts";
 import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
 import { runHookCommand, type HookRun } from "./run-command.ts";
 import { verdictResult } from "./verdict-result.ts";
+
+/** Events that happen outside the turn's hook points (each has a method here). */
+const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
+  "SessionEnd",
+  "Notification",
+  "SubagentStop",
+]);
+type OutsideEvent = "SessionEnd" | "Notification" | "SubagentStop";
 
 export interface ShellHookOrigin {
   /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
@@ -40,7 +48,7 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
   private readonly memory: SessionMemory = { started: new Set(), stopActive: new Set() };
-  /** SessionEnd and Notification commands: run outside the turn's hook points. */
+  /** SessionEnd, Notification and SubagentStop commands: run outside the turn's hook points. */
   private readonly outside: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] = [];
   private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile (one line each). */
@@ -53,7 +61,7 @@ export class ShellHookRegistry implements HookRegistry {
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
     );
     for (const { spec, origin } of ordered) {
-      if (spec.event === "SessionEnd" || spec.event === "Notification")
+      if (OUTSIDE_EVENTS.has(spec.event))
         this.outside.push({ spec, origin, match: this.matcher(spec).match });
       const timing = EVENT_TIMING[spec.event];
       if (!timing) continue;
@@ -73,7 +81,7 @@ export class ShellHookRegistry implements HookRegistry {
    */
   async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
     const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
-    const failures = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
+    const { failures } = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
     this.memory.stopActive.delete(ctx.session.id);
     return failures;
@@ -97,24 +105,49 @@ export class ShellHookRegistry implements HookRegistry {
       message,
       notification_type: type,
     };
-    return this.runOutside("Notification", type, input, session.workdir);
+    return this.runOutside("Notification", type, input, session.workdir).then((r) => r.failures);
+  }
+
+  /**
+   * SubagentStop (a Task's sub-agent answered; the matcher's subject is its agent): a block
+   * (exit 2 or `decision: "block"`) keeps the sub-agent going with the reason. `active`: it
+   * already continued because of a hook (Claude's `stop_hook_active`).
+   */
+  subagentStop(
+    session: { id: string; workdir: string },
+    agent: string,
+    active: boolean,
+  ): Promise<{ failures: string[]; reasons: string[] }> {
+    const input = {
+      session_id: session.id,
+      transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
+      cwd: session.workdir,
+      permission_mode: "default",
+      hook_event_name: "SubagentStop",
+      stop_hook_active: active,
+      agent_type: agent,
+    };
+    return this.runOutside("SubagentStop", agent, input, session.workdir);
   }
 
   private async runOutside(
-    event: "SessionEnd" | "Notification",
+    event: OutsideEvent,
     subject: string,
     input: Record<string, unknown>,
     workdir: string,
-  ): Promise<string[]> {
+  ): Promise<{ failures: string[]; reasons: string[] }> {
     const failures: string[] = [];
+    const reasons: string[] = [];
     for (const { spec, origin, match } of this.outside) {
       if (this.stopAll.signal.aborted) break;
       if (spec.event !== event || !match(subject)) continue;
       const run = await this.run(spec, origin, workdir, input);
       const verdict = readVerdict(event, run, spec.timeoutS);
       if (verdict.error) failures.push(`${origin.label}:${event} failed: ${verdict.error}`);
+      if (verdict.block && !verdict.stop)
+        reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
     }
-    return failures;
+    return { failures, reasons };
   }
 
   /** Stops every running command's process tree; nothing runs afterwards. */

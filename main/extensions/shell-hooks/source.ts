@@ -104,6 +104,17 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     return (await this.registry?.sessionEnd(ctx, reason)) ?? [];
   }
 
+  /** SubagentStop hooks: failures one line each, and the reasons to keep the sub-agent going. */
+  async subagentStop(
+    session: { id: string; workdir: string },
+    agent: string,
+    active: boolean,
+  ): Promise<{ failures: string[]; reasons: string[] }> {
+    return (
+      (await this.registry?.subagentStop(session, agent, active)) ?? { failures: [], reasons: [] }
+    );
+  }
+
   /** Notification hooks (Islet waits for the person); failures one line each. */
   async notification(
     session: { id: string; workdir: string },

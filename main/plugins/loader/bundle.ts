@@ -14,6 +14,7 @@ import {
   writeCache,
   type BundleMessage,
 } from "./bundle-cache.ts";
+import { BUNDLE_GUARD_VERSION, bundleGuard } from "./bundle-guard.ts";
 import { trackedFilesFor } from "./bundle-inputs.ts";
 import { explainUnresolved } from "./node-builtins.ts";
 
@@ -117,7 +118,13 @@ export async function bundlePlugin(opts: BundleOptions): Promise<BundleResult> {
   const entry = path.resolve(opts.entry);
   const pluginDir = path.resolve(opts.pluginDir);
   const key = hashBytes(
-    JSON.stringify({ esbuild: esbuild.version, entry, pluginDir, settings: BUNDLE_SETTINGS }),
+    JSON.stringify({
+      esbuild: esbuild.version,
+      entry,
+      pluginDir,
+      settings: BUNDLE_SETTINGS,
+      guard: BUNDLE_GUARD_VERSION,
+    }),
   );
   if (opts.cacheDir) {
     const hit = await readCache(opts.cacheDir, key);
@@ -138,6 +145,7 @@ export async function bundlePlugin(opts: BundleOptions): Promise<BundleResult> {
       absWorkingDir: pluginDir,
       // Only the plugin's own tsconfig.json counts: never one from a folder above the plugin.
       tsconfigRaw: await readTsconfig(pluginDir),
+      plugins: [bundleGuard(pluginDir, BUNDLE_SETTINGS.external)],
     });
   } catch (err) {
     const failure = err as esbuild.BuildFailure;

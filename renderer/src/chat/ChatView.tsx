@@ -7,6 +7,8 @@ import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contrac
 import { useBridgeQuery } from "../bridge/hooks.ts";
 import { useQuestions } from "../questions/useQuestions.ts";
 import { Callout } from "../ui/Callout.tsx";
+import { RecommendedModel } from "../models/RecommendedModel.tsx";
+import { useModels } from "../models/useModels.ts";
 import { Logo } from "../ui/Logo.tsx";
 import { matchApprovals } from "./approvals.ts";
 import { Composer } from "./Composer.tsx";
@@ -130,6 +132,9 @@ function firstPrompt(turns: { prompt: string | null }[]): string | null {
 
 function EmptyChat({ loading }: { loading: boolean }) {
   const info = useBridgeQuery("app/info");
+  // Nothing to chat with yet: offer the built-in model that fits this machine.
+  const models = useModels(null);
+  const noModel = models.data !== undefined && models.data.current === null;
   if (loading)
     return (
       <p className="chat-empty" role="status">
@@ -148,6 +153,7 @@ function EmptyChat({ loading }: { loading: boolean }) {
       <p className="muted chat-empty-tip">
         Type <kbd>/</kbd> for commands. Tools that change files or run commands ask first.
       </p>
+      {noModel ? <RecommendedModel /> : null}
     </div>
   );
 }

@@ -1,11 +1,13 @@
 /**
- * The model picker's empty state: a compact "No model" button in its place, opening a note on
- * how to start a local server (and why configured providers did not answer).
+ * The model picker's empty state: a compact "No model" button in its place, opening a note that
+ * offers the built-in model that fits this machine (Download), or how to start a local server
+ * (and why configured providers did not answer).
  */
 import { useEffect, useId, useRef, useState } from "react";
 import type { CallResponse } from "../../../main/bridge/contract.ts";
 import { AlertIcon } from "../ui/icons.tsx";
 import { ChevronIcon } from "../ui/more-icons.tsx";
+import { RecommendedModel } from "./RecommendedModel.tsx";
 
 type ModelServer = CallResponse<"models/list">["servers"][number];
 
@@ -53,7 +55,8 @@ export function NoModels({
       </button>
       {open ? (
         <div id={id} className="no-models" role="region" aria-label="How to get a model">
-          <p className="no-models-title">Start a local model server, then look again</p>
+          <RecommendedModel compact />
+          <p className="no-models-title">Or start a local model server, then look again</p>
           <ul>
             <li>
               Ollama: <code>ollama serve</code>, then <code>ollama pull qwen3:8b</code>

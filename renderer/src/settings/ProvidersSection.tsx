@@ -13,6 +13,7 @@ const KIND_LABEL = {
   "openai-compatible": "OpenAI-compatible",
   anthropic: "Anthropic",
   ollama: "Ollama",
+  local: "Embedded (llama.cpp)",
 };
 
 export function ProvidersSection({

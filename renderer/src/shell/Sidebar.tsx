@@ -5,7 +5,7 @@ import type { ConnectionState } from "../bridge/index.ts";
 import { ChatIcon, PluginIcon } from "../ui/icons.tsx";
 import { Logo } from "../ui/Logo.tsx";
 import { EditorIcon } from "../editor/EditorIcon.tsx";
-import { SettingsIcon } from "../ui/more-icons.tsx";
+import { CpuIcon, SettingsIcon } from "../ui/more-icons.tsx";
 import type { ViewId } from "./views.ts";
 
 interface NavItem {
@@ -16,6 +16,7 @@ interface NavItem {
 
 const NAV: NavItem[] = [
   { id: "chat", label: "Chat", icon: <ChatIcon /> },
+  { id: "models", label: "Models", icon: <CpuIcon /> },
   { id: "plugins", label: "Plugins", icon: <PluginIcon /> },
   { id: "editor", label: "Editor", icon: <EditorIcon /> },
   { id: "settings", label: "Settings", icon: <SettingsIcon /> },

@@ -1,2 +1,2 @@
 /** The app's top-level views, in sidebar order. */
-export type ViewId = "chat" | "plugins" | "editor" | "settings";
+export type ViewId = "chat" | "models" | "plugins" | "editor" | "settings";

@@ -1,0 +1,128 @@
+/**
+ * `models/local`, `models/download`, `models/cancelDownload`, `models/delete`: the embedded
+ * runtime's models for the app's Models screen and the chat's first-run offer. Downloads run in
+ * the engine (a window may close meanwhile) and report to every window as `models/download`.
+ */
+import type { Engine } from "../../engine/engine.ts";
+import { ProblemError } from "../../host/problem.ts";
+import {
+  Downloads,
+  loadCatalog,
+  machineMemory,
+  localModels,
+  memoryFit,
+  memoryNeeded,
+  modelsDir,
+  recommendedModel,
+  removeModel,
+  type CatalogModel,
+} from "../../models/index.ts";
+import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
+import { modelSource } from "./models.ts";
+
+type LocalHandlers = Pick<
+  CallHandlers,
+  "models/local" | "models/download" | "models/cancelDownload" | "models/delete"
+>;
+
+/** The local model new chats use, if the default is the embedded runtime. */
+async function inUse(engine: Engine): Promise<string | null> {
+  try {
+    const resolved = await modelSource(engine, "models/local").resolve(engine.agent("default"));
+    return resolved.provider.name === "local" ? resolved.model : null;
+  } catch {
+    return null;
+  }
+}
+
+export function localModelHandlers(
+  engine: Engine,
+  service: Pick<BridgeService, "emit">,
+): LocalHandlers {
+  const homes = engine.homes;
+  let last = 0;
+  const downloads = new Downloads({
+    homes,
+    onChange: (state) => {
+      // Progress at most 4 times a second; every change of state at once.
+      const now = performance.now();
+      if (state.state === "running" && state.received > 0 && now - last < 250) return;
+      last = now;
+      service.emit(EVERYONE, "models/download", state);
+      if (state.state === "done") service.emit(EVERYONE, "settings/changed", { section: "models" });
+    },
+  });
+  const problem = (source: string, err: unknown, suggestion?: string) =>
+    new ProblemError({
+      source,
+      title: (err as Error).message,
+      ...(suggestion ? { suggestion } : {}),
+    });
+
+  return {
+    "models/local": async () => {
+      const total = machineMemory();
+      let catalog: CatalogModel[] = [];
+      let catalogError: string | null = null;
+      try {
+        catalog = await loadCatalog();
+      } catch (err) {
+        catalogError = (err as Error).message;
+      }
+      const [models, current] = await Promise.all([localModels(homes), inUse(engine)]);
+      const have = new Set(models.map((m) => m.name));
+      return {
+        dir: modelsDir(homes.global),
+        models: models.map((m) => {
+          const need = m.info ? memoryNeeded(m.info) : null;
+          return {
+            name: m.name,
+            size: m.size,
+            architecture: m.info?.architecture ?? null,
+            parameters: m.info?.parameterCount ?? null,
+            contextLength: m.info?.contextLength ?? null,
+            quantization: m.info?.fileType ?? null,
+            memoryNeeded: need,
+            fit: need === null ? null : memoryFit(need, total),
+            error: m.error,
+            inUse: m.name === current,
+          };
+        }),
+        catalog: catalog.map((c) => ({
+          name: c.name,
+          title: c.title,
+          description: c.description,
+          size: c.size,
+          quantization: c.quantization,
+          parameters: c.parameters,
+          memoryNeeded: c.memoryNeeded,
+          license: c.license,
+          url: c.url,
+          fit: memoryFit(c.memoryNeeded, total),
+          downloaded: have.has(c.name),
+        })),
+        recommended: recommendedModel(catalog, total)?.name ?? null,
+        totalMemory: total,
+        downloads: downloads.list(),
+        catalogError,
+      };
+    },
+    "models/download": async ({ name }) => {
+      try {
+        return await downloads.start(name);
+      } catch (err) {
+        throw problem("models/download", err);
+      }
+    },
+    "models/cancelDownload": ({ name }) => Promise.resolve({ cancelled: downloads.cancel(name) }),
+    "models/delete": async ({ name }) => {
+      try {
+        await removeModel(homes, name);
+      } catch (err) {
+        throw problem("models/delete", err);
+      }
+      service.emit(EVERYONE, "settings/changed", { section: "models" });
+      return { name };
+    },
+  };
+}
