@@ -291,6 +291,8 @@ export function executeCommand() { return "notes"; }
     const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
     assert.equal(await focused(), "Chat");
     await page.keyboard.press("Tab");
+    assert.equal(await focused(), "Models");
+    await page.keyboard.press("Tab");
     assert.match(await focused(), /^Plugins/);
     await page.keyboard.press("Enter");
     await card("greeter").waitFor();
