@@ -311,6 +311,8 @@ export class Engine {
     emit: EventSink;
     questions?: QuestionPort;
   }): Promise<Conversation> {
+    // MCP servers start while the user types; their tools join the turn when they are ready.
+    this.mcp.startInBackground();
     if (opts.sessionId) {
       const id = await this.store.resolve(opts.sessionId);
       const saved = await this.store.load(id);
@@ -438,8 +440,8 @@ export class Conversation {
   async submit(text: string): Promise<TurnResult> {
     const parsed = parseCommandLine(text);
     const command = parsed && this.engine.commands.get(parsed.name);
-    // MCP servers start on first need: their tools must be listed before the model is asked.
-    await this.engine.mcp.startAll();
+    // Servers added since the conversation opened start now; none is waited for.
+    this.engine.mcp.startInBackground();
     if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
     if (!command)
       throw new Error(
