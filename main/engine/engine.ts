@@ -19,6 +19,12 @@ import { registerBuiltinCommands } from "../commands/builtin.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
+import {
+  OUTPUT_STYLE_KEY,
+  outputStyleCommand,
+  restoreOutputStyle,
+} from "../extensions/output-styles/command.ts";
+import { findOutputStyles } from "../extensions/output-styles/styles.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
 import { McpManager } from "../mcp/manager.ts";
 import { McpConfigSource } from "../mcp/source.ts";
@@ -115,6 +121,14 @@ export class Engine {
     this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
+    this.commands.register(
+      outputStyleCommand({
+        styles: () => this.outputStyles(),
+        save: (id, name) => {
+          if (id) this.store.append(id, { t: "state", key: OUTPUT_STYLE_KEY, value: name });
+        },
+      }),
+    );
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
       disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
@@ -328,6 +342,12 @@ export class Engine {
         todos: saved.todos,
         stats: saved.stats ?? undefined,
       });
+      restoreOutputStyle(
+        session,
+        saved.state[OUTPUT_STYLE_KEY],
+        () => this.outputStyles(),
+        this.opts.warn,
+      );
       return new Conversation(
         this,
         session,
@@ -349,6 +369,14 @@ export class Engine {
     });
     session.state.resolved = resolved;
     return new Conversation(this, session, undefined, opts.questions);
+  }
+
+  /** Output styles of the homes and the enabled Claude Code plugins (read now). */
+  outputStyles(): ReturnType<typeof findOutputStyles> {
+    const plugins = (this.declarative.claudePlugins?.plugins ?? [])
+      .filter((p) => p.status === "enabled")
+      .map((p) => ({ namespace: p.name, files: p.outputStyles.map((s) => s.file) }));
+    return findOutputStyles(this.homes, plugins);
   }
 
   /**
