@@ -232,8 +232,10 @@ export class AgentSession {
   }
 
   private systemPrompt(extra: readonly string[]): string {
-    const parts = [this.state.agent.systemPrompt, environmentPrompt(this.deps.workdir)];
-    parts.push(...this.deps.promptFragments(), ...extra);
+    const style = this.state.outputStyle;
+    const base = style && !style.keepCodingInstructions ? "" : this.state.agent.systemPrompt;
+    const parts = [base, environmentPrompt(this.deps.workdir)];
+    parts.push(...this.deps.promptFragments(), ...(style ? [style.body] : []), ...extra);
     return parts.filter((p) => p.trim() !== "").join("\n\n");
   }
 

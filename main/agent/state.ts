@@ -92,4 +92,9 @@ export interface AgentState {
   turnDisabledTools: string[];
   /** Tool patterns this user turn is limited to (a command's or skill's allowed-tools); null = no limit. */
   turnAllowedTools: string[] | null;
+  /**
+   * The output style chosen with /output-style: its body ends the system prompt; without
+   * keepCodingInstructions it takes the place of the agent's prompt (Claude Code's semantics).
+   */
+  outputStyle?: { name: string; body: string; keepCodingInstructions: boolean } | null;
 }

@@ -4,6 +4,7 @@
  * (output rewrite), then the results enter history in call order. Messages hooks inject here
  * wait until every result is in, so tool results always follow their calls directly.
  */
+import { limitTurn } from "./turn-limits.ts";
 import {
   executeToolCall,
   runToolCalls,
@@ -188,6 +189,7 @@ export async function runToolPhase(
           sessionId: state.sessionId,
           emit: deps.emit,
           approve: deps.approve,
+          limitTurn: (limits) => limitTurn(state, limits),
         });
       } finally {
         live.close();

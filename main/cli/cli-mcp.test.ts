@@ -1,9 +1,13 @@
-/** `islet mcp list`: a real islet process lists a real MCP server (from config/mcp/) and a broken one. */
+/**
+ * `islet mcp list`: a real islet process lists a real MCP server (from config/mcp/) and a broken
+ * one. `islet run`, a one-shot with no one typing meanwhile, waits for its servers to start.
+ */
 import assert from "node:assert/strict";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { EVERYTHING } from "../mcp/testing/servers.ts";
+import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { islet, tempDirs } from "./testing/islet.ts";
 
 test("islet mcp list [--json]: source, status and tools; a broken file is one warning", async () => {
@@ -48,6 +52,30 @@ test("islet mcp list [--json]: source, status and tools; a broken file is one wa
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal(ran.stdout, "Echo: by hand\n");
   } finally {
+    await rm(dirs.root, { recursive: true, force: true });
+  }
+});
+
+test("islet run offers the MCP servers' tools on its one turn", async () => {
+  const dirs = await tempDirs();
+  const model = await startFakeOpenAI([{ text: ["ok"] }]);
+  try {
+    const mcpDir = path.join(dirs.home, "config", "mcp");
+    await mkdir(mcpDir, { recursive: true });
+    await writeFile(
+      path.join(mcpDir, "everything.yaml"),
+      `command: ${JSON.stringify(process.execPath)}\nargs: [${JSON.stringify(EVERYTHING)}, stdio]\n`,
+    );
+    const ran = await islet([
+      ...["run", "--provider", "openai-compatible", "--base-url", model.url, "--model", "m"],
+      ...["--home", dirs.home, "--workdir", dirs.workdir, "--without-plugins", "hi"],
+    ]);
+    assert.equal(ran.code, 0, ran.stderr);
+    const body = model.chatRequests[0].body as { tools?: { function: { name: string } }[] };
+    const offered = (body.tools ?? []).map((t) => t.function.name);
+    assert.ok(offered.includes("mcp__everything__echo"), offered.join(","));
+  } finally {
+    await model.close();
     await rm(dirs.root, { recursive: true, force: true });
   }
 });

@@ -54,6 +54,8 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     ? jsonRenderer(io)
     : textRenderer(io, { color: process.stderr.isTTY === true && !process.env.NO_COLOR });
   const conversation = await engine.open({ sessionId: values.session, agent: values.agent, emit });
+  // A one-shot has no typing time to start MCP servers in: wait for them (each has its own limit).
+  await engine.mcp.startAll();
   // A resumed session goes on with its last model, unless the command line names one.
   const explicitModel = [values.provider, values.model, values["base-url"]].some(Boolean);
   if (values.session && !explicitModel) {

@@ -19,6 +19,12 @@ import { registerBuiltinCommands } from "../commands/builtin.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
+import {
+  OUTPUT_STYLE_KEY,
+  outputStyleCommand,
+  restoreOutputStyle,
+} from "../extensions/output-styles/command.ts";
+import { findOutputStyles } from "../extensions/output-styles/styles.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
 import { McpManager } from "../mcp/manager.ts";
 import { McpConfigSource } from "../mcp/source.ts";
@@ -115,6 +121,14 @@ export class Engine {
     this.agents.addLoaded(loaded.agents);
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
+    this.commands.register(
+      outputStyleCommand({
+        styles: () => this.outputStyles(),
+        save: (id, name) => {
+          if (id) this.store.append(id, { t: "state", key: OUTPUT_STYLE_KEY, value: name });
+        },
+      }),
+    );
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
       disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
@@ -311,6 +325,8 @@ export class Engine {
     emit: EventSink;
     questions?: QuestionPort;
   }): Promise<Conversation> {
+    // MCP servers start while the user types; their tools join the turn when they are ready.
+    this.mcp.startInBackground();
     if (opts.sessionId) {
       const id = await this.store.resolve(opts.sessionId);
       const saved = await this.store.load(id);
@@ -326,6 +342,12 @@ export class Engine {
         todos: saved.todos,
         stats: saved.stats ?? undefined,
       });
+      restoreOutputStyle(
+        session,
+        saved.state[OUTPUT_STYLE_KEY],
+        () => this.outputStyles(),
+        this.opts.warn,
+      );
       return new Conversation(
         this,
         session,
@@ -347,6 +369,14 @@ export class Engine {
     });
     session.state.resolved = resolved;
     return new Conversation(this, session, undefined, opts.questions);
+  }
+
+  /** Output styles of the homes and the enabled Claude Code plugins (read now). */
+  outputStyles(): ReturnType<typeof findOutputStyles> {
+    const plugins = (this.declarative.claudePlugins?.plugins ?? [])
+      .filter((p) => p.status === "enabled")
+      .map((p) => ({ namespace: p.name, files: p.outputStyles.map((s) => s.file) }));
+    return findOutputStyles(this.homes, plugins);
   }
 
   /**
@@ -438,8 +468,8 @@ export class Conversation {
   async submit(text: string): Promise<TurnResult> {
     const parsed = parseCommandLine(text);
     const command = parsed && this.engine.commands.get(parsed.name);
-    // MCP servers start on first need: their tools must be listed before the model is asked.
-    await this.engine.mcp.startAll();
+    // Servers added since the conversation opened start now; none is waited for.
+    this.engine.mcp.startInBackground();
     if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
     if (!command)
       throw new Error(

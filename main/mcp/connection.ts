@@ -60,6 +60,8 @@ export class McpConnection {
   /** Restarts after crashes since the engine started (listings show it). */
   restarts = 0;
   private client: Client | null = null;
+  /** The client still connecting (stop() closes it: a hung start must not outlive the session). */
+  private connecting: Client | null = null;
   private pending: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
@@ -109,9 +111,11 @@ export class McpConnection {
   async stop(status: McpStatus = "stopped"): Promise<void> {
     this.clearTimer();
     const client = this.client;
+    const starting = this.connecting;
     this.client = null;
+    this.connecting = null;
     this.set(status, undefined);
-    await client?.close().catch(() => {});
+    await Promise.all([client?.close().catch(() => {}), starting?.close().catch(() => {})]);
   }
 
   async restart(): Promise<void> {
@@ -132,15 +136,23 @@ export class McpConnection {
     this.set(this.status === "restarting" ? "restarting" : "starting", this.error);
     const client = new Client({ name: "islet", version: APP_VERSION });
     const transport = this.transport();
+    this.connecting = client;
     try {
       await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 30_000 });
       this.tools = await listAllTools(client);
     } catch (err) {
       await client.close().catch(() => {});
+      if (this.connecting !== client) return; // stopped while starting
+      this.connecting = null;
       this.pending = null;
       this.crashed(`could not start: ${oneLine(err)}${this.stderrHint()}`);
       return;
     }
+    if (this.connecting !== client) {
+      await client.close().catch(() => {}); // stopped while starting
+      return;
+    }
+    this.connecting = null;
     this.client = client;
     this.connectedAt = Date.now();
     client.onclose = () => {

@@ -1,6 +1,6 @@
 /**
  * MCP tools in a real turn: the project's .mcp.json (loaded once the workspace is trusted) starts
- * server-everything over stdio on the first turn; the loopback model calls its tools; the approval
+ * server-everything over stdio when a conversation opens; the loopback model calls its tools; the approval
  * policy asks about them; a code plugin's hook sees one MCP call and blocks it.
  */
 import assert from "node:assert/strict";
@@ -66,6 +66,7 @@ test("an MCP tool call through the turn loop: approval asked, a plugin hook bloc
     );
     const events: AgentEvent[] = [];
     const conv = await engine.open({ emit: (e) => events.push(e) });
+    await engine.mcp.startAll(); // opening started it; a turn would not wait for it
     const result = await conv.submit("echo and add");
     assert.ok(result.kind === "turn" && result.outcome.status === "done", JSON.stringify(result));
 

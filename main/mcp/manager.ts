@@ -55,14 +55,28 @@ export class McpManager {
     this.reconcile();
   }
 
-  /** Starts every enabled server not yet started (in parallel); failures are reported, not thrown. */
+  /**
+   * Starts every enabled server not yet started and waits for those starting (in parallel);
+   * failures are reported, not thrown. For listings (`islet mcp list`, `islet tools`).
+   */
   async startAll(): Promise<void> {
     const waiting = [...this.running.values()]
-      .filter((r) => r.conn.status === "stopped")
+      .filter((r) => r.conn.status === "stopped" || r.conn.status === "starting")
       .map((r) =>
         r.conn.ready().catch((err: unknown) => this.opts.warn(`${(err as Error).message}`)),
       );
     await Promise.all(waiting);
+  }
+
+  /**
+   * Starts the servers not yet started without waiting for them: a turn goes on without a server
+   * still starting (or failed); its tools join the registry, read at each model call, once it runs.
+   */
+  startInBackground(): void {
+    if (this.closed) return;
+    for (const r of this.running.values())
+      if (r.conn.status === "stopped")
+        r.conn.ready().catch((err: unknown) => this.opts.warn(`${(err as Error).message}`));
   }
 
   list(): McpServerStatus[] {

@@ -46,6 +46,11 @@ export interface ToolContext {
   emit?: EventSink;
   /** The conversation's approval (its window is asked): for what a tool runs on its behalf (Task, Skill). */
   approve?: ApproveCall;
+  /** Limits the tools of the rest of the user turn (a skill's allowed-tools, loaded by Skill). */
+  limitTurn?(limits: {
+    allowedTools?: readonly string[];
+    disallowedTools?: readonly string[];
+  }): void;
 }
 
 /** How a conversation decides a tool call (the approval policy, asked of its window). */

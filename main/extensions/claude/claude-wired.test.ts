@@ -88,6 +88,7 @@ describe("a Claude Code plugin's parts in real turns", () => {
 
   it("lists its skill, loads it through Skill, offers and calls its MCP tool, runs its hook", async () => {
     const conv = await engine.open({ emit: (e) => events.push(e) });
+    await engine.mcp.startAll(); // a turn does not wait for a server still starting
     const r = await conv.submit("review in house style");
     assert.ok(r.kind === "turn" && r.outcome.status === "done", JSON.stringify(r));
     const first = model.chatRequests[1].raw;

@@ -119,7 +119,7 @@ function markdownFiles(dir: string): string[] {
   return out;
 }
 
-/** Output styles (`output-styles/*.md`): listed; Islet has no output-style switch yet. */
+/** Output styles (`output-styles/*.md`): listed here, chosen with `/output-style` (output-styles/). */
 export function pluginOutputStyles(paths: readonly string[], namespace: string): Loaded<NamedFile> {
   const items = paths.flatMap(markdownFiles).map((file) => ({
     name: `${namespace}:${path.basename(file).replace(/\.md$/i, "")}`,

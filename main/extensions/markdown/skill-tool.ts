@@ -5,6 +5,7 @@ import { defineTool } from "../../tools/define.ts";
 import { ToolError, type Tool } from "../../tools/types.ts";
 import { bashTool } from "../../tools/builtin/bash.ts";
 import { expandSkill, isSkillCommand, skillFiles } from "./skill-command.ts";
+import { toolPatterns } from "./fields.ts";
 import { shellDecidedBy } from "./shell.ts";
 
 export function createSkillTool(deps: {
@@ -41,6 +42,12 @@ export function createSkillTool(deps: {
         ? shellDecidedBy(deps.workdir, (command) => approve(bashTool, { command }, ctx.signal, []))
         : deps.shell;
       const body = await expandSkill(cmd, args.args ?? "", { workdir: deps.workdir, shell });
+      // As `/NAME` does for its turn: the skill's tool limits hold for the rest of this one.
+      const { allowedTools, disallowedTools } = cmd.skill;
+      ctx.limitTurn?.({
+        allowedTools: allowedTools && toolPatterns(allowedTools),
+        disallowedTools: disallowedTools && toolPatterns(disallowedTools),
+      });
       const parts = [`<skill name="${cmd.name}">\n${body}\n</skill>`];
       if (cmd.skill.dir) {
         const files = await skillFiles(cmd.skill.dir);

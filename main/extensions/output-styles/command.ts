@@ -1,0 +1,87 @@
+/**
+ * `/output-style [NAME]`, as in Claude Code: without a name it lists the styles (the current one
+ * starred); with one it switches the session to it (`default` goes back to the agent's own
+ * prompt). The choice is saved in the session file and comes back when the session is reopened.
+ */
+import type { AgentSession } from "../../agent/loop.ts";
+import type { SlashCommand } from "../../commands/types.ts";
+import type { Loaded } from "../markdown/fields.ts";
+import type { OutputStyle } from "./styles.ts";
+
+/** The session-file state key holding the chosen style's name. */
+export const OUTPUT_STYLE_KEY = "outputStyle";
+
+export interface OutputStyleDeps {
+  /** Every style now (read on each use: an edited file counts at the next switch). */
+  styles(): Loaded<OutputStyle>;
+  /** Saves the name (null: default) in the session's file. */
+  save(sessionId: string, name: string | null): void;
+}
+
+export function outputStyleCommand(deps: OutputStyleDeps): SlashCommand {
+  return {
+    name: "output-style",
+    description: "List the output styles, or switch this session to one.",
+    hints: "[style name]",
+    source: "builtin",
+    async run(args, env) {
+      const found = deps.styles();
+      const current = env.session.state.outputStyle?.name ?? "default";
+      if (args === "") {
+        const rows = [{ name: "default", description: "The agent's own system prompt." }];
+        rows.push(...found.items);
+        const lines = rows.map(
+          (s) =>
+            `${s.name.toLowerCase() === current.toLowerCase() ? "*" : " "} ${s.name}` +
+            (s.description ? ` — ${s.description}` : ""),
+        );
+        return { output: [...lines, ...found.errors].join("\n") };
+      }
+      if (args.toLowerCase() === "default") {
+        setOutputStyle(env.session, null);
+        deps.save(env.session.state.sessionId, null);
+        return { output: "Output style: default." };
+      }
+      const style = pickStyle(found.items, args);
+      if (!style)
+        throw new Error(
+          `unknown output style "${args}"; known: ${["default", ...found.items.map((s) => s.name)].join(", ")}`,
+        );
+      setOutputStyle(env.session, style);
+      deps.save(env.session.state.sessionId, style.name);
+      return { output: `Output style: ${style.name}.` };
+    },
+  };
+}
+
+/** By exact name, then case-insensitively, then by a plugin style's bare name. */
+export function pickStyle(styles: readonly OutputStyle[], name: string): OutputStyle | undefined {
+  const lower = name.toLowerCase();
+  return (
+    styles.find((s) => s.name === name) ??
+    styles.find((s) => s.name.toLowerCase() === lower) ??
+    styles.find((s) => s.name.toLowerCase().split(":").at(-1) === lower)
+  );
+}
+
+export function setOutputStyle(session: AgentSession, style: OutputStyle | null): void {
+  session.state.outputStyle = style
+    ? { name: style.name, body: style.body, keepCodingInstructions: style.keepCodingInstructions }
+    : null;
+}
+
+/** A reopened session's saved style, found again by name; a style gone since is one warning. */
+export function restoreOutputStyle(
+  session: AgentSession,
+  saved: unknown,
+  styles: () => Loaded<OutputStyle>,
+  warn: (line: string) => void,
+): void {
+  if (typeof saved !== "string" || saved === "") return;
+  const style = pickStyle(styles().items, saved);
+  if (style) setOutputStyle(session, style);
+  else
+    warn(
+      `output style "${saved}" of this session is gone; using the default (/output-style lists them)`,
+    );
+}
