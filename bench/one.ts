@@ -11,6 +11,7 @@ import { benchProviderParsing } from "./providers-bench.ts";
 import { benchHookDispatch } from "./sandbox-bench.ts";
 import { benchSessionLoad } from "./sessions-bench.ts";
 import { benchTurnOverhead } from "./turn-bench.ts";
+import { benchLocal } from "./local-bench.ts";
 
 export interface Figure {
   name: string;
@@ -69,6 +70,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
   "chat-render": () => chatRenderFigures(),
   "editor-save": () => editorSaveFigures(),
   "chat-session": () => chatSessionFigures(),
+  local: () => benchLocal(),
 };
 
 if (import.meta.main) {
