@@ -15,6 +15,7 @@ import { benchHookDispatch } from "./sandbox-bench.ts";
 import { benchSessionLoad } from "./sessions-bench.ts";
 import { benchTurnOverhead } from "./turn-bench.ts";
 import { benchMarkdownListing } from "./markdown-bench.ts";
+import { benchLocal } from "./local-bench.ts";
 
 export interface Figure {
   name: string;
@@ -91,6 +92,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
       },
     ];
   },
+  local: () => benchLocal(),
 };
 
 if (import.meta.main) {

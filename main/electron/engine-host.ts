@@ -8,6 +8,8 @@ import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
 import { resolveHomes } from "../config/homes.ts";
 import type { HostOptions } from "../engine/bootstrap.ts";
 import type { QuestionPort } from "../host/questions.ts";
+import { setRuntimeSpawner } from "../providers/local/runtime-spawn.ts";
+import { utilityRuntimeSpawner } from "./local-runtime-spawn.ts";
 import { chooseSandboxBackend } from "./sandbox-probe.ts";
 import { desktopSecretStore } from "./secret-store.ts";
 import { desktopSettingsStore } from "./settings-store.ts";
@@ -25,6 +27,7 @@ export async function startEngineHost(
   questions?: QuestionPort,
 ): Promise<BridgeHost> {
   const verdict = await chooseSandboxBackend();
+  setRuntimeSpawner(utilityRuntimeSpawner);
   const globalHome = resolveHomes({ home: overrides.home }).global;
   const warn = (line: string) => console.warn(`[islet] ${line}`);
   return openBridgeHost({

@@ -7,7 +7,6 @@
  *
  * While idle, neither the process nor its channel keeps the engine alive.
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
@@ -19,6 +18,7 @@ import {
   type ToRuntime,
 } from "./protocol.ts";
 import { RuntimeFailure, type RuntimeFailureKind } from "./runtime-failure.ts";
+import { runtimeSpawner, type RuntimeChild } from "./runtime-spawn.ts";
 
 export interface LocalRuntimeOptions {
   /** CPU threads for generation (default: node-llama-cpp's choice, the machine's math cores). */
@@ -71,7 +71,7 @@ interface Call {
 
 /** One runtime process and the calls it is serving. */
 class Proc {
-  readonly child: ChildProcess;
+  readonly child: RuntimeChild;
   readonly calls = new Map<number, Call>();
   readonly ready: Promise<void>;
   readonly exited: Promise<void>;
@@ -80,6 +80,7 @@ class Proc {
   private stderr = "";
   private lastMessageAt = performance.now();
   private dead: RuntimeFailure | undefined;
+  private gone = false;
   private readonly watchdog: NodeJS.Timeout;
 
   constructor(opts: LocalRuntimeOptions, onGone: (p: Proc) => void) {
@@ -88,15 +89,8 @@ class Proc {
       ...(opts.threads ? { threads: opts.threads } : {}),
       ...(opts.useMmap !== undefined ? { useMmap: opts.useMmap } : {}),
     });
-    this.child = fork(entry(), [args], {
-      execArgv: [],
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      // Under Electron, process.execPath is the app: run it as plain Node.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },
-      serialization: "json",
-    });
-    this.child.stderr?.setEncoding("utf8");
-    this.child.stderr?.on("data", (s: string) => {
+    this.child = runtimeSpawner()(entry(), [args]);
+    this.child.onStderr((s) => {
       this.stderr = (this.stderr + s).slice(-STDERR_TAIL);
     });
     let readyResolve: () => void = () => undefined;
@@ -114,7 +108,7 @@ class Proc {
         ),
       startLimit,
     );
-    this.child.on("message", (raw: unknown) => {
+    this.child.onMessage((raw) => {
       this.lastMessageAt = performance.now();
       const parsed = fromRuntime.safeParse(raw);
       if (!parsed.success) {
@@ -141,7 +135,8 @@ class Proc {
       }
     });
     this.exited = new Promise<void>((resolve) => {
-      this.child.on("exit", (code, signal) => {
+      this.child.onExit((code, signal) => {
+        this.gone = true;
         clearTimeout(startTimer);
         clearInterval(this.watchdog);
         const why = this.dead ?? RuntimeFailure.fromExit(code, signal, this.stderr);
@@ -153,16 +148,14 @@ class Proc {
         resolve();
       });
     });
-    this.child.on("error", (err) => this.kill(new RuntimeFailure("start", err.message)));
+    this.child.onError((err) => this.kill(new RuntimeFailure("start", err.message)));
     const hangMs = opts.hangMs ?? DEFAULT_HANG_MS;
     this.watchdog = setInterval(() => this.check(hangMs), Math.min(HEARTBEAT_MS, hangMs / 2));
     this.watchdog.unref();
   }
 
   get alive(): boolean {
-    return (
-      this.dead === undefined && this.child.exitCode === null && this.child.signalCode === null
-    );
+    return this.dead === undefined && !this.gone;
   }
 
   private check(hangMs: number): void {
@@ -197,28 +190,21 @@ class Proc {
 
   /** Holds the engine open only while calls run. */
   hold(on: boolean): void {
-    const channel = this.child.channel as { ref?: () => void; unref?: () => void } | undefined;
-    if (on) {
-      this.child.ref();
-      channel?.ref?.();
-    } else {
-      this.child.unref();
-      channel?.unref?.();
-    }
+    this.child.hold(on);
   }
 
   kill(why: RuntimeFailure): void {
     if (this.dead) return;
     this.dead = why;
-    this.child.kill("SIGKILL");
+    this.child.kill();
   }
 
   /** Asks the process to exit (it exits when the channel closes); kills it if it does not. */
   async stop(): Promise<void> {
     if (!this.alive) return this.exited;
     this.dead = new RuntimeFailure("unloaded", "it was unloaded");
-    if (this.child.connected) this.child.disconnect();
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 3000);
+    this.child.close();
+    const timer = setTimeout(() => this.child.kill(), 3000);
     await this.exited;
     clearTimeout(timer);
   }

@@ -37,8 +37,16 @@ const options = z
 const recentLog: string[] = [];
 const OUT_OF_MEMORY = /insufficient memory|failed to allocate|unable to allocate|out of memory/i;
 
+/** Electron's utility process talks through parentPort; Node's fork through process.send. */
+interface ParentPort {
+  on(event: "message", listener: (e: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}
+const parentPort = (process as { parentPort?: ParentPort }).parentPort;
+
 function send(message: FromRuntime): void {
-  if (process.connected) process.send?.(message);
+  if (parentPort) parentPort.postMessage(message);
+  else if (process.connected) process.send?.(message);
 }
 
 class ModelLoadError extends Error {
@@ -119,7 +127,8 @@ class Runtime {
   }
 }
 
-// The engine went away (exited, crashed, or unloaded us): nothing is left to answer.
+// The engine went away (exited, crashed, or unloaded us): nothing is left to answer. (A utility
+// process ends with the app.)
 process.on("disconnect", () => process.exit(0));
 setInterval(() => send({ type: "heartbeat" }), HEARTBEAT_MS);
 
@@ -135,7 +144,7 @@ const llama = getLlama({
   },
 });
 const runtime = new Runtime(llama);
-process.on("message", (raw: unknown) => {
+function receive(raw: unknown): void {
   const parsed = toRuntime.safeParse(raw);
   if (!parsed.success) {
     process.stderr.write(`local runtime: unreadable message: ${parsed.error.issues[0]?.message}\n`);
@@ -144,7 +153,9 @@ process.on("message", (raw: unknown) => {
   const message = parsed.data;
   if (message.type === "stop") runtime.stop(message.id);
   else void runtime.chat(message);
-});
+}
+if (parentPort) parentPort.on("message", (e) => receive(e.data));
+else process.on("message", receive);
 llama.then(
   (l) => send({ type: "ready", pid: process.pid, gpu: String(l.gpu) }),
   (err: unknown) => {

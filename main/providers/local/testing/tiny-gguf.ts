@@ -130,6 +130,22 @@ function buildVocab(): { pieces: string[]; types: number[]; scores: number[] } {
   return { pieces, types, scores };
 }
 
+/** The pieces of the tiny vocabulary, by token id (the same for every tiny model). */
+export function tinyVocabulary(): string[] {
+  return buildVocab().pieces;
+}
+
+/**
+ * A `follow` script for a fixed answer: after the prompt's last newline, `pieces` in order (as
+ * text: " " for "▁"), then the end token. Greedy decoding writes it exactly.
+ */
+export function scriptedAnswer(pieces: string[]): Record<string, string> {
+  const follow: Record<string, string> = {};
+  const chain = ["\n", ...pieces, "<|im_end|>"];
+  for (let i = 0; i + 1 < chain.length; i++) follow[chain[i]] = chain[i + 1];
+  return follow;
+}
+
 /** A small deterministic generator (mulberry32) with normal samples (Box-Muller). */
 function random(seed: number): { normal: () => number } {
   let s = seed >>> 0;
