@@ -20,7 +20,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { getLlama, LlamaChat, LlamaLogLevel } from "node-llama-cpp";
 import type { AgentEvent } from "../main/agent/events.ts";
 import { makeMessage } from "../main/conversation/message.ts";
 import { createEngine } from "../main/engine/bootstrap.ts";
@@ -33,6 +32,7 @@ import {
 } from "../main/providers/local/testing/tiny-gguf.ts";
 import type { LoadedInfo } from "../main/providers/local/protocol.ts";
 import type { Figure } from "./one.ts";
+import { measureRates } from "./local-rate.ts";
 
 /**
  * One thread: llama.cpp's threads wait for each other at every step, so on a busy machine (this
@@ -124,76 +124,24 @@ export async function benchLocal(): Promise<Figure[]> {
 }
 
 async function tokensPerSecond(dirs: ReturnType<typeof setup>, tokens: number): Promise<Figure> {
-  const RUNS = 5;
-  const engine = await createEngine({
+  const r = await measureRates({
     home: dirs.home,
     workdir: dirs.workdir,
-    env: {},
-    plugins: {},
-    warn: (l) => console.error(l),
+    modelFile: dirs.model("long"),
+    tokens,
+    threads: THREADS,
+    contextSize: CONTEXT,
   });
-  const engineRates: number[] = [];
-  let engineText = "";
-  try {
-    for (let i = 0; i < RUNS + 1; i++) {
-      const rec = recorder();
-      const conv = await engine.open({ emit: rec.emit });
-      // The same first message: the conversation's cache holds the (long) system prompt after run 0.
-      const t = await rec.turn(conv, "Write");
-      await conv.close();
-      engineText = t.text;
-      if (i > 0) engineRates.push(tokens / (t.streamMs / 1000)); // run 0 loads the model
-    }
-  } finally {
-    await engine.close();
-  }
-
-  const llama = await getLlama({
-    build: "never",
-    gpu: false,
-    maxThreads: THREADS,
-    logLevel: LlamaLogLevel.error,
-  });
-  const model = await llama.loadModel({ modelPath: dirs.model("long") });
-  const context = await model.createContext({ contextSize: { max: CONTEXT } });
-  const rawRates: number[] = [];
-  let rawText = "";
-  for (let i = 0; i < RUNS + 1; i++) {
-    const sequence = context.getSequence();
-    const chat = new LlamaChat({ contextSequence: sequence });
-    let first = 0;
-    const res = await chat.generateResponse(
-      [
-        { type: "system", text: "You are a bench." },
-        { type: "user", text: "Write" },
-        { type: "model", response: [] },
-      ],
-      { onTextChunk: () => (first ||= performance.now()) },
-    );
-    const end = performance.now();
-    rawText = res.response;
-    if (i > 0) rawRates.push(tokens / ((end - first) / 1000));
-    chat.dispose();
-    await sequence.dispose();
-  }
-  await model.dispose();
-  if (rawText.trim() !== engineText.trim()) {
-    throw new Error(
-      `the two answers differ: ${JSON.stringify(rawText.slice(0, 80))} vs ${JSON.stringify(engineText.slice(0, 80))}`,
-    );
-  }
-  const ours = median(engineRates);
-  const base = median(rawRates);
   return {
-    name: `local: tokens/s through the engine (${tokens}-token answer, 512-wide 4-layer model, ${THREADS} threads)`,
-    value: Math.round(ours),
+    name: `local: tokens/s through the engine (${tokens}-token answer after a ${r.promptTokens}-token prompt with ${r.tools} tools, 512-wide 4-layer model, ${THREADS} thread)`,
+    value: Math.round(r.engine),
     unit: "tokens/s (median)",
     baseline: {
-      name: "node-llama-cpp LlamaChat in-process, same model",
-      value: Math.round(base),
+      name: "node-llama-cpp's LlamaChat in-process, same model and prompt",
+      value: Math.round(r.raw),
       unit: "tokens/s",
     },
-    ratio: round(ours / base, 3),
+    ratio: round(r.engine / r.raw, 3),
   };
 }
 
@@ -280,7 +228,7 @@ async function startAndLoad(file: string): Promise<Figure> {
   const ours = median(runtimeMs);
   const base = median(inProcessMs);
   return {
-    name: "local: runtime process start + model load (42 MB model, until loaded)",
+    name: "local: runtime process start + model load (42 MB model, a 32k-token cache, until ready to generate)",
     value: Math.round(ours),
     unit: "ms (median)",
     baseline: {

@@ -1,10 +1,11 @@
 /**
- * Loads a model in this process, from importing node-llama-cpp until its context exists, and
- * prints the milliseconds: the in-process baseline of the runtime's start + load figure.
+ * Loads a model in this process, from importing node-llama-cpp until it is ready to generate (its
+ * context created, its chat wrapper resolved from the template), and prints the milliseconds: the
+ * in-process baseline of the runtime's start + load figure.
  * Usage: node bench/local-load.ts MODEL.gguf THREADS CONTEXT_SIZE SEQUENCES
  */
 const started = performance.now();
-const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+const { getLlama, LlamaLogLevel, resolveChatWrapper } = await import("node-llama-cpp");
 const llama = await getLlama({
   build: "never",
   gpu: false,
@@ -16,5 +17,6 @@ await model.createContext({
   contextSize: Number(process.argv[4]),
   sequences: Number(process.argv[5]),
 });
+resolveChatWrapper(model);
 console.log(performance.now() - started);
 process.exit(0);

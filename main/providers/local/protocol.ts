@@ -133,5 +133,4 @@ export const fromRuntime = z.discriminatedUnion("type", [
 ]);
 export type FromRuntime = z.infer<typeof fromRuntime>;
 
-/** How often the runtime says it is alive. */
-export const HEARTBEAT_MS = 500;
+export { HEARTBEAT_MS } from "./heartbeat.ts";

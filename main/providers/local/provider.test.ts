@@ -87,6 +87,32 @@ describe("local provider", () => {
     );
   });
 
+  it("two conversations keep their own caches (a sub-agent does not evict its parent)", async () => {
+    const a: Message[] = [makeMessage("user", "Conversation A: a long question about files")];
+    const b: Message[] = [makeMessage("user", "Conversation B: another long question")];
+    const answer = async (history: Message[]) => {
+      const events = await collect(request("endless", history, { maxTokens: 20 }));
+      history.push(
+        makeMessage(
+          "assistant",
+          events.flatMap((e) => (e.type === "text" ? [e.text] : [])).join(""),
+        ),
+        makeMessage("user", "Go on"),
+      );
+      return turns.at(-1)!;
+    };
+    const first = await answer(a);
+    await answer(b);
+    const again = await answer(a);
+    assert.equal(again.info.sequences, 2, "a second context was added for B");
+    // All of A's first prompt came from its cache (B did not overwrite it); what follows it was
+    // evaluated (a noise answer's text does not always tokenize back to the tokens generated).
+    assert.ok(
+      again.stats.evaluatedTokens <= again.stats.promptTokens - first.stats.promptTokens,
+      `A's turn 2 evaluated ${again.stats.evaluatedTokens} of ${again.stats.promptTokens} (turn 1's prompt: ${first.stats.promptTokens})`,
+    );
+  });
+
   it("Stop ends the call at once and the runtime stops generating", async () => {
     const controller = new AbortController();
     const req = request("endless", [makeMessage("user", "Go on forever")], {
