@@ -28,6 +28,19 @@ const KEPT_GIT_VARS = new Set([
 /** Tokens are the auth chain's business: git itself never needs to see them. */
 const TOKEN_VARS = new Set(["GITHUB_TOKEN", "GITLAB_TOKEN", "GIT_TOKEN"]);
 
+/**
+ * Programs git could start for a person (editors, pagers, askpass), which a non-interactive run
+ * never wants — and which simple-git refuses to run with (npm sets EDITOR for its scripts).
+ */
+const NOT_FOR_GIT = new Set([
+  "SSH_ASKPASS",
+  "GCM_INTERACTIVE",
+  "EDITOR",
+  "VISUAL",
+  "PAGER",
+  "PREFIX",
+]);
+
 const BASE_CONFIG: [string, string][] = [
   ["core.askPass", ""],
   ["advice.detachedHead", "false"],
@@ -41,7 +54,7 @@ export function gitEnv(user: NodeJS.ProcessEnv, attempt?: AuthAttempt): Record<s
   for (const [key, value] of Object.entries(user)) {
     if (value === undefined || TOKEN_VARS.has(key)) continue;
     if (key.startsWith("GIT_") && !KEPT_GIT_VARS.has(key)) continue;
-    if (key === "SSH_ASKPASS" || key === "GCM_INTERACTIVE") continue;
+    if (NOT_FOR_GIT.has(key)) continue;
     env[key] = value;
   }
   Object.assign(env, {

@@ -68,7 +68,7 @@ async function loadAttacker(sorting: boolean, host = recordingHost()): Promise<S
       // Getting ready is not what is tested: a machine too busy to touch 48 MB within the
       // budget gets another go.
       m.dispose();
-      if (attempt === 3) throw error;
+      if (attempt === 6) throw error;
     }
   }
 }
