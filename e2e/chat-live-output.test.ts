@@ -24,7 +24,8 @@ describe("chat: live tool output", { skip: skipChat, timeout: 120_000 }, () => {
     await rig.composer().fill("Run the slow command");
     await page.keyboard.press("Enter");
     const card = page.getByRole("article", { name: "Tool Bash" });
-    await card.getByRole("button", { name: "Allow", exact: true }).click({ timeout: 15_000 });
+    // The server's first conversation: once it waited over 15 s for its first approval in CI.
+    await card.getByRole("button", { name: "Allow", exact: true }).click({ timeout: 45_000 });
     const live = card.getByLabel("Bash output so far");
     await expectText(live, "first-line", 5_000);
     // Still running: the second line is seconds away.
