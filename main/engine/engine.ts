@@ -13,10 +13,9 @@ import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
-import { AgentSession, type RunOutcome } from "../agent/loop.ts";
+import { AgentSession } from "../agent/loop.ts";
 import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
-import { parseCommandLine } from "../commands/types.ts";
 import { homeLayers, type Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
 import {
@@ -33,6 +32,7 @@ import type { ScopedRegistrar } from "../extensions/registrar.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
+import { Conversation } from "./conversation.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../version.ts";
@@ -43,10 +43,9 @@ import { unloadSharedRuntime } from "../providers/index.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
 import { approvedShell } from "../extensions/markdown/shell.ts";
 import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
-import { SkillListing } from "../extensions/markdown/skill-command.ts";
-import { createSkillTool } from "../extensions/markdown/skill-tool.ts";
-import { subAgentRunner } from "../extensions/markdown/sub-agent.ts";
-import { createTaskTool } from "../extensions/markdown/task-tool.ts";
+import { registerSkillAndTaskTools } from "../extensions/markdown/engine-tools.ts";
+
+export { Conversation, type TurnResult } from "./conversation.ts";
 
 export interface EngineOptions {
   homes: Homes;
@@ -70,10 +69,6 @@ export interface EngineOptions {
   /** Env files holding keys: no plugin may read them. */
   secretFiles?: string[];
 }
-
-export type TurnResult =
-  | { kind: "turn"; outcome: RunOutcome }
-  | { kind: "command"; name: string; output: string; silent: boolean; outcome?: RunOutcome };
 
 export class Engine {
   readonly homes: Homes;
@@ -141,30 +136,13 @@ export class Engine {
     });
     // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
     this.reloadMarkdown();
-    const skills = new SkillListing(this.commands);
-    this.extensions.promptFragments.add({
-      source: "skills",
-      get text() {
-        return skills.text();
-      },
+    registerSkillAndTaskTools(this.extensions, {
+      workdir: opts.homes.workdir,
+      // Late-bound: the approval policy is made below.
+      shell: (command) => this.commandShell(undefined)(command),
+      subAgentDeps: (emit) => this.deps(emit, "", undefined),
+      subagentStop: (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
     });
-    this.tools.register(
-      createSkillTool({
-        commands: this.commands,
-        workdir: opts.homes.workdir,
-        // Late-bound: the approval policy is made below.
-        shell: (command) => this.commandShell(undefined)(command),
-      }),
-    );
-    this.tools.register(
-      createTaskTool(
-        subAgentRunner(
-          this.agents,
-          (emit) => this.deps(emit, "", undefined),
-          (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
-        ),
-      ),
-    );
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
@@ -437,89 +415,5 @@ export class Engine {
       toolTimeoutMs: 120_000,
       mcpServers: () => this.extensions.mcpServers.names(),
     };
-  }
-}
-
-/** One open conversation: prompts and slash commands go in, events come out through `emit`. */
-export class Conversation {
-  readonly session: AgentSession;
-  /** The provider and model a saved session last used (empty for a new one). */
-  readonly savedModel: { provider: string; model: string };
-  private readonly engine: Engine;
-  /** Who approves this conversation's tool calls (and its commands' !`cmd` lines). */
-  private readonly questions: QuestionPort | undefined;
-
-  constructor(
-    engine: Engine,
-    session: AgentSession,
-    savedModel: { provider: string; model: string } = { provider: "", model: "" },
-    questions?: QuestionPort,
-  ) {
-    this.engine = engine;
-    this.session = session;
-    this.savedModel = savedModel;
-    this.questions = questions;
-  }
-
-  get id(): string {
-    return this.session.state.sessionId;
-  }
-
-  async submit(text: string): Promise<TurnResult> {
-    const parsed = parseCommandLine(text);
-    const command = parsed && this.engine.commands.get(parsed.name);
-    // Servers added since the conversation opened start now; none is waited for.
-    this.engine.mcp.startInBackground();
-    if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
-    if (!command)
-      throw new Error(
-        this.engine.plugins?.missingCommand(parsed.name) ??
-          `unknown command /${parsed.name}; /help lists the commands`,
-      );
-    // Shown and saved like a prompt, its output after it: a reopened session shows both.
-    this.session.announce({ type: "user_message", text });
-    let result;
-    try {
-      result = await command.run(parsed.args, {
-        session: this.session,
-        agentNames: () => [...this.engine.agents.keys()],
-        toolNames: () => this.engine.tools.names(),
-        context: () => this.session.context(),
-        workdir: this.engine.homes.workdir,
-        shell: this.engine.commandShell(this.questions),
-      });
-    } catch (err) {
-      this.session.announce({ type: "error", errorType: "", message: (err as Error).message });
-      await this.session.settle();
-      throw err;
-    }
-    const out: TurnResult = {
-      kind: "command",
-      name: parsed.name,
-      output: result.output,
-      silent: result.silent ?? false,
-    };
-    if (result.forward)
-      out.outcome = await this.session.send(result.output, {
-        allowedTools: result.allowedTools,
-        disallowedTools: result.disallowedTools,
-        model: result.model,
-      });
-    else {
-      if (!out.silent)
-        this.session.announce({ type: "command_output", name: out.name, output: out.output });
-      await this.session.settle();
-    }
-    return out;
-  }
-
-  stop(): void {
-    this.session.stop();
-  }
-
-  async close(): Promise<void> {
-    // Claude Code's SessionEnd hooks ("other": not a /clear or a logout).
-    if (this.id) await this.engine.declarative.sessionEnd(this.session.context(), "other");
-    await this.engine.store.close(this.id);
   }
 }
