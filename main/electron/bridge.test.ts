@@ -40,8 +40,10 @@ const writeCall = (file: string) => ({
   toolCalls: [{ name: "Write", arguments: { path: file, content: "x\n" } }],
 });
 
+/** Waits by the clock, not by a count of polls: a loaded machine's first model call can be slow. */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await sleep(10);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && !check()) await sleep(10);
   assert.ok(check(), `timed out waiting for ${what}`);
 }
 
