@@ -6,7 +6,6 @@
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
-import { quote } from "shell-quote";
 import { runProgram, type ShellResult } from "../../tools/builtin/process-tree.ts";
 
 /** Where `program` is (absolute), or undefined when it is not installed. */
@@ -61,9 +60,11 @@ export async function runCheck(
   }
 }
 
-/** An argument vector as the user would type it (to copy into a terminal). */
+/** An argument vector as the user would type it into a POSIX shell (to copy and run). */
 export function commandText(argv: readonly string[]): string {
-  return quote([...argv]);
+  return argv
+    .map((a) => (/^[A-Za-z0-9_\-.,:/@=%+]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`))
+    .join(" ");
 }
 
 function firstLine(text: string): string {
