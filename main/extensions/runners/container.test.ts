@@ -92,10 +92,7 @@ test("write: true mounts read-write, network: false cuts the network, and consen
 test("without runner_config, the engine that is present AND answers is used", async (t) => {
   const w = await runnerWorld();
   t.after(() => w.cleanup());
-  const fake = await fakeEngines(w, [
-    { name: "docker", down: true },
-    { name: "podman" },
-  ]);
+  const fake = await fakeEngines(w, [{ name: "docker", down: true }, { name: "podman" }]);
   await writeFile(fake.imageFile, "");
   await w.plugin("dotnet-test", { ...DOTNET_TEST, auto_discovery: [] });
   const { tool } = await activated(

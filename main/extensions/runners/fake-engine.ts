@@ -69,4 +69,3 @@ export const DOTNET_TEST = {
   description:
     "Runs .NET tests in a containerized environment, mounting the working directory for access to code changes. Results can be captured and analyzed by the AI.",
 };
-

@@ -99,7 +99,10 @@ test("without a way to ask, a missing image is an error and nothing is pulled", 
   await w.plugin("dotnet-test", DOTNET_TEST);
   const { plugins } = await w.source({ env: { ...process.env, PATH: fake.path } }).discover();
   const message = await activationError(plugins, "dotnet-test-plugin");
-  assert.match(message, /^dotnet-test-plugin: .* failed \(Error: No such image\): run `docker pull /);
+  assert.match(
+    message,
+    /^dotnet-test-plugin: .* failed \(Error: No such image\): run `docker pull /,
+  );
   assert.doesNotMatch(message, /\n/);
   assert.ok(!(await fake.calls()).some((c) => c[1] === "pull"));
 });

@@ -65,7 +65,8 @@ export async function checkRunnerHealth(opts: {
         .confirmInstall({ plugin: name, command: installText, reason: failed }, opts.signal)
         .catch(() => false)
     : false;
-  if (!agreed) throw new Error(`${name}: ${failed}: run \`${installText}\`, then activate it again`);
+  if (!agreed)
+    throw new Error(`${name}: ${failed}: run \`${installText}\`, then activate it again`);
   const install = await runCheck(installArgv, {
     ...opts,
     timeoutMs: INSTALL_TIMEOUT_MS,

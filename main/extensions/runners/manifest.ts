@@ -116,7 +116,11 @@ export async function readRunnerManifest(
     try {
       data = JSON.parse(text);
     } catch (err) {
-      return { ok: false, errors: [`${file}: invalid JSON: ${(err as Error).message}`], warnings: [] };
+      return {
+        ok: false,
+        errors: [`${file}: invalid JSON: ${(err as Error).message}`],
+        warnings: [],
+      };
     }
   } else {
     const read = readYaml(text, file);
@@ -131,7 +135,8 @@ export function parseRunnerManifest(
   file: string,
   values: { workingDir: string },
 ): RunnerManifestRead {
-  if (!isMap(data)) return { ok: false, errors: [`${file}: expected a map of fields`], warnings: [] };
+  if (!isMap(data))
+    return { ok: false, errors: [`${file}: expected a map of fields`], warnings: [] };
   const warnings = unknownFieldWarnings(data, FIELDS, `${file}: `);
   if (data.hooks !== undefined)
     warnings.push(`${file}: hooks: runner plugins have no hooks yet (ignored)`);
@@ -158,7 +163,10 @@ export function parseRunnerManifest(
     fail("command", `${JSON.stringify(command.argv[0])} starts with "-": name a program first`);
 
   if (m.image !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(m.image))
-    fail("image", `${JSON.stringify(m.image)} is not an image reference (like mcr.microsoft.com/dotnet/sdk:8.0)`);
+    fail(
+      "image",
+      `${JSON.stringify(m.image)} is not an image reference (like mcr.microsoft.com/dotnet/sdk:8.0)`,
+    );
   if (m.runner === "container" && m.image === undefined)
     fail("image", "missing: a container runner needs the image to run");
 

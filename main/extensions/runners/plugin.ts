@@ -142,7 +142,9 @@ export class RunnerPlugin implements ActivatablePlugin {
       });
       signal?.throwIfAborted();
       const about = entry.description ? ` (${entry.description})` : "";
-      const output = run.result ? truncateOutput(run.result.output.trim(), DISCOVERY_MAX_CHARS) : "";
+      const output = run.result
+        ? truncateOutput(run.result.output.trim(), DISCOVERY_MAX_CHARS)
+        : "";
       text += run.ok
         ? `\n\nWhat \`${shown}\` printed${about}:\n${output}`
         : `\n\n\`${shown}\`${about} failed at activation: ${run.said}`;

@@ -24,7 +24,9 @@ export function defaultParameters(manifest: RunnerManifest): JsonSchema {
         items: { type: "string" },
         description: `Arguments passed to \`${commandText(manifest.command)}\` after its own`,
       },
-      input: { description: "Any JSON value; the whole call's arguments reach it as JSON on stdin" },
+      input: {
+        description: "Any JSON value; the whole call's arguments reach it as JSON on stdin",
+      },
     },
     additionalProperties: false,
   } as JsonSchema;
@@ -87,7 +89,10 @@ export function runnerTool(opts: RunnerToolOptions): Tool {
         return { ok: false, error: `${field} ${e?.message ?? "are invalid"}` };
       }
       const extra = value.args;
-      if (extra !== undefined && !(Array.isArray(extra) && extra.every((a) => typeof a === "string")))
+      if (
+        extra !== undefined &&
+        !(Array.isArray(extra) && extra.every((a) => typeof a === "string"))
+      )
         return { ok: false, error: `"args" must be a list of text` };
       return { ok: true, value };
     },
@@ -110,7 +115,9 @@ export function runnerTool(opts: RunnerToolOptions): Tool {
           }),
         )
         .catch((err: unknown) => {
-          throw new ToolError(`${manifest.name}: cannot start ${argv[0]}: ${(err as Error).message}`);
+          throw new ToolError(
+            `${manifest.name}: cannot start ${argv[0]}: ${(err as Error).message}`,
+          );
         });
       const parts: string[] = [];
       if (result.stdout.trim() !== "") parts.push(result.stdout.replace(/\s+$/, ""));
