@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { discoverPlugins } from "../../plugins/loader/discover.ts";
+import { projectWidening } from "../../trust/held-back.ts";
 import { Contributions } from "../contributions.ts";
 import { RunnerPluginSource } from "./source.ts";
 import { activated, call, runnerWorld, type RunnerWorld } from "./testing.ts";
@@ -124,6 +125,10 @@ test("an untrusted project: its runner configs are not read and its runner plugi
     JSON.stringify({ "project-only": { command_run: ["{command}", "{args}"] } }),
   );
 
+  assert.deepEqual(await projectWidening(w.homes), [
+    "CLI-tool runner configs from .islet/config/runner-configs.json",
+    "CLI-tool runner plugins local from .islet/plugins/",
+  ]);
   const untrusted = await w.source().discover();
   assert.deepEqual(untrusted.plugins, []);
   assert.match(

@@ -151,11 +151,11 @@ export function parseRunnerManifest(
   const dir = path.dirname(file);
   const errors: string[] = [];
   const fail = (field: string, what: string) => errors.push(`${file}: ${field}: ${what}`);
-  const raw = replaceDirs(data, { working_dir: values.workingDir, plugin_dir: dir }) as JsonValue;
+  const dirs = { working_dir: values.workingDir, plugin_dir: dir };
+  const raw = replaceDirs(data, dirs) as JsonValue;
   const rawMap = raw as Record<string, JsonValue>;
 
   // Split first, then fill in the folders: a path with spaces stays one entry.
-  const dirs = { working_dir: values.workingDir, plugin_dir: dir };
   const command = commandArgv(m.command);
   if (command.ok) command.argv = command.argv.map((a) => replaceDirs(a, dirs) as string);
   if (!command.ok) fail("command", command.error);
