@@ -4,18 +4,28 @@
  * to the manifest's values at load, so a bad JSON path or a value that would inject an option is
  * a load error naming the files and the field, never a surprise at run time.
  */
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { ENGINE_CONFIGS } from "./container-engine.ts";
 import type { RunnerConfig, RunnerConfigs } from "./configs.ts";
 import type { RunnerManifest } from "./manifest.ts";
-import { bindTemplate, expandBound, type BoundEntry, type Template } from "./template.ts";
+import {
+  bindTemplate,
+  expandBound,
+  type BoundEntry,
+  type SpreadValues,
+  type Template,
+} from "./template.ts";
 
 export interface BoundRunner {
   config: RunnerConfig;
   run: BoundEntry[];
   exists?: BoundEntry[];
   install?: BoundEntry[];
+  stop?: BoundEntry[];
 }
+
+export type TemplateKind = "run" | "exists" | "install" | "stop";
 
 export function candidateConfigs(
   manifest: RunnerManifest,
@@ -76,12 +86,29 @@ export function bindRunner(
   const run = bind(config.run, "command_run");
   const exists = bind(config.exists, "command_exists");
   const install = bind(config.install, "command_install");
-  const error = run.error ?? exists.error ?? install.error;
+  const stop = bind(config.stop, "command_stop");
+  const error = run.error ?? exists.error ?? install.error ?? stop.error;
   if (error !== undefined) return { error };
-  return { config, run: run.bound ?? [], exists: exists.bound, install: install.bound };
+  return {
+    config,
+    run: run.bound ?? [],
+    exists: exists.bound,
+    install: install.bound,
+    stop: stop.bound,
+  };
 }
 
-/** The argument vector for the command with `args` (a call's, or an auto-discovery's). */
-export function runArgv(runner: BoundRunner, command: readonly string[], args: readonly string[]) {
-  return expandBound(runner.run, { command, args });
+/** One of the runner's command lines for one call; undefined when the config has none. */
+export function argvOf(
+  runner: BoundRunner,
+  kind: TemplateKind,
+  values: SpreadValues,
+): string[] | undefined {
+  const bound = runner[kind];
+  return bound && expandBound(bound, values);
+}
+
+/** `{run_name}` of one call: unique, and a valid container name. */
+export function newRunName(plugin: string): string {
+  return `islet-${plugin.replace(/[^A-Za-z0-9_.-]/g, "-")}-${randomBytes(4).toString("hex")}`;
 }

@@ -23,6 +23,8 @@ export interface RunnerConfig {
   exists?: Template;
   install?: Template;
   run: Template;
+  /** After a call was stopped: what stops what the run left behind (`docker rm -f {run_name}`). */
+  stop?: Template;
 }
 
 export interface RunnerConfigs {
@@ -31,7 +33,14 @@ export interface RunnerConfigs {
   warnings: string[];
 }
 
-const FIELDS = ["description", "engine", "command_exists", "command_install", "command_run"];
+const FIELDS = [
+  "description",
+  "engine",
+  "command_exists",
+  "command_install",
+  "command_run",
+  "command_stop",
+];
 
 /** The built-in file: beside the packaged app's resources, or up from this file. */
 export function builtinRunnerConfigsFile(): string {
@@ -89,12 +98,13 @@ export function parseRunnerConfigs(text: string, file: string, out: RunnerConfig
       continue;
     }
     out.warnings.push(...unknownFieldWarnings(entry, FIELDS, `${file}: ${name}: `));
-    const templates: Partial<Record<"exists" | "install" | "run", Template>> = {};
+    const templates: Partial<Record<"exists" | "install" | "run" | "stop", Template>> = {};
     let ok = true;
     for (const [key, field] of [
       ["exists", "command_exists"],
       ["install", "command_install"],
       ["run", "command_run"],
+      ["stop", "command_stop"],
     ] as const) {
       const value = entry[field];
       if (value === undefined || value === null) continue;
@@ -127,6 +137,7 @@ export function parseRunnerConfigs(text: string, file: string, out: RunnerConfig
       exists: templates.exists,
       install: templates.install,
       run: templates.run,
+      stop: templates.stop,
     });
   }
 }

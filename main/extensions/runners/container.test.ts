@@ -19,7 +19,10 @@ for (const engine of ["docker", "podman"] as const) {
     const { plugin, tool } = await activated(source, "dotnet-test-plugin");
     const work = w.homes.workdir;
     const mount = `type=bind,source=${work},target=/app,readonly=true`;
-    const run = [engine, "run", "--rm", "-i", "--mount", mount, "--workdir", "/app", IMAGE];
+    const run = [
+      ...[engine, "run", "--rm", "-i", "--init", "--name", "{run_name}"],
+      ...["--mount", mount, "--workdir", "/app", IMAGE],
+    ];
     const exists =
       engine === "docker"
         ? ["docker", "image", "inspect", "--format", "{{.Id}}", IMAGE]
@@ -77,6 +80,9 @@ test("write: true mounts read-write, network: false cuts the network, and consen
     "run",
     "--rm",
     "-i",
+    "--init",
+    "--name",
+    "{run_name}",
     "--network",
     "none",
     "--mount",
@@ -87,6 +93,32 @@ test("write: true mounts read-write, network: false cuts the network, and consen
     "dotnet",
     "test",
   ]);
+});
+
+test("a stopped container call also removes its container (command_stop, by the call's name)", async (t) => {
+  const w = await runnerWorld();
+  t.after(() => w.cleanup());
+  const fake = await fakeEngines(w, [{ name: "docker" }]);
+  await writeFile(fake.imageFile, "");
+  await w.plugin("dotnet-test", { ...DOTNET_TEST, auto_discovery: [], timeout_seconds: 2 });
+  const { tool } = await activated(
+    w.source({ env: { ...process.env, PATH: fake.path } }),
+    "dotnet-test-plugin",
+  );
+  const first = await call(tool, { args: ["hang"] }, w.homes.workdir);
+  assert.match(first.output, /timed out after 2 s and was killed/);
+  const second = await call(tool, { args: ["hang"] }, w.homes.workdir);
+  assert.equal(second.error, true);
+  const calls = (await fake.calls({ raw: true })).filter((c) => c[1] === "run" || c[1] === "rm");
+  const names = calls.map((c) => (c[1] === "run" ? c[c.indexOf("--name") + 1] : c[3]));
+  assert.deepEqual(
+    calls.map((c) => c.slice(0, 3).join(" ")),
+    ["docker run --rm", "docker rm --force", "docker run --rm", "docker rm --force"],
+  );
+  assert.equal(names[0], names[1], "the container the first call started is removed");
+  assert.equal(names[2], names[3]);
+  assert.notEqual(names[0], names[2], "every call has a name of its own");
+  assert.match(names[0], /^islet-dotnet-test-plugin-[0-9a-f]{8}$/);
 });
 
 test("without runner_config, the engine that is present AND answers is used", async (t) => {

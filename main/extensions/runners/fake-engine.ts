@@ -11,8 +11,11 @@ import type { RunnerWorld } from "./testing.ts";
 export interface FakeEngine {
   /** A PATH holding the fake engines first, then only the system's basic programs. */
   path: string;
-  /** Every argument vector an engine was started with, the engine's name first. */
-  calls(): Promise<string[][]>;
+  /**
+   * Every argument vector an engine was started with, the engine's name first; a call's unique
+   * name (islet-PLUGIN-HEX) reads "{run_name}" unless `raw`.
+   */
+  calls(opts?: { raw?: boolean }): Promise<string[][]>;
   /** Marks the image as present (as a pull would). */
   imageFile: string;
 }
@@ -33,7 +36,9 @@ case "$1" in
   info) ${down ? `echo "Cannot connect to the ${name} daemon at unix:///var/run/${name}.sock" >&2; exit 1` : "exit 0"};;
   image) [ -f '${imageFile}' ] && exit 0; echo "Error: No such image" >&2; exit 1;;
   pull) touch '${imageFile}'; exit 0;;
-  run) echo "ran in ${name}"; printf 'stdin=%s\\n' "$(cat)"; exit 0;;
+  run) for a in "$@"; do [ "$a" = hang ] && exec sleep 300; done
+       echo "ran in ${name}"; printf 'stdin=%s\\n' "$(cat)"; exit 0;;
+  rm) exit 0;;
 esac
 exit 9
 `,
@@ -42,12 +47,13 @@ exit 9
   return {
     path: [dir, "/usr/bin", "/bin"].join(path.delimiter),
     imageFile,
-    async calls() {
+    async calls(opts = {}) {
       const text = await readFile(log, "utf8").catch(() => "");
+      const name = /^islet-.+-[0-9a-f]{8}$/;
       return text
         .split("\n")
         .filter((l) => l !== "")
-        .map((l) => l.split("\t"));
+        .map((l) => l.split("\t").map((a) => (!opts.raw && name.test(a) ? "{run_name}" : a)));
     },
   };
 }

@@ -4,11 +4,9 @@
  * does not, `command_install` (docker pull …) runs only if the user agrees through
  * `confirmInstall`; otherwise the error is one line saying what to run.
  */
-import type { BoundRunner } from "./bind.ts";
-import { runArgv } from "./bind.ts";
+import { argvOf, newRunName, type BoundRunner } from "./bind.ts";
 import type { RunnerManifest } from "./manifest.ts";
 import { commandText, findProgram, runCheck } from "./probe.ts";
-import { expandBound } from "./template.ts";
 
 /** What the user is asked before an install command runs. */
 export interface InstallRequest {
@@ -36,7 +34,8 @@ export async function checkRunnerHealth(opts: {
 }): Promise<void> {
   const { manifest, runner } = opts;
   const name = manifest.name;
-  const program = runArgv(runner, manifest.command, [])[0];
+  const values = { command: manifest.command, args: [], run_name: newRunName(name) };
+  const program = (argvOf(runner, "run", values) ?? [])[0];
   if (!(await findProgram(program, opts.env, opts.cwd))) {
     if (runner.config.engine !== undefined)
       throw new Error(
@@ -46,19 +45,18 @@ export async function checkRunnerHealth(opts: {
       `${name}: "${program}" is not installed (not found on PATH; command in ${opts.manifestFile}): install it, or use runner: container with an image that has it`,
     );
   }
-  if (!runner.exists) return;
-  const spread = { command: manifest.command, args: [] };
-  const existsArgv = expandBound(runner.exists, spread);
+  const existsArgv = argvOf(runner, "exists", values);
+  if (!existsArgv) return;
   const check = () =>
     runCheck(existsArgv, { ...opts, timeoutMs: EXISTS_TIMEOUT_MS, signal: opts.signal });
   const first = await check();
   if (first.ok) return;
   const failed = `\`${commandText(existsArgv)}\` failed${first.said ? ` (${first.said})` : ""}`;
-  if (!runner.install)
+  const installArgv = argvOf(runner, "install", values);
+  if (!installArgv)
     throw new Error(
       `${name}: ${failed}: fix what it reports (runner config "${runner.config.name}"), then activate it again`,
     );
-  const installArgv = expandBound(runner.install, spread);
   const installText = commandText(installArgv);
   const agreed = opts.confirmInstall
     ? await opts

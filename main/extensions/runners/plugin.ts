@@ -9,12 +9,11 @@ import type { ActivatablePlugin } from "../activation/activatable.ts";
 import type { ContributionRegistrar } from "../registrar.ts";
 import type { HomeSource } from "../../plugins/loader/features.ts";
 import { truncateOutput } from "../../tools/limits.ts";
-import { runArgv, type BoundRunner } from "./bind.ts";
+import { argvOf, newRunName, type BoundRunner } from "./bind.ts";
 import { detectContainerEngine, probeEngine } from "./container-engine.ts";
 import { checkRunnerHealth, type ConfirmInstall } from "./health.ts";
 import type { RunnerManifest } from "./manifest.ts";
 import { commandText, runCheck } from "./probe.ts";
-import { expandBound } from "./template.ts";
 import { runnerTool, type RunnerToolOptions } from "./tool.ts";
 
 /** Auto-discovery output offered to the model, per entry. */
@@ -132,7 +131,12 @@ export class RunnerPlugin implements ActivatablePlugin {
     if (cached !== undefined) return cached;
     let text = "";
     for (const entry of this.manifest.autoDiscovery) {
-      const argv = runArgv(runner, this.manifest.command, entry.args);
+      const values = {
+        command: this.manifest.command,
+        args: entry.args,
+        run_name: newRunName(this.name),
+      };
+      const argv = argvOf(runner, "run", values) ?? [];
       const shown = commandText([...this.manifest.command, ...entry.args]);
       const run = await runCheck(argv, {
         env: this.host.env,
@@ -184,11 +188,9 @@ function consentLines(
   }
   for (const entry of manifest.autoDiscovery)
     lines.push(`runs \`${commandText([...manifest.command, ...entry.args])}\` once at activation`);
-  const install = runners.find((r) => r.install);
-  if (install?.install)
-    lines.push(
-      `may run \`${commandText(expandBound(install.install, { command: manifest.command, args: [] }))}\` when the check fails (asks first)`,
-    );
+  const values = { command: manifest.command, args: [], run_name: "NAME" };
+  const install = runners.map((r) => argvOf(r, "install", values)).find((argv) => argv);
+  if (install) lines.push(`may run \`${commandText(install)}\` when the check fails (asks first)`);
   return lines;
 }
 
@@ -205,6 +207,7 @@ function fingerprintOf(manifest: RunnerManifest, runners: readonly BoundRunner[]
       run: r.run,
       exists: r.exists,
       install: r.install,
+      stop: r.stop,
     })),
   };
   return createHash("sha256").update(JSON.stringify(covered)).digest("hex");

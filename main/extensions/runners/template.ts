@@ -6,7 +6,8 @@
  * - `{working_dir}`, `{plugin_dir}`, `{mount_readonly}` ("true" unless the mount says write),
  *   `{network_none}` ("none" when the manifest says `network: false`, else absent);
  * - `{command}` and `{args}`: the command's and the tool call's argv, each value its own entry;
- *   they must stand alone in an entry.
+ *   `{run_name}`: a name unique to the call (a container's `--name`, for `command_stop`). These
+ *   three must stand alone in an entry.
  * An entry that is itself a list is an optional group: dropped as a whole when one of its
  * placeholders has no value (no `mount` in the manifest: no `--mount` option). Elsewhere a value
  * that is missing, several values, a map or a list is a load error naming file and field, and so
@@ -19,10 +20,18 @@ export type TemplateEntry = string | readonly string[];
 export type Template = readonly TemplateEntry[];
 
 /** After binding a plugin's values: text, or where the command's / the call's argv go. */
-export type BoundEntry = string | { spread: "command" | "args" };
+type Spread = "command" | "args" | "run_name";
+export type BoundEntry = string | { spread: Spread };
+
+/** What the spread placeholders stand for in one call. */
+export interface SpreadValues {
+  command: readonly string[];
+  args: readonly string[];
+  run_name: string;
+}
 
 const SINGLE = new Set(["working_dir", "plugin_dir", "mount_readonly", "network_none"]);
-const SPREAD = new Set(["command", "args"]);
+const SPREAD = new Set<string>(["command", "args", "run_name"] satisfies Spread[]);
 /** `{name}` or `{plugin.path}`; anything else in braces (`{{.Id}}`) is literal text. */
 const PLACEHOLDER = /\{(plugin[.[][^{}]*|[a-z_]+)\}/g;
 
@@ -111,7 +120,7 @@ function bindEntry(
   ctx: BindContext,
 ): { entry: BoundEntry } | { absent: string } | { error: string } {
   const whole = /^\{([a-z_]+)\}$/.exec(text);
-  if (whole && SPREAD.has(whole[1])) return { entry: { spread: whole[1] as "command" | "args" } };
+  if (whole && SPREAD.has(whole[1])) return { entry: { spread: whole[1] as Spread } };
   let out = "";
   let last = 0;
   for (const m of text.matchAll(PLACEHOLDER)) {
@@ -154,11 +163,12 @@ function placeholderValue(
 }
 
 /** The argument vector of one call. */
-export function expandBound(
-  bound: readonly BoundEntry[],
-  spread: { command: readonly string[]; args: readonly string[] },
-): string[] {
-  return bound.flatMap((e) => (typeof e === "string" ? [e] : [...spread[e.spread]]));
+export function expandBound(bound: readonly BoundEntry[], values: SpreadValues): string[] {
+  return bound.flatMap((e) => {
+    if (typeof e === "string") return [e];
+    const value = values[e.spread];
+    return typeof value === "string" ? [value] : [...value];
+  });
 }
 
 /** `plugin.mount.path` → `$.mount.path`. */

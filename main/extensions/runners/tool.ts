@@ -9,9 +9,12 @@ import { DEFAULT_MAX_OUTPUT_CHARS } from "../../tools/limits.ts";
 import { runProgram } from "../../tools/builtin/process-tree.ts";
 import { ToolError, type Tool, type Validation } from "../../tools/types.ts";
 import type { JsonSchema } from "../../providers/types.ts";
-import { runArgv, type BoundRunner } from "./bind.ts";
+import { argvOf, newRunName, type BoundRunner } from "./bind.ts";
 import type { RunnerManifest } from "./manifest.ts";
-import { commandText } from "./probe.ts";
+import { commandText, runCheck } from "./probe.ts";
+
+/** How long a runner's `command_stop` (docker rm -f) may take after a stopped call. */
+const STOP_TIMEOUT_MS = 30_000;
 
 const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: true, logger: false });
 
@@ -101,24 +104,30 @@ export function runnerTool(opts: RunnerToolOptions): Tool {
     async execute(args, ctx) {
       if (opts.stopped.aborted) throw new ToolError(`${manifest.name} is not active`);
       const extra = Array.isArray(args.args) ? (args.args as string[]) : [];
-      const argv = runArgv(runner, manifest.command, extra);
-      const signal = AbortSignal.any([ctx.signal, opts.stopped]);
-      const result = await opts
-        .track(
-          runProgram(argv[0], argv.slice(1), {
-            cwd: opts.cwd,
-            env: opts.env,
-            signal,
-            stdin: JSON.stringify(args),
-            keepChars: DEFAULT_MAX_OUTPUT_CHARS,
-            onOutput: ctx.onOutput,
-          }),
-        )
-        .catch((err: unknown) => {
-          throw new ToolError(
-            `${manifest.name}: cannot start ${argv[0]}: ${(err as Error).message}`,
-          );
+      const values = {
+        command: manifest.command,
+        args: extra,
+        run_name: newRunName(manifest.name),
+      };
+      const argv = argvOf(runner, "run", values) ?? [];
+      const { cwd, env } = opts;
+      const work = async () => {
+        const result = await runProgram(argv[0], argv.slice(1), {
+          cwd,
+          env,
+          signal: AbortSignal.any([ctx.signal, opts.stopped]),
+          stdin: JSON.stringify(args),
+          keepChars: DEFAULT_MAX_OUTPUT_CHARS,
+          onOutput: ctx.onOutput,
         });
+        // Stopping the engine's client can leave its container running: stop that too.
+        const stop = result.aborted !== undefined ? argvOf(runner, "stop", values) : undefined;
+        if (stop) await runCheck(stop, { cwd, env, timeoutMs: STOP_TIMEOUT_MS });
+        return result;
+      };
+      const result = await opts.track(work()).catch((err: unknown) => {
+        throw new ToolError(`${manifest.name}: cannot start ${argv[0]}: ${(err as Error).message}`);
+      });
       const parts: string[] = [];
       if (result.stdout.trim() !== "") parts.push(result.stdout.replace(/\s+$/, ""));
       if (result.stderr.trim() !== "") parts.push(`[stderr]\n${result.stderr.replace(/\s+$/, "")}`);
