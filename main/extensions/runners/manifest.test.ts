@@ -163,3 +163,17 @@ test("the fingerprint changes with what consent covers, not with the description
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+test("a plugin named after a folder whose name is no tool name: a load error naming the field", async (t) => {
+  const w = await runnerWorld();
+  t.after(() => w.cleanup());
+  const file = await w.plugin("my plugin", NATIVE);
+  const { plugins, problems } = await w.source().discover();
+  assert.deepEqual(plugins, []);
+  assert.deepEqual(
+    problems.map((p) => p.message),
+    [
+      `${file}: name: missing, and the folder name "my plugin" is not a tool name: set name: (letters, digits, _ or -)`,
+    ],
+  );
+});

@@ -162,6 +162,13 @@ export function parseRunnerManifest(
   else if (command.argv[0].startsWith("-"))
     fail("command", `${JSON.stringify(command.argv[0])} starts with "-": name a program first`);
 
+  const name = m.name ?? path.basename(dir);
+  if (m.name === undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(name))
+    fail(
+      "name",
+      `missing, and the folder name "${name}" is not a tool name: set name: (letters, digits, _ or -)`,
+    );
+
   if (m.image !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(m.image))
     fail(
       "image",
@@ -205,7 +212,7 @@ export function parseRunnerManifest(
     ok: true,
     warnings,
     manifest: {
-      name: m.name ?? path.basename(dir),
+      name,
       description: m.description,
       command: command.argv,
       runner: m.runner,

@@ -85,12 +85,12 @@ test("the manifest's timeout stops the command and everything it started", async
     description: "Never finishes.",
     command: [path.join(w.root, "tree.sh"), pids],
     runner: "native",
-    timeout_seconds: 2,
+    timeout_seconds: 5,
   });
   const { tool } = await activated(w.source(), "slow");
   const result = await call(tool, {}, w.homes.workdir);
   assert.equal(result.error, true);
-  assert.match(result.output, /timed out after 2 s/);
+  assert.match(result.output, /timed out after 5 s/);
   const [shell, sleeper] = await waitFor(pids);
   assert.equal(alive(shell), false, "the script is gone");
   assert.equal(alive(sleeper), false, "the process it started is gone");
