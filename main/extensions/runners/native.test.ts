@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { Contributions } from "../contributions.ts";
 import { activated, alive, call, runnerWorld } from "./testing.ts";
 
 const ECHO = `#!/bin/sh
@@ -116,4 +117,66 @@ test("deactivating a runner plugin stops its running calls' process trees", asyn
   const result = await running;
   assert.equal(result.error, true);
   assert.match(result.output, /stopped: the plugin was deactivated/);
+});
+
+test("an answer in the CLI tool protocol ({success, content} on stdout) is the result", async (t) => {
+  const w = await runnerWorld();
+  t.after(() => w.cleanup());
+  // Seed 001's github wrapper: the action arrives on stdin, the answer leaves on stdout.
+  await w.script(
+    "gh.sh",
+    `#!/bin/sh
+input=$(cat)
+case "$input" in
+  *issues.list*) echo '{"success": true, "content": "Issue #1: Fix keyring"}';;
+  *) echo '{"success": false, "error": "unknown action"}';;
+esac
+`,
+  );
+  await w.plugin("github", {
+    description: "GitHub CLI operations.",
+    command: [path.join(w.root, "gh.sh")],
+    runner: "native",
+    parameters: {
+      type: "object",
+      properties: { action: { type: "string", enum: ["issues.list", "pr.list"] } },
+      required: ["action"],
+    },
+  });
+  const { tool } = await activated(w.source(), "github");
+  assert.deepEqual(tool.parameters.required, ["action"]);
+  const ok = await call(tool, { action: "issues.list" }, w.homes.workdir);
+  assert.deepEqual([ok.output, ok.error], ["Issue #1: Fix keyring", false]);
+  const failed = await call(tool, { action: "pr.list" }, w.homes.workdir);
+  assert.deepEqual([failed.output, failed.error], ["unknown action", true]);
+  const invalid = await call(tool, { action: "repos.delete" }, w.homes.workdir);
+  assert.match(invalid.output, /^Invalid arguments for github: "action" must be equal to one of/);
+});
+
+test("auto-discovery runs once, at activation, and its output is in the tool's description", async (t) => {
+  const w = await runnerWorld();
+  t.after(() => w.cleanup());
+  const count = path.join(w.root, "count");
+  await w.script(
+    "cli.sh",
+    `#!/bin/sh\n[ "$1" = --help ] && { echo x >> '${count}'; echo "usage: cli [--fast]"; exit 0; }\necho ran\n`,
+  );
+  await w.plugin("cli", {
+    description: "A CLI.",
+    command: [path.join(w.root, "cli.sh")],
+    runner: "native",
+    auto_discovery: [{ arg: "--help", description: "its options" }],
+  });
+  const { plugin, tool } = await activated(w.source(), "cli");
+  assert.match(
+    tool.description,
+    /What `.*cli\.sh --help` printed \(its options\):\nusage: cli \[--fast\]$/,
+  );
+  assert.match(plugin.consentDetails.at(-1) ?? "", /^runs `.*cli\.sh --help` once at activation$/);
+  await plugin.deactivate();
+  // The registry disposes the old scope on deactivation; a fresh one stands in for it here.
+  const again = new Contributions();
+  await plugin.activate(again.registrar());
+  assert.equal(again.tools.get("cli")?.description, tool.description);
+  assert.equal(await readFile(count, "utf8"), "x\n", "--help ran once");
 });

@@ -2,7 +2,8 @@
  * A runner plugin's tool (one per plugin, named after it): the call's arguments go to the command
  * as JSON on stdin, its `args` as argument-vector entries after the command; stdout, stderr and
  * the exit code come back, each kept head and tail like built-in tools' output
- * (main/tools/limits.ts). Timeouts, aborts and deactivation stop the whole process tree.
+ * (main/tools/limits.ts); an answer in seed 001's protocol (`{"success", "content"}` on stdout)
+ * is taken as the result. Timeouts, aborts and deactivation stop the whole process tree.
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../../tools/limits.ts";
@@ -142,10 +143,34 @@ export function runnerTool(opts: RunnerToolOptions): Tool {
               : "aborted and killed";
         throw new ToolError(`${body}\n[${why}]`);
       }
+      const answer = result.exitCode === 0 ? protocolAnswer(result.stdout) : undefined;
+      if (answer?.success === true) return answer.text;
+      if (answer?.success === false) throw new ToolError(answer.text);
       if (result.exitCode === 0) return `${body}\n[exit code 0]`;
       const status =
         result.exitCode !== null ? `exit code ${result.exitCode}` : `killed by ${result.signal}`;
       throw new ToolError(`${body}\n[${status}]`);
     },
   };
+}
+
+/**
+ * Seed 001's CLI tool protocol: a program that answers `{"success": true, "content": "…"}` (or
+ * `{"success": false, "error": "…"}`) on stdout has its answer taken as the result.
+ */
+function protocolAnswer(stdout: string): { success: boolean; text: string } | undefined {
+  const text = stdout.trim();
+  if (!text.startsWith("{") || !text.endsWith("}")) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const { success, content, error } = value as Record<string, unknown>;
+  if (typeof success !== "boolean") return undefined;
+  const said = success ? content : (error ?? content);
+  if (typeof said !== "string") return undefined;
+  return { success, text: said };
 }
