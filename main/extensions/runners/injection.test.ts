@@ -196,3 +196,27 @@ test("tool arguments go after the image, where docker passes them to the contain
   assert.deepEqual(run.slice(image + 1), ["dotnet", "test", ...args]);
   await noMarker(w, marker);
 });
+
+test("an empty value cannot let the next one start an entry with -", async (t) => {
+  const w = await runnerWorld();
+  t.after(() => w.cleanup());
+  await w.script(
+    "home/config/runner-configs.json",
+    JSON.stringify({ joined: { command_run: ["{command}", "{plugin.a}{plugin.b}", "{args}"] } }),
+  );
+  const { file, problems, loaded } = await load(w, {
+    description: "x",
+    command: "echo",
+    runner: "native",
+    runner_config: "joined",
+    a: "",
+    b: "-v",
+  });
+  assert.equal(loaded, false);
+  assert.match(
+    problems[0],
+    new RegExp(
+      `^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: .*command_run\\[1\\]: \\{plugin\\.b\\} is "-v", which starts with "-"`,
+    ),
+  );
+});

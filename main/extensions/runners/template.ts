@@ -126,13 +126,14 @@ function bindEntry(
   for (const m of text.matchAll(PLACEHOLDER)) {
     const value = placeholderValue(m[1], ctx);
     if ("absent" in value || "error" in value) return value;
-    // A value at the very start of an entry must not turn it into an option ("--privileged").
-    if (m.index === 0 && value.text.startsWith("-"))
+    // A value must not turn an entry into an option ("--privileged"), alone or after empty ones.
+    const before = out + text.slice(last, m.index);
+    if (before === "" && value.text.startsWith("-"))
       return {
         error: `{${m[1]}} is ${JSON.stringify(value.text)}, which starts with "-" and would be read as an option`,
       };
     if (value.text.includes("\0")) return { error: `{${m[1]}} contains a NUL character` };
-    out += text.slice(last, m.index) + value.text;
+    out = before + value.text;
     last = m.index + m[0].length;
   }
   return { entry: out + text.slice(last) };
