@@ -15,6 +15,7 @@ const PROBE_TIMEOUT_MS = 20_000;
 
 export interface EngineProbe {
   engine: string;
+  installed: boolean;
   answers: boolean;
   /** Why not, in a few words ("not installed", "installed, but its engine does not answer: …"). */
   why: string;
@@ -25,11 +26,13 @@ export async function probeEngine(
   opts: { env: NodeJS.ProcessEnv; cwd: string; signal?: AbortSignal },
 ): Promise<EngineProbe> {
   const program = await findProgram(engine, opts.env, opts.cwd);
-  if (!program) return { engine, answers: false, why: `${engine} is not installed` };
+  if (!program)
+    return { engine, installed: false, answers: false, why: `${engine} is not installed` };
   const check = await runCheck([program, "info"], { ...opts, timeoutMs: PROBE_TIMEOUT_MS });
-  if (check.ok) return { engine, answers: true, why: "" };
+  if (check.ok) return { engine, installed: true, answers: true, why: "" };
   return {
     engine,
+    installed: true,
     answers: false,
     why: `${engine} is installed but does not answer (${check.said || "`" + engine + " info` failed"})`,
   };

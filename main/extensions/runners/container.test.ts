@@ -183,3 +183,30 @@ test("a real container run, where an engine answers", async (t) => {
   const result = await call(tool, {}, w.homes.workdir, { timeoutMs: 300_000 });
   assert.equal(result.output, "hello from the host\n[exit code 0]");
 });
+
+test("a named engine that is down or missing: one line saying to start or install it", async (t) => {
+  const w = await runnerWorld();
+  t.after(() => w.cleanup());
+  const fake = await fakeEngines(w, [{ name: "docker", down: true }]);
+  const file = await w.plugin("dotnet-test", { ...DOTNET_TEST, runner_config: "docker-config" });
+  await w.plugin("dotnet-pod", {
+    ...DOTNET_TEST,
+    name: "dotnet-pod",
+    runner_config: "podman-config",
+  });
+  const source = w.source({ env: { ...process.env, PATH: fake.path } });
+  const { plugins } = await source.discover();
+  const errors = await Promise.all(
+    plugins.map((p) =>
+      p.activate(new Contributions().registrar()).then(
+        () => "",
+        (e: Error) => e.message,
+      ),
+    ),
+  );
+  assert.deepEqual(errors, [
+    `dotnet-pod: podman is not installed: install it, or set runner: native in ${plugins[0].manifestFile}`,
+    "dotnet-test-plugin: docker is installed but does not answer (Cannot connect to the docker daemon " +
+      `at unix:///var/run/docker.sock): start it, or set runner: native in ${file}`,
+  ]);
+});

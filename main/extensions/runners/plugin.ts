@@ -113,7 +113,10 @@ export class RunnerPlugin implements ActivatablePlugin {
       const engine = runner.config.engine;
       if (engine === undefined) return runner;
       const probe = await probeEngine(engine, opts);
-      if (!probe.answers) throw new Error(`${this.name}: ${probe.why}: start it, ${fix}`);
+      if (!probe.answers)
+        throw new Error(
+          `${this.name}: ${probe.why}: ${probe.installed ? "start it" : "install it"}, ${fix}`,
+        );
       return runner;
     }
     const { found, probes } = await detectContainerEngine(opts);
@@ -144,6 +147,10 @@ export class RunnerPlugin implements ActivatablePlugin {
         timeoutMs: DISCOVERY_TIMEOUT_MS,
         signal,
       });
+      // A discovery run stopped on its time limit may leave its container behind.
+      const stop = run.result?.aborted !== undefined ? argvOf(runner, "stop", values) : undefined;
+      if (stop)
+        await runCheck(stop, { env: this.host.env, cwd: this.host.workingDir, timeoutMs: 30_000 });
       signal?.throwIfAborted();
       const about = entry.description ? ` (${entry.description})` : "";
       const output = run.result
