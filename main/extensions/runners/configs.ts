@@ -5,6 +5,7 @@
  * replaces configs by name; a project's `.islet/config/runner-configs.json` only when the folder
  * is trusted (SPEC §6: a project's configuration runs nothing until then).
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { configDir, type Homes } from "../../config/homes.ts";
@@ -42,11 +43,15 @@ const FIELDS = [
   "command_stop",
 ];
 
-/** The built-in file: beside the packaged app's resources, or up from this file. */
+/** The built-in file: beside the packaged app's resources, or up from this file (sources or out/main). */
 export function builtinRunnerConfigsFile(): string {
   const packaged = (process as { resourcesPath?: string }).resourcesPath;
-  if (packaged) return path.join(packaged, "resources", RUNNER_CONFIGS_FILE);
-  return path.resolve(import.meta.dirname, "../../../resources", RUNNER_CONFIGS_FILE);
+  const candidates = [
+    ...(packaged ? [path.join(packaged, "resources", RUNNER_CONFIGS_FILE)] : []),
+    path.resolve(import.meta.dirname, "../../../resources", RUNNER_CONFIGS_FILE),
+    path.resolve(import.meta.dirname, "../../resources", RUNNER_CONFIGS_FILE),
+  ];
+  return candidates.find((file) => existsSync(file)) ?? candidates[0];
 }
 
 export async function loadRunnerConfigs(opts: {

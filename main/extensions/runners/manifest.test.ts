@@ -177,3 +177,15 @@ test("a plugin named after a folder whose name is no tool name: a load error nam
     ],
   );
 });
+
+test("the user's runner-configs.json replaces a built-in config of the same name", async (t) => {
+  const w = await runnerWorld();
+  t.after(() => w.cleanup());
+  await userConfigs(w, { native: { command_run: ["{command}", "--from-user", "{args}"] } });
+  await w.plugin("echoer", NATIVE);
+  const { tool } = await activated(w.source(), "echoer");
+  assert.equal(
+    (await call(tool, { args: ["x"] }, w.homes.workdir)).output,
+    "--from-user x\n[exit code 0]",
+  );
+});
