@@ -1,7 +1,8 @@
 /**
  * What a project's own `.islet/` would widen if the folder were trusted (SPEC §6): unsafe mode,
  * the permission requests of its plugins, its model providers (which could send the user's API
- * keys elsewhere), and its shell hooks, MCP servers and CLI-tool runners. One line each, for the
+ * keys elsewhere), and its shell hooks, MCP servers and CLI-tool runners (runner plugins and
+ * runner configs, main/extensions/runners/). One line each, for the
  * trust question and the notice of what was held back.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -9,13 +10,17 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { configDir, type Homes } from "../config/homes.ts";
 import { requestedItems } from "../plugins/consent/requests.ts";
-import { featuresFile, loadPlugins } from "../plugins/loader/index.ts";
+import {
+  featuresFile,
+  findPluginFolders,
+  loadPluginFeatures,
+  loadPlugins,
+} from "../plugins/loader/index.ts";
 
 /** Folders of `.islet/config/` whose contents run commands or reach servers. */
 const RUNNING_CONFIG: readonly { dir: string; what: string }[] = [
   { dir: "hooks", what: "shell hooks" },
   { dir: "mcp", what: "MCP servers" },
-  { dir: "runners", what: "CLI-tool runners" },
 ];
 
 export async function projectWidening(homes: Homes): Promise<string[]> {
@@ -41,6 +46,16 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
     const entries = await readdir(full).catch(() => []);
     if (entries.some((e) => !e.startsWith("."))) lines.push(`${what} from ${rel(full)}/`);
   }
+  const runnerConfigs = configDir(homes.project, "runner-configs.json");
+  if (await exists(runnerConfigs)) lines.push(`CLI-tool runner configs from ${rel(runnerConfigs)}`);
+  const pluginDirs = (await loadPluginFeatures(homes, {})).features.dirs;
+  for (const where of pluginDirs.filter((d) => d.source === "project")) {
+    const runners = (await findPluginFolders(where.dir)).runnerFolders;
+    if (runners.length > 0)
+      lines.push(
+        `CLI-tool runner plugins ${runners.map((d) => path.basename(d)).join(", ")} from ${rel(where.dir)}/`,
+      );
+  }
   // Claude Code's project MCP servers: each one starts a program or reaches a server.
   const mcpJson = path.join(homes.workdir, ".mcp.json");
   if (
@@ -51,6 +66,13 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
   )
     lines.push(`MCP servers from ${rel(mcpJson)}`);
   return lines;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return readFile(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function readYamlMap(file: string): Promise<Record<string, unknown> | null> {

@@ -3,16 +3,21 @@
  * nesting invisible to the system; a folder holding plugin.yaml is a plugin and is not searched
  * further (its node_modules and nested plugins belong to it). A folder holding
  * `.claude-plugin/plugin.json` is a Claude Code plugin (main/extensions/claude/): listed apart,
- * and not searched further either.
+ * and not searched further either. So is a CLI-tool runner plugin (main/extensions/runners/): a
+ * folder with `manifest.json`, or whose plugin.yaml has a `runner:` key; code plugin discovery
+ * never sees it.
  */
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
 import { ORIGIN_FILE, originScope } from "./origin-scope.ts";
 
 export const MANIFEST_NAME = "plugin.yaml";
 /** A Claude Code plugin's manifest, relative to its folder. */
 export const CLAUDE_MANIFEST = path.join(".claude-plugin", "plugin.json");
+/** A runner plugin's manifest in the seed's format (a plugin.yaml with `runner:` is one too). */
+export const RUNNER_MANIFEST = "manifest.json";
 
 /** Never plugins, and often huge: dependency trees and vendored code. */
 const SKIPPED = new Set(["node_modules", "vendor"]);
@@ -26,6 +31,8 @@ export interface WalkResult {
   folders: string[];
   /** Absolute Claude Code plugin folders (no plugin.yaml), sorted. */
   claudeFolders: string[];
+  /** Absolute runner plugin folders, sorted. */
+  runnerFolders: string[];
   errors: { file: string; message: string }[];
 }
 
@@ -42,7 +49,7 @@ async function isDirectory(full: string, entry: Dirent): Promise<boolean> {
 
 /** All plugin folders below `root` (root itself counts if it holds plugin.yaml). Missing root = none. */
 export async function findPluginFolders(root: string): Promise<WalkResult> {
-  const result: WalkResult = { folders: [], claudeFolders: [], errors: [] };
+  const result: WalkResult = { folders: [], claudeFolders: [], runnerFolders: [], errors: [] };
   const seen = new Set<string>();
 
   async function visit(dir: string, isRoot: boolean, depth = 0): Promise<void> {
@@ -79,7 +86,8 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);
     }
     if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {
-      result.folders.push(dir);
+      const runner = await hasRunnerKey(path.join(dir, MANIFEST_NAME));
+      (runner ? result.runnerFolders : result.folders).push(dir);
       return;
     }
     if (
@@ -87,6 +95,10 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       (await isFile(path.join(dir, CLAUDE_MANIFEST)))
     ) {
       result.claudeFolders.push(dir);
+      return;
+    }
+    if (entries.some((e) => e.name === RUNNER_MANIFEST && !e.isDirectory())) {
+      result.runnerFolders.push(dir);
       return;
     }
     const subdirs: string[] = [];
@@ -102,7 +114,18 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
   await visit(path.resolve(root), true);
   result.folders.sort();
   result.claudeFolders.sort();
+  result.runnerFolders.sort();
   return result;
+}
+
+/** A plugin.yaml with a top-level `runner:` (one that does not parse stays a code plugin's, whose loader reports it). */
+async function hasRunnerKey(file: string): Promise<boolean> {
+  try {
+    const data: unknown = parseYaml(await readFile(file, "utf8"));
+    return typeof data === "object" && data !== null && !Array.isArray(data) && "runner" in data;
+  } catch {
+    return false;
+  }
 }
 
 async function isFile(file: string): Promise<boolean> {

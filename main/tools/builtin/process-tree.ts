@@ -1,6 +1,7 @@
 /**
- * Runs a shell command as the root of its own process tree, so that a timeout or a stop button
- * can kill everything it started (`npm test` → node → workers), not just the shell.
+ * Runs a shell command (or a program with its argument vector, no shell: runner plugins) as the
+ * root of its own process tree, so that a timeout or a stop button can kill everything it started
+ * (`npm test` → node → workers), not just the shell.
  */
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
@@ -10,7 +11,10 @@ import { HeadTailBuffer } from "../limits.ts";
 import { OWN_PROCESS_GROUP, ProcessGroup } from "../process-group.ts";
 
 export interface ShellResult {
+  /** stdout and stderr as they interleaved (each kept head and tail, like the streams below). */
   output: string;
+  stdout: string;
+  stderr: string;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   /** Set when the run was cut short by the abort signal; its reason. */
@@ -29,6 +33,10 @@ export interface ShellOptions {
   killGraceMs?: number;
   /** Each piece of output as it arrives (stdout and stderr interleaved). */
   onOutput?(text: string): void;
+  /** Written to the program's stdin, which is then closed (default: no stdin at all). */
+  stdin?: string;
+  /** The program's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const isWindows = process.platform === "win32";
@@ -50,17 +58,28 @@ function findOnPath(name: string): string | undefined {
 
 export function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
   const { file, args } = shellCommand(command);
+  return runProgram(file, args, { ...options, verbatim: isWindows });
+}
+
+/** Runs `file` with `args` as its argument vector, never through a shell. */
+export function runProgram(
+  file: string,
+  args: readonly string[],
+  options: ShellOptions & { verbatim?: boolean },
+): Promise<ShellResult> {
   const output = new HeadTailBuffer(options.keepChars);
+  const streams = [new HeadTailBuffer(options.keepChars), new HeadTailBuffer(options.keepChars)];
   return new Promise<ShellResult>((resolve, reject) => {
     let child: ChildProcess;
     try {
       child = spawn(file, args, {
         cwd: options.cwd,
+        env: options.env,
         // Its own process group on POSIX, so stopping it reaches every descendant.
         ...OWN_PROCESS_GROUP,
-        stdio: ["ignore", "pipe", "pipe"],
+        stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
         windowsHide: true,
-        windowsVerbatimArguments: isWindows,
+        windowsVerbatimArguments: options.verbatim === true,
       });
     } catch (err) {
       reject(err instanceof Error ? err : new Error(String(err)));
@@ -78,10 +97,16 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       (chunk: Buffer): void => {
         const text = decoders[which].decode(chunk, { stream: true });
         output.push(text);
+        streams[which].push(text);
         options.onOutput?.(text);
       };
     child.stdout?.on("data", onData(0));
     child.stderr?.on("data", onData(1));
+    if (options.stdin !== undefined) {
+      // A program that exits without reading its input closes the pipe: not an error.
+      child.stdin?.on("error", () => {});
+      child.stdin?.end(options.stdin);
+    }
 
     const onAbort = (): void => {
       aborted = options.signal.reason ?? new Error("aborted");
@@ -99,7 +124,14 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       // jobs it started (`server &`) are the user's to keep.
       if (!stopping) group.release();
       void (stopping ?? Promise.resolve()).then(() =>
-        resolve({ output: output.toString(), exitCode, signal, aborted }),
+        resolve({
+          output: output.toString(),
+          stdout: streams[0].toString(),
+          stderr: streams[1].toString(),
+          exitCode,
+          signal,
+          aborted,
+        }),
       );
     };
     child.on("error", (err) => {
