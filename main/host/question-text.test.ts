@@ -103,6 +103,9 @@ test("the activation dialog shows every consent detail line and the reason", () 
     details: ["runs `dotnet test` in container sdk:8.0", "mounts /w at /app (read-only)"],
   });
   assert.equal(text.message, "Activate the CLI-tool plugin dotnet?");
-  assert.match(text.detail, /• runs `dotnet test` in container sdk:8.0\n• mounts \/w at \/app \(read-only\)/);
+  assert.match(
+    text.detail,
+    /• runs `dotnet test` in container sdk:8.0\n• mounts \/w at \/app \(read-only\)/,
+  );
   assert.match(text.detail, /Why: to run the tests/);
 });

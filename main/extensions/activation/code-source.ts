@@ -47,7 +47,11 @@ export class CodePluginSource implements ActivatableSource {
     const text = await readFile(spec.manifestFile, "utf8");
     const read = parseManifest(text, spec.manifestFile);
     const asked = read.ok ? requestedItems(read.manifest) : [];
-    const fingerprint = createHash("sha256").update(spec.dir).update("\0").update(text).digest("hex");
+    const fingerprint = createHash("sha256")
+      .update(spec.dir)
+      .update("\0")
+      .update(text)
+      .digest("hex");
     const name = spec.name;
     return {
       name,

@@ -102,7 +102,10 @@ test("the user denies: the model is told, the plugin stays inactive and nothing 
   try {
     await h.conversation.submit("count the words");
     const second = h.server.chatRequests[1].body as Body;
-    assert.equal(second.messages.at(-1)?.content, "wordcount was not activated: the user denied it");
+    assert.equal(
+      second.messages.at(-1)?.content,
+      "wordcount was not activated: the user denied it",
+    );
     assert.ok(!(second.tools ?? []).some((t) => t.function.name === "WordCount"));
     assert.equal(h.engine.activation.list()[0].status, "inactive");
     await assert.rejects(readFile(activationFile(h.home), "utf8"), { code: "ENOENT" });
@@ -266,7 +269,10 @@ test("a project's on-demand plugin in an untrusted folder is held back and canno
         asked.filter((q) => q.kind === "plugin-activation"),
         [],
       );
-      assert.match(engine.activation.fragmentText(), /- local \(held back: its folder is not trusted\)/);
+      assert.match(
+        engine.activation.fragmentText(),
+        /- local \(held back: its folder is not trusted\)/,
+      );
     } finally {
       await engine.close();
     }

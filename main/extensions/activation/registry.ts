@@ -104,12 +104,17 @@ export class ActivationRegistry {
 
   private fresh(plugin: ActivatablePlugin, source: string): Held {
     const project = this.opts.projectHome !== this.opts.globalHome;
-    if (project && !this.opts.trusted && isInside(path.resolve(plugin.manifestFile), this.opts.projectHome))
+    if (
+      project &&
+      !this.opts.trusted &&
+      isInside(path.resolve(plugin.manifestFile), this.opts.projectHome)
+    )
       return {
         plugin,
         source,
         status: "held-back",
-        reason: "a project plugin of a folder you have not trusted: trust it with `islet trust add` first",
+        reason:
+          "a project plugin of a folder you have not trusted: trust it with `islet trust add` first",
         scope: null,
       };
     return { plugin, source, status: "inactive", scope: null };
@@ -207,7 +212,9 @@ export class ActivationRegistry {
     if (outcome.kind === "activated" && !port?.automatic)
       await this.opts.store
         .record(name, held.plugin.fingerprint)
-        .catch((err: Error) => this.opts.warn(`could not remember ${name}'s activation: ${err.message}`));
+        .catch((err: Error) =>
+          this.opts.warn(`could not remember ${name}'s activation: ${err.message}`),
+        );
     return outcome;
   }
 

@@ -22,7 +22,10 @@ test("records are per workspace, keyed by its real path (a symlink to it is the 
     await mkdir(other);
     await new ActivationStore(home, work, () => {}).record("lint", "f1");
     assert.deepEqual(
-      (await new ActivationStore(home, link, () => {}).list()).map((r) => [r.plugin, r.fingerprint]),
+      (await new ActivationStore(home, link, () => {}).list()).map((r) => [
+        r.plugin,
+        r.fingerprint,
+      ]),
       [["lint", "f1"]],
     );
     assert.deepEqual(await new ActivationStore(home, other, () => {}).list(), []);
@@ -48,7 +51,10 @@ test("a damaged file is one warning line and reads as empty; the next record kee
     assert.ok(!warnings[0].includes("\n"));
     assert.match(warnings[0], /activation\.json: not valid JSON; treating it as empty/);
     await store.record("lint", "f1");
-    assert.deepEqual((await store.list()).map((r) => r.plugin), ["lint"]);
+    assert.deepEqual(
+      (await store.list()).map((r) => r.plugin),
+      ["lint"],
+    );
     assert.deepEqual((await readdir(home)).sort(), ["activation.json", "activation.json.bad"]);
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -166,7 +166,8 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     const { plugins, errors } = await this.port.discover();
     this.problems = errors;
     this.onDemandSpecs = new Map(plugins.filter((s) => s.onDemand).map((s) => [s.name, s]));
-    for (const name of this.activated) if (!this.onDemandSpecs.has(name)) this.activated.delete(name);
+    for (const name of this.activated)
+      if (!this.onDemandSpecs.has(name)) this.activated.delete(name);
     return plugins.filter((s) => !s.onDemand || this.activated.has(s.name));
   }
 
