@@ -118,7 +118,7 @@ function OnDemandCard({ plugin: p }: { plugin: Item }) {
       <p className="plugin-desc mcp-source" title="Its manifest">
         {p.manifestFile}
       </p>
-      <footer className="plugin-foot mcp-actions">
+      <footer className="plugin-foot mcp-actions activation-actions">
         <button
           type="button"
           className={active ? "button" : "button button-primary"}
