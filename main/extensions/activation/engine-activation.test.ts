@@ -167,6 +167,10 @@ test("/plugin activate, list and deactivate; the sandbox goes with deactivation 
       const r = await h.conversation.submit(line);
       return r.kind === "command" ? r.output : "";
     };
+    assert.match(
+      await out("/plugins"),
+      /^wordcount: on demand, inactive \(`\/plugin activate wordcount` loads it\)$/m,
+    );
     assert.equal(
       await out("/plugin list"),
       "wordcount (code, inactive) — Counts the words of a text.",
