@@ -102,3 +102,22 @@ test("an edited plugin.yaml under an active plugin deactivates it: consent cover
     await h.close();
   }
 });
+
+test("a source that fails to list keeps what it had, with one warning; the others still list", async () => {
+  const { port } = allowing();
+  const h = await startPluginHarness({ plugins: { alpha: lazy("First one.") }, questions: port });
+  try {
+    await h.engine.activation.activate("alpha", { by: "user", reason: "" });
+    const runtime = h.engine.plugins!;
+    const onDemand = runtime.onDemand.bind(runtime);
+    runtime.onDemand = () => {
+      throw new Error("disk gone");
+    };
+    await h.engine.activation.refresh();
+    runtime.onDemand = onDemand;
+    assert.equal(h.engine.activation.list()[0].status, "active");
+    assert.ok(h.warnings.includes("code-plugins: could not list its plugins: disk gone"));
+  } finally {
+    await h.close();
+  }
+});

@@ -77,7 +77,16 @@ export class ActivationRegistry {
   async refresh(): Promise<void> {
     const next = new Map<string, Held>();
     for (const source of this.opts.sources) {
-      const { plugins, problems } = await source.discover();
+      let found: Awaited<ReturnType<ActivatableSource["discover"]>>;
+      try {
+        found = await source.discover();
+      } catch (err) {
+        // A source that cannot list now keeps what it had; the others go on (never throws).
+        this.opts.warn(`${source.id}: could not list its plugins: ${(err as Error).message}`);
+        for (const [name, held] of this.held) if (held.source === source.id) next.set(name, held);
+        continue;
+      }
+      const { plugins, problems } = found;
       for (const p of problems) this.opts.warn(`${p.file}: ${p.message}`);
       for (const plugin of plugins) {
         if (next.has(plugin.name)) {
