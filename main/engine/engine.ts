@@ -154,6 +154,7 @@ export class Engine {
       warn: opts.warn,
       questions: opts.questions,
       plugins: () => this.plugins,
+      consent: this.consent,
     });
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({

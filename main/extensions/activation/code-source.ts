@@ -8,20 +8,29 @@ import { readFile } from "node:fs/promises";
 import { describePermission } from "../../host/permission-text.ts";
 import { requestedItems } from "../../plugins/consent/requests.ts";
 import { parseManifest } from "../../plugins/loader/manifest.ts";
+import type { ConsentGate } from "../../plugins/consent/gate.ts";
 import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
 import type { PluginSpec } from "../../plugins/runtime/port.ts";
 import type { ActivatablePlugin, ActivatableSource } from "./activatable.ts";
 
 /** The runtime's side this source needs (the engine's current runtime, or none). */
-export type OnDemandRuntime = Pick<PluginRuntime, "onDemand" | "activate" | "deactivate">;
+export type OnDemandRuntime = Pick<
+  PluginRuntime,
+  "onDemand" | "activate" | "deactivate" | "reloadChanged"
+>;
+
+/** The consent gate's side: permission requests are asked when a plugin first loads. */
+export type OnDemandConsent = Pick<ConsentGate, "want" | "settle">;
 
 export class CodePluginSource implements ActivatableSource {
   readonly id = "code-plugins";
   private readonly runtime: () => OnDemandRuntime | null;
+  private readonly consent: OnDemandConsent | null;
 
   /** `runtime` is read at each call: the engine replaces its runtime on a full reload. */
-  constructor(runtime: () => OnDemandRuntime | null) {
+  constructor(runtime: () => OnDemandRuntime | null, consent: OnDemandConsent | null = null) {
     this.runtime = runtime;
+    this.consent = consent;
   }
 
   async discover(): Promise<{
@@ -69,6 +78,14 @@ export class CodePluginSource implements ActivatableSource {
         const runtime = this.runtime();
         if (!runtime) throw new Error("plugins are not loaded (--without-plugins?)");
         await runtime.activate(name);
+        if (this.consent && asked.length > 0) {
+          // Its permission requests are asked now that it loads (SPEC §6); a grant reloads it
+          // with them. Rediscovering queues the question; it is answered in the background (as
+          // at start-up), so a dialog answered later never holds up the turn or the start.
+          this.consent.want(name);
+          await runtime.reloadChanged([]);
+          void this.consent.settle();
+        }
       },
       deactivate: async () => {
         this.runtime()?.deactivate(name);

@@ -285,3 +285,45 @@ test("a project's on-demand plugin in an untrusted folder is held back and canno
     await h.close();
   }
 });
+
+test("an on-demand plugin's permission requests are asked when it is activated, not at start", async () => {
+  const asked: Question[] = [];
+  const port = {
+    ask: async (q: Question) => {
+      asked.push(q);
+      return q.kind === "plugin-activation" ? "allow" : q.kind === "permissions" ? "grant" : "deny";
+    },
+  } as QuestionPort;
+  const h = await startPluginHarness({
+    plugins: {
+      notifier: {
+        yaml: 'description: "Posts counts."\nactivation: on-demand\npermissions:\n  network: [{ host: push.example.com, reason: "posts counts" }]\n',
+        code: "export function beforeChat() {}",
+      },
+    },
+    questions: port,
+  });
+  try {
+    assert.deepEqual(asked, [], "nothing is asked for a plugin that does not load");
+    const outcome = await h.engine.activation.activate("notifier", { by: "user", reason: "" });
+    assert.equal(outcome.kind, "activated");
+    // Asked in the background, as at start-up; this waits for the answer and the reload.
+    await h.engine.askPluginPermissions();
+    assert.deepEqual(
+      asked.map((q) => q.kind),
+      ["plugin-activation", "permissions"],
+    );
+    const activation = asked[0];
+    assert.ok(
+      activation.kind === "plugin-activation" &&
+        activation.details.includes("asks for: network push.example.com — posts counts"),
+    );
+    assert.deepEqual(
+      h.engine.consent.permissionsOf("notifier").map((p) => [p.target, p.status]),
+      [["push.example.com", "granted"]],
+    );
+    assert.equal(h.engine.plugins?.get("notifier")?.plugin.status, "active");
+  } finally {
+    await h.close();
+  }
+});

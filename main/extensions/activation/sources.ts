@@ -3,6 +3,7 @@
  * plugins are listed to the model, activated on request and remembered per workspace.
  */
 import type { Homes } from "../../config/homes.ts";
+import type { ConsentGate } from "../../plugins/consent/gate.ts";
 import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
 import type { ActivatableSource } from "./activatable.ts";
 import { CodePluginSource } from "./code-source.ts";
@@ -16,8 +17,10 @@ export interface ActivationContext {
   warn(line: string): void;
   /** The engine's code plugin runtime now (null before loadPlugins or with --without-plugins). */
   plugins(): PluginRuntime | null;
+  /** Plugins' permission requests (an on-demand code plugin's are asked when it is activated). */
+  consent: ConsentGate;
 }
 
 export function activatableSources(ctx: ActivationContext): ActivatableSource[] {
-  return [new CodePluginSource(ctx.plugins)];
+  return [new CodePluginSource(ctx.plugins, ctx.consent)];
 }
