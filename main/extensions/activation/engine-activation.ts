@@ -34,7 +34,15 @@ export function setupActivation(
   let offered: Disposable | null = null;
   registry.onChange(() => {
     const wanted = registry.list().length > 0;
-    if (wanted && !offered) offered = registrar.tool(tool);
+    if (wanted && !offered) {
+      try {
+        offered = registrar.tool(tool);
+      } catch (err) {
+        // Another tool took the name (a plugin's, without override): say so, list anyway.
+        ctx.warn(`activate_plugin is not offered to the model: ${(err as Error).message}`);
+        return;
+      }
+    }
     if (!wanted && offered) {
       offered.dispose();
       offered = null;
