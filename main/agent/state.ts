@@ -7,6 +7,7 @@ import type { HookRegistry } from "./hooks/types.ts";
 import type { EventSink } from "./events.ts";
 import type { Message } from "../conversation/message.ts";
 import type { SessionSink } from "./session-sink.ts";
+import type { QuestionPort } from "../host/questions.ts";
 
 export interface ResolvedModel {
   provider: Provider;
@@ -55,6 +56,8 @@ export interface EngineDeps {
     signal: AbortSignal,
     rewrittenBy: readonly string[],
   ): Promise<ApprovalDecision>;
+  /** Who the conversation's questions go to (tools that ask the user: activate_plugin). */
+  questions?: QuestionPort;
   emit: EventSink;
   session: SessionSink | null;
   compaction: CompactionSettings;

@@ -189,6 +189,7 @@ export async function runToolPhase(
           sessionId: state.sessionId,
           emit: deps.emit,
           approve: deps.approve,
+          questions: deps.questions,
           limitTurn: (limits) => limitTurn(state, limits),
         });
       } finally {

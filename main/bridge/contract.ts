@@ -43,6 +43,7 @@ import {
 import { EDITOR_CALLS, EDITOR_EVENTS } from "./schemas/editor.ts";
 import { MCP_CALLS, MCP_EVENTS } from "./schemas/mcp.ts";
 import { PACKS_CALLS, PACKS_EVENTS } from "./schemas/packs.ts";
+import { ACTIVATION_CALLS, ACTIVATION_EVENTS } from "./schemas/activation.ts";
 
 export { AgentEvent, Problem, Question };
 export { CommandEntry, CommandList };
@@ -244,6 +245,7 @@ export const CALLS = {
   ...EDITOR_CALLS,
   ...MCP_CALLS,
   ...PACKS_CALLS,
+  ...ACTIVATION_CALLS,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {
@@ -288,6 +290,7 @@ export const EVENTS = {
   ...EDITOR_EVENTS,
   ...MCP_EVENTS,
   ...PACKS_EVENTS,
+  ...ACTIVATION_EVENTS,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type CallRequest<N extends CallName> = z.input<(typeof CALLS)[N]["request"]>;

@@ -58,6 +58,9 @@ export const CALL_NAMES = [
   "packs/install",
   "packs/update",
   "packs/remove",
+  "activation/list",
+  "activation/activate",
+  "activation/deactivate",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 
@@ -80,6 +83,7 @@ export const EVENT_NAMES = [
   "models/download",
   "packs/progress",
   "catalog/changed",
+  "activation/changed",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

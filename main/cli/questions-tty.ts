@@ -60,7 +60,8 @@ function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
       );
     case "plugin-activation":
       return p(
-        `Activate plugin ${q.plugin} (${q.description})? The model says: ${q.reason}\n  [y]es / [n]o > `,
+        `Activate ${q.pluginKind === "runner" ? "CLI-tool" : "code"} plugin ${q.plugin}: ${q.description}\n` +
+          `${list(q.details)}\n  Why: ${q.reason}\n  [y]es / [n]o > `,
         { y: "allow", n: "deny" },
       );
     case "pack-install":

@@ -1,6 +1,7 @@
 /** Slash commands: built-in ones here; custom (Markdown) and plugin ones register later. */
 import type { AgentSession } from "../agent/loop.ts";
 import type { Context } from "../../plugins/sdk/index.ts";
+import type { QuestionPort } from "../host/questions.ts";
 
 export type CommandSource = "builtin" | "custom" | "plugin";
 
@@ -29,6 +30,8 @@ export interface CommandEnv {
   workdir: string;
   /** Runs a command line in the workspace through the approval policy (as Bash); throws if refused. */
   shell(command: string): Promise<string>;
+  /** Who the conversation's questions go to (its window, the terminal); missing: the engine's. */
+  questions?: QuestionPort;
 }
 
 export interface SlashCommand {

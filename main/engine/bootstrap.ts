@@ -79,5 +79,7 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
       limits: opts.pluginLimits,
       hostBackend: opts.hostBackend,
     });
+  // loadPlugins loads the on-demand listing itself; without plugins other sources still list.
+  else await engine.activation.load();
   return engine;
 }

@@ -58,6 +58,7 @@ export class Conversation {
         context: () => this.session.context(),
         workdir: this.engine.homes.workdir,
         shell: this.engine.commandShell(this.questions),
+        questions: this.questions,
       });
     } catch (err) {
       this.session.announce({ type: "error", errorType: "", message: (err as Error).message });

@@ -44,6 +44,8 @@ import { savingEmit, storeSink } from "./session-sink.ts";
 import { approvedShell } from "../extensions/markdown/shell.ts";
 import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
 import { registerSkillAndTaskTools } from "../extensions/markdown/engine-tools.ts";
+import type { ActivationRegistry } from "../extensions/activation/registry.ts";
+import { setupActivation } from "../extensions/activation/engine-activation.ts";
 
 export { Conversation, type TurnResult } from "./conversation.ts";
 
@@ -93,6 +95,8 @@ export class Engine {
   private mcpConfig: McpConfigSource | null = null;
   /** Shell hooks and Claude Code plugins (main/extensions/declarative.ts). */
   readonly declarative: DeclarativeExtensions;
+  /** On-demand plugins (main/extensions/activation/): listed to the model, activated on consent. */
+  readonly activation: ActivationRegistry;
   /** What the homes' commands and skills registered (reloadMarkdown() replaces it). */
   private markdown: ScopedRegistrar | null = null;
   private watcher: PluginWatcher | null = null;
@@ -143,6 +147,15 @@ export class Engine {
       subAgentDeps: (emit) => this.deps(emit, "", undefined),
       subagentStop: (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
     });
+    this.activation = setupActivation(this.extensions, {
+      homes: opts.homes,
+      trustedProject: this.trust.trusted,
+      env: opts.env,
+      warn: opts.warn,
+      questions: opts.questions,
+      plugins: () => this.plugins,
+      consent: this.consent,
+    });
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
@@ -174,6 +187,7 @@ export class Engine {
     const watched = this.watcher !== null;
     await this.watcher?.close();
     this.watcher = null;
+    await this.activation.deactivateAll();
     await this.plugins?.dispose();
     this.plugins = null;
     // Released here only if loading fails half-way; otherwise the runtime's dispose() does it.
@@ -207,6 +221,8 @@ export class Engine {
         this.opts.warn(`could not save once-state for ${plugin}: ${(err as Error).message}`);
       }
     };
+    // On-demand plugins: listed, and the workspace's recorded activations loaded again.
+    await this.activation.load();
     if (watched) await this.watchPlugins(this.watchListener ?? undefined);
     return this.plugins;
   }
@@ -230,6 +246,8 @@ export class Engine {
     this.watchListener = onReload ?? null;
     this.watcher = watchPlugins(this.plugins, {
       onReload: (reports) => {
+        // A plugin.yaml added, removed or edited: the on-demand listing follows.
+        void this.activation.refresh();
         this.watchListener?.(reports);
         // An edited plugin.yaml may ask for more: ask (in the background) and reload on a grant.
         void this.consent.settle();
@@ -256,6 +274,8 @@ export class Engine {
   async close(): Promise<void> {
     await this.watcher?.close();
     this.watcher = null;
+    // Session end: every activated plugin stops (its processes too); the records stay.
+    await this.activation.deactivateAll();
     await this.plugins?.dispose();
     this.plugins = null;
     await this.mcpConfig?.dispose();
@@ -403,6 +423,7 @@ export class Engine {
           signal,
           rewrittenBy,
         }),
+      questions: questions ?? this.opts.questions,
       // The error notice above goes out unsaved: saving it could fail the same way.
       emit: session ? savingEmit(emit, session) : emit,
       session,

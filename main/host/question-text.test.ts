@@ -13,7 +13,14 @@ const questions: Question[] = [
     granted: [],
   },
   { kind: "workspace-trust", folder: "/w", heldBack: ["unsafe mode"] },
-  { kind: "plugin-activation", plugin: "dotnet", description: "runs tests", reason: "to test" },
+  {
+    kind: "plugin-activation",
+    plugin: "dotnet",
+    pluginKind: "runner",
+    description: "runs tests",
+    reason: "to test",
+    details: ["runs `dotnet test` in container mcr.microsoft.com/dotnet/sdk:8.0"],
+  },
   {
     kind: "pack-install",
     pack: "tools",
@@ -84,4 +91,21 @@ test("the dialog says what is asked: the command, each permission with its reaso
     update.detail,
     /asks for more than you granted:\n\s+notify — pings\n\s+new: run programs/,
   );
+});
+
+test("the activation dialog shows every consent detail line and the reason", () => {
+  const text = dialogText({
+    kind: "plugin-activation",
+    plugin: "dotnet",
+    pluginKind: "runner",
+    description: "Runs .NET tests.",
+    reason: "to run the tests",
+    details: ["runs `dotnet test` in container sdk:8.0", "mounts /w at /app (read-only)"],
+  });
+  assert.equal(text.message, "Activate the CLI-tool plugin dotnet?");
+  assert.match(
+    text.detail,
+    /• runs `dotnet test` in container sdk:8.0\n• mounts \/w at \/app \(read-only\)/,
+  );
+  assert.match(text.detail, /Why: to run the tests/);
 });

@@ -86,8 +86,11 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
       return out(
         {
           title: "Activate plugin",
-          message: `Activate ${q.plugin}?`,
-          detail: `${q.description}\n\nThe model says: ${q.reason}`,
+          message: `Activate the ${q.pluginKind === "runner" ? "CLI-tool" : "code"} plugin ${q.plugin}?`,
+          detail:
+            `${q.description}\n\n` +
+            q.details.map((l) => `• ${l}`).join("\n") +
+            `\n\nWhy: ${q.reason}`,
         },
         [
           ["Deny", "deny"],

@@ -64,9 +64,13 @@ export const TrustQuestion = z.strictObject({
 export const ActivationQuestion = z.strictObject({
   kind: z.literal("plugin-activation"),
   plugin: z.string(),
+  /** A CLI-tool runner plugin or an `activation: on-demand` code plugin (ActivatableKind). */
+  pluginKind: z.enum(["runner", "code"]),
   description: z.string(),
-  /** Why the model asks for it. */
+  /** Why the model asks for it (or that the user asked). */
   reason: z.string(),
+  /** What the user must read before allowing it, one line each (the plugin's consentDetails). */
+  details: z.array(z.string()),
 });
 
 /** One plugin of a pack being installed or updated, and what it asks for. */

@@ -123,6 +123,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     warnings: p.warnings,
     // Asked for in plugin.yaml and granted by the user.
     allowWasm: rights.get(p.name)?.wasm ?? false,
+    onDemand: p.manifest.activation === "on-demand",
   });
 
   const port: PluginPort = {

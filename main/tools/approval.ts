@@ -41,6 +41,8 @@ export const DEFAULT_APPROVAL_RULES: Readonly<Record<string, ApprovalRule>> = {
   // own (a skill's !`cmd` lines ask as Bash does).
   Skill: "allow",
   Task: "allow",
+  // It asks the user itself (the plugin-activation question, with what the plugin would run).
+  activate_plugin: "allow",
   Write: "ask",
   Patch: "ask",
   Bash: "ask",

@@ -2,6 +2,7 @@
 import type { JsonSchema, ToolSpec } from "../providers/types.ts";
 import type { Context, ToolPaths } from "../../plugins/sdk/index.ts";
 import type { EventSink } from "../conversation/events.ts";
+import type { QuestionPort } from "../host/questions.ts";
 
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
 
@@ -46,6 +47,8 @@ export interface ToolContext {
   emit?: EventSink;
   /** The conversation's approval (its window is asked): for what a tool runs on its behalf (Task, Skill). */
   approve?: ApproveCall;
+  /** Who the conversation's questions go to (its window, the terminal): activate_plugin asks there. */
+  questions?: QuestionPort;
   /** Limits the tools of the rest of the user turn (a skill's allowed-tools, loaded by Skill). */
   limitTurn?(limits: {
     allowedTools?: readonly string[];

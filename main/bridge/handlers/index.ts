@@ -4,6 +4,7 @@ import type { Engine } from "../../engine/engine.ts";
 import type { Chats } from "../chats.ts";
 import type { BridgeQuestions } from "../questions.ts";
 import type { BridgeHandlers, BridgeService } from "../service.ts";
+import { activationHandlers } from "./activation.ts";
 import { agentHandlers, withDefaultAgent } from "./agents.ts";
 import { appHandlers, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
@@ -55,5 +56,6 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...editorHandlers(deps.engine, deps.service),
     ...mcpHandlers(deps.engine, deps.service),
     ...packHandlers(deps),
+    ...activationHandlers(deps.engine, deps.service, deps.questions),
   };
 }

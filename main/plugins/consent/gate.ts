@@ -57,6 +57,8 @@ export class ConsentGate {
   /** Each plugin's requests and where they stand, as of the last decide(). */
   readonly #states = new Map<string, PermissionState[]>();
   #settling: Promise<void> = Promise.resolve();
+  /** On-demand plugins activated this run: their requests are asked about from now on. */
+  readonly #wanted = new Set<string>();
 
   constructor(opts: ConsentGateOptions) {
     this.#opts = opts;
@@ -103,6 +105,8 @@ export class ConsentGate {
       );
       const asked = items.filter((i) => !granted.has(itemKey(i)) && !denied.has(itemKey(i)));
       if (asked.length === 0 || plugin.status !== "enabled") continue;
+      // An on-demand plugin is asked about when it first loads: once activated (want()).
+      if (plugin.manifest.activation === "on-demand" && !this.#wanted.has(plugin.name)) continue;
       const flight = `${key}\n${asked.map(itemKey).sort().join("\n")}`;
       if (this.#inFlight.has(flight)) continue;
       this.#inFlight.add(flight);
@@ -114,6 +118,11 @@ export class ConsentGate {
         `permissions of project plugins ${untrusted.join(", ")} held back: this folder is not trusted (they run with default rights; \`islet trust add\` trusts it)`,
       );
     return out;
+  }
+
+  /** An on-demand plugin was activated: the next decide() asks about its requests. */
+  want(plugin: string): void {
+    this.#wanted.add(plugin);
   }
 
   /** What the plugin asks for and where each request stands (empty: it asks for nothing). */

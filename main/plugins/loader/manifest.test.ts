@@ -60,6 +60,7 @@ describe("parseManifest", () => {
         env: [],
         config: {},
         permissions: {},
+        activation: "always",
       });
     }
   });
@@ -102,8 +103,17 @@ describe("parseManifest", () => {
       ["permissions: { exec: {} }", `${FILE}: permissions.exec.reason: missing, expected text`],
       ["permissions: { camera: true }", `${FILE}: permissions: unknown field "camera"`],
       ["- just a list", `${FILE}: expected fields such as description: "…", got a list`],
+      ["activation: lazy", `${FILE}: activation: expected "always" or "on-demand", got "lazy"`],
     ];
     for (const [yaml, message] of cases) assert.deepEqual(errorsOf(yaml), [message], yaml);
+  });
+
+  it("activation: always by default, on-demand when it says so", () => {
+    const plain = parseManifest("description: x\n", FILE);
+    const lazy = parseManifest("description: x\nactivation: on-demand\n", FILE);
+    assert.ok(plain.ok && lazy.ok);
+    assert.equal(plain.manifest.activation, "always");
+    assert.equal(lazy.manifest.activation, "on-demand");
   });
 
   it("reports every bad field, one line each", () => {

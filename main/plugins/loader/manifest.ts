@@ -44,7 +44,14 @@ export interface PluginManifest {
   /** Entry module, relative to the plugin folder. */
   main?: string;
   permissions: PluginPermissions;
+  /**
+   * "always" (default): loaded at start. "on-demand": discovered and listed to the model, loaded
+   * only once activated (the user confirms; main/extensions/activation/).
+   */
+  activation: PluginActivation;
 }
+
+export type PluginActivation = "always" | "on-demand";
 
 export const MANIFEST_FIELDS = [
   "name",
@@ -59,6 +66,7 @@ export const MANIFEST_FIELDS = [
   "sdk",
   "main",
   "permissions",
+  "activation",
 ] as const;
 
 type ErrorFn = (issue: { input?: unknown }) => string;
@@ -118,6 +126,9 @@ const manifestSchema = z
       },
     ),
     permissions: pluginPermissionsSchema,
+    activation: z.enum(["always", "on-demand"], {
+      error: (i) => `expected "always" or "on-demand", got ${describeValue(i.input)}`,
+    }),
   })
   .partial();
 
@@ -162,6 +173,7 @@ export function parseManifest(source: string, file: string): ManifestResult {
     env: m.env ?? [],
     config: m.config ?? {},
     permissions: m.permissions ?? NO_PERMISSIONS,
+    activation: m.activation ?? "always",
   };
   if (m.name !== undefined) manifest.name = m.name;
   if (m.condition !== undefined) manifest.condition = m.condition;

@@ -31,6 +31,8 @@ export interface PluginSpec {
   warnings: string[];
   /** plugin.yaml asks for WebAssembly (`permissions.wasm`); the sandbox has none otherwise. */
   allowWasm: boolean;
+  /** `activation: on-demand`: discovered, loaded only once activated (PluginRuntime.activate). */
+  onDemand?: boolean;
 }
 
 export interface LoadProblem {

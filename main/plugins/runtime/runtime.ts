@@ -80,6 +80,9 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   private readonly knownTools: KnownNames;
   private readonly knownCommands: KnownNames;
   private readonly reportListeners = new Set<(report: ReloadReport) => void>();
+  /** `activation: on-demand` plugins as last discovered; loaded only while in `activated`. */
+  private onDemandSpecs = new Map<string, PluginSpec>();
+  private readonly activated = new Set<string>();
 
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
@@ -111,9 +114,8 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
 
   /** Discovers and loads every plugin (replacing whatever was loaded). */
   async loadAll(): Promise<void> {
-    const { plugins, errors } = await this.port.discover();
-    this.problems = errors;
-    for (const p of errors) this.opts.warn(`${p.file}: ${p.message}`);
+    const plugins = await this.discoverLoadable();
+    for (const p of this.problems) this.opts.warn(`${p.file}: ${p.message}`);
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
     // Builds overlap (esbuild runs in its own process, file reads are async); installs keep the
@@ -127,8 +129,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
 
   /** `/reload`: rediscovers and rebuilds every plugin. */
   async reloadAll(): Promise<ReloadReport[]> {
-    const { plugins, errors } = await this.port.discover();
-    this.problems = errors;
+    const plugins = await this.discoverLoadable();
     const reports: ReloadReport[] = [];
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
@@ -139,8 +140,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
 
   /** Rediscovers and rebuilds the plugins whose files are among `changed` (hot reload). */
   async reloadChanged(changed: readonly string[]): Promise<ReloadReport[]> {
-    const { plugins, errors } = await this.port.discover();
-    this.problems = errors;
+    const plugins = await this.discoverLoadable();
     const reports: ReloadReport[] = [];
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
@@ -156,6 +156,52 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     }
     this.handlerCache.clear();
     return reports;
+  }
+
+  /**
+   * Discovers; returns what is to be loaded: every plugin but the on-demand ones not activated
+   * (those are kept aside for `onDemand()` and `activate()`).
+   */
+  private async discoverLoadable(): Promise<PluginSpec[]> {
+    const { plugins, errors } = await this.port.discover();
+    this.problems = errors;
+    this.onDemandSpecs = new Map(plugins.filter((s) => s.onDemand).map((s) => [s.name, s]));
+    for (const name of this.activated)
+      if (!this.onDemandSpecs.has(name)) this.activated.delete(name);
+    return plugins.filter((s) => !s.onDemand || this.activated.has(s.name));
+  }
+
+  /** The `activation: on-demand` plugins found by the last discovery, loaded or not. */
+  onDemand(): PluginSpec[] {
+    return [...this.onDemandSpecs.values()];
+  }
+
+  /** Whether an on-demand plugin is loaded now. */
+  isActivated(name: string): boolean {
+    return this.activated.has(name) && this.entries.has(name);
+  }
+
+  /**
+   * Loads one on-demand plugin: its hooks, tool and command serve from the next model call.
+   * Rejects with the one-line load error (and leaves it unloaded) when it fails to load.
+   */
+  async activate(name: string): Promise<void> {
+    const spec = this.onDemandSpecs.get(name);
+    if (!spec) throw new Error(`no on-demand plugin named "${name}"`);
+    if (this.isActivated(name)) return;
+    this.activated.add(name);
+    await this.install(spec, await buildPlugin(spec, this.port), false);
+    const plugin = this.entries.get(name)?.plugin;
+    if (!plugin || plugin.status === "failed") {
+      this.deactivate(name);
+      throw new Error(firstLine(plugin?.error ?? "it was unloaded while loading"));
+    }
+  }
+
+  /** Unloads an on-demand plugin (its sandbox is disposed, its contributions released). */
+  deactivate(name: string): void {
+    this.activated.delete(name);
+    this.remove(name);
   }
 
   private async rebuild(spec: PluginSpec): Promise<ReloadReport> {

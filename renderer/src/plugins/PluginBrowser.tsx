@@ -19,6 +19,7 @@ import { EmptyPlugins } from "./EmptyPlugins.tsx";
 import { ExtensionList } from "./ExtensionList.tsx";
 import { looseProblems, plural } from "./format.ts";
 import { McpServers } from "./McpServers.tsx";
+import { OnDemandPlugins } from "./OnDemandPlugins.tsx";
 import { PluginCard } from "./PluginCard.tsx";
 import { ProblemList } from "./ProblemList.tsx";
 import { ReloadReport, type ReloadActivity } from "./ReloadReport.tsx";
@@ -155,6 +156,7 @@ export function PluginBrowser({
             <ExtensionList entries={data.extensions ?? []} filter={filter} />
           </>
         )}
+        <OnDemandPlugins />
         <McpServers />
       </div>
     </section>

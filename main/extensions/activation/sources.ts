@@ -1,0 +1,26 @@
+/**
+ * The sources of activatable plugins the engine lists (one line each): add a source here and its
+ * plugins are listed to the model, activated on request and remembered per workspace.
+ */
+import type { Homes } from "../../config/homes.ts";
+import type { ConsentGate } from "../../plugins/consent/gate.ts";
+import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
+import type { ActivatableSource } from "./activatable.ts";
+import { CodePluginSource } from "./code-source.ts";
+
+/** What a source may need from the engine. */
+export interface ActivationContext {
+  homes: Homes;
+  /** Whether the project's `.islet/` may widen anything (runners: project runner configs). */
+  trustedProject: boolean;
+  env: Record<string, string | undefined>;
+  warn(line: string): void;
+  /** The engine's code plugin runtime now (null before loadPlugins or with --without-plugins). */
+  plugins(): PluginRuntime | null;
+  /** Plugins' permission requests (an on-demand code plugin's are asked when it is activated). */
+  consent: ConsentGate;
+}
+
+export function activatableSources(ctx: ActivationContext): ActivatableSource[] {
+  return [new CodePluginSource(ctx.plugins, ctx.consent)];
+}
