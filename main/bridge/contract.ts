@@ -156,6 +156,7 @@ export const QuestionAnswer = z.discriminatedUnion("kind", [
   answerOf("permissions"),
   answerOf("workspace-trust"),
   answerOf("plugin-activation"),
+  answerOf("runner-install"),
   answerOf("pack-install"),
   answerOf("pack-update"),
 ]);

@@ -64,6 +64,11 @@ function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
           `${list(q.details)}\n  Why: ${q.reason}\n  [y]es / [n]o > `,
         { y: "allow", n: "deny" },
       );
+    case "runner-install":
+      return p(
+        `Plugin ${q.plugin} needs: ${q.command}\n  Why: ${q.reason}\n  Run it? [y]es / [n]o > `,
+        { y: "install", n: "cancel" },
+      );
     case "pack-install":
       return p(`${packInstallLines(q).join("\n")}\n  Install? [y]es / [n]o > `, {
         y: "install",

@@ -100,6 +100,8 @@ export class Engine {
   /** What the homes' commands and skills registered (reloadMarkdown() replaces it). */
   private markdown: ScopedRegistrar | null = null;
   private watcher: PluginWatcher | null = null;
+  /** What the last loadPlugins was given (runner plugins follow it too); plugins off until then. */
+  private pluginFlags: PluginFlags = { withoutPlugins: true };
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
   private readonly opts: EngineOptions;
@@ -155,6 +157,7 @@ export class Engine {
       questions: opts.questions,
       plugins: () => this.plugins,
       consent: this.consent,
+      pluginFlags: () => this.pluginFlags,
     });
     this.store = SessionStore.forHome(opts.homes.global, { appVersion: APP_VERSION });
     this.approvals = new ApprovalPolicy({
@@ -188,6 +191,7 @@ export class Engine {
     await this.watcher?.close();
     this.watcher = null;
     await this.activation.deactivateAll();
+    this.pluginFlags = flags;
     await this.plugins?.dispose();
     this.plugins = null;
     // Released here only if loading fails half-way; otherwise the runtime's dispose() does it.

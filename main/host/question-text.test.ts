@@ -58,6 +58,12 @@ const questions: Question[] = [
     ],
     removed: ["old"],
   },
+  {
+    kind: "runner-install",
+    plugin: "dotnet",
+    command: "docker pull mcr.microsoft.com/dotnet/sdk:8.0",
+    reason: "docker image inspect: no such image",
+  },
 ];
 
 test("every dialog offers valid answers, and its default (Escape, Enter) is the safe one", () => {
@@ -73,6 +79,10 @@ test("the dialog says what is asked: the command, each permission with its reaso
   assert.match(dialogText(questions[0]).detail, /rm -rf build/);
   assert.match(dialogText(questions[1]).detail, /network push\.example\.com — posts notifications/);
   assert.match(dialogText(questions[2]).detail, /• unsafe mode/);
+  assert.match(
+    dialogText(questions[6]).detail,
+    /^docker pull mcr\.microsoft\.com\/dotnet\/sdk:8\.0\n/,
+  );
   const install = dialogText(questions[4]);
   assert.match(
     install.message,

@@ -97,6 +97,18 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
           ["Activate", "allow"],
         ],
       );
+    case "runner-install":
+      return out(
+        {
+          title: "Install what a plugin needs",
+          message: `The plugin ${q.plugin} needs this to run:`,
+          detail: `${q.command}\n\nWhy: ${q.reason}`,
+        },
+        [
+          ["Cancel", "cancel"],
+          ["Run it", "install"],
+        ],
+      );
     case "pack-install": {
       const [message, ...detail] = packInstallLines(q);
       return out({ title: "Install plugins", message, detail: detail.join("\n") }, [

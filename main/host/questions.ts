@@ -73,6 +73,16 @@ export const ActivationQuestion = z.strictObject({
   details: z.array(z.string()),
 });
 
+/** A runner's health check failed and its `command_install` would fix it (e.g. docker pull). */
+export const RunnerInstallQuestion = z.strictObject({
+  kind: z.literal("runner-install"),
+  plugin: z.string(),
+  /** The command line that would run, e.g. `docker pull mcr.microsoft.com/dotnet/sdk:6.0`. */
+  command: z.string(),
+  /** The check that failed and what it said. */
+  reason: z.string(),
+});
+
 /** One plugin of a pack being installed or updated, and what it asks for. */
 export const PackPluginSummary = z.strictObject({
   name: z.string(),
@@ -125,6 +135,7 @@ export const Question = z.discriminatedUnion("kind", [
   PermissionsQuestion,
   TrustQuestion,
   ActivationQuestion,
+  RunnerInstallQuestion,
   PackInstallQuestion,
   PackUpdateQuestion,
 ]);
@@ -140,6 +151,7 @@ export const ANSWERS = {
   permissions: z.enum(["grant", "once", "deny"]),
   "workspace-trust": z.enum(["trust", "once", "deny"]),
   "plugin-activation": z.enum(["allow", "deny"]),
+  "runner-install": z.enum(["install", "cancel"]),
   "pack-install": z.enum(["install", "cancel"]),
   "pack-update": z.enum(["update", "cancel"]),
 } as const satisfies Record<QuestionKind, z.ZodType>;
@@ -153,6 +165,7 @@ export const NOBODY_ANSWERS: { [K in QuestionKind]: AnswerFor<K> } = {
   permissions: "deny",
   "workspace-trust": "deny",
   "plugin-activation": "deny",
+  "runner-install": "cancel",
   "pack-install": "cancel",
   "pack-update": "cancel",
 };
@@ -163,6 +176,7 @@ export const YES_ANSWERS: { [K in QuestionKind]: AnswerFor<K> } = {
   permissions: "once",
   "workspace-trust": "once",
   "plugin-activation": "allow",
+  "runner-install": "install",
   "pack-install": "install",
   "pack-update": "update",
 };

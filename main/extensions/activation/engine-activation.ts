@@ -2,7 +2,6 @@
  * On-demand activation as the engine has it: the registry over every source (sources.ts), its
  * listing as a prompt fragment, the `activate_plugin` tool and the `/plugin` command.
  */
-import type { QuestionPort } from "../../host/questions.ts";
 import type { Contributions } from "../contributions.ts";
 import type { Disposable } from "../disposable.ts";
 import { pluginActivationCommand } from "./command.ts";
@@ -13,7 +12,7 @@ import { activatePluginTool } from "./tool.ts";
 
 export function setupActivation(
   extensions: Contributions,
-  ctx: ActivationContext & { questions?: QuestionPort },
+  ctx: ActivationContext,
 ): ActivationRegistry {
   const registrar = extensions.registrar();
   const registry = new ActivationRegistry({

@@ -3,9 +3,12 @@
  * plugins are listed to the model, activated on request and remembered per workspace.
  */
 import type { Homes } from "../../config/homes.ts";
+import { ask, type QuestionPort } from "../../host/questions.ts";
 import type { ConsentGate } from "../../plugins/consent/gate.ts";
+import type { PluginFlags } from "../../plugins/loader/features.ts";
 import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
 import type { ActivatableSource } from "./activatable.ts";
+import { RunnerPluginSource } from "../runners/source.ts";
 import { CodePluginSource } from "./code-source.ts";
 
 /** What a source may need from the engine. */
@@ -19,8 +22,23 @@ export interface ActivationContext {
   plugins(): PluginRuntime | null;
   /** Plugins' permission requests (an on-demand code plugin's are asked when it is activated). */
   consent: ConsentGate;
+  /** The plugin flags of the last load (`withoutPlugins` when plugins are off). */
+  pluginFlags(): PluginFlags;
+  /** Who is asked before a runner's `command_install` runs (docker pull …). */
+  questions?: QuestionPort;
 }
 
 export function activatableSources(ctx: ActivationContext): ActivatableSource[] {
-  return [new CodePluginSource(ctx.plugins, ctx.consent)];
+  return [
+    new CodePluginSource(ctx.plugins, ctx.consent),
+    new RunnerPluginSource({
+      homes: ctx.homes,
+      flags: () => ({ ...ctx.pluginFlags(), trustedProject: ctx.trustedProject }),
+      env: ctx.env,
+      warn: ctx.warn,
+      confirmInstall: async (request, signal) =>
+        (await ask(ctx.questions, { kind: "runner-install", ...request }, signal)).answer ===
+        "install",
+    }),
+  ];
 }

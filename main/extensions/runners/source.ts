@@ -22,8 +22,8 @@ import { compileParameters } from "./tool.ts";
 
 export interface RunnerPluginSourceOptions {
   homes: Homes;
-  /** Workspace trust and --without-plugins, as code plugins get them. */
-  flags?: PluginFlags;
+  /** Workspace trust and --without-plugins, as code plugins get them (read at each discovery). */
+  flags?: PluginFlags | (() => PluginFlags);
   /**
    * Asked before a runner's `command_install` runs (docker pull …). Without it, a failed check
    * is an error saying what to run.
@@ -49,7 +49,8 @@ export class RunnerPluginSource implements ActivatableSource {
 
   async discover(): Promise<{ plugins: RunnerPlugin[]; problems: Problem[] }> {
     const { homes } = this.opts;
-    const flags = this.opts.flags ?? {};
+    const given = this.opts.flags ?? {};
+    const flags = typeof given === "function" ? given() : given;
     const warn = this.opts.warn ?? (() => {});
     const trusted = flags.trustedProject === true;
     const problems: Problem[] = [];
