@@ -63,3 +63,30 @@ test("islet run: denied headless without --yes; with --yes activated for the run
     await dirs.clean();
   }
 });
+
+test("islet plugins list|show: a runner plugin with its status and what it would run", async () => {
+  const dirs = await tempDirs();
+  const plugin = path.join(dirs.home, "plugins", "dt");
+  await mkdir(plugin, { recursive: true });
+  await writeFile(
+    path.join(plugin, "manifest.json"),
+    JSON.stringify({
+      name: "dt",
+      description: "Runs .NET tests",
+      command: "dotnet test",
+      runner: "container",
+      image: "mcr.microsoft.com/dotnet/sdk:6.0",
+      mount: { host_path: "{working_dir}", path: "/app" },
+    }),
+  );
+  const args = ["--home", dirs.home, "--workdir", dirs.workdir];
+  const list = await islet(["plugins", "list", ...args]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /CLI-tool runner plugins:\n {2}dt: inactive \(`\/plugin activate dt`/);
+  assert.match(list.stdout, /mcr\.microsoft\.com\/dotnet\/sdk:6\.0/);
+  assert.match(list.stdout, new RegExp(`mounts ${dirs.workdir} at /app \\(read-only\\)`));
+  const show = await islet(["plugins", "show", "dt", "--json", ...args]);
+  assert.equal(show.code, 0, show.stderr);
+  const entry = JSON.parse(show.stdout) as { kind: string; status: string };
+  assert.deepEqual([entry.kind, entry.status], ["runner", "inactive"]);
+});

@@ -13,6 +13,7 @@ import { describePermission } from "../host/permission-text.ts";
 import { permissionsCommand } from "./plugin-permissions-command.ts";
 import { packManager, type InstalledPack } from "../plugins/packs/index.ts";
 import { packOriginLines, packsText, packOf } from "./pack-origin-text.ts";
+import { runnerPluginText, runnerPluginsText } from "./runner-plugins-text.ts";
 
 function showText(p: PluginInfo, pack: InstalledPack | undefined): string {
   const lines = [
@@ -101,18 +102,24 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
     }).list();
     if (sub === "list") {
       const all = listPlugins(runtime);
+      const onDemand = engine.activation.list();
       if (values.json)
         io.out(
-          `${JSON.stringify({ backend: runtime.backend, plugins: all, problems: runtime.problems, packs }, null, 2)}\n`,
+          `${JSON.stringify({ backend: runtime.backend, plugins: all, onDemand, problems: runtime.problems, packs }, null, 2)}\n`,
         );
       else
         io.out(
-          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${packsText(packs)}`,
+          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${runnerPluginsText(onDemand)}${packsText(packs)}`,
         );
       return 0;
     }
     if (!name) throw new UsageError("plugins show: a plugin name is required");
     const info = pluginInfo(runtime, name);
+    const runner = engine.activation.list().find((e) => e.kind === "runner" && e.name === name);
+    if (!info && runner) {
+      io.out(values.json ? `${JSON.stringify(runner, null, 2)}\n` : runnerPluginText(runner));
+      return 0;
+    }
     if (!info) throw new UsageError(`no plugin named "${name}"; \`islet plugins list\` shows them`);
     const pack = packOf(packs, info.dir);
     io.out(
