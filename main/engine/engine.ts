@@ -2,13 +2,14 @@
  * The engine as hosts use it (CLI, `islet serve`, the desktop app): configuration from the homes,
  * agents, tools, commands, approvals and sessions, and a handle per open conversation.
  */
-import { loadHomeAgents } from "../agents/load.ts";
+import { DEFAULT_AGENT } from "../agents/definition.ts";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
 import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
+import { TrustStore } from "../trust/store.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
@@ -16,7 +17,7 @@ import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import { AgentSession } from "../agent/loop.ts";
 import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
-import { homeLayers, type Homes } from "../config/homes.ts";
+import type { Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
 import {
   OUTPUT_STYLE_KEY,
@@ -28,7 +29,6 @@ import { McpDisabledStore } from "../mcp/disabled-store.ts";
 import { McpManager } from "../mcp/manager.ts";
 import { McpConfigSource } from "../mcp/source.ts";
 import { DeclarativeExtensions } from "../extensions/declarative.ts";
-import type { ScopedRegistrar } from "../extensions/registrar.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
@@ -42,7 +42,7 @@ import type { ModelSource } from "./model-source.ts";
 import { unloadSharedRuntime } from "../providers/index.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
 import { approvedShell } from "../extensions/markdown/shell.ts";
-import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
+import { HomeMarkdown } from "../extensions/markdown/home-source.ts";
 import { registerSkillAndTaskTools } from "../extensions/markdown/engine-tools.ts";
 
 export { Conversation, type TurnResult } from "./conversation.ts";
@@ -81,7 +81,11 @@ export class Engine {
   readonly approvals: ApprovalPolicy;
   /** Null until loadPlugins() (and with --without-plugins nothing is discovered). */
   plugins: PluginRuntime | null = null;
-  readonly trust: WorkspaceTrust;
+  /** Whether the workspace's `.islet/` may widen anything (refreshTrust() may grant it later). */
+  get trust(): WorkspaceTrust {
+    return this.trustState;
+  }
+  private trustState: WorkspaceTrust;
   /** Null for engines built without one (tests that pass a fixed resolver). */
   readonly models: ModelSource | null;
   /** Plugins' permission requests: the user's grants, and the questions still to ask. */
@@ -93,8 +97,8 @@ export class Engine {
   private mcpConfig: McpConfigSource | null = null;
   /** Shell hooks and Claude Code plugins (main/extensions/declarative.ts). */
   readonly declarative: DeclarativeExtensions;
-  /** What the homes' commands and skills registered (reloadMarkdown() replaces it). */
-  private markdown: ScopedRegistrar | null = null;
+  /** The homes' commands, skills and agents (reloadMarkdown() reads them again). */
+  readonly homeMarkdown: HomeMarkdown;
   private watcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
@@ -104,16 +108,14 @@ export class Engine {
     this.opts = opts;
     this.homes = opts.homes;
     this.models = opts.models ?? null;
-    this.trust = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
+    this.trustState = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
     this.consent = new ConsentGate({
       globalHome: opts.homes.global,
       questions: opts.questions,
       trustedProject: this.trust.trusted,
       warn: opts.warn,
     });
-    const loaded = loadHomeAgents(homeLayers(opts.homes));
-    for (const line of [...loaded.errors, ...loaded.warnings]) opts.warn(line);
-    this.agents.addLoaded(loaded.agents);
+    this.agents.add(DEFAULT_AGENT, "builtin");
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
     this.commands.register(
@@ -128,13 +130,22 @@ export class Engine {
       warn: opts.warn,
       disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
     });
+    const trusted = (): boolean => this.trust.trusted;
     this.declarative = new DeclarativeExtensions(this.extensions, {
       homes: opts.homes,
-      trustedProject: this.trust.trusted,
+      // Read at each load: refreshTrust() reloads them once the folder is trusted.
+      get trustedProject() {
+        return trusted();
+      },
       warn: opts.warn,
       env: opts.env,
     });
-    // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
+    // Commands, skills and agents of the homes; skills listed to the model.
+    this.homeMarkdown = new HomeMarkdown(this.extensions, {
+      homes: opts.homes,
+      trustedProject: trusted,
+      warn: opts.warn,
+    });
     this.reloadMarkdown();
     registerSkillAndTaskTools(this.extensions, {
       workdir: opts.homes.workdir,
@@ -152,13 +163,42 @@ export class Engine {
   }
 
   /**
-   * Reads the homes' custom commands and skills again: what was removed is gone, what was added
-   * or edited serves (the plugin browser's Reload does this too).
+   * Reads the homes' custom commands, skills and agents again: what was removed is gone, what was
+   * added or edited serves (the plugin browser's Reload and the file watcher do this).
    */
   reloadMarkdown(): void {
-    this.markdown?.dispose();
-    this.markdown = this.extensions.registrar();
-    loadHomeMarkdown(this.markdown, this.homes, this.opts.warn);
+    this.homeMarkdown.load();
+  }
+
+  /**
+   * Reads the trust record again (`islet trust add` run while this engine runs): a folder
+   * trusted since brings in its commands, skills, agents, shell hooks and MCP servers without a
+   * restart. Only ever widens: a revoked trust holds from the next start. True when trusted.
+   */
+  async refreshTrust(): Promise<boolean> {
+    if (this.trust.trusted) return true;
+    const record = await new TrustStore(this.homes.global, this.opts.warn).lookup(
+      this.homes.workdir,
+    );
+    if (record?.decision !== "trusted") return false;
+    this.trustState = {
+      trusted: true,
+      why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
+      heldBack: [],
+    };
+    this.reloadMarkdown();
+    await this.declarative.reload();
+    await this.loadMcp();
+    return true;
+  }
+
+  /** Why `/name` is not a command: a held-back project's, a failed plugin's, or unknown. */
+  missingCommand(name: string): string {
+    if (this.homeMarkdown.heldBackCommand(name))
+      return this.homeMarkdown.heldBackReason(`/${name}`);
+    return (
+      this.plugins?.missingCommand(name) ?? `unknown command /${name}; /help lists the commands`
+    );
   }
 
   /** Discovers, bundles and loads the plugins; their hooks, tools and commands join the engine. */
@@ -260,6 +300,7 @@ export class Engine {
     this.plugins = null;
     await this.mcpConfig?.dispose();
     await this.declarative.dispose();
+    this.homeMarkdown.dispose();
     await this.mcp.close();
     await this.store.close();
     // The embedded model runtime's process (if one runs) and the model it holds.
@@ -286,6 +327,8 @@ export class Engine {
 
   agent(name: string): AgentConfig {
     const agent = this.agents.get(name);
+    if (!agent && this.homeMarkdown.heldBackAgent(name))
+      throw new Error(this.homeMarkdown.heldBackReason(`agent "${name}"`));
     if (!agent)
       throw new Error(
         `unknown agent "${name}"; known agents: ${[...this.agents.keys()].join(", ")}`,
