@@ -13,6 +13,7 @@ import { TrustStore } from "../trust/store.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
+import { watchHomes } from "../extensions/watch-homes.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import { AgentSession } from "../agent/loop.ts";
 import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
@@ -100,6 +101,8 @@ export class Engine {
   /** The homes' commands, skills and agents (reloadMarkdown() reads them again). */
   readonly homeMarkdown: HomeMarkdown;
   private watcher: PluginWatcher | null = null;
+  /** The homes' commands, skills, agents, hooks and trust record (watchHomes()). */
+  private homeWatcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
   private readonly opts: EngineOptions;
@@ -279,6 +282,22 @@ export class Engine {
     await this.watcher.ready;
   }
 
+  /**
+   * Live edits without /reload (the app and `islet serve`): the homes' commands, skills, agents
+   * and shell hook files, and the trust record. `onChange` runs after each applied batch.
+   */
+  async watchHomes(onChange?: () => void): Promise<void> {
+    if (this.homeWatcher) return;
+    this.homeWatcher = watchHomes(this.homes, {
+      markdown: () => this.reloadMarkdown(),
+      hooks: () => this.declarative.reloadShellHooks(),
+      trust: () => this.refreshTrust(),
+      changed: onChange,
+      onError: (e) => this.opts.warn(`home watcher: ${e.message}`),
+    });
+    await this.homeWatcher.ready;
+  }
+
   /** Whether plugin folders are watched (a save then reloads by itself). */
   get watchingPlugins(): boolean {
     return this.watcher !== null;
@@ -296,6 +315,8 @@ export class Engine {
   async close(): Promise<void> {
     await this.watcher?.close();
     this.watcher = null;
+    await this.homeWatcher?.close();
+    this.homeWatcher = null;
     await this.plugins?.dispose();
     this.plugins = null;
     await this.mcpConfig?.dispose();
