@@ -24,6 +24,7 @@ import {
   OUTPUT_STYLE_KEY,
   outputStyleCommand,
   restoreOutputStyle,
+  type OutputStyleDeps,
 } from "../extensions/output-styles/command.ts";
 import { findOutputStyles } from "../extensions/output-styles/styles.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
@@ -98,6 +99,8 @@ export class Engine {
   private mcpConfig: McpConfigSource | null = null;
   /** Shell hooks and Claude Code plugins (main/extensions/declarative.ts). */
   readonly declarative: DeclarativeExtensions;
+  /** Where `/output-style` and the app's picker find styles and save a session's choice. */
+  readonly outputStyleDeps: OutputStyleDeps;
   /** The homes' commands, skills and agents (reloadMarkdown() reads them again). */
   readonly homeMarkdown: HomeMarkdown;
   private watcher: PluginWatcher | null = null;
@@ -121,14 +124,13 @@ export class Engine {
     this.agents.add(DEFAULT_AGENT, "builtin");
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
-    this.commands.register(
-      outputStyleCommand({
-        styles: () => this.outputStyles(),
-        save: (id, name) => {
-          if (id) this.store.append(id, { t: "state", key: OUTPUT_STYLE_KEY, value: name });
-        },
-      }),
-    );
+    this.outputStyleDeps = {
+      styles: () => this.outputStyles(),
+      save: (id, name) => {
+        if (id) this.store.append(id, { t: "state", key: OUTPUT_STYLE_KEY, value: name });
+      },
+    };
+    this.commands.register(outputStyleCommand(this.outputStyleDeps));
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
       disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
