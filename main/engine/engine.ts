@@ -415,12 +415,12 @@ export class Engine {
     return new Conversation(this, session, undefined, opts.questions);
   }
 
-  /** Output styles of the homes and the enabled Claude Code plugins (read now). */
+  /** Output styles of the homes (the project's once trusted) and the enabled Claude Code plugins. */
   outputStyles(): ReturnType<typeof findOutputStyles> {
     const plugins = (this.declarative.claudePlugins?.plugins ?? [])
       .filter((p) => p.status === "enabled")
       .map((p) => ({ namespace: p.name, files: p.outputStyles.map((s) => s.file) }));
-    return findOutputStyles(this.homes, plugins);
+    return findOutputStyles(this.homes, plugins, { trustedProject: this.trust.trusted });
   }
 
   /**

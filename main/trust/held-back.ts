@@ -1,8 +1,8 @@
 /**
  * What a project's own `.islet/` would widen if the folder were trusted (SPEC §6): unsafe mode,
  * the permission requests of its plugins, its model providers (which could send the user's API
- * keys elsewhere), its shell hooks, MCP servers and CLI-tool runners, and its commands, skills
- * and agents. One line each, for the
+ * keys elsewhere), its shell hooks, MCP servers and CLI-tool runners, and its commands, skills,
+ * agents and output styles. One line each, for the
  * trust question and the notice of what was held back.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -23,6 +23,8 @@ const RUNNING_CONFIG: readonly { dir: string[]; what: string }[] = [
   { dir: ["config", "commands"], what: "commands" },
   { dir: ["skills"], what: "skills" },
   { dir: ["config", "agents"], what: "agents" },
+  // A style without keep-coding-instructions replaces the agent's whole system prompt.
+  { dir: ["config", "output-styles"], what: "output styles" },
 ];
 
 export async function projectWidening(homes: Homes): Promise<string[]> {
