@@ -42,6 +42,21 @@ test("the homes' commands, skills, agents and hooks are live on the next turn", 
     dirs.write({ "home/config/commands/x.md": "---\ndescription: Edited\n---\nX." });
     await until("an edited command", () => engine.commands.get("x")?.description === "Edited");
 
+    // A burst of saves is debounced into a few reloads, not one per file.
+    const before = batches;
+    dirs.write(
+      Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [`home/config/commands/burst-${i}.md`, `B${i}.`]),
+      ),
+    );
+    await until("the burst", () => engine.commands.get("burst-19") !== undefined);
+    await until("all of the burst", () =>
+      Array.from({ length: 20 }, (_, i) => `burst-${i}`).every((n) => engine.commands.get(n)),
+    );
+    // Reloads still queued would count late: give them a generous second to land.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.ok(batches - before < 20, `${batches - before} reloads for 20 files`);
+
     dirs.write({
       "home/skills/tidy/SKILL.md": "---\ndescription: Tidy up\n---\nTidy.",
       "home/config/agents/helper.md": "---\ndescription: Helps\n---\nYou help.",
