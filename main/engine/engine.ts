@@ -8,8 +8,7 @@ import type { EventSink } from "../agent/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
-import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
-import { TrustStore } from "../trust/store.ts";
+import { recordedTrust, type WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
@@ -182,15 +181,9 @@ export class Engine {
    */
   async refreshTrust(): Promise<boolean> {
     if (this.trust.trusted) return true;
-    const record = await new TrustStore(this.homes.global, this.opts.warn).lookup(
-      this.homes.workdir,
-    );
-    if (record?.decision !== "trusted") return false;
-    this.trustState = {
-      trusted: true,
-      why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
-      heldBack: [],
-    };
+    const now = await recordedTrust(this.homes, this.opts.warn);
+    if (!now) return false;
+    this.trustState = now;
     this.reloadMarkdown();
     await this.declarative.reload();
     await this.loadMcp();
