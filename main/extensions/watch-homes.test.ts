@@ -99,3 +99,39 @@ test("the homes' commands, skills, agents and hooks are live on the next turn", 
     dirs.remove();
   }
 });
+
+test("an open conversation's agent file edited: its next turn uses the new prompt", async () => {
+  const dirs = tempDir("islet-watch-agent-");
+  const model = await startFakeOpenAI([{ text: ["one"] }, { text: ["two"] }]);
+  dirs.write({
+    "home/config/providers.yaml": `default: { provider: main, model: m }\nproviders:\n  main: { type: openai-compatible, base_url: ${model.url} }\n`,
+    "home/config/agents/writer.md": "---\ndescription: Writes\n---\nPROMPT-V1\n",
+    "work/.keep": "",
+  });
+  const engine = await createEngine({
+    home: dirs.path("home"),
+    workdir: dirs.path("work"),
+    env: {},
+    warn: () => {},
+  });
+  const system = (i: number) => JSON.stringify(model.chatRequests[i].body);
+  try {
+    await engine.watchHomes();
+    const conv = await engine.open({ agent: "writer", emit: () => {} });
+    await conv.submit("first");
+    assert.match(system(0), /PROMPT-V1/);
+    dirs.write({ "home/config/agents/writer.md": "---\ndescription: Writes\n---\nPROMPT-V2\n" });
+    await until(
+      "the edited agent",
+      () => engine.agents.get("writer")?.systemPrompt === "PROMPT-V2",
+    );
+    await conv.submit("second");
+    assert.match(system(1), /PROMPT-V2/);
+    assert.doesNotMatch(system(1), /PROMPT-V1/);
+    await conv.close();
+  } finally {
+    await engine.close();
+    await model.close();
+    dirs.remove();
+  }
+});
