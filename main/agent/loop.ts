@@ -129,6 +129,7 @@ export class AgentSession {
       this.state.patchCounts = {};
       this.state.turnDisabledTools = [...(opts.disallowedTools ?? [])];
       this.state.turnAllowedTools = opts.allowedTools ?? null;
+      this.followAgentFile();
       const agentModel = this.state.resolved;
       if (opts.model && opts.model !== "inherit")
         this.state.resolved = await this.deps.resolveModel({
@@ -162,6 +163,20 @@ export class AgentSession {
   async compact(): Promise<CompactionResult> {
     await this.ensureModel();
     return compactHistory(this.state, this.deps, "manual");
+  }
+
+  /**
+   * The agent's file edited since the last turn (the homes are watched): this turn uses its
+   * current definition, and a changed model in it is resolved again. A removed agent keeps the
+   * definition the conversation had.
+   */
+  private followAgentFile(): void {
+    const current = this.deps.agents.get(this.state.agent.name);
+    if (!current || current === this.state.agent) return;
+    const before = this.state.agent;
+    this.state.agent = current;
+    if (current.provider !== before.provider || current.model !== before.model)
+      this.state.resolved = null;
   }
 
   async switchAgent(

@@ -15,6 +15,7 @@ import type { CallName, EventName, StreamName } from "./names.ts";
 import { CommandEntry, CommandList } from "./schemas/commands.ts";
 import { ChatEventPayload, ChatHistory } from "./schemas/chat.ts";
 import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
+import { OutputStylesList, OutputStylesSelect } from "./schemas/output-styles.ts";
 import { ExtensionEntry } from "./schemas/extensions.ts";
 import {
   ModelDownload,
@@ -238,6 +239,10 @@ export const CALLS = {
   "models/delete": ModelsDelete,
   "agents/list": AgentsList,
   "agents/select": AgentsSelect,
+  /** A conversation's output styles and the one it uses; the conversation's clients. */
+  "outputStyles/list": OutputStylesList,
+  /** Switches a conversation's output style (as /output-style); the conversation's clients. */
+  "outputStyles/select": OutputStylesSelect,
   "settings/get": SettingsGet,
   "settings/set": SettingsSet,
   "settings/saveProvider": SettingsSaveProvider,

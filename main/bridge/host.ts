@@ -71,6 +71,10 @@ export async function openBridgeHost(
     await engine.watchPlugins((reports) =>
       service.emit(EVERYONE, "plugins/changed", { cause: "file-change", reports }),
     );
+    // Commands, skills, agents and shell hooks edited on disk: the plugin browser reads them again.
+    await engine.watchHomes(() =>
+      service.emit(EVERYONE, "plugins/changed", { cause: "file-change", reports: [] }),
+    );
   } catch (err) {
     await close();
     throw err;

@@ -28,6 +28,8 @@ export const CALL_NAMES = [
   "models/delete",
   "agents/list",
   "agents/select",
+  "outputStyles/list",
+  "outputStyles/select",
   "settings/get",
   "settings/set",
   "settings/saveProvider",

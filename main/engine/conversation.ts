@@ -42,11 +42,7 @@ export class Conversation {
     // Servers added since the conversation opened start now; none is waited for.
     this.engine.mcp.startInBackground();
     if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
-    if (!command)
-      throw new Error(
-        this.engine.plugins?.missingCommand(parsed.name) ??
-          `unknown command /${parsed.name}; /help lists the commands`,
-      );
+    if (!command) throw new Error(this.engine.missingCommand(parsed.name));
     // Shown and saved like a prompt, its output after it: a reopened session shows both.
     this.session.announce({ type: "user_message", text });
     let result;

@@ -2,33 +2,34 @@
  * The engine as hosts use it (CLI, `islet serve`, the desktop app): configuration from the homes,
  * agents, tools, commands, approvals and sessions, and a handle per open conversation.
  */
-import { loadHomeAgents } from "../agents/load.ts";
+import { DEFAULT_AGENT } from "../agents/definition.ts";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { EventSink } from "../agent/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
-import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
+import { recordedTrust, type WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
+import { watchHomes } from "../extensions/watch-homes.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import { AgentSession } from "../agent/loop.ts";
 import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
-import { homeLayers, type Homes } from "../config/homes.ts";
+import type { Homes } from "../config/homes.ts";
 import { Contributions } from "../extensions/contributions.ts";
 import {
   OUTPUT_STYLE_KEY,
   outputStyleCommand,
   restoreOutputStyle,
+  type OutputStyleDeps,
 } from "../extensions/output-styles/command.ts";
 import { findOutputStyles } from "../extensions/output-styles/styles.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
 import { McpManager } from "../mcp/manager.ts";
 import { McpConfigSource } from "../mcp/source.ts";
 import { DeclarativeExtensions } from "../extensions/declarative.ts";
-import type { ScopedRegistrar } from "../extensions/registrar.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
@@ -42,7 +43,7 @@ import type { ModelSource } from "./model-source.ts";
 import { unloadSharedRuntime } from "../providers/index.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
 import { approvedShell } from "../extensions/markdown/shell.ts";
-import { loadHomeMarkdown } from "../extensions/markdown/home-source.ts";
+import { HomeMarkdown } from "../extensions/markdown/home-source.ts";
 import { registerSkillAndTaskTools } from "../extensions/markdown/engine-tools.ts";
 import type { ActivationRegistry } from "../extensions/activation/registry.ts";
 import { setupActivation } from "../extensions/activation/engine-activation.ts";
@@ -83,7 +84,11 @@ export class Engine {
   readonly approvals: ApprovalPolicy;
   /** Null until loadPlugins() (and with --without-plugins nothing is discovered). */
   plugins: PluginRuntime | null = null;
-  readonly trust: WorkspaceTrust;
+  /** Whether the workspace's `.islet/` may widen anything (refreshTrust() may grant it later). */
+  get trust(): WorkspaceTrust {
+    return this.trustState;
+  }
+  private trustState: WorkspaceTrust;
   /** Null for engines built without one (tests that pass a fixed resolver). */
   readonly models: ModelSource | null;
   /** Plugins' permission requests: the user's grants, and the questions still to ask. */
@@ -97,11 +102,15 @@ export class Engine {
   readonly declarative: DeclarativeExtensions;
   /** On-demand plugins (main/extensions/activation/): listed to the model, activated on consent. */
   readonly activation: ActivationRegistry;
-  /** What the homes' commands and skills registered (reloadMarkdown() replaces it). */
-  private markdown: ScopedRegistrar | null = null;
-  private watcher: PluginWatcher | null = null;
   /** What the last loadPlugins was given (runner plugins follow it too); plugins off until then. */
   private pluginFlags: PluginFlags = { withoutPlugins: true };
+  /** Where `/output-style` and the app's picker find styles and save a session's choice. */
+  readonly outputStyleDeps: OutputStyleDeps;
+  /** The homes' commands, skills and agents (reloadMarkdown() reads them again). */
+  readonly homeMarkdown: HomeMarkdown;
+  private watcher: PluginWatcher | null = null;
+  /** The homes' commands, skills, agents, hooks and trust record (watchHomes()). */
+  private homeWatcher: PluginWatcher | null = null;
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private watchListener: ((reports: ReloadReport[]) => void) | null = null;
   private readonly opts: EngineOptions;
@@ -110,37 +119,43 @@ export class Engine {
     this.opts = opts;
     this.homes = opts.homes;
     this.models = opts.models ?? null;
-    this.trust = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
+    this.trustState = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
     this.consent = new ConsentGate({
       globalHome: opts.homes.global,
       questions: opts.questions,
       trustedProject: this.trust.trusted,
       warn: opts.warn,
     });
-    const loaded = loadHomeAgents(homeLayers(opts.homes));
-    for (const line of [...loaded.errors, ...loaded.warnings]) opts.warn(line);
-    this.agents.addLoaded(loaded.agents);
+    this.agents.add(DEFAULT_AGENT, "builtin");
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
-    this.commands.register(
-      outputStyleCommand({
-        styles: () => this.outputStyles(),
-        save: (id, name) => {
-          if (id) this.store.append(id, { t: "state", key: OUTPUT_STYLE_KEY, value: name });
-        },
-      }),
-    );
+    this.outputStyleDeps = {
+      styles: () => this.outputStyles(),
+      save: (id, name) => {
+        if (id) this.store.append(id, { t: "state", key: OUTPUT_STYLE_KEY, value: name });
+      },
+    };
+    this.commands.register(outputStyleCommand(this.outputStyleDeps));
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
       disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
     });
+    const trusted = (): boolean => this.trust.trusted;
     this.declarative = new DeclarativeExtensions(this.extensions, {
       homes: opts.homes,
-      trustedProject: this.trust.trusted,
+      // Read at each load: refreshTrust() reloads them once the folder is trusted.
+      get trustedProject() {
+        return trusted();
+      },
       warn: opts.warn,
       env: opts.env,
     });
-    // Custom commands and skills of the homes (config/commands, skills); skills listed to the model.
+    // Commands, skills and agents of the homes; skills listed to the model.
+    this.homeMarkdown = new HomeMarkdown(this.extensions, {
+      homes: opts.homes,
+      trustedProject: trusted,
+      warn: opts.warn,
+    });
     this.reloadMarkdown();
     registerSkillAndTaskTools(this.extensions, {
       workdir: opts.homes.workdir,
@@ -151,7 +166,9 @@ export class Engine {
     });
     this.activation = setupActivation(this.extensions, {
       homes: opts.homes,
-      trustedProject: this.trust.trusted,
+      get trustedProject() {
+        return trusted();
+      },
       env: opts.env,
       warn: opts.warn,
       questions: opts.questions,
@@ -168,13 +185,37 @@ export class Engine {
   }
 
   /**
-   * Reads the homes' custom commands and skills again: what was removed is gone, what was added
-   * or edited serves (the plugin browser's Reload does this too).
+   * Reads the homes' custom commands, skills and agents again: what was removed is gone, what was
+   * added or edited serves (the plugin browser's Reload and the file watcher do this).
    */
   reloadMarkdown(): void {
-    this.markdown?.dispose();
-    this.markdown = this.extensions.registrar();
-    loadHomeMarkdown(this.markdown, this.homes, this.opts.warn);
+    this.homeMarkdown.load();
+  }
+
+  /**
+   * Reads the trust record again (`islet trust add` run while this engine runs): a folder
+   * trusted since brings in its commands, skills, agents, shell hooks and MCP servers without a
+   * restart. Only ever widens: a revoked trust holds from the next start. True when trusted.
+   */
+  async refreshTrust(): Promise<boolean> {
+    if (this.trust.trusted) return true;
+    const now = await recordedTrust(this.homes, this.opts.warn);
+    if (!now) return false;
+    this.trustState = now;
+    this.reloadMarkdown();
+    await this.declarative.reload();
+    await this.loadMcp();
+    await this.activation.refresh();
+    return true;
+  }
+
+  /** Why `/name` is not a command: a held-back project's, a failed plugin's, or unknown. */
+  missingCommand(name: string): string {
+    if (this.homeMarkdown.heldBackCommand(name))
+      return this.homeMarkdown.heldBackReason(`/${name}`);
+    return (
+      this.plugins?.missingCommand(name) ?? `unknown command /${name}; /help lists the commands`
+    );
   }
 
   /** Discovers, bundles and loads the plugins; their hooks, tools and commands join the engine. */
@@ -261,6 +302,22 @@ export class Engine {
     await this.watcher.ready;
   }
 
+  /**
+   * Live edits without /reload (the app and `islet serve`): the homes' commands, skills, agents
+   * and shell hook files, and the trust record. `onChange` runs after each applied batch.
+   */
+  async watchHomes(onChange?: () => void): Promise<void> {
+    if (this.homeWatcher) return;
+    this.homeWatcher = watchHomes(this.homes, {
+      markdown: () => this.reloadMarkdown(),
+      hooks: () => this.declarative.reloadShellHooks(),
+      trust: () => this.refreshTrust(),
+      changed: onChange,
+      onError: (e) => this.opts.warn(`home watcher: ${e.message}`),
+    });
+    await this.homeWatcher.ready;
+  }
+
   /** Whether plugin folders are watched (a save then reloads by itself). */
   get watchingPlugins(): boolean {
     return this.watcher !== null;
@@ -280,10 +337,13 @@ export class Engine {
     this.watcher = null;
     // Session end: every activated plugin stops (its processes too); the records stay.
     await this.activation.deactivateAll();
+    await this.homeWatcher?.close();
+    this.homeWatcher = null;
     await this.plugins?.dispose();
     this.plugins = null;
     await this.mcpConfig?.dispose();
     await this.declarative.dispose();
+    this.homeMarkdown.dispose();
     await this.mcp.close();
     await this.store.close();
     // The embedded model runtime's process (if one runs) and the model it holds.
@@ -310,6 +370,8 @@ export class Engine {
 
   agent(name: string): AgentConfig {
     const agent = this.agents.get(name);
+    if (!agent && this.homeMarkdown.heldBackAgent(name))
+      throw new Error(this.homeMarkdown.heldBackReason(`agent "${name}"`));
     if (!agent)
       throw new Error(
         `unknown agent "${name}"; known agents: ${[...this.agents.keys()].join(", ")}`,
@@ -373,12 +435,12 @@ export class Engine {
     return new Conversation(this, session, undefined, opts.questions);
   }
 
-  /** Output styles of the homes and the enabled Claude Code plugins (read now). */
+  /** Output styles of the homes (the project's once trusted) and the enabled Claude Code plugins. */
   outputStyles(): ReturnType<typeof findOutputStyles> {
     const plugins = (this.declarative.claudePlugins?.plugins ?? [])
       .filter((p) => p.status === "enabled")
       .map((p) => ({ namespace: p.name, files: p.outputStyles.map((s) => s.file) }));
-    return findOutputStyles(this.homes, plugins);
+    return findOutputStyles(this.homes, plugins, { trustedProject: this.trust.trusted });
   }
 
   /**

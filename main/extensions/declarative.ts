@@ -124,6 +124,18 @@ export class DeclarativeExtensions {
     };
   }
 
+  /** Reads the shell hook files again (a hook file changed on disk); the rest stays as it is. */
+  async reloadShellHooks(): Promise<void> {
+    const i = this.loaded.findIndex((l) => l.source === this.shellHooks);
+    if (i < 0) return;
+    const old = this.loaded[i];
+    await old.source.dispose();
+    old.registrar.dispose();
+    const registrar = this.extensions.registrar();
+    this.loaded[i] = { source: this.shellHooks, registrar };
+    await this.shellHooks.load(registrar);
+  }
+
   /** Reads every file again (the plugin browser's Reload), with the flags of the last load. */
   reload(): Promise<void> {
     return this.load(this.pluginFlags);

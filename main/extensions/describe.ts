@@ -1,8 +1,12 @@
-/** Shell hook files and Claude Code plugins as the plugin browser and `islet plugins list` show them. */
+/**
+ * Shell hook files, Claude Code plugins and the homes' commands, skills and agents as the plugin
+ * browser and `islet plugins list` show them.
+ */
 import path from "node:path";
 import type { ExtensionEntry } from "../bridge/schemas/extensions.ts";
 import type { ClaudePlugin } from "./claude/plugin.ts";
 import type { DeclarativeExtensions } from "./declarative.ts";
+import type { HomeMarkdownFolder } from "./markdown/home-source.ts";
 import type { ShellHookSpec } from "./shell-hooks/config.ts";
 import { UNWIRED_EVENTS } from "./shell-hooks/event-input.ts";
 import type { ShellHookFile } from "./shell-hooks/source.ts";
@@ -55,8 +59,38 @@ function claudeEntry(p: ClaudePlugin): ExtensionEntry {
   };
 }
 
-export function listExtensions(d: DeclarativeExtensions): ExtensionEntry[] {
+function markdownEntry(f: HomeMarkdownFolder): ExtensionEntry {
+  const count = f.commands.length + f.skills.length + f.agents.length;
+  return {
+    kind: "markdown",
+    name:
+      f.scope === "global"
+        ? "Global commands, skills and agents"
+        : "Project commands, skills and agents",
+    description: `${count} file${count === 1 ? "" : "s"} from config/commands, skills and config/agents`,
+    source: f.scope,
+    path: f.home,
+    status: f.status,
+    hooks: [],
+    commands: f.commands,
+    skills: f.skills,
+    agents: f.agents,
+    mcpServers: [],
+    outputStyles: [],
+    errors: f.errors,
+    warnings: f.warnings,
+  };
+}
+
+/** `markdown`: the homes' folders (homes with none of these files are left out). */
+export function listExtensions(
+  d: DeclarativeExtensions,
+  markdown: readonly HomeMarkdownFolder[] = [],
+): ExtensionEntry[] {
   return [
+    ...markdown
+      .filter((f) => f.commands.length + f.skills.length + f.agents.length + f.errors.length > 0)
+      .map(markdownEntry),
     ...d.shellHooks.files.map(hookFileEntry),
     ...(d.claudePlugins?.plugins ?? []).map(claudeEntry),
   ];

@@ -1,8 +1,8 @@
 /**
  * What a project's own `.islet/` would widen if the folder were trusted (SPEC §6): unsafe mode,
  * the permission requests of its plugins, its model providers (which could send the user's API
- * keys elsewhere), and its shell hooks, MCP servers and CLI-tool runners (runner plugins and
- * runner configs, main/extensions/runners/). One line each, for the
+ * keys elsewhere), its shell hooks, MCP servers and CLI-tool runners (runner plugins and runner
+ * configs, main/extensions/runners/), and its commands, skills, agents and output styles. One line each, for the
  * trust question and the notice of what was held back.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -17,10 +17,18 @@ import {
   loadPlugins,
 } from "../plugins/loader/index.ts";
 
-/** Folders of `.islet/config/` whose contents run commands or reach servers. */
-const RUNNING_CONFIG: readonly { dir: string; what: string }[] = [
-  { dir: "hooks", what: "shell hooks" },
-  { dir: "mcp", what: "MCP servers" },
+/**
+ * Folders of the project home whose contents run commands, reach servers or widen a turn: slash
+ * commands run their !`cmd` lines and set `allowed-tools`, skills and agents steer the model.
+ */
+const RUNNING_CONFIG: readonly { dir: string[]; what: string }[] = [
+  { dir: ["config", "hooks"], what: "shell hooks" },
+  { dir: ["config", "mcp"], what: "MCP servers" },
+  { dir: ["config", "commands"], what: "commands" },
+  { dir: ["skills"], what: "skills" },
+  { dir: ["config", "agents"], what: "agents" },
+  // A style without keep-coding-instructions replaces the agent's whole system prompt.
+  { dir: ["config", "output-styles"], what: "output styles" },
 ];
 
 export async function projectWidening(homes: Homes): Promise<string[]> {
@@ -42,7 +50,7 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
     .map((p) => p.name);
   if (asking.length > 0) lines.push(`permissions asked by project plugins ${asking.join(", ")}`);
   for (const { dir, what } of RUNNING_CONFIG) {
-    const full = configDir(homes.project, dir);
+    const full = path.join(homes.project, ...dir);
     const entries = await readdir(full).catch(() => []);
     if (entries.some((e) => !e.startsWith("."))) lines.push(`${what} from ${rel(full)}/`);
   }

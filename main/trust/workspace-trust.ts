@@ -62,3 +62,20 @@ export async function resolveWorkspaceTrust(opts: {
   notice(answered ? "you said no" : "nobody to ask: run at a terminal, or pass --yes for this run");
   return { trusted: false, why: "not trusted", heldBack };
 }
+
+/**
+ * The folder's trust as recorded now, when it is trusted (`islet trust add` run while an engine
+ * runs); null otherwise. Never asks.
+ */
+export async function recordedTrust(
+  homes: Homes,
+  warn: (line: string) => void,
+): Promise<WorkspaceTrust | null> {
+  const record = await new TrustStore(homes.global, warn).lookup(homes.workdir);
+  if (record?.decision !== "trusted") return null;
+  return {
+    trusted: true,
+    why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
+    heldBack: [],
+  };
+}

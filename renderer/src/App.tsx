@@ -12,6 +12,7 @@ import { ConnectionNotice } from "./shell/ConnectionNotice.tsx";
 import { EngineWarnings } from "./shell/EngineWarnings.tsx";
 import { Sidebar } from "./shell/Sidebar.tsx";
 import { AgentPicker } from "./models/AgentPicker.tsx";
+import { OutputStylePicker } from "./models/OutputStylePicker.tsx";
 import { ModelPicker } from "./models/ModelPicker.tsx";
 import { ModelsView } from "./models/ModelsView.tsx";
 import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
@@ -74,6 +75,7 @@ export function App() {
             headerControls={(id, agent) => (
               <>
                 <AgentPicker key={`a-${id}-${agent}`} conversationId={id} />
+                {id ? <OutputStylePicker key={`s-${id}`} conversationId={id} /> : null}
                 <ModelPicker key={`m-${id}`} conversationId={id} />
               </>
             )}

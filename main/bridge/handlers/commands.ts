@@ -9,7 +9,10 @@ export function commandHandlers(engine: Engine): Pick<CallHandlers, "commands/li
   };
 }
 
-/** Every serving command, then those of plugins that failed to load (status "failed"), by name. */
+/**
+ * Every serving command, then those of plugins that failed to load (status "failed") and those of
+ * an untrusted project (status "held-back"), by name.
+ */
 export function listCommands(engine: Engine): CommandEntry[] {
   const serving: CommandEntry[] = engine.commands.list().map((c) => ({
     name: c.name,
@@ -32,5 +35,21 @@ export function listCommands(engine: Engine): CommandEntry[] {
       status: "failed",
       error: c.error,
     }));
-  return [...serving, ...failed].sort((a, b) => a.name.localeCompare(b.name));
+  for (const c of failed) taken.add(c.name);
+  const heldBack: CommandEntry[] = engine.homeMarkdown.folders
+    .filter((f) => f.status === "held-back")
+    .flatMap((f) => [
+      ...f.commands.map((name) => ({ name, kind: "command" as const })),
+      ...f.skills.map((name) => ({ name, kind: "skill" as const })),
+    ])
+    .filter((c) => !taken.has(c.name))
+    .map((c) => ({
+      ...c,
+      description: "held back: this folder is not trusted",
+      hints: null,
+      source: "project",
+      status: "held-back",
+      error: engine.homeMarkdown.heldBackReason(`/${c.name}`),
+    }));
+  return [...serving, ...failed, ...heldBack].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -11,6 +11,7 @@ import { chatHandlers } from "./chat.ts";
 import { commandHandlers } from "./commands.ts";
 import { editorHandlers } from "./editor.ts";
 import { mcpHandlers } from "./mcp.ts";
+import { outputStyleHandlers } from "./output-styles.ts";
 import { pluginHandlers } from "./plugins.ts";
 import { localModelHandlers } from "./local-models.ts";
 import { modelHandlers, withSessionModel } from "./models.ts";
@@ -53,6 +54,7 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...agentHandlers(deps.engine, deps.chats, deps.settings, deps.service),
     ...settingsHandlers(deps.engine, deps.settings, deps.service),
     ...commandHandlers(deps.engine),
+    ...outputStyleHandlers(deps.engine, deps.chats),
     ...editorHandlers(deps.engine, deps.service),
     ...mcpHandlers(deps.engine, deps.service),
     ...packHandlers(deps),

@@ -41,7 +41,7 @@ export function pluginHandlers(
     "plugins/list": (): PluginList => {
       const runtime = engine.plugins;
       // Shell hooks are configuration: listed even with plugins off.
-      const extensions = listExtensions(engine.declarative);
+      const extensions = listExtensions(engine.declarative, engine.homeMarkdown.folders);
       if (!runtime) return { backend: null, plugins: [], problems: [], extensions };
       return {
         backend: runtime.backend,

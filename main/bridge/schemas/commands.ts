@@ -11,9 +11,12 @@ export const CommandEntry = z.strictObject({
   source: z.string(),
   /** A skill runs as a command too (`/NAME args`); the composer marks it. */
   kind: z.enum(["command", "skill"]),
-  /** "failed": its plugin did not load (the command is remembered from its last good load). */
-  status: z.enum(["ok", "failed"]),
-  /** Why its plugin failed (one line); null when ok. */
+  /**
+   * "failed": its plugin did not load (the command is remembered from its last good load).
+   * "held-back": an untrusted project's (`.islet/`): listed, not run until the folder is trusted.
+   */
+  status: z.enum(["ok", "failed", "held-back"]),
+  /** Why it does not run (one line); null when ok. */
   error: z.string().nullable(),
 });
 export type CommandEntry = z.infer<typeof CommandEntry>;

@@ -14,14 +14,15 @@ export const ShellHookItem = z.strictObject({
 });
 
 export const ExtensionEntry = z.strictObject({
-  kind: z.enum(["shell-hooks", "claude-plugin"]),
-  /** A hook file's name, or the plugin's name. */
+  /** markdown: a home's commands, skills and agents (config/commands, skills, config/agents). */
+  kind: z.enum(["shell-hooks", "claude-plugin", "markdown"]),
+  /** A hook file's name, the plugin's name, or the home's markdown folders. */
   name: z.string(),
   description: z.string(),
   source: z.enum(["global", "project"]),
-  /** The hook file, or the plugin's folder. */
+  /** The hook file, the plugin's folder, or the home. */
   path: z.string(),
-  /** held-back: an untrusted project's, whose commands do not run. */
+  /** held-back: an untrusted project's, whose hooks and commands do not run. */
   status: z.enum(["active", "held-back", "excluded", "failed"]),
   hooks: z.array(ShellHookItem),
   commands: z.array(z.string()),

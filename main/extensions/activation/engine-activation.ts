@@ -21,7 +21,9 @@ export function setupActivation(
     store: new ActivationStore(ctx.homes.global, ctx.homes.workdir, ctx.warn),
     projectHome: ctx.homes.project,
     globalHome: ctx.homes.global,
-    trusted: ctx.trustedProject,
+    get trusted() {
+      return ctx.trustedProject;
+    },
     questions: ctx.questions,
     toolNames: () => extensions.tools.names(),
     warn: ctx.warn,

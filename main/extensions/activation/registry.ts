@@ -42,7 +42,8 @@ export interface ActivationOptions {
   /** The project home (`<workdir>/.islet`): its plugins are held back unless `trusted`. */
   projectHome: string;
   globalHome: string;
-  trusted: boolean;
+  /** Read at each listing: a folder trusted meanwhile (refreshTrust) lets them activate. */
+  readonly trusted: boolean;
   /** Who is asked when a call names nobody (the engine's port); missing: nobody (deny). */
   questions?: QuestionPort;
   /** Tool names now (to tell the model which tools an activation added). */

@@ -14,8 +14,8 @@ import { CodePluginSource } from "./code-source.ts";
 /** What a source may need from the engine. */
 export interface ActivationContext {
   homes: Homes;
-  /** Whether the project's `.islet/` may widen anything (runners: project runner configs). */
-  trustedProject: boolean;
+  /** Whether the project's `.islet/` may widen anything (a getter: trust can come later). */
+  readonly trustedProject: boolean;
   env: Record<string, string | undefined>;
   warn(line: string): void;
   /** The engine's code plugin runtime now (null before loadPlugins or with --without-plugins). */

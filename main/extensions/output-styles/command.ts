@@ -2,6 +2,8 @@
  * `/output-style [NAME]`, as in Claude Code: without a name it lists the styles (the current one
  * starred); with one it switches the session to it (`default` goes back to the agent's own
  * prompt). The choice is saved in the session file and comes back when the session is reopened.
+ * As in Claude Code, a style shapes the main conversation only: a Task's sub-agent runs with its
+ * own agent's prompt (sub-agent sessions start without one).
  */
 import type { AgentSession } from "../../agent/loop.ts";
 import type { SlashCommand } from "../../commands/types.ts";
@@ -37,21 +39,35 @@ export function outputStyleCommand(deps: OutputStyleDeps): SlashCommand {
         );
         return { output: [...lines, ...found.errors].join("\n") };
       }
-      if (args.toLowerCase() === "default") {
-        setOutputStyle(env.session, null);
-        deps.save(env.session.state.sessionId, null);
-        return { output: "Output style: default." };
-      }
-      const style = pickStyle(found.items, args);
-      if (!style)
-        throw new Error(
-          `unknown output style "${args}"; known: ${["default", ...found.items.map((s) => s.name)].join(", ")}`,
-        );
-      setOutputStyle(env.session, style);
-      deps.save(env.session.state.sessionId, style.name);
-      return { output: `Output style: ${style.name}.` };
+      return { output: `Output style: ${chooseOutputStyle(deps, env.session, args)}.` };
     },
   };
+}
+
+/**
+ * Switches the session to the style named (`default`: the agent's own prompt) and saves the
+ * choice; returns the name it now uses. Unknown: one line listing the known ones. The command and
+ * the app's picker (`outputStyles/select`) both come here.
+ */
+export function chooseOutputStyle(
+  deps: OutputStyleDeps,
+  session: AgentSession,
+  name: string,
+): string {
+  if (name.toLowerCase() === "default") {
+    setOutputStyle(session, null);
+    deps.save(session.state.sessionId, null);
+    return "default";
+  }
+  const found = deps.styles();
+  const style = pickStyle(found.items, name);
+  if (!style)
+    throw new Error(
+      `unknown output style "${name}"; known: ${["default", ...found.items.map((s) => s.name)].join(", ")}`,
+    );
+  setOutputStyle(session, style);
+  deps.save(session.state.sessionId, style.name);
+  return style.name;
 }
 
 /** By exact name, then case-insensitively, then by a plugin style's bare name. */

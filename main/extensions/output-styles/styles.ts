@@ -45,12 +45,14 @@ export function readOutputStyle(file: string, namespace?: string): Loaded<Output
 }
 
 /**
- * Every style: the global home's, the project's (winning on a clash), then each plugin's.
+ * Every style: the global home's, the project's (winning on a clash; only once the folder is
+ * trusted: a style can replace the whole system prompt), then each plugin's.
  * `plugins`: [namespace, files] per enabled Claude Code plugin.
  */
 export function findOutputStyles(
   homes: Homes,
   plugins: readonly { namespace: string; files: readonly string[] }[],
+  opts: { trustedProject: boolean } = { trustedProject: true },
 ): Loaded<OutputStyle> {
   const byName = new Map<string, OutputStyle>();
   const out: Loaded<OutputStyle> = { items: [], errors: [], warnings: [] };
@@ -63,7 +65,8 @@ export function findOutputStyles(
       out.errors.push((err as Error).message);
     }
   };
-  for (const home of homeLayers(homes))
+  const homesRead = homeLayers(homes).filter((h) => h === homes.global || opts.trustedProject);
+  for (const home of homesRead)
     for (const f of markdownFiles(configDir(home, "output-styles"), 1)) add(f.file);
   for (const p of plugins) for (const file of p.files) add(file, p.namespace);
   out.items = [...byName.values()];

@@ -27,6 +27,17 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
  */
 export const UNWIRED_EVENTS: readonly ShellHookEvent[] = [];
 
+/**
+ * Events of the main conversation only, as in Claude Code: a Task's sub-agent (an unsaved
+ * conversation, so its session id is "") fires SubagentStop and its tool events, never these.
+ */
+const MAIN_ONLY: readonly ShellHookEvent[] = ["SessionStart", "UserPromptSubmit", "Stop"];
+
+/** Whether the hook point is in a Task's sub-agent (sub-agent conversations are never saved). */
+export function inSubAgent(ctx: Context): boolean {
+  return ctx.session.id === "";
+}
+
 /** Per-conversation memory a registry keeps between calls. */
 export interface SessionMemory {
   /** Sessions whose SessionStart already ran. */
@@ -44,6 +55,8 @@ export function eventHere(
   ctx: HookContexts[HookTiming],
   memory: SessionMemory,
 ): { here: false; why: string } | { here: true; subject: string } {
+  if (MAIN_ONLY.includes(event) && inSubAgent(ctx))
+    return { here: false, why: "a sub-agent's turn (SubagentStop runs when it answers)" };
   switch (event) {
     case "SessionStart":
       return memory.started.has(ctx.session.id)

@@ -63,7 +63,8 @@ export function unwiredWarnings(file: string, hooks: readonly ShellHookSpec[]): 
 export class ShellHookSource implements ExtensionSource<ShellHookFile> {
   readonly id = "shell-hooks";
   private readonly homes: Homes;
-  private readonly trustedProject: boolean;
+  /** Read at each load (a folder trusted while the engine runs counts at the next). */
+  private readonly opts: { trustedProject: boolean };
   private readonly warn: (line: string) => void;
   private registry: ShellHookRegistry | null = null;
   /** What the last load read (the plugin browser lists it). */
@@ -71,13 +72,13 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
 
   constructor(opts: { homes: Homes; trustedProject: boolean; warn(line: string): void }) {
     this.homes = opts.homes;
-    this.trustedProject = opts.trustedProject;
+    this.opts = opts;
     this.warn = opts.warn;
   }
 
   async discover(): Promise<Discovery<ShellHookFile>> {
     const found = await readHookFolder(configDir(this.homes.global, "hooks"), "global");
-    if (this.trustedProject && this.homes.project !== this.homes.global)
+    if (this.opts.trustedProject && this.homes.project !== this.homes.global)
       found.push(...(await readHookFolder(configDir(this.homes.project, "hooks"), "project")));
     const problems = found.flatMap((f) => f.errors.map((message) => ({ file: f.file, message })));
     return { found, problems };

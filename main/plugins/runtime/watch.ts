@@ -1,6 +1,7 @@
 /**
  * Hot reload: file changes under the plugins folders reload the affected plugins, debounced so an
- * editor's save (often several writes and a rename) becomes one reload.
+ * editor's save (often several writes and a rename) becomes one reload. `watchDebounced` is the
+ * same machinery for any set of paths (the homes' commands, skills, agents and hooks use it).
  */
 import { watch, type FSWatcher } from "chokidar";
 import path from "node:path";
@@ -22,12 +23,36 @@ export function watchPlugins(
     onError?(err: Error): void;
   } = {},
 ): PluginWatcher {
-  const debounceMs = opts.debounceMs ?? 40;
   const dirs = runtime.port.pluginDirs();
-  const watcher: FSWatcher = watch(dirs, {
+  return watchDebounced(dirs, {
+    debounceMs: opts.debounceMs,
+    ignored: (p) => IGNORED.test(p) || (path.basename(p).startsWith(".") && !dirs.includes(p)),
+    onBatch: async (changed) => {
+      const reports = await runtime.reloadChanged(changed);
+      opts.onReload?.(reports);
+    },
+    onError: opts.onError,
+  });
+}
+
+/**
+ * Watches `paths` (folders and files; ones missing now are seen once created, under a watched
+ * parent); changes within `debounceMs` of each other become one `onBatch` with their absolute
+ * paths. Batches run one after another; changes arriving meanwhile queue the next.
+ */
+export function watchDebounced(
+  paths: readonly string[],
+  opts: {
+    debounceMs?: number;
+    ignored?(file: string): boolean;
+    onBatch(changed: string[]): Promise<void>;
+    onError?(err: Error): void;
+  },
+): PluginWatcher {
+  const debounceMs = opts.debounceMs ?? 40;
+  const watcher: FSWatcher = watch([...paths], {
     ignoreInitial: true,
-    ignored: (p: string) =>
-      IGNORED.test(p) || (path.basename(p).startsWith(".") && !dirs.includes(p)),
+    ...(opts.ignored ? { ignored: opts.ignored } : {}),
   });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -36,13 +61,7 @@ export function watchPlugins(
   const flush = (): void => {
     const changed = [...pending];
     pending = new Set();
-    // Reloads run one after another; changes arriving meanwhile queue the next batch.
-    running = running
-      .then(async () => {
-        const reports = await runtime.reloadChanged(changed);
-        opts.onReload?.(reports);
-      })
-      .catch((err: Error) => opts.onError?.(err));
+    running = running.then(() => opts.onBatch(changed)).catch((err: Error) => opts.onError?.(err));
   };
   const onChange = (file: string): void => {
     pending.add(path.resolve(file));

@@ -105,8 +105,8 @@ export function Composer({
               id={`${listId}-${i}`}
               role="option"
               aria-selected={c === current}
-              aria-disabled={c.status === "failed" || undefined}
-              className={`command-option${c === current ? " active" : ""}${c.status === "failed" ? " failed" : ""}`}
+              aria-disabled={c.status !== "ok" || undefined}
+              className={`command-option${c === current ? " active" : ""}${c.status !== "ok" ? " failed" : ""}`}
               onMouseDown={(e) => {
                 e.preventDefault(); // keep the focus in the textarea
                 pick(c);
@@ -120,7 +120,7 @@ export function Composer({
               <span className="command-option-desc">
                 {c.status === "failed" ? `failed to load: ${c.error ?? ""}` : c.description}
               </span>
-              <span className={`command-option-source${c.status === "failed" ? " failed" : ""}`}>
+              <span className={`command-option-source${c.status !== "ok" ? " failed" : ""}`}>
                 {c.kind === "skill" ? "skill · " : ""}
                 {c.source === "builtin" ? "built-in" : c.source}
               </span>
@@ -209,5 +209,6 @@ function hintFor(text: string, commands: CommandEntry[]): string | null {
   if (!command) return null;
   if (command.status === "failed")
     return `/${command.name} comes from ${command.source}, which failed to load`;
+  if (command.status === "held-back") return command.error;
   return command.hints ? `/${command.name} ${command.hints}` : null;
 }

@@ -24,6 +24,8 @@ export function AgentPicker({ conversationId }: { conversationId: string | null 
   useBridgeEvent("settings/changed", (e) => {
     if (e.section === "agents") load();
   });
+  // Agent files added, edited or removed on disk (the homes are watched).
+  useBridgeEvent("plugins/changed", load);
 
   const choose = async (agent: string) => {
     try {

@@ -11,13 +11,20 @@ import { plural } from "./format.ts";
 const KIND_LABEL: Record<ExtensionEntry["kind"], string> = {
   "shell-hooks": "Shell hooks",
   "claude-plugin": "Claude Code plugin",
+  markdown: "Markdown",
+};
+
+const PATH_TITLE: Record<ExtensionEntry["kind"], string> = {
+  "shell-hooks": "Hook file",
+  "claude-plugin": "Plugin folder",
+  markdown: "Home folder",
 };
 
 const STATUS: Record<ExtensionEntry["status"], { label: string; hint: string; badge: string }> = {
   active: { label: "Active", hint: "Loaded and running", badge: "active" },
   "held-back": {
     label: "Held back",
-    hint: "This project's folder is not trusted: its hooks and MCP servers do not run",
+    hint: "This project's folder is not trusted: its hooks, MCP servers, commands, skills and agents do not run",
     badge: "disabled",
   },
   excluded: {
@@ -80,7 +87,7 @@ export function ExtensionCard({ entry: e }: { entry: ExtensionEntry }) {
       <Facts entry={e} />
 
       <footer className="plugin-foot">
-        <span className="path" title={e.kind === "shell-hooks" ? "Hook file" : "Plugin folder"}>
+        <span className="path" title={PATH_TITLE[e.kind]}>
           {e.kind === "shell-hooks" ? <FileIcon /> : <FolderIcon />}
           <span>{e.path}</span>
         </span>

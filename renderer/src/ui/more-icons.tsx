@@ -62,3 +62,11 @@ export const BotIcon = () => (
     <path d="M12 4v4M9 13h.01M15 13h.01" />
   </Icon>
 );
+
+/** A pen nib over a line: how answers are written (the output style picker). */
+export const StyleIcon = () => (
+  <Icon>
+    <path d="M4 20h16" />
+    <path d="M14.5 4.5l3 3L9 16H6v-3z" />
+  </Icon>
+);

@@ -1,0 +1,35 @@
+/**
+ * `outputStyles/*`: the chat header's output style picker. Selecting goes through the same path
+ * as `/output-style NAME` (the session file records it; the next model call uses it).
+ */
+import type { Engine } from "../../engine/engine.ts";
+import { chooseOutputStyle } from "../../extensions/output-styles/command.ts";
+import type { Chats } from "../chats.ts";
+import type { CallHandlers } from "../service.ts";
+
+export function outputStyleHandlers(
+  engine: Engine,
+  chats: Chats,
+): Pick<CallHandlers, "outputStyles/list" | "outputStyles/select"> {
+  return {
+    "outputStyles/list": ({ conversationId }, { client }) => {
+      const { session } = chats.member(client, conversationId, "outputStyles/list").conversation;
+      const found = engine.outputStyles();
+      const styles = [
+        { name: "default", description: "The agent's own system prompt." },
+        ...found.items
+          .map((s) => ({ name: s.name, description: s.description }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      ];
+      return {
+        styles,
+        current: session.state.outputStyle?.name ?? "default",
+        errors: found.errors,
+      };
+    },
+    "outputStyles/select": ({ conversationId, style }, { client }) => {
+      const { session } = chats.member(client, conversationId, "outputStyles/select").conversation;
+      return { style: chooseOutputStyle(engine.outputStyleDeps, session, style) };
+    },
+  };
+}
