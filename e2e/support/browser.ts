@@ -44,8 +44,8 @@ export interface Serve {
   stop(): Promise<void>;
 }
 
-/** Starts `islet serve --port 0 …` and resolves with the URL it prints. */
-export function startServe(args: string[], timeoutMs = 15_000): Promise<Serve> {
+/** Starts `islet serve --port 0 …` and resolves with the URL it prints (a loaded CI machine can take long). */
+export function startServe(args: string[], timeoutMs = 45_000): Promise<Serve> {
   const child = spawn(
     process.execPath,
     [
