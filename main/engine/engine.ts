@@ -11,8 +11,7 @@ import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
 import { recordedTrust, type WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
-import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
-import { watchHomes } from "../extensions/watch-homes.ts";
+import { EngineWatchers } from "./watchers.ts";
 import type { SandboxLimits } from "../plugins/sandbox/types.ts";
 import { AgentSession } from "../agent/loop.ts";
 import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
@@ -41,7 +40,7 @@ import { displayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { ModelSource } from "./model-source.ts";
 import { unloadSharedRuntime } from "../providers/index.ts";
-import { savingEmit, storeSink } from "./session-sink.ts";
+import { dryRunDeps, turnDeps } from "./turn-deps.ts";
 import { approvedShell } from "../extensions/markdown/shell.ts";
 import { HomeMarkdown } from "../extensions/markdown/home-source.ts";
 import { registerSkillAndTaskTools } from "../extensions/markdown/engine-tools.ts";
@@ -108,11 +107,8 @@ export class Engine {
   readonly outputStyleDeps: OutputStyleDeps;
   /** The homes' commands, skills and agents (reloadMarkdown() reads them again). */
   readonly homeMarkdown: HomeMarkdown;
-  private watcher: PluginWatcher | null = null;
   /** The homes' commands, skills, agents, hooks and trust record (watchHomes()). */
-  private homeWatcher: PluginWatcher | null = null;
-  /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
-  private watchListener: ((reports: ReloadReport[]) => void) | null = null;
+  private readonly watchers: EngineWatchers;
   private readonly opts: EngineOptions;
 
   constructor(opts: EngineOptions) {
@@ -120,6 +116,15 @@ export class Engine {
     this.homes = opts.homes;
     this.models = opts.models ?? null;
     this.trustState = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
+    this.watchers = new EngineWatchers({
+      warn: opts.warn,
+      afterPluginReload: () => {
+        // A plugin.yaml added, removed or edited: the on-demand listing follows.
+        void this.activation.refresh();
+        // An edited plugin.yaml may ask for more: ask (in the background) and reload on a grant.
+        void this.consent.settle();
+      },
+    });
     this.consent = new ConsentGate({
       globalHome: opts.homes.global,
       questions: opts.questions,
@@ -228,9 +233,7 @@ export class Engine {
     } = {},
   ): Promise<PluginRuntime> {
     // A watcher follows one runtime: it moves to the new one below.
-    const watched = this.watcher !== null;
-    await this.watcher?.close();
-    this.watcher = null;
+    const watched = await this.watchers.detachPlugins();
     await this.activation.deactivateAll();
     this.pluginFlags = flags;
     await this.plugins?.dispose();
@@ -268,7 +271,7 @@ export class Engine {
     };
     // On-demand plugins: listed, and the workspace's recorded activations loaded again.
     await this.activation.load();
-    if (watched) await this.watchPlugins(this.watchListener ?? undefined);
+    if (watched) await this.watchers.watchPlugins(this.plugins);
     return this.plugins;
   }
 
@@ -287,19 +290,7 @@ export class Engine {
 
   /** Hot reload: watch the plugins folders (the app and `islet serve`; not needed for one-shot runs). */
   async watchPlugins(onReload?: (reports: ReloadReport[]) => void): Promise<void> {
-    if (!this.plugins || this.watcher) return;
-    this.watchListener = onReload ?? null;
-    this.watcher = watchPlugins(this.plugins, {
-      onReload: (reports) => {
-        // A plugin.yaml added, removed or edited: the on-demand listing follows.
-        void this.activation.refresh();
-        this.watchListener?.(reports);
-        // An edited plugin.yaml may ask for more: ask (in the background) and reload on a grant.
-        void this.consent.settle();
-      },
-      onError: (e) => this.opts.warn(`plugin watcher: ${e.message}`),
-    });
-    await this.watcher.ready;
+    if (this.plugins) await this.watchers.watchPlugins(this.plugins, onReload ?? null);
   }
 
   /**
@@ -307,20 +298,17 @@ export class Engine {
    * and shell hook files, and the trust record. `onChange` runs after each applied batch.
    */
   async watchHomes(onChange?: () => void): Promise<void> {
-    if (this.homeWatcher) return;
-    this.homeWatcher = watchHomes(this.homes, {
+    await this.watchers.watchHomes(this.homes, {
       markdown: () => this.reloadMarkdown(),
       hooks: () => this.declarative.reloadShellHooks(),
       trust: () => this.refreshTrust(),
       changed: onChange,
-      onError: (e) => this.opts.warn(`home watcher: ${e.message}`),
     });
-    await this.homeWatcher.ready;
   }
 
   /** Whether plugin folders are watched (a save then reloads by itself). */
   get watchingPlugins(): boolean {
-    return this.watcher !== null;
+    return this.watchers.watchingPlugins;
   }
 
   /**
@@ -333,12 +321,9 @@ export class Engine {
   }
 
   async close(): Promise<void> {
-    await this.watcher?.close();
-    this.watcher = null;
+    await this.watchers.close();
     // Session end: every activated plugin stops (its processes too); the records stay.
     await this.activation.deactivateAll();
-    await this.homeWatcher?.close();
-    this.homeWatcher = null;
     await this.plugins?.dispose();
     this.plugins = null;
     await this.mcpConfig?.dispose();
@@ -448,14 +433,7 @@ export class Engine {
    * fragments with other hooks and model; nothing is saved, compacted, asked or executed.
    */
   dryRunDeps(over: Pick<EngineDeps, "hooks" | "resolveModel" | "emit">): EngineDeps {
-    return {
-      ...this.deps(over.emit, "", undefined),
-      ...over,
-      session: null,
-      compaction: { enabled: false, threshold: 100, keepLast: 0 },
-      retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
-      approve: async () => ({ allowed: false, reason: "a replay runs no tools" }),
-    };
+    return dryRunDeps(this.deps(over.emit, "", undefined), over);
   }
 
   private deps(
@@ -463,44 +441,6 @@ export class Engine {
     sessionId: string,
     questions: QuestionPort | undefined,
   ): EngineDeps {
-    const session = sessionId
-      ? storeSink(this.store, sessionId, (err) =>
-          emit({
-            type: "notice",
-            source: "sessions",
-            text: `could not save the session: ${err.message}`,
-          }),
-        )
-      : null;
-    return {
-      workdir: this.homes.workdir,
-      agents: this.agents,
-      resolveModel: this.opts.resolveModel,
-      tools: this.tools,
-      hooks: this.extensions.hooks,
-      approve: (tool, args, signal, rewrittenBy) =>
-        this.approvals.decide(tool.name, args, {
-          // Claude Code's Notification hooks run when a person is asked.
-          questions: this.declarative.notifying(
-            questions ?? this.opts.questions,
-            sessionId,
-            this.homes.workdir,
-          ),
-          signal,
-          rewrittenBy,
-        }),
-      questions: questions ?? this.opts.questions,
-      // The error notice above goes out unsaved: saving it could fail the same way.
-      emit: session ? savingEmit(emit, session) : emit,
-      session,
-      compaction: { enabled: true, threshold: 80, keepLast: 6 },
-      retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
-      promptFragments: () => this.extensions.promptFragments.texts(),
-      vars: this.opts.vars ?? {},
-      maxSteps: this.opts.maxSteps,
-      thinkMode: this.opts.thinkMode ?? "off",
-      toolTimeoutMs: 120_000,
-      mcpServers: () => this.extensions.mcpServers.names(),
-    };
+    return turnDeps(this, this.opts, { emit, sessionId, questions });
   }
 }

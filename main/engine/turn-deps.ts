@@ -1,0 +1,86 @@
+/**
+ * What one conversation's turns run with (EngineDeps): the engine's registries, approvals asked
+ * of the conversation's own questioner (else the engine's), session saving, and the limits.
+ */
+import type { EventSink } from "../agent/events.ts";
+import type { EngineDeps } from "../agent/state.ts";
+import type { AgentRegistry } from "../agents/registry.ts";
+import type { Homes } from "../config/homes.ts";
+import type { Contributions } from "../extensions/contributions.ts";
+import type { DeclarativeExtensions } from "../extensions/declarative.ts";
+import type { QuestionPort } from "../host/questions.ts";
+import type { SessionStore } from "../sessions/store.ts";
+import type { ApprovalPolicy } from "../tools/approval.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { EngineOptions } from "./engine.ts";
+import { savingEmit, storeSink } from "./session-sink.ts";
+
+/** The parts of the engine a turn reads. */
+export interface TurnSources {
+  readonly homes: Homes;
+  readonly agents: AgentRegistry;
+  readonly tools: ToolRegistry;
+  readonly extensions: Contributions;
+  readonly approvals: ApprovalPolicy;
+  readonly declarative: DeclarativeExtensions;
+  readonly store: SessionStore;
+}
+
+export function turnDeps(
+  engine: TurnSources,
+  opts: EngineOptions,
+  turn: { emit: EventSink; sessionId: string; questions: QuestionPort | undefined },
+): EngineDeps {
+  const { emit, sessionId } = turn;
+  const questions = turn.questions ?? opts.questions;
+  const session = sessionId
+    ? storeSink(engine.store, sessionId, (err) =>
+        emit({
+          type: "notice",
+          source: "sessions",
+          text: `could not save the session: ${err.message}`,
+        }),
+      )
+    : null;
+  return {
+    workdir: engine.homes.workdir,
+    agents: engine.agents,
+    resolveModel: opts.resolveModel,
+    tools: engine.tools,
+    hooks: engine.extensions.hooks,
+    approve: (tool, args, signal, rewrittenBy) =>
+      engine.approvals.decide(tool.name, args, {
+        // Claude Code's Notification hooks run when a person is asked.
+        questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
+        signal,
+        rewrittenBy,
+      }),
+    questions,
+    // The error notice above goes out unsaved: saving it could fail the same way.
+    emit: session ? savingEmit(emit, session) : emit,
+    session,
+    compaction: { enabled: true, threshold: 80, keepLast: 6 },
+    retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
+    promptFragments: () => engine.extensions.promptFragments.texts(),
+    vars: opts.vars ?? {},
+    maxSteps: opts.maxSteps,
+    thinkMode: opts.thinkMode ?? "off",
+    toolTimeoutMs: 120_000,
+    mcpServers: () => engine.extensions.mcpServers.names(),
+  };
+}
+
+/** A replay's turn: the same registries, nothing saved, compacted, asked or executed. */
+export function dryRunDeps(
+  base: EngineDeps,
+  over: Pick<EngineDeps, "hooks" | "resolveModel" | "emit">,
+): EngineDeps {
+  return {
+    ...base,
+    ...over,
+    session: null,
+    compaction: { enabled: false, threshold: 100, keepLast: 0 },
+    retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+    approve: async () => ({ allowed: false, reason: "a replay runs no tools" }),
+  };
+}
