@@ -87,6 +87,11 @@ export class McpManager {
     return this.describe(this.entry(name));
   }
 
+  /** The server's recent lines, oldest first: stderr, its log messages, lost connections. */
+  log(name: string): string[] {
+    return this.entry(name).conn.log.tail();
+  }
+
   async restart(name: string): Promise<McpServerStatus> {
     const r = this.entry(name);
     if (r.conn.status === "disabled") await this.opts.disabledStore?.set(name, false);
