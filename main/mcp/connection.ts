@@ -65,6 +65,8 @@ export class McpConnection {
   tools: McpToolInfo[] = [];
   /** Restarts after crashes since the engine started (listings show it). */
   restarts = 0;
+  /** The server offers resources (its `resources` capability). */
+  hasResources = false;
   /** What the server said lately (stderr, its log messages). */
   readonly log = new ServerLog();
   private client: Client | null = null;
@@ -122,6 +124,18 @@ export class McpConnection {
     }
   }
 
+  /** Another request through the SDK's Client (resources), with the same lost-server handling. */
+  async request<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+    if (this.status !== "running" || !this.client) await this.ready();
+    const client = this.client!;
+    try {
+      return await fn(client);
+    } catch (err) {
+      if (isConnectionLost(err)) this.lost(client, describeError(err));
+      throw new Error(describeError(err), { cause: err });
+    }
+  }
+
   async stop(status: McpStatus = "stopped"): Promise<void> {
     this.clearTimer();
     const client = this.client;
@@ -171,6 +185,7 @@ export class McpConnection {
     this.connecting = null;
     this.client = client;
     this.channel = new ToolCallChannel(transport);
+    this.hasResources = Boolean(client.getServerCapabilities()?.resources);
     this.connectedAt = Date.now();
     client.onclose = () => {
       if (this.client !== client) return; // stopped on purpose
