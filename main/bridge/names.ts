@@ -53,6 +53,7 @@ export const CALL_NAMES = [
   "mcp/list",
   "mcp/setEnabled",
   "mcp/restart",
+  "mcp/log",
   "catalog/list",
   "catalog/add",
   "catalog/remove",

@@ -1,22 +1,26 @@
 /**
- * One MCP server as the engine runs it: started on first need, its tools listed, calls made, and
- * after an unexpected exit restarted with exponential backoff (a server that keeps dying right
+ * One MCP server as the engine runs it: started on first need, its tools listed (again when it
+ * says they changed), calls made, and after an unexpected exit — or, over HTTP, once requests
+ * show the server gone — restarted with exponential backoff (a server that keeps dying right
  * after starting gives up after a few attempts, as "failed", until someone asks again).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchema } from "../providers/types.ts";
 import { APP_VERSION } from "../version.ts";
+import { ToolCallChannel, type CallOptions } from "./call-channel.ts";
 import type { McpServerSpec } from "./config.ts";
+import { describeError, isConnectionLost } from "./connection-lost.ts";
+import { listAllTools } from "./list-tools.ts";
+import { ServerLog } from "./server-log.ts";
+import { StdioTransport } from "./stdio-transport.ts";
 
 export type McpStatus = "stopped" | "starting" | "running" | "restarting" | "failed" | "disabled";
 
@@ -26,6 +30,8 @@ export interface McpToolInfo {
   inputSchema: JsonSchema;
   /** The server says the tool changes nothing (`readOnlyHint`). */
   readOnly: boolean;
+  /** Its structured results' schema, when it declares one. */
+  outputSchema?: JsonSchema;
 }
 
 export interface Backoff {
@@ -59,7 +65,15 @@ export class McpConnection {
   tools: McpToolInfo[] = [];
   /** Restarts after crashes since the engine started (listings show it). */
   restarts = 0;
+  /** The server offers resources (its `resources` capability). */
+  hasResources = false;
+  /** What the server said lately (stderr, its log messages). */
+  readonly log = new ServerLog();
   private client: Client | null = null;
+  /** tools/call for the running client (see call-channel.ts). */
+  private channel: ToolCallChannel | null = null;
+  /** A liveness check of an HTTP server is under way. */
+  private probing = false;
   /** The client still connecting (stop() closes it: a hung start must not outlive the session). */
   private connecting: Client | null = null;
   private pending: Promise<void> | null = null;
@@ -97,21 +111,37 @@ export class McpConnection {
   async call(
     tool: string,
     args: Record<string, unknown>,
-    opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+    opts: CallOptions = {},
   ): Promise<CallToolResult> {
     // The hot path: no extra await when it is already running.
+    if (this.status !== "running" || !this.channel) await this.ready();
+    const client = this.client!;
+    try {
+      return await this.channel!.call(tool, args, opts);
+    } catch (err) {
+      if (isConnectionLost(err)) this.lost(client, describeError(err));
+      throw new Error(describeError(err), { cause: err });
+    }
+  }
+
+  /** Another request through the SDK's Client (resources), with the same lost-server handling. */
+  async request<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     if (this.status !== "running" || !this.client) await this.ready();
-    const result = await this.client!.callTool({ name: tool, arguments: args }, undefined, {
-      signal: opts.signal,
-      timeout: opts.timeoutMs,
-    });
-    return result as CallToolResult;
+    const client = this.client!;
+    try {
+      return await fn(client);
+    } catch (err) {
+      if (isConnectionLost(err)) this.lost(client, describeError(err));
+      throw new Error(describeError(err), { cause: err });
+    }
   }
 
   async stop(status: McpStatus = "stopped"): Promise<void> {
     this.clearTimer();
     const client = this.client;
     const starting = this.connecting;
+    this.channel?.close();
+    this.channel = null;
     this.client = null;
     this.connecting = null;
     this.set(status, undefined);
@@ -145,7 +175,7 @@ export class McpConnection {
       if (this.connecting !== client) return; // stopped while starting
       this.connecting = null;
       this.pending = null;
-      this.crashed(`could not start: ${oneLine(err)}${this.stderrHint()}`);
+      this.crashed(`could not start: ${describeError(err)}${this.stderrHint()}`);
       return;
     }
     if (this.connecting !== client) {
@@ -154,16 +184,29 @@ export class McpConnection {
     }
     this.connecting = null;
     this.client = client;
+    this.channel = new ToolCallChannel(transport);
+    this.hasResources = Boolean(client.getServerCapabilities()?.resources);
     this.connectedAt = Date.now();
     client.onclose = () => {
       if (this.client !== client) return; // stopped on purpose
       this.client = null;
+      this.channel = null;
       this.crashed(`exited${this.stderrHint()}`);
+    };
+    client.onerror = (err) => {
+      if (this.client !== client) return;
+      this.log.add(`error: ${describeError(err)}`);
+      // Over HTTP the first sign of a server gone is often its event stream failing.
+      if (this.spec.transport === "http") this.probe(client);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (this.client !== client) return;
+      this.log.add("tools changed: listing them again");
       this.tools = await listAllTools(client).catch(() => this.tools);
-      this.opts.onChange(this);
+      if (this.client === client) this.opts.onChange(this);
+    });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      this.log.message(n.params);
     });
     this.pending = null;
     this.set("running", undefined);
@@ -177,21 +220,45 @@ export class McpConnection {
       });
     }
     this.stderrTail = "";
-    const transport = new StdioClientTransport({
+    return new StdioTransport({
       command: spec.command,
       args: spec.args,
       env: { ...getDefaultEnvironment(), ...spec.env },
       cwd: spec.cwd,
-      stderr: "pipe",
+      onStderr: (text) => {
+        this.stderrTail = (this.stderrTail + text).slice(-2000);
+        this.log.stderr(text);
+      },
     });
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-2000);
-    });
-    return transport;
+  }
+
+  /** Asks a server that reported an error whether it is still there. */
+  private probe(client: Client): void {
+    if (this.probing) return;
+    this.probing = true;
+    client
+      .ping({ timeout: 10_000 })
+      .catch((err: unknown) => {
+        if (isConnectionLost(err)) this.lost(client, describeError(err));
+      })
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  /** Requests show the server gone (HTTP), though no process exit told us: same as a crash. */
+  private lost(client: Client, reason: string): void {
+    if (this.client !== client) return; // already handled, or stopped on purpose
+    this.client = null;
+    this.channel?.close();
+    this.channel = null;
+    void client.close().catch(() => {});
+    this.crashed(`connection lost: ${reason}`);
   }
 
   /** Died or could not start: try again after the backoff, or give up as "failed". */
   private crashed(reason: string): void {
+    this.log.add(reason);
     if (this.connectedAt > 0 && Date.now() - this.connectedAt >= this.backoff.stableMs)
       this.failures = 0;
     this.failures += 1;
@@ -230,25 +297,4 @@ export class McpConnection {
     this.error = error;
     this.opts.onChange(this);
   }
-}
-
-async function listAllTools(client: Client): Promise<McpToolInfo[]> {
-  const out: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
-    for (const t of page.tools)
-      out.push({
-        name: t.name,
-        description: t.description ?? t.title ?? "",
-        inputSchema: t.inputSchema as JsonSchema,
-        readOnly: t.annotations?.readOnlyHint === true,
-      });
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out;
-}
-
-function oneLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }

@@ -9,6 +9,7 @@ import type { McpServerContribution, McpServers } from "../extensions/mcp-server
 import type { ScopedRegistrar } from "../extensions/registrar.ts";
 import { McpConnection, type Backoff, type McpStatus } from "./connection.ts";
 import type { McpDisabledStore } from "./disabled-store.ts";
+import { resourceTools } from "./resource-tools.ts";
 import { mcpTool, mcpToolName } from "./tool.ts";
 
 export interface McpServerStatus {
@@ -45,6 +46,8 @@ export class McpManager {
   private readonly running = new Map<string, Running>();
   private readonly listeners = new Set<(status: McpServerStatus) => void>();
   private readonly subscription: Disposable;
+  /** ListMcpResourcesTool and ReadMcpResourceTool, while some server offers resources. */
+  private resourceScope: ScopedRegistrar | null = null;
   private closed = false;
 
   constructor(servers: McpServers, registrar: ScopedRegistrar, opts: McpManagerOptions) {
@@ -87,6 +90,11 @@ export class McpManager {
     return this.describe(this.entry(name));
   }
 
+  /** The server's recent lines, oldest first: stderr, its log messages, lost connections. */
+  log(name: string): string[] {
+    return this.entry(name).conn.log.tail();
+  }
+
   async restart(name: string): Promise<McpServerStatus> {
     const r = this.entry(name);
     if (r.conn.status === "disabled") await this.opts.disabledStore?.set(name, false);
@@ -122,6 +130,8 @@ export class McpManager {
     const all = [...this.running.values()];
     this.running.clear();
     await Promise.all(all.map((r) => this.drop(r)));
+    this.resourceScope?.dispose();
+    this.resourceScope = null;
     this.registrar.dispose();
   }
 
@@ -156,6 +166,7 @@ export class McpManager {
   private async drop(r: Running): Promise<void> {
     r.tools?.dispose();
     r.tools = null;
+    this.syncResourceTools();
     await r.conn.stop();
   }
 
@@ -183,8 +194,30 @@ export class McpManager {
         r.tools = scope;
       }
     }
+    this.syncResourceTools();
     const status = this.describe(r);
     for (const l of [...this.listeners]) l(status);
+  }
+
+  /** Servers offering resources now (running, or restarting: a call waits for them). */
+  private resourceServers(): Map<string, McpConnection> {
+    const out = new Map<string, McpConnection>();
+    for (const [name, r] of this.running)
+      if (r.conn.hasResources && (r.conn.status === "running" || r.conn.status === "restarting"))
+        out.set(name, r.conn);
+    return out;
+  }
+
+  private syncResourceTools(): void {
+    const want = !this.closed && this.resourceServers().size > 0;
+    if (want && !this.resourceScope) {
+      const scope = this.registrar.scope();
+      for (const tool of resourceTools(() => this.resourceServers())) scope.tool(tool);
+      this.resourceScope = scope;
+    } else if (!want && this.resourceScope) {
+      this.resourceScope.dispose();
+      this.resourceScope = null;
+    }
   }
 
   private describe(r: Running): McpServerStatus {

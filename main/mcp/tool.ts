@@ -30,13 +30,9 @@ export function pluginServerName(plugin: string, server: string): string {
 
 export function mcpTool(conn: McpConnection, info: McpToolInfo): Tool {
   const parameters = { ...info.inputSchema, type: "object" as const };
-  let check: ValidateFunction | null = null;
-  try {
-    check = ajv.compile(parameters);
-  } catch {
-    // A schema ajv cannot compile: the server checks its own arguments.
-    check = null;
-  }
+  // A schema ajv cannot compile: the server checks its own arguments (and results).
+  const check = compile(parameters);
+  const checkOutput = info.outputSchema ? compile(info.outputSchema) : null;
   return {
     name: mcpToolName(conn.spec.name, info.name),
     description: info.description || `${info.name} (MCP server ${conn.spec.name})`,
@@ -62,9 +58,25 @@ export function mcpTool(conn: McpConnection, info: McpToolInfo): Tool {
       }
       const text = resultText(result);
       if (result.isError) throw new ToolError(text || `${info.name} failed`);
+      // As the SDK's client does: a tool with an output schema answers with matching content.
+      if (checkOutput && !checkOutput(result.structuredContent ?? null)) {
+        const e = checkOutput.errors?.[0];
+        throw new ToolError(
+          `MCP server "${conn.spec.name}": ${info.name} answered outside its output schema: ` +
+            `${e?.instancePath || "structuredContent"} ${e?.message ?? "is missing"}`,
+        );
+      }
       return text;
     },
   };
+}
+
+function compile(schema: object): ValidateFunction | null {
+  try {
+    return ajv.compile(schema);
+  } catch {
+    return null;
+  }
 }
 
 /** What the model reads: text parts joined; other parts named; structured content as JSON. */

@@ -59,6 +59,12 @@ describe("bridge: mcp/* on a real engine", () => {
       server: McpServerItem;
     };
     assert.equal(on.server.status, "running");
+    // server-everything says on stderr that it starts; the log has it.
+    const log = (await client.call("mcp/log", { name: "everything" })) as { lines: string[] };
+    assert.ok(
+      log.lines.some((l) => l.includes("stderr: Starting default (STDIO) server")),
+      log.lines.join("\n"),
+    );
     await assert.rejects(client.call("mcp/restart", { name: "nope" }), /unknown MCP server "nope"/);
   });
 });

@@ -34,6 +34,12 @@ export const McpRestart = {
   response: z.strictObject({ server: McpServerItem }),
 };
 
+/** The server's recent lines, oldest first: its stderr, the log messages it sent, lost connections. */
+export const McpLog = {
+  request: z.strictObject({ name: ServerName }),
+  response: z.strictObject({ lines: z.array(z.string()) }),
+};
+
 /** A server's status or tools changed (started, crashed, restarting, disabled…). */
 export const McpChanged = z.strictObject({ server: McpServerItem });
 
@@ -41,6 +47,7 @@ export const MCP_CALLS = {
   "mcp/list": McpList,
   "mcp/setEnabled": McpSetEnabled,
   "mcp/restart": McpRestart,
+  "mcp/log": McpLog,
 } as const;
 
 export const MCP_EVENTS = { "mcp/changed": McpChanged } as const;

@@ -1,7 +1,8 @@
 /**
  * A tiny real MCP server over stdio for tests: `ping` answers "pong <pid>", `die` exits the process
  * (a server crashing mid-call), `count` reports how many times this script has started (it
- * appends to the file named by START_LOG).
+ * appends to the file named by START_LOG), `slow` answers after a minute unless the client
+ * cancels it (notifications/cancelled), which it records in START_LOG + ".cancelled".
  */
 import { appendFileSync, readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -20,4 +21,15 @@ server.registerTool("starts", { description: "How many times the server started"
     { type: "text", text: String(log ? readFileSync(log, "utf8").trim().split("\n").length : 0) },
   ],
 }));
+server.registerTool("slow", { description: "Answers after a minute" }, async (extra) => {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 60_000);
+    extra.signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      if (log) appendFileSync(`${log}.cancelled`, `${String(extra.requestId)}\n`);
+      resolve();
+    });
+  });
+  return { content: [{ type: "text", text: "slow done" }] };
+});
 await server.connect(new StdioServerTransport());

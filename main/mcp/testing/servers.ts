@@ -19,6 +19,23 @@ export const CRASHING = path.join(
   "crashing-server.ts",
 );
 
+export const CHANGING = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "changing-server.ts",
+);
+
+/** A server whose tool list changes on request and that sends log messages. */
+export function changingStdio(name = "changing"): McpServerSpec {
+  return {
+    name,
+    source: "test",
+    transport: "stdio",
+    command: process.execPath,
+    args: [CHANGING],
+    env: {},
+  };
+}
+
 export function everythingStdio(name = "everything"): McpServerSpec & StdioServer {
   return {
     name,
@@ -52,9 +69,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** server-everything over streamable HTTP on a free loopback port; `url` is its /mcp endpoint. */
-export async function startEverythingHttp(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
+/**
+ * server-everything over streamable HTTP on a free loopback port (or `port`, to start it again
+ * where it was); `url` is its /mcp endpoint.
+ */
+export async function startEverythingHttp(
+  port?: number,
+): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
@@ -69,8 +91,9 @@ export async function startEverythingHttp(): Promise<{ url: string; stop(): Prom
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    port,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill();
       await exited;
