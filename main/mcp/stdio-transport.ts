@@ -7,7 +7,9 @@
  * so each result is checked once. Requests and notifications from the server get the SDK's full
  * check, as before. Stopping is the SDK's: close stdin, then SIGTERM, then SIGKILL.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+// As the SDK's transport: on Windows, `npx` and other .cmd shims start without a shell.
+import spawn from "cross-spawn";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
