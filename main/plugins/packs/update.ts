@@ -7,7 +7,13 @@
  */
 import path from "node:path";
 import { buildCheck, pluginsToBuild } from "./build-check.ts";
-import { installedDir, notGrantedYet, recordGrants, updateQuestion } from "./consent.ts";
+import {
+  forgetDropped,
+  installedDir,
+  notGrantedYet,
+  recordGrants,
+  updateQuestion,
+} from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { fetchUpdate } from "./git.ts";
 import {
@@ -185,8 +191,12 @@ export async function updateResolved(
     report(hooks, "installing", `Replacing ${pack.name}`);
     await swapInto(staging.pack, pack.dir, pluginsDir);
     // Only what the question showed as new needs recording; the rest was granted already.
+    // A plugin the update dropped leaves no grants behind for whatever is put in its folder later.
     const asked = staged.plugins.filter((p) => (fresh.get(p.name)?.length ?? 0) > 0);
-    await recordGrants(ctx.grants, pack.dir, asked).catch((err: unknown) =>
+    await Promise.all([
+      recordGrants(ctx.grants, pack.dir, asked),
+      forgetDropped(ctx.grants, pack.dir, staged.plugins),
+    ]).catch((err: unknown) =>
       ctx.warn(
         `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
       ),
