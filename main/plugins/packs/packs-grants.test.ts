@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { readClaudePlugin } from "../../extensions/claude/plugin.ts";
+import { packInstallLines } from "../../host/pack-question-text.ts";
 import type { QuestionKind, QuestionOf, QuestionPort } from "../../host/questions.ts";
 import { ConsentGate } from "../consent/gate.ts";
 import { GrantStore } from "../consent/grants.ts";
@@ -149,6 +150,12 @@ test("Claude Code plugins: consent lists every hook and MCP server the runtime w
       "https://mcp.example.com/mcp",
     ].sort(),
   );
+  // The terminal prompt shows each command whole.
+  const q0 = hooks.asked[0];
+  assert.equal(q0.kind, "pack-install");
+  const lines = q0.kind === "pack-install" ? packInstallLines(q0).join("\n") : "";
+  assert.match(lines, /run the command `npx -y some-mcp-server` — MCP server/);
+  assert.match(lines, /run the command `\.\/check\.sh` — Claude Code PreToolUse hook/);
   // Exactly what the runtime reads from the installed folder.
   const runtime = readClaudePlugin(path.join(pack.dir, "runner"), {
     scope: "global",
