@@ -16,19 +16,20 @@ import {
 } from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { fetchUpdate } from "./git.ts";
+import { changesBetween } from "./git-history.ts";
 import {
   checkoutCommit,
-  commitsBetween,
   copyInstalled,
   currentBranch,
   excludeIslands,
-  filesBetween,
+  headCommit,
   localState,
 } from "./git-local.ts";
 import { checkClashes, findPack } from "./installed.ts";
 import { hasOrigin, readOrigin, writeOrigin } from "./origin.ts";
 import { looksLikeCommit, parseSource, type GitSource } from "./source.ts";
 import { createStaging, swapInto } from "./staging.ts";
+import { markCheckedOut, surelyUntouched } from "./untouched.ts";
 import {
   PackError,
   type InstalledPack,
@@ -45,6 +46,8 @@ async function refuseLocalEdits(
   pack: InstalledPack,
   commit: string,
 ): Promise<void> {
+  // Untouched since its checkout (the usual case): known without starting git.
+  if (surelyUntouched(pack.dir) && (await headCommit(pack.dir, ctx.env)) === commit) return;
   const { head, edits } = await localState(pack.dir, ctx.env);
   if (head && head !== commit) edits.unshift(`commits since install (now at ${head.slice(0, 12)})`);
   if (edits.length === 0) return;
@@ -108,13 +111,12 @@ export async function updateResolved(
       return { pack, from: origin.commit, to, changed: false };
     }
     // What changed needs only the objects: it is read while the files are checked out and checked.
-    const history = Promise.all([
-      commitsBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env),
-      // The whole repository's changes: a plugin may import a file outside the subpath.
-      filesBetween(staging.pack, origin.commit, to, undefined, ctx.env),
-    ]);
+    // One git process; the files are the whole repository's (a plugin may import a file outside
+    // the subpath), the commits those touching the subpath.
+    const history = changesBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env);
     const checked = (async () => {
       await checkoutCommit(staging.pack, to, await currentBranch(staging.pack), ctx.env);
+      markCheckedOut(staging.pack);
       await excludeIslands(staging.pack);
       checkAborted(hooks, `updating ${pack.name}`);
       report(hooks, "validating", `Checking the plugins of ${pack.name}`);
@@ -132,7 +134,7 @@ export async function updateResolved(
     if (validated.status === "rejected") throw validated.reason;
     if (read.status === "rejected") throw read.reason;
     const staged = validated.value;
-    const [commits, changed] = read.value;
+    const { commits, files: changed } = read.value;
     const names = staged.plugins.map((p) => p.name);
     if (names.some((n) => !pack.plugins.includes(n)))
       checkClashes(await packs(), pack.name, names, pack.dir);
