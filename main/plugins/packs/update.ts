@@ -83,7 +83,8 @@ export async function updateResolved(
     throw new PackError(
       `${pack.name} was not installed from git (no .origin.yaml in ${pack.dir}): it has no update source; remove it and add it again`,
     );
-  const origin = await readOrigin(pack.dir);
+  // Read already when the pack was found (unless it did not parse: then this says why).
+  const origin = pack.origin ?? (await readOrigin(pack.dir));
   const source = (await parseSource(origin.url, { cwd: pack.dir })) as GitSource;
   // A pack pinned to a commit never moves.
   if (origin.ref && looksLikeCommit(origin.ref) && origin.commit.startsWith(origin.ref))
@@ -135,6 +136,9 @@ export async function updateResolved(
     if (read.status === "rejected") throw read.reason;
     const staged = validated.value;
     const { commits, files: changed } = read.value;
+    // What the user granted before is read while the plugins are vendored and built.
+    const freshRead = notGrantedYet(ctx.grants, pack.dir, staged.plugins);
+    freshRead.catch(() => undefined); // awaited below; a failure before then is not unhandled
     const names = staged.plugins.map((p) => p.name);
     if (names.some((n) => !pack.plugins.includes(n)))
       checkClashes(await packs(), pack.name, names, pack.dir);
@@ -165,7 +169,7 @@ export async function updateResolved(
     await buildCheck(staged, pack.name, only);
 
     report(hooks, "consent", `Asking to update ${pack.name}`);
-    const fresh = await notGrantedYet(ctx.grants, pack.dir, staged.plugins);
+    const fresh = await freshRead;
     const question = updateQuestion({
       pack: pack.name,
       source: source.url,
@@ -191,18 +195,21 @@ export async function updateResolved(
     };
     await writeOrigin(staging.pack, newOrigin);
     report(hooks, "installing", `Replacing ${pack.name}`);
-    await swapInto(staging.pack, pack.dir, pluginsDir);
+    const { oldCopyRemoved } = await swapInto(staging.pack, pack.dir, pluginsDir);
     // Only what the question showed as new needs recording; the rest was granted already.
     // A plugin the update dropped leaves no grants behind for whatever is put in its folder later.
     const asked = staged.plugins.filter((p) => (fresh.get(p.name)?.length ?? 0) > 0);
     await Promise.all([
-      recordGrants(ctx.grants, pack.dir, asked),
-      forgetDropped(ctx.grants, pack.dir, staged.plugins),
-    ]).catch((err: unknown) =>
-      ctx.warn(
-        `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
+      oldCopyRemoved,
+      Promise.all([
+        recordGrants(ctx.grants, pack.dir, asked),
+        forgetDropped(ctx.grants, pack.dir, staged.plugins),
+      ]).catch((err: unknown) =>
+        ctx.warn(
+          `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
+        ),
       ),
-    );
+    ]);
     report(hooks, "done", `Updated ${pack.name}`);
     return {
       pack: { ...pack, origin: newOrigin, plugins: names },
