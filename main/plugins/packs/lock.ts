@@ -104,8 +104,9 @@ export async function acquirePackLock(
     let seen: Awaited<ReturnType<typeof readHolder>>;
     try {
       seen = await readHolder(file);
-    } catch {
-      continue; // released in between
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue; // released in between
+      seen = { text: "", age: 0 }; // unreadable: waited for like a live holder, never spun on
     }
     if (isStale(seen.holder, seen.age)) {
       await breakStale(file, seen.text);
