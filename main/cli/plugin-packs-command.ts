@@ -12,34 +12,15 @@ import {
   PackError,
   type InstalledPack,
   type PackOperationHooks,
-  type PackProgress,
 } from "../plugins/packs/index.ts";
 import type { PackInstallQuestion, PackUpdateQuestion } from "../host/questions.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
+import { progressPrinter } from "./pack-progress.ts";
 import { cliQuestions, terminalAttached } from "./questions-tty.ts";
 import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
 const short = (commit: string | undefined) => (commit ? commit.slice(0, 12) : "");
-
-/** One line per phase; git's percentages overwrite each other on one line. */
-export function progressPrinter(io: Output): (p: PackProgress) => void {
-  let inline = false;
-  let last = 0;
-  return (p) => {
-    if (p.phase === "done") return;
-    if (p.fraction !== undefined && p.fraction < 1) {
-      const now = Date.now();
-      if (now - last < 100) return;
-      last = now;
-      io.err(`\r\x1b[K${p.message}`);
-      inline = true;
-      return;
-    }
-    io.err(`${inline ? "\r\x1b[K" : ""}${p.message}\n`);
-    inline = false;
-  };
-}
 
 function consent(io: Output, port: QuestionPort, yes: boolean) {
   return async (q: PackInstallQuestion | PackUpdateQuestion): Promise<boolean> => {
@@ -118,9 +99,10 @@ export async function packsCommand(
   const homes = resolveHomes({ home: values.home, workdir: values.workdir });
   const manager = packManager({ homes, env: process.env, warn: (l) => io.err(`warning: ${l}\n`) });
   const interactive = terminalAttached();
+  const progress = progressPrinter({ isTTY: process.stderr.isTTY, write: (t) => io.err(t) });
   const hooks: PackOperationHooks = {
     consent: consent(io, cliQuestions({ yes: values.yes, interactive }), values.yes === true),
-    ...(process.stderr.isTTY ? { progress: progressPrinter(io) } : {}),
+    ...(progress ? { progress } : {}),
     ...(values.force ? { force: true } : {}),
     ...(values["no-vendor"] ? { vendor: false } : {}),
   };

@@ -10,7 +10,7 @@ export function describePermission(item: PermissionItem): string {
       return `${item.write ? "read and write" : "read"} ${item.target} — ${item.reason}`;
     case "exec":
       return item.target
-        ? `run the command \`${item.target.slice("bash:".length)}\` — ${item.reason}`
+        ? `run the command \`${item.target.replace(/^bash:/, "")}\` — ${item.reason}`
         : `run programs (exec) — ${item.reason}`;
     case "env":
       return `environment variable ${item.target} — ${item.reason}`;

@@ -96,6 +96,27 @@ export class GrantStore {
     };
   }
 
+  /**
+   * Forgets the answers of every plugin folder at or below `dir` (a real path, see grantKey) but
+   * those in `keep`: a removed pack's folders, or the ones an update dropped. A plugin put there
+   * later, whatever its name, is asked again; a same-named plugin elsewhere keeps its own answers.
+   */
+  async forgetUnder(dir: string, keep: readonly string[] = []): Promise<number> {
+    const kept = new Set(keep);
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    const matches = (key: string) => (key === dir || key.startsWith(prefix)) && !kept.has(key);
+    // Nothing to forget: no write (and no grants.json created for a pack that asked for nothing).
+    if (!Object.keys(await this.all()).some(matches)) return 0;
+    let removed = 0;
+    await this.#store.update((data) => {
+      for (const key of Object.keys(data.plugins).filter(matches)) {
+        delete data.plugins[key];
+        removed++;
+      }
+    });
+    return removed;
+  }
+
   /** Forgets every answer for the plugins named `name` (they are asked again). */
   async revoke(name: string): Promise<number> {
     let removed = 0;

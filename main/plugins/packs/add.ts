@@ -22,6 +22,7 @@ import {
   type LocalSource,
 } from "./source.ts";
 import { createStaging, exists, moveIntoPlace } from "./staging.ts";
+import { markCheckedOut } from "./untouched.ts";
 import {
   PackError,
   type InstalledPack,
@@ -100,6 +101,7 @@ export async function addPack(
           `${label} has its own ${ORIGIN_FILE} at the root, the file Islet keeps a pack's origin in: it cannot be installed as a pack`,
         );
       await excludeIslands(staging.pack);
+      markCheckedOut(staging.pack);
     } else {
       report(hooks, "cloning", `Copying ${label}`);
       await copyLocal(source, subpath, staging.pack, pluginsDir);

@@ -9,6 +9,8 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { PermissionItem } from "../../host/questions.ts";
+import { readClaudePlugin } from "../../extensions/claude/plugin.ts";
+import { itemKey } from "../consent/requests.ts";
 import { isInside } from "../loader/origin-scope.ts";
 import { isSkippedFolder, MANIFEST_NAME } from "../loader/walk.ts";
 import { PackError } from "./types.ts";
@@ -41,38 +43,67 @@ async function readJson(file: string, label: string): Promise<Json | undefined> 
   }
 }
 
-const MAX_ITEMS = 12;
-
-/** What a Claude Code plugin would run on this machine, for the consent question. */
-async function whatItRuns(dir: string, label: string): Promise<PermissionItem[]> {
-  const items: PermissionItem[] = [];
-  const hooks = await readJson(
-    path.join(dir, "hooks", "hooks.json"),
-    `${label}/hooks/hooks.json`,
-  ).catch(() => undefined);
-  const events = isObject(hooks?.hooks) ? hooks.hooks : {};
-  for (const [event, groups] of Object.entries(events)) {
-    for (const group of Array.isArray(groups) ? groups : []) {
-      const list: unknown[] = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
-      for (const h of list)
-        if (isObject(h) && typeof h.command === "string")
-          items.push({
-            kind: "exec",
-            target: h.command,
-            reason: `Claude Code ${event} hook runs this command`,
-          });
+/** Names of the `${VAR}`s in a plugin's JSON files (MCP servers may use them). */
+async function varsMentioned(dir: string): Promise<string[]> {
+  const names = new Set<string>();
+  const visit = async (d: string, depth: number): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(d, { withFileTypes: true });
+    } catch {
+      return;
     }
-  }
-  const mcp = await readJson(path.join(dir, ".mcp.json"), `${label}/.mcp.json`).catch(
-    () => undefined,
-  );
-  const servers = isObject(mcp?.mcpServers) ? mcp.mcpServers : (mcp ?? {});
-  for (const [name, cfg] of Object.entries(servers))
-    if (isObject(cfg) && typeof cfg.command === "string")
-      items.push({ kind: "exec", target: cfg.command, reason: `MCP server ${name}` });
+    for (const e of entries) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory() && depth < 3 && e.name !== "node_modules" && e.name !== ".git")
+        await visit(full, depth + 1);
+      else if (e.isFile() && e.name.endsWith(".json"))
+        for (const m of (await readFile(full, "utf8").catch(() => "")).matchAll(
+          /\$\{([A-Za-z_][A-Za-z0-9_]*)/g,
+        ))
+          names.add(m[1]);
+    }
+  };
+  await visit(dir, 0);
+  return [...names];
+}
+
+/**
+ * What a Claude Code plugin would run on this machine, for the consent question: read by the
+ * runtime's own reader (main/extensions/claude/), so every hook it would run (hooks/hooks.json,
+ * the files and inline hooks plugin.json names) and every MCP server it would start or connect to
+ * (.mcp.json, plugin.json's mcpServers) is listed, each command with its arguments. `${VAR}`s stay
+ * as written (this machine's values, tokens included, are not put into the question or the grants),
+ * and the plugin's folder shows as `${CLAUDE_PLUGIN_ROOT}`, the same before and after install.
+ */
+async function whatItRuns(dir: string, label: string): Promise<PermissionItem[]> {
+  const env = Object.fromEntries((await varsMentioned(dir)).map((n) => [n, `\${${n}}`]));
+  const plugin = readClaudePlugin(dir, { scope: "global", heldBack: false, env });
+  const asWritten = (s: string) => s.split(dir).join("${CLAUDE_PLUGIN_ROOT}");
+  const items = new Map<string, PermissionItem>();
+  const add = (item: PermissionItem) => items.set(itemKey(item), items.get(itemKey(item)) ?? item);
+  for (const h of plugin.hooks)
+    add({
+      kind: "exec",
+      target: asWritten(h.command),
+      reason: `Claude Code ${h.event} hook${h.matcher ? ` (${h.matcher})` : ""} runs this command`,
+    });
+  for (const spec of plugin.mcpServers)
+    if (spec.transport === "stdio")
+      add({
+        kind: "exec",
+        target: asWritten([spec.command, ...spec.args].join(" ")),
+        reason: `MCP server ${spec.name}: started when a conversation uses its tools`,
+      });
+    else
+      add({
+        kind: "network",
+        target: asWritten(spec.url),
+        reason: `MCP server ${spec.name}: its tools are called at this address`,
+      });
   try {
     if ((await stat(path.join(dir, "bin"))).isDirectory())
-      items.push({
+      add({
         kind: "exec",
         target: `${label}/bin/`,
         reason: "puts these programs on the Bash tool's PATH",
@@ -80,7 +111,7 @@ async function whatItRuns(dir: string, label: string): Promise<PermissionItem[]>
   } catch {
     // no bin/
   }
-  return items.slice(0, MAX_ITEMS);
+  return [...items.values()];
 }
 
 async function pluginAt(

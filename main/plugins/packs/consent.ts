@@ -88,8 +88,9 @@ export function updateQuestion(opts: {
 }
 
 /**
- * Records, for each Islet plugin now installed under `packDir`, that what it asks for was granted
- * (Claude Code plugins are not run by the grant-checked runtime, so nothing is recorded for them).
+ * Records, for each plugin now installed under `packDir`, that what it asks for was granted. For
+ * Claude Code plugins that is what they run (hooks, MCP servers): the load-time gate does not
+ * check them, but a later update compares with it, so it asks only about new commands.
  */
 export async function recordGrants(
   store: GrantStore,
@@ -98,7 +99,7 @@ export async function recordGrants(
 ): Promise<void> {
   const entries = [];
   for (const p of plugins) {
-    if (p.format !== "islet" || p.items.length === 0) continue;
+    if (p.items.length === 0) continue;
     entries.push({
       key: await grantKey(installedDir(packDir, p)),
       name: p.name,
@@ -107,4 +108,14 @@ export async function recordGrants(
     });
   }
   await store.recordMany(entries);
+}
+
+/** Forgets the grants of folders under `packDir` that no plugin of `plugins` is installed in. */
+export async function forgetDropped(
+  store: GrantStore,
+  packDir: string,
+  plugins: StagedPlugin[],
+): Promise<void> {
+  const keep = await Promise.all(plugins.map((p) => grantKey(installedDir(packDir, p))));
+  await store.forgetUnder(await grantKey(packDir), keep);
 }

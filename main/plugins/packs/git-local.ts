@@ -4,7 +4,8 @@
  * from their files (git wrote them a moment ago), saving a git process each; anything unusual
  * falls back to asking git.
  */
-import { copyFile, link, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { copyFileSync, linkSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { gitReason } from "./git-errors.ts";
 import { runGit } from "./git-run.ts";
@@ -47,31 +48,37 @@ export async function fetchedHead(dir: string): Promise<{ object: string; tag: b
   return { object: HASH.test(object) ? object : "", tag: description.startsWith("tag ") };
 }
 
+/** What a staging copy leaves out of `.git`: hook samples, reflogs, the index (see below). */
+const NOT_COPIED = new Set(["hooks", "logs", "description", "index", "info"]);
+
 /**
  * An update's staging copy of the installed pack: its `.git` alone (objects hard-linked, they
- * never change; the rest copied; no index, so the checkout writes every file), as `git clone
- * --local --no-checkout` makes it, without starting git. The old commit is there for the diff, and
- * the installed copy is only read.
+ * never change; refs, config and HEAD copied; no index, so the checkout writes every file), as
+ * `git clone --local --no-checkout` makes it, without starting git. The old commit is there for
+ * the diff, and the installed copy is only read. A few dozen small files: copied with synchronous
+ * calls, which on a busy machine take a tenth of the time of as many thread-pool round trips.
  */
 export async function copyInstalled(installed: string, staged: string): Promise<void> {
   const from = path.join(installed, ".git");
-  const to = path.join(staged, ".git");
-  const copy = async (src: string, dest: string, inObjects: boolean): Promise<void> => {
-    await mkdir(dest, { recursive: true });
-    const entries = await readdir(src, { withFileTypes: true });
-    await Promise.all(
-      entries.map(async (e) => {
-        const a = path.join(src, e.name);
-        const b = path.join(dest, e.name);
-        if (e.isDirectory()) return copy(a, b, inObjects || (src === from && e.name === "objects"));
-        if (!e.isFile() || e.name.endsWith(".lock") || (src === from && e.name === "index")) return;
-        if (inObjects) await link(a, b).catch(() => copyFile(a, b));
-        else await copyFile(a, b);
-      }),
-    );
+  const copy = (src: string, dest: string, inObjects: boolean): void => {
+    mkdirSync(dest, { recursive: true });
+    for (const e of readdirSync(src, { withFileTypes: true })) {
+      if (src === from && NOT_COPIED.has(e.name)) continue;
+      const a = path.join(src, e.name);
+      const b = path.join(dest, e.name);
+      if (e.isDirectory()) copy(a, b, inObjects || (src === from && e.name === "objects"));
+      else if (!e.isFile() || e.name.endsWith(".lock")) continue;
+      else if (!inObjects) copyFileSync(a, b);
+      else
+        try {
+          linkSync(a, b);
+        } catch {
+          copyFileSync(a, b);
+        }
+    }
   };
   try {
-    await copy(from, to, false);
+    copy(from, path.join(staged, ".git"), false);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new PackError(

@@ -17,3 +17,15 @@ test("git runs under npm's environment (EDITOR, PAGER set), which simple-git wou
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("a pack's fetch starts no background maintenance (git maintenance / gc --auto)", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "islet-gitrun-"));
+  try {
+    const env = { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: "1" };
+    const get = (key: string) => runGit(["config", "--get", key], { cwd: dir, env });
+    assert.equal((await get("maintenance.auto")).trim(), "false");
+    assert.equal((await get("gc.auto")).trim(), "0");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -47,6 +47,10 @@ const BASE_CONFIG: [string, string][] = [
   // A server that stops sending for a minute is given up on instead of hanging the install.
   ["http.lowSpeedLimit", "1"],
   ["http.lowSpeedTime", "60"],
+  // A fetch would start `git maintenance run --auto` (or `gc --auto`) after it: a process of its
+  // own on every update, for a repository that lives until the next update replaces it.
+  ["maintenance.auto", "false"],
+  ["gc.auto", "0"],
 ];
 
 export function gitEnv(user: NodeJS.ProcessEnv, attempt?: AuthAttempt): Record<string, string> {
@@ -111,6 +115,8 @@ export async function runGit(args: string[], opts: GitRunOptions): Promise<strin
       allowUnsafeProtocolOverride: true,
       // The user's own GIT_CONFIG_GLOBAL (where their credential helpers are configured).
       allowUnsafeConfigPaths: true,
+      // Only ever our own empty `--template=` (a clone without sample hooks), never user input.
+      allowUnsafeTemplateDir: true,
     },
     trimmed: false,
   }).env(gitEnv(opts.env, opts.attempt));

@@ -93,7 +93,8 @@ export async function cloneSource(
   const clone = (extra: string[]) => async (attempt: AuthAttempt) => {
     await rm(dest, { recursive: true, force: true });
     // --progress given here: simple-git would append it after the `--`, as a third path.
-    await runGit(["clone", "--progress", ...extra, "--", source.url, dest], {
+    // --template= : no sample hooks or description written (and copied again by each update).
+    await runGit(["clone", "--progress", "--template=", ...extra, "--", source.url, dest], {
       cwd: parent,
       env: ctx.env,
       attempt,

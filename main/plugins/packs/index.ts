@@ -1,13 +1,15 @@
 /**
  * Plugin packs (SPEC §7, seed 000 "Install from git", "Update", "Remove"): the one entry point
  * the CLI and the bridge use. Operations that change the plugins dirs run one at a time per
- * manager, so two clicks in the app never swap the same pack twice at once.
+ * manager, so two clicks in the app never swap the same pack twice at once, and one at a time
+ * across processes (lock.ts), so a CLI and the app never do either.
  */
 import type { Homes } from "../../config/homes.ts";
 import { GrantStore } from "../consent/grants.ts";
 import { addPack } from "./add.ts";
 import { asPackError, type PackContext } from "./context.ts";
 import { listPacks } from "./installed.ts";
+import { acquirePackLock } from "./lock.ts";
 import { hasOrigin } from "./origin.ts";
 import { removePack } from "./remove.ts";
 import type {
@@ -38,6 +40,8 @@ export function packManager(opts: {
   /** Tokens, SSH_AUTH_SOCK, HOME, PATH (for git and npm). Default: process.env. */
   env?: NodeJS.ProcessEnv;
   warn?(line: string): void;
+  /** How long an operation waits for another process's to finish (default 10 s). */
+  lockWaitMs?: number;
 }): PackManager {
   const warn = opts.warn ?? (() => undefined);
   const ctx: PackContext = {
@@ -50,7 +54,12 @@ export function packManager(opts: {
   const serial = <T>(what: string, op: () => Promise<T>): Promise<T> => {
     const next = queue.then(async () => {
       try {
-        return await op();
+        const lock = await acquirePackLock(opts.homes.global, what, opts.lockWaitMs ?? 10_000);
+        try {
+          return await op();
+        } finally {
+          await lock.release();
+        }
       } catch (err) {
         throw asPackError(err, what);
       }

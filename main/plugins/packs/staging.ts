@@ -81,9 +81,15 @@ export async function moveIntoPlace(staged: string, target: string): Promise<voi
 
 /**
  * Replaces the installed `target` with `staged`. The old copy is moved aside first and put back if
- * the new one cannot be moved in, so a failure leaves the old version installed.
+ * the new one cannot be moved in, so a failure leaves the old version installed. Resolves once the
+ * new version is in place; `oldCopyRemoved` settles when the old copy is deleted (the caller
+ * waits for it beside its own last steps; a failure leaves a dot-folder the next operation sweeps).
  */
-export async function swapInto(staged: string, target: string, pluginsDir: string): Promise<void> {
+export async function swapInto(
+  staged: string,
+  target: string,
+  pluginsDir: string,
+): Promise<{ oldCopyRemoved: Promise<void> }> {
   const aside = await mkdtemp(path.join(pluginsDir, `${PREFIXES[1]}${process.pid}-`));
   const old = path.join(aside, "pack");
   try {
@@ -103,7 +109,7 @@ export async function swapInto(staged: string, target: string, pluginsDir: strin
       `cannot move the update into ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)} (the old version is still installed)`,
     );
   }
-  await removeTree(aside);
+  return { oldCopyRemoved: removeTree(aside).catch(() => undefined) };
 }
 
 /** Removes an installed pack: moved out of the loader's sight first, then deleted. */

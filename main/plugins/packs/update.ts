@@ -7,22 +7,29 @@
  */
 import path from "node:path";
 import { buildCheck, pluginsToBuild } from "./build-check.ts";
-import { installedDir, notGrantedYet, recordGrants, updateQuestion } from "./consent.ts";
+import {
+  forgetDropped,
+  installedDir,
+  notGrantedYet,
+  recordGrants,
+  updateQuestion,
+} from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { fetchUpdate } from "./git.ts";
+import { changesBetween } from "./git-history.ts";
 import {
   checkoutCommit,
-  commitsBetween,
   copyInstalled,
   currentBranch,
   excludeIslands,
-  filesBetween,
+  headCommit,
   localState,
 } from "./git-local.ts";
 import { checkClashes, findPack } from "./installed.ts";
 import { hasOrigin, readOrigin, writeOrigin } from "./origin.ts";
 import { looksLikeCommit, parseSource, type GitSource } from "./source.ts";
 import { createStaging, swapInto } from "./staging.ts";
+import { markCheckedOut, surelyUntouched } from "./untouched.ts";
 import {
   PackError,
   type InstalledPack,
@@ -39,6 +46,8 @@ async function refuseLocalEdits(
   pack: InstalledPack,
   commit: string,
 ): Promise<void> {
+  // Untouched since its checkout (the usual case): known without starting git.
+  if (surelyUntouched(pack.dir) && (await headCommit(pack.dir, ctx.env)) === commit) return;
   const { head, edits } = await localState(pack.dir, ctx.env);
   if (head && head !== commit) edits.unshift(`commits since install (now at ${head.slice(0, 12)})`);
   if (edits.length === 0) return;
@@ -74,7 +83,8 @@ export async function updateResolved(
     throw new PackError(
       `${pack.name} was not installed from git (no .origin.yaml in ${pack.dir}): it has no update source; remove it and add it again`,
     );
-  const origin = await readOrigin(pack.dir);
+  // Read already when the pack was found (unless it did not parse: then this says why).
+  const origin = pack.origin ?? (await readOrigin(pack.dir));
   const source = (await parseSource(origin.url, { cwd: pack.dir })) as GitSource;
   // A pack pinned to a commit never moves.
   if (origin.ref && looksLikeCommit(origin.ref) && origin.commit.startsWith(origin.ref))
@@ -102,13 +112,12 @@ export async function updateResolved(
       return { pack, from: origin.commit, to, changed: false };
     }
     // What changed needs only the objects: it is read while the files are checked out and checked.
-    const history = Promise.all([
-      commitsBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env),
-      // The whole repository's changes: a plugin may import a file outside the subpath.
-      filesBetween(staging.pack, origin.commit, to, undefined, ctx.env),
-    ]);
+    // One git process; the files are the whole repository's (a plugin may import a file outside
+    // the subpath), the commits those touching the subpath.
+    const history = changesBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env);
     const checked = (async () => {
       await checkoutCommit(staging.pack, to, await currentBranch(staging.pack), ctx.env);
+      markCheckedOut(staging.pack);
       await excludeIslands(staging.pack);
       checkAborted(hooks, `updating ${pack.name}`);
       report(hooks, "validating", `Checking the plugins of ${pack.name}`);
@@ -126,7 +135,10 @@ export async function updateResolved(
     if (validated.status === "rejected") throw validated.reason;
     if (read.status === "rejected") throw read.reason;
     const staged = validated.value;
-    const [commits, changed] = read.value;
+    const { commits, files: changed } = read.value;
+    // What the user granted before is read while the plugins are vendored and built.
+    const freshRead = notGrantedYet(ctx.grants, pack.dir, staged.plugins);
+    freshRead.catch(() => undefined); // awaited below; a failure before then is not unhandled
     const names = staged.plugins.map((p) => p.name);
     if (names.some((n) => !pack.plugins.includes(n)))
       checkClashes(await packs(), pack.name, names, pack.dir);
@@ -157,7 +169,7 @@ export async function updateResolved(
     await buildCheck(staged, pack.name, only);
 
     report(hooks, "consent", `Asking to update ${pack.name}`);
-    const fresh = await notGrantedYet(ctx.grants, pack.dir, staged.plugins);
+    const fresh = await freshRead;
     const question = updateQuestion({
       pack: pack.name,
       source: source.url,
@@ -183,14 +195,21 @@ export async function updateResolved(
     };
     await writeOrigin(staging.pack, newOrigin);
     report(hooks, "installing", `Replacing ${pack.name}`);
-    await swapInto(staging.pack, pack.dir, pluginsDir);
+    const { oldCopyRemoved } = await swapInto(staging.pack, pack.dir, pluginsDir);
     // Only what the question showed as new needs recording; the rest was granted already.
+    // A plugin the update dropped leaves no grants behind for whatever is put in its folder later.
     const asked = staged.plugins.filter((p) => (fresh.get(p.name)?.length ?? 0) > 0);
-    await recordGrants(ctx.grants, pack.dir, asked).catch((err: unknown) =>
-      ctx.warn(
-        `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
+    await Promise.all([
+      oldCopyRemoved,
+      Promise.all([
+        recordGrants(ctx.grants, pack.dir, asked),
+        forgetDropped(ctx.grants, pack.dir, staged.plugins),
+      ]).catch((err: unknown) =>
+        ctx.warn(
+          `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
+        ),
       ),
-    );
+    ]);
     report(hooks, "done", `Updated ${pack.name}`);
     return {
       pack: { ...pack, origin: newOrigin, plugins: names },
