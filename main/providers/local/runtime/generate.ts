@@ -134,8 +134,8 @@ export async function generate(
       })
       .catch((err: unknown) => {
         if (both.aborted) return undefined;
-        // node-llama-cpp's number grammar admits exponents that overflow (1e999): such a call
-        // parsed but cannot be used; the model gets the reason and calls again.
+        // What the grammar cannot say (a minimum, a pattern): such a call parsed but cannot be
+        // used; the model gets the reason and calls again.
         if (err instanceof LlamaJsonSchemaValidationError && callName) {
           deltas.flush();
           calls++;

@@ -13,6 +13,7 @@ import {
 } from "../protocol.ts";
 import { ContextFullError, generate } from "./generate.ts";
 import { LoadedModel } from "./loaded-model.ts";
+import { finiteNumberGrammar } from "./number-grammar.ts";
 
 const OUT_OF_MEMORY = /insufficient memory|failed to allocate|unable to allocate|out of memory/i;
 
@@ -49,6 +50,12 @@ export class Runtime {
 
   constructor(opts: HostOptions) {
     this.opts = opts;
+    try {
+      finiteNumberGrammar();
+    } catch (err) {
+      // Calls still work: generate.ts turns an unusable number into a tool error the model sees.
+      process.stderr.write(`local runtime: ${(err as Error).message}\n`);
+    }
   }
 
   /** A message from the engine, checked against protocol.ts; false when it does not fit. */
