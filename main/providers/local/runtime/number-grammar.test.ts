@@ -7,7 +7,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
+import { getLlama, LlamaLogLevel, type GbnfJsonSchema, type Llama } from "node-llama-cpp";
 import { finiteNumberGrammar } from "./number-grammar.ts";
 import { toGrammarSchema } from "./tool-schema.ts";
 
@@ -58,7 +58,7 @@ const schema = toGrammarSchema({
 });
 
 test("the number rules admit only finite numbers; an integer has no fraction or exponent", async () => {
-  const grammar = (await llama.createGrammarForJsonSchema(schema)).grammar;
+  const grammar = (await llama.createGrammarForJsonSchema<GbnfJsonSchema>(schema)).grammar;
   const fractional = ruleRegExp(grammar, "fractional-number-rule");
   const integer = ruleRegExp(grammar, "integer-number-rule");
 
