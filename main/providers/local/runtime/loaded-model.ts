@@ -7,14 +7,13 @@
  * sequences: llama.cpp generates ~20% slower over a two-sequence cache.
  */
 import { freemem } from "node:os";
-import {
-  InsufficientMemoryError,
-  resolveChatWrapper,
-  type ChatWrapper,
-  type Llama,
-  type LlamaContext,
-  type LlamaContextSequence,
-  type LlamaModel,
+import { InsufficientMemoryError, resolveChatWrapper } from "./llama-values.ts";
+import type {
+  ChatWrapper,
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaModel,
 } from "node-llama-cpp";
 import type { ModelLoad } from "../protocol.ts";
 

@@ -11,9 +11,9 @@
  *
  * argv[2]: JSON `{ threads?: number, gpu: "auto" | false, useMmap?: boolean }`.
  */
-import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import { HEARTBEAT_MS } from "../heartbeat.ts";
 import type { FromRuntime } from "../protocol.ts";
+import { llamaExport } from "./llama-lib.ts";
 
 interface Options {
   threads?: number;
@@ -49,6 +49,11 @@ setInterval(() => send({ type: "heartbeat" }), HEARTBEAT_MS);
 
 const opts = options(process.argv[2]);
 const recentLog: string[] = [];
+// Only getLlama's own modules before it starts: the rest loads while llama.cpp's binary is tested.
+const [getLlama, LlamaLogLevel] = await Promise.all([
+  llamaExport("getLlama"),
+  llamaExport("LlamaLogLevel"),
+]);
 const llama = getLlama({
   build: "never",
   gpu: opts.gpu,
