@@ -40,7 +40,7 @@ export type WireTool = z.infer<typeof wireTool>;
 export const modelLoad = z.object({
   /** Absolute path of the GGUF file. */
   file: z.string(),
-  /** Tokens per conversation, already fitted to the model and the machine (context-fit.ts). */
+  /** Tokens per conversation, already fitted to the model and the machine (fitContextSize in main/models/memory.ts). */
   contextSize: z.number().int().positive(),
 });
 export type ModelLoad = z.infer<typeof modelLoad>;
