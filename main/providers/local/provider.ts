@@ -203,8 +203,11 @@ export class LocalProvider implements Provider {
     return (await modelFilesIn(this.opts.modelsDir)).map((m) => ({ name: m.name, size: m.size }));
   }
 
+  /** What the engine asks when it resolves the model, before the first call: the runtime starts then. */
   async modelInfo(model: string): Promise<ModelInfo> {
     const h = await this.header(model);
+    const memory = this.opts.machineMemory ?? totalmem();
+    if (memoryShortfall(h, memory) === undefined) this.runtime.prestart();
     const capabilities = ["completion", "tools"];
     if (h.thinking) capabilities.push("thinking");
     return {
