@@ -99,7 +99,13 @@ export type TurnStats = z.infer<typeof turnStats>;
 
 export const fromRuntime = z.discriminatedUnion("type", [
   /** The runtime's process is up and node-llama-cpp's binary is loaded. */
-  z.object({ type: z.literal("ready"), pid: z.number().int(), gpu: z.string() }),
+  z.object({
+    type: z.literal("ready"),
+    pid: z.number().int(),
+    gpu: z.string(),
+    /** The llama.cpp binary it loaded, for the next runtime to load without testing it again. */
+    binary: z.object({ addon: z.string(), metadata: z.string() }).optional(),
+  }),
   /** Every HEARTBEAT_MS while alive: silence means the process is hung. */
   z.object({ type: z.literal("heartbeat") }),
   z.object({ type: z.literal("started"), id: z.number().int(), info: loadedInfo }),
