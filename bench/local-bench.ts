@@ -197,12 +197,15 @@ function inProcessLoad(file: string, contextSize: number, sequences: number): nu
   return Number(execFileSync(process.execPath, args, { encoding: "utf8" }).trim());
 }
 
-async function startAndLoad(file: string): Promise<Figure> {
-  const RUNS = 5;
+/**
+ * Alternating runs, each a fresh runtime (as after an idle unload or a crash) then a fresh
+ * in-process load; the figure is the median of each side.
+ */
+async function startAndLoad(file: string, runs = 7): Promise<Figure> {
   const runtimeMs: number[] = [];
   const inProcessMs: number[] = [];
   let loaded: LoadedInfo | undefined;
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const runtime = new LocalRuntime({ threads: THREADS, gpu: false });
     const started = performance.now();
     for await (const ev of runtime.chat(
@@ -274,4 +277,19 @@ async function stopLatency(modelsDir: string): Promise<Figure> {
   };
 }
 
-if (import.meta.main) console.log(await benchLocal());
+/** `node --no-node-snapshot bench/local-bench.ts start-load [RUNS]`: that figure alone. */
+async function startAndLoadAlone(runs: number): Promise<Figure> {
+  const dirs = setup();
+  try {
+    await writeTinyGguf(dirs.model("long"), { ...MODEL, follow: scriptedAnswer(longAnswer()) });
+    return await startAndLoad(dirs.model("long"), runs);
+  } finally {
+    rmSync(dirs.root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  if (process.argv[2] === "start-load")
+    console.log(await startAndLoadAlone(Number(process.argv[3]) || 9));
+  else console.log(await benchLocal());
+}

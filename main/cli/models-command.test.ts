@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { llamaSpec, writeGguf } from "../models/testing/gguf-writer.ts";
 import { startFakeOllama, startFakeOpenAI } from "../providers/testing/index.ts";
 import { modelsCommand } from "./models-command.ts";
 import type { Output } from "./render.ts";
@@ -56,5 +57,39 @@ test("islet models lists detected local servers and configured providers with th
     await ollama.close();
     await vllm.close();
     await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("a configured `local` provider lists the models of --home's models folder, not ISLET_HOME's", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "islet-models-local-"));
+  const decoy = await mkdtemp(path.join(tmpdir(), "islet-models-decoy-"));
+  const saved = process.env.ISLET_HOME;
+  // Another home in the environment: the listing must still follow --home (as the engine does).
+  process.env.ISLET_HOME = decoy;
+  try {
+    await mkdir(path.join(root, "config"), { recursive: true });
+    await mkdir(path.join(root, "models"), { recursive: true });
+    await writeFile(
+      path.join(root, "config", "providers.yaml"),
+      "providers:\n  mine: { type: local }\n",
+    );
+    await writeGguf(path.join(root, "models", "handmade-7q.gguf"), llamaSpec());
+    const io = capture();
+    const ports = { ollama: 1, lmstudio: 1, llamacpp: 1 };
+    assert.equal(
+      await modelsCommand(["--json", "--home", root, "--workdir", root], io, { ports }),
+      0,
+    );
+    const { providers } = JSON.parse(io.stdout) as {
+      providers: { provider: string; baseUrl: string; models: string[]; error?: string }[];
+    };
+    const mine = providers.find((p) => p.provider === "mine");
+    assert.deepEqual(mine?.models, ["handmade-7q"], mine?.error);
+    assert.equal(mine?.baseUrl, path.join(root, "models"));
+  } finally {
+    if (saved === undefined) delete process.env.ISLET_HOME;
+    else process.env.ISLET_HOME = saved;
+    await rm(root, { recursive: true, force: true });
+    await rm(decoy, { recursive: true, force: true });
   }
 });

@@ -11,6 +11,7 @@ import {
   type DetectOptions,
 } from "../providers/index.ts";
 import { loadEnvFile } from "../config/env-file.ts";
+import { modelsDir } from "../models/index.ts";
 import path from "node:path";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import type { Output } from "./render.ts";
@@ -73,7 +74,7 @@ export async function modelsCommand(
       };
       rows.push(row);
       try {
-        const provider = createProvider(c, env);
+        const provider = createProvider(c, env, modelsDir(homes.global));
         row.baseUrl = provider.baseUrl;
         row.models = (await provider.listModels(AbortSignal.timeout(5000))).map((m) => m.name);
       } catch (err) {

@@ -2,7 +2,8 @@
 // catalog that points at it (ISLET_MODELS_CATALOG).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { stat, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { startFileServer } from "../models/testing/file-server.ts";
@@ -15,6 +16,7 @@ const body = ggufBytes({
   ...llamaSpec(),
   tensors: [...llamaSpec().tensors, { name: "output.weight", dims: [512, 1536], type: 0 }],
 });
+const sha256 = createHash("sha256").update(body).digest("hex");
 
 async function catalogFile(dir: string, url: string): Promise<string> {
   const file = path.join(dir, "catalog.yaml");
@@ -134,6 +136,54 @@ test("Ctrl-C during a pull cancels it and keeps the partial file; the next pull 
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.equal(server.requests.at(-1)?.range, `bytes=${kept}-`);
     assert.equal((await stat(path.join(dirs.home, "models", "tiny.gguf"))).size, body.length);
+  } finally {
+    if (before === undefined) delete process.env.ISLET_MODELS_CATALOG;
+    else process.env.ISLET_MODELS_CATALOG = before;
+    await server.close();
+    await dirs.clean();
+  }
+});
+
+test("two pulls of one model at once: the second says in one line who is downloading it; a dead holder's lock is taken over", async () => {
+  const dirs = await tempDirs();
+  // ~12 s for the whole file: the second pull starts well before the first one ends.
+  const server = await startFileServer({ body, chunkDelayMs: 250 });
+  const before = process.env.ISLET_MODELS_CATALOG;
+  try {
+    process.env.ISLET_MODELS_CATALOG = await catalogFile(dirs.root, `${server.url}/model.gguf`);
+    const home = ["--home", dirs.home, "--workdir", dirs.workdir];
+    const partial = path.join(dirs.home, "models", "tiny.gguf.partial");
+    const first = startIslet(["models", "pull", "tiny", ...home]);
+    for (let i = 0; i < 800 && ((await stat(partial).catch(() => null))?.size ?? 0) === 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const second = await islet(["models", "pull", "tiny", ...home]);
+    assert.equal(second.code, 1, second.stdout + second.stderr);
+    assert.match(
+      second.stderr,
+      new RegExp(
+        `^islet: tiny: already being downloaded by process ${first.child.pid} \\(into .*tiny\\.gguf\\.partial\\) — wait for it to finish, or stop it and pull again\n$`,
+        "m",
+      ),
+    );
+    server.setChunkDelay(0);
+    assert.equal(await first.exit(120_000), 0, first.output().stderr);
+    const file = path.join(dirs.home, "models", "tiny.gguf");
+    assert.equal(
+      createHash("sha256")
+        .update(await readFile(file))
+        .digest("hex"),
+      sha256,
+    );
+    await assert.rejects(stat(`${partial}.lock`), "the lock is gone with the download");
+
+    // A holder that died (killed mid-download) leaves its lock: the next pull takes it over.
+    await rm(file);
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid;
+    await writeFile(`${partial}.lock`, JSON.stringify({ pid: dead, started: Date.now() }));
+    const again = await islet(["models", "pull", "tiny", ...home]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal((await stat(file)).size, body.length);
+    await assert.rejects(stat(`${partial}.lock`));
   } finally {
     if (before === undefined) delete process.env.ISLET_MODELS_CATALOG;
     else process.env.ISLET_MODELS_CATALOG = before;

@@ -3,7 +3,6 @@
  * stored keys are read again after Settings changes them (invalidate()), so a provider added in
  * the app is usable by the next conversation without a restart.
  */
-import path from "node:path";
 import type { AgentConfig } from "../agents/definition.ts";
 import type { ResolvedModel } from "../agent/state.ts";
 import { configDir, type Homes } from "../config/homes.ts";
@@ -16,6 +15,7 @@ import {
   type ResolveFlags,
 } from "../providers/index.ts";
 import { secretsForEnv } from "../secrets/encrypted-file.ts";
+import { modelsDir } from "../models/index.ts";
 import { createModelResolver, type ModelResolver } from "./models.ts";
 
 export interface ModelSourceOptions {
@@ -48,6 +48,11 @@ export class ModelSource {
     this.homes = opts.homes;
     this.secrets = opts.secrets;
     this.#flags = opts.flags;
+  }
+
+  /** Where the embedded runtime's models are (and load from): `<global home>/models`. */
+  get modelsDir(): string {
+    return modelsDir(this.homes.global);
   }
 
   /** The global providers.yaml, the one Settings edits. */
@@ -118,7 +123,7 @@ export class ModelSource {
       flags: this.#flags,
       env,
       detect: this.#opts.detect,
-      modelsDir: path.join(this.homes.global, "models"),
+      modelsDir: this.modelsDir,
     });
     return { resolver, configs, env };
   }

@@ -24,7 +24,7 @@ export interface ModelResolverOptions {
   /** How to find local servers (tests pass fixed ports). */
   detect?: () => Promise<DetectedServer[]>;
   /** Where the embedded runtime (`local`) finds GGUF models: `<global home>/models`. */
-  modelsDir?: string;
+  modelsDir: string;
 }
 
 export type ModelResolver = (agent: AgentConfig) => Promise<ResolvedModel>;

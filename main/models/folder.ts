@@ -51,12 +51,39 @@ async function ggufFiles(dir: string, depth = 0): Promise<string[]> {
   return found;
 }
 
+export interface ModelFile {
+  /** The file name without `.gguf` (what `--model` and providers.yaml name). */
+  name: string;
+  file: string;
+  size: number;
+}
+
+/** The model files in a models folder, by name, headers not read. */
+export async function modelFilesIn(dir: string): Promise<ModelFile[]> {
+  const files = await Promise.all(
+    (await ggufFiles(dir)).map(async (file) => ({
+      name: path.basename(file).replace(/\.gguf$/i, ""),
+      file,
+      size: (await stat(file)).size,
+    })),
+  );
+  return files.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The file for a model name (case-insensitive, `.gguf` optional) or an absolute path; undefined if absent. */
+export async function findModelFile(dir: string, name: string): Promise<string | undefined> {
+  if (path.isAbsolute(name)) {
+    return (await stat(name).catch(() => undefined))?.isFile() ? name : undefined;
+  }
+  const want = name.replace(/\.gguf$/i, "").toLowerCase();
+  return (await modelFilesIn(dir)).find((m) => m.name.toLowerCase() === want)?.file;
+}
+
 /** Every model in a models folder with its header read; bad files are listed with their error. */
 export async function localModelsIn(dir: string): Promise<LocalModel[]> {
   const models = await Promise.all(
-    (await ggufFiles(dir)).map(async (file): Promise<LocalModel> => {
-      const size = (await stat(file)).size;
-      const model = { name: path.basename(file).replace(/\.gguf$/i, ""), file, size };
+    (await modelFilesIn(dir)).map(async (model): Promise<LocalModel> => {
+      const { file } = model;
       try {
         return { ...model, info: await readGgufInfo(file), error: null };
       } catch (err) {
@@ -65,7 +92,7 @@ export async function localModelsIn(dir: string): Promise<LocalModel[]> {
       }
     }),
   );
-  return models.sort((a, b) => a.name.localeCompare(b.name));
+  return models;
 }
 
 /** The models in `<global home>/models/`. */

@@ -153,3 +153,28 @@ test("the runtime's tiny model (a file node-llama-cpp loads) reads as a chat mod
   await truncate(file, tiny.bytes - 1);
   await rejectsWith(file, /truncated/);
 });
+
+test("thinking: a `<think>` token in the vocabulary or the template, as node-llama-cpp's reader sees it", async () => {
+  const plain = path.join(dir, "plain.gguf");
+  await writeGguf(plain, llamaSpec());
+  assert.equal((await readGgufInfo(plain)).thinking, false);
+  const vocab = path.join(dir, "vocab-thinks.gguf");
+  await writeGguf(
+    vocab,
+    llamaSpec({ "tokenizer.ggml.tokens": { strs: ["<s>", "<thinks>", "<think>", "a"] } }),
+  );
+  assert.equal((await readGgufInfo(vocab)).thinking, true);
+  const template = path.join(dir, "template-thinks.gguf");
+  await writeGguf(
+    template,
+    llamaSpec({ "tokenizer.chat_template": { str: "{{ '<think>' }}{{ messages }}" } }),
+  );
+  assert.equal((await readGgufInfo(template)).thinking, true);
+
+  // The runtime's test models all carry <think> in their vocabulary.
+  const tiny = path.join(dir, "tiny-thinks.gguf");
+  await writeTinyGguf(tiny, {});
+  const theirs = await readGgufFileInfo(tiny);
+  assert.ok(theirs.metadata.tokenizer.ggml.tokens.includes("<think>"));
+  assert.equal((await readGgufInfo(tiny)).thinking, true);
+});

@@ -29,6 +29,8 @@ export interface GgufInfo {
   valueLength: number;
   /** Whether the file carries a chat template (tokenizer.chat_template). */
   hasChatTemplate: boolean;
+  /** The template or the vocabulary knows `<think>` (the model may think before answering). */
+  thinking: boolean;
   fileSize: number;
 }
 
@@ -95,6 +97,10 @@ function describe(file: string, h: GgufHeader): GgufInfo {
     );
   }
   const ft = m.get("general.file_type");
+  const template = m.get("tokenizer.chat_template");
+  const tokens = m.get("tokenizer.ggml.tokens");
+  const vocabularyThinks =
+    typeof tokens === "object" && !Array.isArray(tokens) && !!tokens.markers?.includes("<think>");
   const key = (k: string) => m.get(`${arch}.${k}`);
   const headCount = num(key("attention.head_count"));
   return {
@@ -109,7 +115,8 @@ function describe(file: string, h: GgufHeader): GgufInfo {
     headCountKv: num(key("attention.head_count_kv")) || headCount,
     keyLength: num(key("attention.key_length")),
     valueLength: num(key("attention.value_length")),
-    hasChatTemplate: typeof m.get("tokenizer.chat_template") === "string",
+    hasChatTemplate: typeof template === "string",
+    thinking: (typeof template === "string" && template.includes("<think>")) || vocabularyThinks,
     fileSize: h.fileSize,
   };
 }

@@ -5,22 +5,28 @@
 export { ModelFileError } from "./errors.ts";
 export { readGgufInfo, type GgufInfo } from "./gguf-info.ts";
 export {
+  findModelFile,
   isModelName,
   localModels,
   localModelsIn,
   modelFile,
+  modelFilesIn,
   modelsDir,
   removeModel,
   type LocalModel,
+  type ModelFile,
 } from "./folder.ts";
 export {
   DEFAULT_CONTEXT_TOKENS,
+  DEFAULT_LOCAL_CONTEXT,
   describeFit,
+  fitContextSize,
   formatBytes,
   kvBytesPerToken,
   machineMemory,
   memoryFit,
   memoryNeeded,
+  memoryShortfall,
   type MemoryFit,
 } from "./memory.ts";
 export {

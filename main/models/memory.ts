@@ -1,7 +1,10 @@
 /**
- * Will a model fit in this machine's memory? The estimate is what llama.cpp holds while it
- * runs: the weights (about the file's size), the KV cache for the context (f16 keys and
- * values for every layer), and a fixed allowance for compute buffers and the runtime.
+ * Will a model fit in this machine's memory, and with how large a context? The estimate is what
+ * llama.cpp holds while it runs: the weights (about the file's size), the KV cache for the
+ * context (f16 keys and values for every layer), and an allowance for compute buffers and the
+ * runtime. The model manager shows the fit (memoryFit); the `local` provider sizes the window
+ * it asks the runtime for (fitContextSize) and refuses a model that cannot load at all
+ * (memoryShortfall). The runtime fits once more against the memory free at load time.
  */
 import { totalmem } from "node:os";
 import type { GgufInfo } from "./gguf-info.ts";
@@ -60,4 +63,34 @@ export function describeFit(needed: number, total: number = machineMemory()): st
   if (fit === "fits") return `fits (needs ${of})`;
   if (fit === "tight") return `tight (needs ${of}; close other programs)`;
   return `too big (needs ${of})`;
+}
+
+/** The window `local` asks for when providers.yaml does not say: enough for an agent's system
+ * prompt, tools and a long turn (like Ollama's default here). */
+export const DEFAULT_LOCAL_CONTEXT = 16_384;
+/** Smallest useful window. */
+const MIN_CONTEXT = 2048;
+/** The share of the machine's memory the model and its cache may use together. */
+const MEMORY_SHARE = 0.7;
+/** Left for the app, the engine and the runtime process itself. */
+const RESERVE_BYTES = 1024 ** 3;
+
+/**
+ * The context window a local model gets: what the user configured (or 16k), no more than the
+ * model was trained on, and no more than this machine's memory holds beside the model.
+ */
+export function fitContextSize(info: GgufInfo, configured?: number, memory = totalmem()): number {
+  const trained = info.contextLength || DEFAULT_LOCAL_CONTEXT;
+  const cap = Math.min(trained, configured ?? DEFAULT_LOCAL_CONTEXT);
+  const perToken = kvBytesPerToken(info);
+  if (perToken <= 0) return Math.max(Math.min(MIN_CONTEXT, trained), cap);
+  const budget = memory * MEMORY_SHARE - info.fileSize - RESERVE_BYTES;
+  const fits = Math.floor(budget / perToken / 256) * 256;
+  return Math.max(Math.min(MIN_CONTEXT, cap), Math.min(cap, fits));
+}
+
+/** Bytes a model needs at the least (its weights and the smallest useful window), when more than `memory`. */
+export function memoryShortfall(info: GgufInfo, memory = totalmem()): number | undefined {
+  const need = info.fileSize + kvBytesPerToken(info) * MIN_CONTEXT + RESERVE_BYTES;
+  return need > memory ? need : undefined;
 }

@@ -81,16 +81,20 @@ function seconds(s: number | undefined): number | undefined {
   return s === undefined ? undefined : Math.round(s * 1000);
 }
 
-/** Builds the provider for a config; the API key comes from the environment only. */
+/**
+ * Builds the provider for a config; the API key comes from the environment only. `modelsDir` is
+ * the home's models folder (`modelsDir(homes.global)` from main/models): where `local` finds its
+ * GGUF files. Required so that no caller falls back to another home's folder.
+ */
 export function createProvider(
   c: ProviderConfig,
-  env: Record<string, string | undefined> = {},
-  modelsDir?: string,
+  env: Record<string, string | undefined>,
+  modelsDir: string,
 ): Provider {
   if (c.type === "local") {
     return new LocalProvider({
       name: c.name,
-      modelsDir: modelsDir ?? defaultModelsDir(env),
+      modelsDir,
       contextLength: c.contextLength,
       toolSyntax: c.tools === "text" ? "text" : "auto",
       timeouts: c.timeouts && {
@@ -253,7 +257,11 @@ export async function resolveProvider(options: ResolveOptions): Promise<Resolved
   const config: ProviderConfig = flags.baseUrl ? { ...chosen, baseUrl: flags.baseUrl } : chosen;
   // The embedded runtime's model is a file: pick it (or say what to pull) before starting anything.
   const localModel = config.type === "local" ? await chooseLocalModel(opts, config) : undefined;
-  const native = createProvider(config, opts.env ?? {}, opts.modelsDir);
+  const native = createProvider(
+    config,
+    opts.env ?? {},
+    opts.modelsDir ?? defaultModelsDir(opts.env ?? {}),
+  );
   const model = localModel ?? (await chooseModel(opts, config, native, server));
 
   let toolMode: "native" | "text" = config.tools === "text" ? "text" : "native";

@@ -3,7 +3,7 @@
 // keeping the partial file, a failed download as one line, delete, and the picker's Built-in group.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFileServer, type FileServer } from "../../models/testing/file-server.ts";
@@ -137,6 +137,32 @@ test("a failed download reports one line; a cancelled one keeps its partial file
     );
   } finally {
     server.setChunkDelay(0);
+    await h.close();
+  }
+});
+
+test("a configured `local` provider lists the models in the host's home (the folder the engine loads from)", async () => {
+  const h = await startSettingsHarness([], {
+    "home/config/providers.yaml": "providers:\n  mine: { type: local }\n",
+  });
+  const a = recordingClient(h.host.service);
+  try {
+    await mkdir(path.join(h.home, "models"), { recursive: true });
+    await writeFile(path.join(h.home, "models", "handmade-7q.gguf"), body);
+    const list = (await a.call("models/list", {})) as {
+      servers: { provider: string; source: string; baseUrl: string; models: string[] }[];
+    };
+    const mine = list.servers.find((s) => s.provider === "mine");
+    assert.deepEqual(
+      [mine?.source, mine?.baseUrl, mine?.models],
+      ["configured", path.join(h.home, "models"), ["handmade-7q"]],
+    );
+    const tested = (await a.call("settings/testProvider", { name: "mine" })) as {
+      ok: boolean;
+      models: string[];
+    };
+    assert.deepEqual([tested.ok, tested.models], [true, ["handmade-7q"]]);
+  } finally {
     await h.close();
   }
 });

@@ -10,7 +10,7 @@ import { restoreSessionModel } from "../../engine/session-model.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { saveDefaultModel } from "../../providers/config-edit.ts";
 import { createProvider, type ProviderConfig } from "../../providers/index.ts";
-import { localModels, modelsDir } from "../../models/index.ts";
+import { localModels } from "../../models/index.ts";
 import type { Chats } from "../chats.ts";
 import type { ModelServer } from "../schemas/models.ts";
 import { EVERYONE, type BridgeService, type CallHandlers, type ClientId } from "../service.ts";
@@ -32,9 +32,10 @@ export function modelSource(engine: Engine, source: string): ModelSource {
 export async function configuredModels(
   config: ProviderConfig,
   env: Record<string, string | undefined>,
+  modelsDir: string,
 ): Promise<{ baseUrl: string; models: string[]; error: string | null }> {
   try {
-    const provider = createProvider(config, env);
+    const provider = createProvider(config, env, modelsDir);
     const models = (await provider.listModels(AbortSignal.timeout(LIST_TIMEOUT_MS))).map(
       (m) => m.name,
     );
@@ -61,7 +62,7 @@ async function listServers(source: ModelSource): Promise<ModelServer[]> {
   }));
   const configured = await Promise.all(
     Object.values(configs.providers).map(async (c): Promise<ModelServer> => {
-      const listed = await configuredModels(c, env);
+      const listed = await configuredModels(c, env, source.modelsDir);
       // A provider whose server cannot list still offers the model it names.
       const models = listed.models.length > 0 || !c.model ? listed.models : [c.model];
       return {
@@ -82,7 +83,7 @@ async function listServers(source: ModelSource): Promise<ModelServer[]> {
           provider: "local",
           label: "Built-in",
           kind: "local",
-          baseUrl: modelsDir(source.homes.global),
+          baseUrl: source.modelsDir,
           source: "embedded",
           models: local,
           error: null,

@@ -152,7 +152,7 @@ export function settingsHandlers(
         config = draftConfig(request, await globalEntry(request.name), env);
       }
       const start = performance.now();
-      const listed = await configuredModels(config, env);
+      const listed = await configuredModels(config, env, source.modelsDir);
       const ms = Math.round(performance.now() - start);
       const where = listed.baseUrl || config.type;
       return listed.error === null

@@ -12,10 +12,19 @@ import path from "node:path";
 import { ModelFileError } from "../errors.ts";
 import { formatBytes } from "../memory.ts";
 import { freeBytes as statfsFree, type FreeBytes } from "./disk.ts";
+import { lockDownload } from "./lock.ts";
 import { progressOf, RateMeter, type DownloadProgress } from "./progress.ts";
 
 export type DownloadFailure =
-  "not-found" | "http" | "network" | "no-space" | "disk-full" | "checksum" | "size" | "cancelled";
+  | "not-found"
+  | "http"
+  | "network"
+  | "no-space"
+  | "disk-full"
+  | "checksum"
+  | "size"
+  | "cancelled"
+  | "busy";
 
 export class DownloadError extends ModelFileError {
   readonly kind: DownloadFailure;
@@ -77,12 +86,37 @@ function rangeTotal(header: string | null): { start: number; total: number | nul
   return { start: Number(m[1]), total: m[2] === "*" ? null : Number(m[2]) };
 }
 
-export async function download(opts: DownloadOptions, restarts = 0): Promise<DownloadResult> {
+/**
+ * Downloads `opts.url` to `opts.dest`; DownloadError "busy" (one line, nothing touched) while
+ * another process (or another download in this one) writes the same partial file.
+ */
+export async function download(opts: DownloadOptions): Promise<DownloadResult> {
   const label = opts.label ?? path.basename(opts.dest);
   const partial = `${opts.dest}.partial`;
+  await mkdir(path.dirname(opts.dest), { recursive: true });
+  const locked = await lockDownload(partial);
+  if ("heldBy" in locked) {
+    const who = locked.heldBy.pid === process.pid ? "this process" : `process ${locked.heldBy.pid}`;
+    throw new DownloadError(
+      "busy",
+      `${label}: already being downloaded by ${who} (into ${partial}) — wait for it to finish, or stop it and pull again`,
+    );
+  }
+  try {
+    return await transfer(opts, label, partial, 0);
+  } finally {
+    await locked.lock.release();
+  }
+}
+
+async function transfer(
+  opts: DownloadOptions,
+  label: string,
+  partial: string,
+  restarts: number,
+): Promise<DownloadResult> {
   const dir = path.dirname(opts.dest);
   const free = opts.freeBytes ?? statfsFree;
-  await mkdir(dir, { recursive: true });
 
   let existing = (await stat(partial).catch(() => null))?.size ?? 0;
   if (opts.size !== undefined && existing > opts.size) {
@@ -130,7 +164,7 @@ export async function download(opts: DownloadOptions, restarts = 0): Promise<Dow
     const total = rangeTotal(res.headers.get("content-range"))?.total ?? existing;
     await res.body?.cancel();
     if (total === existing) return finish(opts, label, partial, existing, null, existing);
-    return restart(opts, partial, restarts);
+    return restart(opts, label, partial, restarts);
   }
   if (res.status === 404 || res.status === 410) {
     await res.body?.cancel();
@@ -159,7 +193,7 @@ export async function download(opts: DownloadOptions, restarts = 0): Promise<Dow
     const range = rangeTotal(res.headers.get("content-range"));
     if (!range || range.start !== existing) {
       await res.body?.cancel();
-      return restart(opts, partial, restarts);
+      return restart(opts, label, partial, restarts);
     }
     total = range.total;
   } else {
@@ -256,6 +290,7 @@ export async function download(opts: DownloadOptions, restarts = 0): Promise<Dow
 /** The partial file does not fit what the server has: start from nothing, once. */
 async function restart(
   opts: DownloadOptions,
+  label: string,
   partial: string,
   restarts: number,
 ): Promise<DownloadResult> {
@@ -263,10 +298,10 @@ async function restart(
   if (restarts > 0) {
     throw new DownloadError(
       "http",
-      `${opts.label ?? path.basename(opts.dest)}: the server at ${new URL(opts.url).host} does not resume downloads consistently — try again later`,
+      `${label}: the server at ${new URL(opts.url).host} does not resume downloads consistently — try again later`,
     );
   }
-  return download(opts, restarts + 1);
+  return transfer(opts, label, partial, restarts + 1);
 }
 
 async function finish(

@@ -18,8 +18,15 @@ export class GgufFormatError extends Error {
 }
 
 export type GgufScalar = number | bigint | boolean | string;
-/** Numeric arrays up to MAX_KEPT_ARRAY elements are kept; other arrays only say how long. */
-export type GgufValue = GgufScalar | GgufScalar[] | { arrayLength: number };
+/**
+ * Numeric arrays up to MAX_KEPT_ARRAY elements are kept; other arrays only say how long, and a
+ * string array (the vocabulary) which of the MARKER_TOKENS it holds.
+ */
+export type GgufValue = GgufScalar | GgufScalar[] | { arrayLength: number; markers?: string[] };
+
+/** Vocabulary entries worth knowing without keeping the vocabulary: the thinking tag. */
+export const MARKER_TOKENS: readonly string[] = ["<think>"];
+const MARKER_LENGTHS = new Set(MARKER_TOKENS.map((t) => Buffer.byteLength(t)));
 
 export interface GgufTensor {
   name: string;
@@ -109,10 +116,23 @@ async function readValue(r: ByteReader, type: number): Promise<GgufValue> {
     for (let i = 0; i < n; i++) items.push(await readScalar(r, itemType));
     return items;
   }
-  if (fixed !== undefined) await r.skip(n * fixed);
-  else if (itemType === STRING) for (let i = 0; i < n; i++) await r.skip(Number(await r.u64()));
-  else throw new GgufFormatError("corrupt", `an array of value type ${itemType}`);
-  return { arrayLength: n };
+  if (fixed !== undefined) {
+    await r.skip(n * fixed);
+    return { arrayLength: n };
+  }
+  if (itemType !== STRING)
+    throw new GgufFormatError("corrupt", `an array of value type ${itemType}`);
+  const markers: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const length = Number(await r.u64());
+    if (!MARKER_LENGTHS.has(length)) {
+      await r.skip(length);
+      continue;
+    }
+    const s = (await r.bytes(length)).toString("utf8");
+    if (MARKER_TOKENS.includes(s) && !markers.includes(s)) markers.push(s);
+  }
+  return markers.length > 0 ? { arrayLength: n, markers } : { arrayLength: n };
 }
 
 async function readHeader(r: ByteReader): Promise<GgufHeader> {

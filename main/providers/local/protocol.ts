@@ -40,7 +40,7 @@ export type WireTool = z.infer<typeof wireTool>;
 export const modelLoad = z.object({
   /** Absolute path of the GGUF file. */
   file: z.string(),
-  /** Tokens per conversation, already fitted to the model and the machine (context-fit.ts). */
+  /** Tokens per conversation, already fitted to the model and the machine (fitContextSize in main/models/memory.ts). */
   contextSize: z.number().int().positive(),
 });
 export type ModelLoad = z.infer<typeof modelLoad>;
@@ -99,7 +99,13 @@ export type TurnStats = z.infer<typeof turnStats>;
 
 export const fromRuntime = z.discriminatedUnion("type", [
   /** The runtime's process is up and node-llama-cpp's binary is loaded. */
-  z.object({ type: z.literal("ready"), pid: z.number().int(), gpu: z.string() }),
+  z.object({
+    type: z.literal("ready"),
+    pid: z.number().int(),
+    gpu: z.string(),
+    /** The llama.cpp binary it loaded, for the next runtime to load without testing it again. */
+    binary: z.object({ addon: z.string(), metadata: z.string() }).optional(),
+  }),
   /** Every HEARTBEAT_MS while alive: silence means the process is hung. */
   z.object({ type: z.literal("heartbeat") }),
   z.object({ type: z.literal("started"), id: z.number().int(), info: loadedInfo }),

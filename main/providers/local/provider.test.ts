@@ -167,6 +167,24 @@ describe("local provider", () => {
     });
   });
 
+  it("resolving the model (modelInfo) starts the runtime ahead of the first call, which then uses it", async () => {
+    const early = new LocalRuntime({ ...TEST_RUNTIME, unloadAfterMs: 120_000 });
+    const ahead = new LocalProvider({ modelsDir: models.dir, runtime: early });
+    try {
+      assert.equal(early.pid, undefined);
+      await ahead.modelInfo("tiny");
+      const pid = early.pid;
+      assert.ok(pid, "started before any call");
+      const events: StreamEvent[] = [];
+      for await (const e of ahead.chat(request("tiny", [makeMessage("user", "hi")])))
+        events.push(e);
+      assert.equal(events.at(-1)?.type, "done");
+      assert.equal(early.pid, pid, "the call used the process started ahead");
+    } finally {
+      await early.unload();
+    }
+  });
+
   it("a model that is not in the folder is one line naming the folder and the command", async () => {
     await assert.rejects(collect(request("qwen9", [makeMessage("user", "hi")])), (err) => {
       assert.ok(err instanceof ProviderError);

@@ -15,10 +15,16 @@ import {
   type StreamEvent,
 } from "../types.ts";
 import { totalmem } from "node:os";
-import { fitContextSize, memoryShortfall } from "./context-fit.ts";
 import { LocalDecoder } from "./decode.ts";
-import { ModelFileError } from "../../models/index.ts";
-import { findModelFile, listModelFiles, readModelHeader, type ModelHeader } from "./model-file.ts";
+import {
+  findModelFile,
+  fitContextSize,
+  memoryShortfall,
+  modelFilesIn,
+  ModelFileError,
+  readGgufInfo,
+  type GgufInfo,
+} from "../../models/index.ts";
 import type { LoadedInfo, TurnStats, WireMessage } from "./protocol.ts";
 import { localError } from "./provider-errors.ts";
 import { RawCalls } from "./raw-calls.ts";
@@ -44,7 +50,7 @@ export interface LocalProviderOptions {
   onStats?: (stats: TurnStats, info: LoadedInfo) => void;
 }
 
-type Header = ModelHeader & { file: string };
+type Header = GgufInfo & { file: string };
 
 export class LocalProvider implements Provider {
   readonly name: string;
@@ -81,7 +87,7 @@ export class LocalProvider implements Provider {
           );
         }
         try {
-          return { ...(await readModelHeader(file)), file };
+          return { ...(await readGgufInfo(file)), file };
         } catch (err) {
           // The model manager's line already names the file and says what to do.
           if (err instanceof ModelFileError)
@@ -194,11 +200,14 @@ export class LocalProvider implements Provider {
   }
 
   async listModels(): Promise<ModelSummary[]> {
-    return (await listModelFiles(this.opts.modelsDir)).map((m) => ({ name: m.name, size: m.size }));
+    return (await modelFilesIn(this.opts.modelsDir)).map((m) => ({ name: m.name, size: m.size }));
   }
 
+  /** What the engine asks when it resolves the model, before the first call: the runtime starts then. */
   async modelInfo(model: string): Promise<ModelInfo> {
     const h = await this.header(model);
+    const memory = this.opts.machineMemory ?? totalmem();
+    if (memoryShortfall(h, memory) === undefined) this.runtime.prestart();
     const capabilities = ["completion", "tools"];
     if (h.thinking) capabilities.push("thinking");
     return {

@@ -47,6 +47,12 @@ const STDERR_TAIL = 4096;
 /** Beside this file when Node runs the sources; out/main/local-runtime.js in the Electron bundle. */
 const ENTRIES = ["./runtime/main.ts", "./local-runtime.js", "../local-runtime.js"];
 
+/**
+ * The llama.cpp binary a runtime of this engine loaded, per GPU choice: later runtimes load it
+ * without node-llama-cpp's compatibility test (runtime/proven-binary.ts).
+ */
+const provenBinaries = new Map<string, { addon: string; metadata: string }>();
+
 function entry(): string {
   for (const name of ENTRIES) {
     const file = fileURLToPath(new URL(name, import.meta.url));
@@ -79,8 +85,11 @@ export class Proc {
   private readonly watchdog: NodeJS.Timeout;
 
   constructor(opts: LocalRuntimeOptions, onGone: (p: Proc) => void) {
+    const gpu = String(opts.gpu ?? "auto");
+    const binary = provenBinaries.get(gpu);
     const args = JSON.stringify({
       gpu: opts.gpu ?? "auto",
+      ...(binary ? { binary } : {}),
       ...(opts.threads ? { threads: opts.threads } : {}),
       ...(opts.useMmap !== undefined ? { useMmap: opts.useMmap } : {}),
     });
@@ -120,6 +129,7 @@ export class Proc {
         clearTimeout(startTimer);
         this.pid = m.pid;
         this.gpu = m.gpu;
+        if (m.binary) provenBinaries.set(gpu, m.binary);
         readyResolve();
       } else if (m.type !== "heartbeat") {
         const call = this.calls.get(m.id);

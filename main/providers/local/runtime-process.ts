@@ -45,6 +45,16 @@ export class LocalRuntime {
     return proc;
   }
 
+  /**
+   * Starts the process before a call needs it (node-llama-cpp's start then overlaps the user
+   * writing the prompt). It does not keep the engine alive, and exits after the idle time if no
+   * call comes.
+   */
+  prestart(): void {
+    if (this.proc?.alive) return;
+    this.settle(this.start());
+  }
+
   /** Streams one call's events; ends after `done`, throws RuntimeFailure, or the signal's reason. */
   async *chat(
     request: CallRequest,

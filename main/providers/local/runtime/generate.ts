@@ -4,13 +4,12 @@
  * and thinking, tool calls through the model's own syntax or Islet's grammar-constrained text
  * protocol, and stats that show how much of the prompt came from the cache.
  */
-import {
-  LlamaChat,
-  LlamaJsonSchemaValidationError,
-  type ChatModelFunctions,
-  type LlamaChatResponseChunk,
-  type LlamaContextSequence,
+import type {
+  ChatModelFunctions,
+  LlamaChatResponseChunk,
+  LlamaContextSequence,
 } from "node-llama-cpp";
+import { LlamaChat, LlamaJsonSchemaValidationError } from "./llama-values.ts";
 import type { ChatCall, FromRuntime, LoadedInfo } from "../protocol.ts";
 import { Deltas } from "./deltas.ts";
 import { conversationKey, toChatHistory } from "./history.ts";
@@ -134,8 +133,8 @@ export async function generate(
       })
       .catch((err: unknown) => {
         if (both.aborted) return undefined;
-        // node-llama-cpp's number grammar admits exponents that overflow (1e999): such a call
-        // parsed but cannot be used; the model gets the reason and calls again.
+        // What the grammar cannot say (a minimum, a pattern): such a call parsed but cannot be
+        // used; the model gets the reason and calls again.
         if (err instanceof LlamaJsonSchemaValidationError && callName) {
           deltas.flush();
           calls++;

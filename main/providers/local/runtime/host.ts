@@ -3,7 +3,7 @@
  * replaces it), each chat call generated on it, and failures sorted into what the engine words
  * for the user (memory, a bad file, a missing binary, a full context).
  */
-import { InsufficientMemoryError, NoBinaryFoundError, type Llama } from "node-llama-cpp";
+import type { Llama } from "node-llama-cpp";
 import {
   toRuntime,
   type ChatCall,
@@ -13,6 +13,8 @@ import {
 } from "../protocol.ts";
 import { ContextFullError, generate } from "./generate.ts";
 import { LoadedModel } from "./loaded-model.ts";
+import { InsufficientMemoryError, NoBinaryFoundError } from "./llama-values.ts";
+import { finiteNumberGrammar } from "./number-grammar.ts";
 
 const OUT_OF_MEMORY = /insufficient memory|failed to allocate|unable to allocate|out of memory/i;
 
@@ -49,6 +51,12 @@ export class Runtime {
 
   constructor(opts: HostOptions) {
     this.opts = opts;
+    try {
+      finiteNumberGrammar();
+    } catch (err) {
+      // Calls still work: generate.ts turns an unusable number into a tool error the model sees.
+      process.stderr.write(`local runtime: ${(err as Error).message}\n`);
+    }
   }
 
   /** A message from the engine, checked against protocol.ts; false when it does not fit. */

@@ -7,14 +7,13 @@
  * sequences: llama.cpp generates ~20% slower over a two-sequence cache.
  */
 import { freemem } from "node:os";
-import {
-  InsufficientMemoryError,
-  resolveChatWrapper,
-  type ChatWrapper,
-  type Llama,
-  type LlamaContext,
-  type LlamaContextSequence,
-  type LlamaModel,
+import { InsufficientMemoryError, resolveChatWrapper } from "./llama-values.ts";
+import type {
+  ChatWrapper,
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaModel,
 } from "node-llama-cpp";
 import type { ModelLoad } from "../protocol.ts";
 
@@ -70,10 +69,15 @@ export class LoadedModel {
     });
     try {
       const wanted = Math.min(load.contextSize, model.trainContextSize || load.contextSize);
+      // The engine already fitted the window to this machine: ask for exactly that (fast).
+      const exact = model.createContext({ contextSize: wanted });
+      exact.catch(() => undefined);
+      // Compiles the Jinja template and compares it with the known formats, while llama.cpp
+      // allocates the context's cache on its own thread.
+      const wrapper = resolveChatWrapper(model);
       let context: LlamaContext;
       try {
-        // The engine already fitted the window to this machine: ask for exactly that (fast).
-        context = await model.createContext({ contextSize: wanted });
+        context = await exact;
       } catch (err) {
         if (!(err instanceof InsufficientMemoryError)) throw err;
         // Less memory free than the machine has: as much as fits now.
@@ -81,8 +85,6 @@ export class LoadedModel {
           contextSize: { min: Math.min(MIN_CONTEXT, wanted), max: wanted },
         });
       }
-      // Compiles the Jinja template and compares it with the known formats: part of loading.
-      const wrapper = resolveChatWrapper(model);
       return new LoadedModel(load, model, context, wrapper, performance.now() - started);
     } catch (err) {
       await model.dispose();

@@ -6,12 +6,8 @@
  * machinery so that, once a block opens, a grammar from the tool's schema writes the rest: every
  * call parses and has the right shape.
  */
-import {
-  JinjaTemplateChatWrapper,
-  LlamaText,
-  type ChatWrapper,
-  type ChatWrapperSettings,
-} from "node-llama-cpp";
+import type { ChatWrapper, ChatWrapperSettings } from "node-llama-cpp";
+import { JinjaTemplateChatWrapper, LlamaText } from "./llama-values.ts";
 import { renderToolPrompt } from "../../text-tools.ts";
 import type { WireTool } from "../protocol.ts";
 
