@@ -12,7 +12,7 @@ import path from "node:path";
 import { ModelFileError } from "../errors.ts";
 import { formatBytes } from "../memory.ts";
 import { freeBytes as statfsFree, type FreeBytes } from "./disk.ts";
-import { lockDownload } from "./lock.ts";
+import { acquireProcessLock, LockBusyError, type ProcessLock } from "../../config/process-lock.ts";
 import { progressOf, RateMeter, type DownloadProgress } from "./progress.ts";
 
 export type DownloadFailure =
@@ -94,9 +94,14 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
   const label = opts.label ?? path.basename(opts.dest);
   const partial = `${opts.dest}.partial`;
   await mkdir(path.dirname(opts.dest), { recursive: true });
-  const locked = await lockDownload(partial);
-  if ("heldBy" in locked) {
-    const who = locked.heldBy.pid === process.pid ? "this process" : `process ${locked.heldBy.pid}`;
+  let lock: ProcessLock;
+  try {
+    // Not waited for: a second pull of the same model says so at once.
+    lock = await acquireProcessLock(`${partial}.lock`, `downloading ${label}`, 0);
+  } catch (err) {
+    if (!(err instanceof LockBusyError)) throw err;
+    const pid = err.holder?.pid;
+    const who = pid === process.pid ? "this process" : pid ? `process ${pid}` : "another process";
     throw new DownloadError(
       "busy",
       `${label}: already being downloaded by ${who} (into ${partial}) — wait for it to finish, or stop it and pull again`,
@@ -105,7 +110,7 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
   try {
     return await transfer(opts, label, partial, 0);
   } finally {
-    await locked.lock.release();
+    await lock.release();
   }
 }
 
