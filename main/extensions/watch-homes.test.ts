@@ -5,7 +5,7 @@
  * project's commands. Real files, a real watcher, a real shell hook in a real turn.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { test } from "node:test";
 import { createEngine } from "../engine/bootstrap.ts";
 import { tempDir } from "../plugins/loader/testing.ts";
@@ -132,6 +132,41 @@ test("an open conversation's agent file edited: its next turn uses the new promp
   } finally {
     await engine.close();
     await model.close();
+    dirs.remove();
+  }
+});
+
+test("files beside the watched folders are no change; a deleted .islet/ takes its commands away", async () => {
+  const dirs = tempDir("islet-watch-homes-quiet-");
+  dirs.write({
+    "home/.keep": "",
+    "work/.islet/config/commands/proj.md": "---\ndescription: Project\n---\nP.",
+  });
+  await new TrustStore(dirs.path("home"), () => {}).record(dirs.path("work"), "trusted");
+  const engine = await createEngine({
+    home: dirs.path("home"),
+    workdir: dirs.path("work"),
+    env: {},
+    warn: () => {},
+  });
+  let batches = 0;
+  try {
+    await engine.watchHomes(() => batches++);
+    assert.ok(engine.commands.get("proj"));
+    // What the app and the agent write next to them (a new config/ with models.yaml, a file in
+    // the workspace, a session) reloads nothing and tells no window.
+    dirs.write({
+      "home/config/models.yaml": "x: 1\n",
+      "work/notes.txt": "hi",
+      "home/sessions/s.jsonl": "{}\n",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(batches, 0);
+    rmSync(dirs.path("work", ".islet"), { recursive: true });
+    await until("the project's command gone", () => engine.commands.get("proj") === undefined);
+    assert.ok(batches > 0);
+  } finally {
+    await engine.close();
     dirs.remove();
   }
 });

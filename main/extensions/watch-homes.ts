@@ -4,6 +4,7 @@
  * the next turn without /reload, debounced (an editor's save is several writes); a broken file is
  * one warning while the rest stay loaded (the loaders skip only what they cannot read).
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { configDir, homeLayers, type Homes } from "../config/homes.ts";
 import { isInside } from "../plugins/capabilities/files.ts";
@@ -48,11 +49,17 @@ export function watchHomes(
       return !targets.some((t) => abs === t || isInside(abs, t) || isInside(t, abs));
     },
     onBatch: async (changed) => {
-      // A folder on the way to them (a new `.islet/`, `config/`): everything may have come.
-      const above = changed.some((p) => !within(p, targets));
-      if (changed.includes(trust)) await reloads.trust();
-      if (above || changed.some((p) => within(p, markdownDirs))) reloads.markdown();
-      if (above || changed.some((p) => within(p, hookDirs))) await reloads.hooks();
+      // A folder on the way to them that went away (a deleted `.islet/`) may have taken any of
+      // them. One that appeared needs nothing: what it holds arrives as events of its own, and
+      // a folder that holds none of them (the app writing `config/models.yaml`) is no change.
+      const above = changed.some((p) => !within(p, targets) && !existsSync(p));
+      const trustChanged = changed.includes(trust);
+      const markdown = above || changed.some((p) => within(p, markdownDirs));
+      const hooks = above || changed.some((p) => within(p, hookDirs));
+      if (!trustChanged && !markdown && !hooks) return;
+      if (trustChanged) await reloads.trust();
+      if (markdown) reloads.markdown();
+      if (hooks) await reloads.hooks();
       reloads.changed?.();
     },
     onError: reloads.onError,
