@@ -26,11 +26,14 @@ export async function reloadAfter(
 ): Promise<ReloadReport | null> {
   const { runtime } = trigger;
   let stop = (): void => {};
+  // A reload that read the files before the change ended (one still running from an earlier
+  // edit) is not this change's: its report would describe the old files.
+  let changedAt = Infinity;
   const seen = trigger.watching
     ? new Promise<ReloadReport | null>((resolve) => {
         const timer = setTimeout(() => resolve(null), waitMs);
-        const off = runtime.onReport((report) => {
-          if (report.name !== name) return;
+        const off = runtime.onReport((report, { readAt }) => {
+          if (report.name !== name || readAt < changedAt) return;
           clearTimeout(timer);
           resolve(report);
         });
@@ -42,6 +45,7 @@ export async function reloadAfter(
     : Promise.resolve(null);
   try {
     await change();
+    changedAt = performance.now();
   } catch (err) {
     stop();
     throw err;

@@ -57,6 +57,11 @@ export interface ReloadReport {
   error?: string;
 }
 
+/** When the rebuild behind a report read the plugin's files (`performance.now()`). */
+export interface ReportRead {
+  readAt: number;
+}
+
 export interface RuntimeOptions {
   /** Plugin tools get it when run outside a turn. */
   contextFallback: ContextFallback;
@@ -79,7 +84,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   private disposed = false;
   private readonly knownTools: KnownNames;
   private readonly knownCommands: KnownNames;
-  private readonly reportListeners = new Set<(report: ReloadReport) => void>();
+  private readonly reportListeners = new Set<(report: ReloadReport, read: ReportRead) => void>();
   /** `activation: on-demand` plugins as last discovered; loaded only while in `activated`. */
   private onDemandSpecs = new Map<string, PluginSpec>();
   private readonly activated = new Set<string>();
@@ -129,17 +134,19 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
 
   /** `/reload`: rediscovers and rebuilds every plugin. */
   async reloadAll(): Promise<ReloadReport[]> {
+    const readAt = performance.now();
     const plugins = await this.discoverLoadable();
     const reports: ReloadReport[] = [];
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
-    for (const spec of plugins) reports.push(await this.rebuild(spec));
+    for (const spec of plugins) reports.push(await this.rebuild(spec, readAt));
     this.handlerCache.clear();
     return reports;
   }
 
   /** Rediscovers and rebuilds the plugins whose files are among `changed` (hot reload). */
   async reloadChanged(changed: readonly string[]): Promise<ReloadReport[]> {
+    const readAt = performance.now();
     const plugins = await this.discoverLoadable();
     const reports: ReloadReport[] = [];
     for (const name of [...this.entries.keys()])
@@ -152,7 +159,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
           file === spec.dir ||
           (entry?.inputs.includes(file) ?? false),
       );
-      if (!entry || touched) reports.push(await this.rebuild(spec));
+      if (!entry || touched) reports.push(await this.rebuild(spec, readAt));
     }
     this.handlerCache.clear();
     return reports;
@@ -204,7 +211,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     this.remove(name);
   }
 
-  private async rebuild(spec: PluginSpec): Promise<ReloadReport> {
+  private async rebuild(spec: PluginSpec, readAt: number): Promise<ReloadReport> {
     const started = performance.now();
     const current = this.entries.get(spec.name);
     const built = await buildPlugin(spec, this.port, current?.plugin.log);
@@ -224,7 +231,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     }
     for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
     this.opts.onReload?.(report);
-    for (const listener of this.reportListeners) listener(report);
+    for (const listener of this.reportListeners) listener(report, { readAt });
     return report;
   }
 
@@ -326,7 +333,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   }
 
   /** Every rebuild's report as it happens (the editor awaits the one its save caused). */
-  onReport(listener: (report: ReloadReport) => void): () => void {
+  onReport(listener: (report: ReloadReport, read: ReportRead) => void): () => void {
     this.reportListeners.add(listener);
     return () => this.reportListeners.delete(listener);
   }
