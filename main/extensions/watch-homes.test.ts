@@ -164,7 +164,8 @@ test("files beside the watched folders are no change; a deleted .islet/ takes it
     assert.equal(batches, 0);
     rmSync(dirs.path("work", ".islet"), { recursive: true });
     await until("the project's command gone", () => engine.commands.get("proj") === undefined);
-    assert.ok(batches > 0);
+    // The windows are told once the whole batch (hooks too) is applied.
+    await until("the windows told", () => batches > 0);
   } finally {
     await engine.close();
     dirs.remove();
