@@ -58,6 +58,8 @@ export async function listSummaries(
   const cached = await readIndex(indexPath);
   const fresh = new Map<string, IndexEntry>();
   let changed = cached.size !== ids.length;
+  // Files are read several at a time: skipped ones are told afterwards, in name order.
+  const skipped = new Map<string, string>();
   const rows = await mapLimited(ids, LIST_CONCURRENCY, async (id) => {
     const file = join(dir, id + SESSION_EXT);
     try {
@@ -80,11 +82,12 @@ export async function listSummaries(
       // Deleted while listing: simply gone.
       if (isErrno(err, "ENOENT") || (err instanceof SessionError && err.code === "not_found"))
         return null;
-      warn(`${err instanceof Error ? err.message : String(err)}: skipped`);
+      skipped.set(id, `${err instanceof Error ? err.message : String(err)}: skipped`);
       changed = true;
       return null;
     }
   });
+  for (const id of [...skipped.keys()].sort()) warn(skipped.get(id)!);
   if (changed) await writeIndex(indexPath, fresh);
   const summaries = rows.filter((r): r is SessionSummary => r !== null);
   return summaries.sort(
