@@ -12,6 +12,7 @@ import { NOBODY, type Question, type QuestionPort } from "../../host/questions.t
 import { startPluginHarness, writePlugin, type PluginFiles } from "../../plugins/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 import { activationFile } from "./store.ts";
+import { answering, type ChatBody } from "./testing.ts";
 
 const wordCount: PluginFiles = {
   yaml: 'description: "Counts the words of a text."\nactivation: on-demand\n',
@@ -20,25 +21,6 @@ export function schema() {
   return { name: "WordCount", description: "Counts words.", parameters: { type: "object", properties: { text: { type: "string", description: "the text" } }, required: ["text"] } };
 }
 export async function execute(ctx, args) { return "words=" + args.text.split(/\\s+/).length; }`,
-};
-
-/** Answers activation with `activation`, everything else with its yes; records what was asked. */
-function answering(activation: "allow" | "deny"): { port: QuestionPort; asked: Question[] } {
-  const asked: Question[] = [];
-  const port = {
-    ask: async (q: Question) => {
-      asked.push(q);
-      if (q.kind === "plugin-activation") return activation;
-      if (q.kind === "approval") return "allow";
-      return "deny";
-    },
-  } as QuestionPort;
-  return { port, asked };
-}
-
-type Body = {
-  messages: { role: string; content: string }[];
-  tools?: { function: { name: string } }[];
 };
 
 const activateCall = {
@@ -59,7 +41,7 @@ test("the model asks, the user allows: the plugin's tool joins the next step and
   try {
     assert.equal(h.engine.tools.get("WordCount"), undefined, "not loaded before activation");
     await h.conversation.submit("count the words");
-    const bodies = h.server.chatRequests.map((r) => r.body as Body);
+    const bodies = h.server.chatRequests.map((r) => r.body as ChatBody);
     const tools = (i: number) => (bodies[i].tools ?? []).map((t) => t.function.name);
     assert.match(bodies[0].messages[0].content, /- wordcount \(inactive\): Counts the words/);
     assert.ok(tools(0).includes("activate_plugin") && !tools(0).includes("WordCount"));
@@ -101,7 +83,7 @@ test("the user denies: the model is told, the plugin stays inactive and nothing 
   });
   try {
     await h.conversation.submit("count the words");
-    const second = h.server.chatRequests[1].body as Body;
+    const second = h.server.chatRequests[1].body as ChatBody;
     assert.equal(
       second.messages.at(-1)?.content,
       "wordcount was not activated: the user denied it",
@@ -122,7 +104,7 @@ test("nobody to ask (headless without --yes): denied, and the model is told why"
   });
   try {
     await h.conversation.submit("count");
-    const second = h.server.chatRequests[1].body as Body;
+    const second = h.server.chatRequests[1].body as ChatBody;
     assert.equal(
       second.messages.at(-1)?.content,
       "wordcount was not activated: nobody could confirm it (headless runs need --yes)",
@@ -148,7 +130,8 @@ test("an unknown name: the model gets the list of names; a broken plugin: failed
   });
   try {
     await h.conversation.submit("go");
-    const last = (i: number) => (h.server.chatRequests[i].body as Body).messages.at(-1)?.content;
+    const last = (i: number) =>
+      (h.server.chatRequests[i].body as ChatBody).messages.at(-1)?.content;
     assert.equal(last(1), 'unknown plugin "nope"; the plugins are: broken, wordcount');
     assert.match(last(2) ?? "", /^broken failed to activate: .+/);
     const broken = h.engine.activation.list().find((e) => e.name === "broken");

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import type { Question, QuestionPort } from "../../host/questions.ts";
 import { startPluginHarness, type PluginFiles } from "../../plugins/testing.ts";
+import { answering, type ChatBody } from "./testing.ts";
 
 // Counts the words of the JSON input's `text` and echoes its argv; records that it ran.
 const script = `
@@ -35,24 +35,6 @@ const wordcli: PluginFiles = {
   files: { "count.mjs": script },
 };
 
-function answering(activation: "allow" | "deny"): { port: QuestionPort; asked: Question[] } {
-  const asked: Question[] = [];
-  const port = {
-    ask: async (q: Question) => {
-      asked.push(q);
-      if (q.kind === "plugin-activation") return activation;
-      if (q.kind === "approval") return "allow";
-      return "deny";
-    },
-  } as QuestionPort;
-  return { port, asked };
-}
-
-type Body = {
-  messages: { role: string; content: string }[];
-  tools?: { function: { name: string } }[];
-};
-
 const activate = {
   toolCalls: [{ name: "activate_plugin", arguments: { name: "wordcli", reason: "to count" } }],
 };
@@ -72,7 +54,7 @@ test("the model asks for a runner plugin, the user allows: it runs and its outpu
   try {
     assert.equal(h.engine.tools.get("wordcli"), undefined, "no tool before activation");
     await h.conversation.submit("count the words of 'one two three'");
-    const bodies = h.server.chatRequests.map((r) => r.body as Body);
+    const bodies = h.server.chatRequests.map((r) => r.body as ChatBody);
     assert.match(bodies[0].messages[0].content, /- wordcli \(inactive\): Counts the words/);
     assert.ok((bodies[1].tools ?? []).some((t) => t.function.name === "wordcli"));
     const question = asked.find((q) => q.kind === "plugin-activation");
@@ -102,7 +84,7 @@ test("the user refuses: the model is told and the program never runs", async () 
   });
   try {
     await h.conversation.submit("count the words");
-    const bodies = h.server.chatRequests.map((r) => r.body as Body);
+    const bodies = h.server.chatRequests.map((r) => r.body as ChatBody);
     assert.equal(
       bodies[1].messages.at(-1)?.content,
       "wordcli was not activated: the user denied it",
