@@ -89,6 +89,7 @@ export async function benchPacks(): Promise<BenchResult[]> {
         const out = await manager.update("pack", hooks);
         if (!out.changed) throw new Error("the update found nothing new");
       });
+      await manager.settled(); // the old copy's deletion, which may follow the answer
       const pullMs = await time(() =>
         run("git", ["pull", "--quiet", "--ff-only"], { cwd: plain, env }),
       );

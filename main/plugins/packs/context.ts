@@ -10,6 +10,11 @@ export interface PackContext {
   env: NodeJS.ProcessEnv;
   warn(line: string): void;
   grants: GrantStore;
+  /**
+   * Hands over work that may finish after the operation answers (deleting the copy an update
+   * replaced): the next operation, and the lock, wait for it.
+   */
+  tidy(work: Promise<unknown>): void;
 }
 
 export function report(

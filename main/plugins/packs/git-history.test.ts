@@ -1,11 +1,17 @@
 /**
  * An update's "what changed" from one `git log`: the same commits and files as `git log` and
  * `git diff -M` give (adds, edits, deletes, renames, a file added then deleted, one deleted then
- * added back), the commits limited to the subpath, and a range with a merge.
+ * added back), the commits limited to the subpath, and a range with a merge. Started before the
+ * commits are fetched (as an update starts it), it reads the same; stopped unused, it ends.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { changesBetween } from "./git-history.ts";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { changesBetween, startChanges } from "./git-history.ts";
 import { commitsBetween, filesBetween } from "./git-local.ts";
 import { gitRepos, gitTestEnv, type GitRepos } from "./testing/git-servers.ts";
 
@@ -23,6 +29,7 @@ const sorted = <T extends { path: string }>(xs: T[]) =>
 
 async function expectSame(dir: string, from: string, to: string, subpath?: string) {
   const one = await changesBetween(dir, from, to, subpath, env);
+  assert.deepEqual(await startChanges(dir, subpath, env).read(from, to), one, "started early");
   assert.deepEqual(one.commits, await commitsBetween(dir, from, to, subpath, env));
   assert.deepEqual(one.files, sorted(await filesBetween(dir, from, to, undefined, env)));
   return one;
@@ -75,4 +82,30 @@ test("a range with a merge", async () => {
   await repo.git("merge", "--quiet", "--no-ff", "-m", "Merge side", "side");
   await repo.git("push", "--quiet", "origin", "main");
   await expectSame(repo.dir, from, await repo.head());
+});
+
+test("started before the fetch brought the commits, it reads what changesBetween reads", async () => {
+  const run = promisify(execFile);
+  const repo = await repos.create("early", { "p/a.ts": "a\n", "q/b.ts": "b\n" });
+  const root = await mkdtemp(path.join(tmpdir(), "islet-history-"));
+  try {
+    const clone = path.join(root, "clone");
+    await run("git", ["clone", "--quiet", repo.fileUrl, clone], { env });
+    const from = await repo.head();
+    const started = startChanges(clone, "p", env);
+    const unused = startChanges(clone, undefined, env);
+    await repo.commit("Edit a", { "p/a.ts": "a2\n" });
+    await repo.commit("Edit b", { "q/b.ts": "b2\n" });
+    await run("git", ["fetch", "--quiet", repo.fileUrl, "HEAD"], { cwd: clone, env });
+    const to = await repo.head();
+    const read = await started.read(from, to);
+    assert.deepEqual(read, await changesBetween(clone, from, to, "p", env));
+    assert.deepEqual(
+      read.commits.map((c) => c.subject),
+      ["Edit a"],
+    );
+    await unused.stop(); // resolves once its git has exited
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });

@@ -7,7 +7,7 @@
  * merge may keep what a side commit deleted, which folding cannot tell.
  */
 import { commitsBetween, filesBetween, type CommitSummary, type FileChange } from "./git-local.ts";
-import { runGit } from "./git-run.ts";
+import { runGit, startGit } from "./git-run.ts";
 
 const MAX_COMMITS = 500;
 
@@ -102,28 +102,35 @@ export function foldChanges(commits: { changes: Change[] }[]): FileChange[] {
 const inSubpath = (file: string | undefined, subpath: string) =>
   file !== undefined && (file === subpath || file.startsWith(`${subpath}/`));
 
-export async function changesBetween(
+const LOG = [
+  "log",
+  "--topo-order",
+  "--reverse",
+  "-z",
+  "--name-status",
+  "-M",
+  "--format=%x1e%H%x1f%P%x1f%s%x1f%an",
+];
+
+export type Changes = { commits: CommitSummary[]; files: FileChange[] };
+
+async function summarize(
+  out: string,
   dir: string,
   from: string,
   to: string,
   subpath: string | undefined,
   env: NodeJS.ProcessEnv,
-): Promise<{ commits: CommitSummary[]; files: FileChange[] }> {
-  const out = await runGit(
-    [
-      "log",
-      "--topo-order",
-      "--reverse",
-      "-z",
-      "--name-status",
-      "-M",
-      "--format=%x1e%H%x1f%P%x1f%s%x1f%an",
-      `${from}..${to}`,
-    ],
-    { cwd: dir, env },
-  );
+): Promise<Changes> {
   const logged = parseLog(out);
-  const shown = logged
+  if (logged.some((c) => c.merge)) {
+    const [commits, files] = await Promise.all([
+      commitsBetween(dir, from, to, subpath, env),
+      filesBetween(dir, from, to, undefined, env),
+    ]);
+    return { commits, files };
+  }
+  const commits = logged
     .filter(
       (c) =>
         !subpath ||
@@ -132,12 +139,40 @@ export async function changesBetween(
     .reverse() // newest first, as `git log` lists them
     .slice(0, MAX_COMMITS)
     .map(({ hash, subject, author }) => ({ hash, subject, author }));
-  if (logged.some((c) => c.merge)) {
-    const [commits, files] = await Promise.all([
-      commitsBetween(dir, from, to, subpath, env),
-      filesBetween(dir, from, to, undefined, env),
-    ]);
-    return { commits, files };
-  }
-  return { commits: shown, files: foldChanges(logged) };
+  return { commits, files: foldChanges(logged) };
+}
+
+export async function changesBetween(
+  dir: string,
+  from: string,
+  to: string,
+  subpath: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<Changes> {
+  const out = await runGit([...LOG, `${from}..${to}`], { cwd: dir, env });
+  return summarize(out, dir, from, to, subpath, env);
+}
+
+export interface StartedChanges {
+  /** What changed from `from` to `to`, as changesBetween says. */
+  read(from: string, to: string): Promise<Changes>;
+  /** Ends the git process when read will not be called; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * changesBetween with its git process started before the range is known (an update starts it
+ * while the fetch waits on the network): the range is given on stdin once the fetch is done.
+ */
+export function startChanges(
+  dir: string,
+  subpath: string | undefined,
+  env: NodeJS.ProcessEnv,
+): StartedChanges {
+  const log = startGit([...LOG, "--stdin"], { cwd: dir, env });
+  return {
+    read: async (from, to) =>
+      summarize(await log.run(`${from}..${to}\n`), dir, from, to, subpath, env),
+    stop: () => log.stop(),
+  };
 }

@@ -5,11 +5,21 @@
  * falls back to asking git.
  */
 import { copyFileSync, linkSync, mkdirSync, readdirSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  readFile,
+  readlink,
+  symlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import path from "node:path";
 import { gitReason } from "./git-errors.ts";
 import { runGit } from "./git-run.ts";
 import { PackError } from "./types.ts";
+import { worktreeFiles } from "./untouched.ts";
 
 const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -48,22 +58,31 @@ export async function fetchedHead(dir: string): Promise<{ object: string; tag: b
   return { object: HASH.test(object) ? object : "", tag: description.startsWith("tag ") };
 }
 
-/** What a staging copy leaves out of `.git`: hook samples, reflogs, the index (see below). */
+/** What a staging copy leaves out of `.git`: hook samples, reflogs, and the index (see below). */
 const NOT_COPIED = new Set(["hooks", "logs", "description", "index", "info"]);
 
+const copyFailed = (installed: string, err: unknown) => {
+  const e = err as NodeJS.ErrnoException;
+  return new PackError(
+    `cannot copy the installed ${installed} for the update: ${e.code ?? e.message}${e.path ? ` (${e.path})` : ""}`,
+  );
+};
+
 /**
- * An update's staging copy of the installed pack: its `.git` alone (objects hard-linked, they
- * never change; refs, config and HEAD copied; no index, so the checkout writes every file), as
- * `git clone --local --no-checkout` makes it, without starting git. The old commit is there for
- * the diff, and the installed copy is only read. A few dozen small files: copied with synchronous
- * calls, which on a busy machine take a tenth of the time of as many thread-pool round trips.
+ * An update's staging copy of the installed pack's `.git`, as `git clone --local --no-checkout`
+ * makes it, without starting git: objects hard-linked (they never change), refs, config and HEAD
+ * copied. The old commit is there for the diff, and the installed copy is only read. The index
+ * comes only with `index` (the files will be copied too, see copyCheckedOut), so that the update's
+ * checkout writes only what changed; without it the checkout writes every file. A few dozen
+ * small files: copied with synchronous calls, which on a busy machine take a tenth of the time of
+ * as many thread-pool round trips.
  */
-export async function copyInstalled(installed: string, staged: string): Promise<void> {
+export function copyInstalled(installed: string, staged: string, index: boolean): void {
   const from = path.join(installed, ".git");
   const copy = (src: string, dest: string, inObjects: boolean): void => {
     mkdirSync(dest, { recursive: true });
     for (const e of readdirSync(src, { withFileTypes: true })) {
-      if (src === from && NOT_COPIED.has(e.name)) continue;
+      if (src === from && NOT_COPIED.has(e.name) && !(index && e.name === "index")) continue;
       const a = path.join(src, e.name);
       const b = path.join(dest, e.name);
       if (e.isDirectory()) copy(a, b, inObjects || (src === from && e.name === "objects"));
@@ -80,24 +99,54 @@ export async function copyInstalled(installed: string, staged: string): Promise<
   try {
     copy(from, path.join(staged, ".git"), false);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new PackError(
-      `cannot copy the installed ${installed} for the update: ${e.code ?? e.message}${e.path ? ` (${e.path})` : ""}`,
-    );
+    throw copyFailed(installed, err);
   }
 }
 
-/** Checks `commit` out, on `branch` when the pack follows one. */
+/**
+ * The installed pack's checked-out files, copied into its staging copy (with copyInstalled's
+ * index) while the update is fetched: the files a person may not have edited (the caller refuses
+ * an edited copy), never linked, so no write in staging reaches the installed version. Vendored
+ * node_modules and the sidecar stay behind.
+ */
+export async function copyCheckedOut(installed: string, staged: string): Promise<void> {
+  try {
+    const names = [...worktreeFiles(installed)];
+    const dirs = new Set(names.map((n) => path.dirname(path.join(staged, n))));
+    await Promise.all([...dirs].map((d) => mkdir(d, { recursive: true })));
+    await Promise.all(
+      names.map(async (name) => {
+        const a = path.join(installed, name);
+        const b = path.join(staged, name);
+        const st = await lstat(a);
+        if (st.isSymbolicLink()) return symlink(await readlink(a), b);
+        await copyFile(a, b);
+        // The same size and modification time: the checkout can tell the file is unchanged.
+        await utimes(b, st.atime, st.mtime);
+      }),
+    );
+  } catch (err) {
+    throw copyFailed(installed, err);
+  }
+}
+
+/**
+ * Checks `commit` out, on `branch` when the pack follows one. Over files from copyCheckedOut
+ * (`copied`), a file is taken as unchanged by its size and modification time, which the copy
+ * kept: git compares the inode and change time too by default, which every copy fails, and would
+ * write every file again. Not `--quiet`: simple-git waits 50 ms more for a process that printed
+ * nothing, and checkout's one line ends that wait.
+ */
 export async function checkoutCommit(
   dir: string,
   commit: string,
   branch: string,
   env: NodeJS.ProcessEnv,
+  copied: boolean,
 ): Promise<void> {
-  const args = branch
-    ? ["checkout", "--quiet", "--force", "-B", branch, commit]
-    : ["checkout", "--quiet", "--force", "--detach", commit];
-  await runGit(args, { cwd: dir, env });
+  const stat = copied ? ["-c", "core.checkStat=minimal", "-c", "core.trustCtime=false"] : [];
+  const target = branch ? ["-B", branch, commit] : ["--detach", commit];
+  await runGit([...stat, "checkout", "--force", ...target], { cwd: dir, env });
 }
 
 /** Vendored dependencies and the sidecar are not edits: git is told to ignore them. */

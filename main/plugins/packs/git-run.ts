@@ -4,6 +4,7 @@
  * askpass off, only the transports packs use, and this attempt's credentials as config in the
  * environment (GIT_CONFIG_COUNT), never on the command line where `ps` would show them.
  */
+import { spawn } from "node:child_process";
 import { simpleGit, type SimpleGitProgressEvent } from "simple-git";
 import type { AuthAttempt } from "./auth.ts";
 
@@ -125,4 +126,52 @@ export async function runGit(args: string[], opts: GitRunOptions): Promise<strin
   } catch (err) {
     throw new GitRunError((err as Error).message);
   }
+}
+
+export interface StartedGit {
+  /** Writes `input` to git's stdin and closes it; resolves with stdout. */
+  run(input: string): Promise<string>;
+  /** Ends a process whose input never came; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `git args…` now and gives it its input later (`--stdin`): started while a fetch waits on
+ * the network, its start-up is paid for by then. The same environment as runGit, through
+ * child_process: simple-git cannot write to a command's stdin.
+ */
+export function startGit(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): StartedGit {
+  const child = spawn("git", args, {
+    cwd: opts.cwd,
+    env: gitEnv(opts.env),
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stderr.on("data", (b: Buffer) => err.push(b));
+  child.stdin.on("error", () => undefined); // git gone before its input: the exit says why
+  const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
+    child.on("error", (error) => resolve({ code: null, error }));
+    child.on("close", (code) => resolve({ code }));
+  });
+  return {
+    async run(input) {
+      child.stdin.end(input);
+      const { code, error } = await exited;
+      if (code === 0) return Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8").trim();
+      throw new GitRunError(
+        error ? `spawn git ${error.code ?? error.message}` : stderr || `git exited with ${code}`,
+      );
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await exited;
+    },
+  };
 }

@@ -8,7 +8,7 @@ import type { Homes } from "../../config/homes.ts";
 import { GrantStore } from "../consent/grants.ts";
 import { addPack } from "./add.ts";
 import { asPackError, type PackContext } from "./context.ts";
-import { listPacks } from "./installed.ts";
+import { asFound, listPacks } from "./installed.ts";
 import { acquirePackLock } from "./lock.ts";
 import { hasOrigin } from "./origin.ts";
 import { removePack } from "./remove.ts";
@@ -33,6 +33,8 @@ export interface PackManager {
     hooks: PackOperationHooks,
   ): Promise<Array<PackUpdateOutcome | { name: string; error: string }>>;
   remove(nameOrPlugin: string): Promise<InstalledPack>;
+  /** Resolves once every operation asked for so far is done, tidying included. */
+  settled(): Promise<void>;
 }
 
 export function packManager(opts: {
@@ -44,48 +46,58 @@ export function packManager(opts: {
   lockWaitMs?: number;
 }): PackManager {
   const warn = opts.warn ?? (() => undefined);
-  const ctx: PackContext = {
+  const shared = {
     homes: opts.homes,
     env: opts.env ?? process.env,
     warn,
     grants: new GrantStore(opts.homes.global, warn),
   };
   let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(what: string, op: () => Promise<T>): Promise<T> => {
+  const serial = <T>(what: string, op: (ctx: PackContext) => Promise<T>): Promise<T> => {
+    const tidying: Promise<unknown>[] = [];
+    let tidied: Promise<unknown> = Promise.resolve();
     const next = queue.then(async () => {
       try {
         const lock = await acquirePackLock(opts.homes.global, what, opts.lockWaitMs ?? 10_000);
         try {
-          return await op();
+          return await op({ ...shared, tidy: (work) => void tidying.push(work) });
         } finally {
-          await lock.release();
+          // The caller has its answer at once; the lock is held until the tidying is done.
+          tidied = Promise.allSettled(tidying)
+            .then(() => lock.release())
+            .catch((err: unknown) => warn(`${what}: ${(err as Error).message}`));
         }
       } catch (err) {
         throw asPackError(err, what);
       }
     });
-    queue = next.catch(() => undefined);
+    queue = next.then(
+      () => tidied,
+      () => tidied,
+    );
     return next;
   };
 
   return {
-    list: () => listPacks(ctx.homes, warn),
-    add: (input, hooks) => serial(`installing ${input.source}`, () => addPack(ctx, input, hooks)),
-    update: (name, hooks) => serial(`updating ${name}`, () => updatePack(ctx, name, hooks)),
+    list: () => listPacks(shared.homes, warn),
+    add: (input, hooks) =>
+      serial(`installing ${input.source}`, (ctx) => addPack(ctx, input, hooks)),
+    update: (name, hooks) => serial(`updating ${name}`, (ctx) => updatePack(ctx, name, hooks)),
     updateAll: (hooks) =>
-      serial("updating every pack", async () => {
+      serial("updating every pack", async (ctx) => {
         const out: Array<PackUpdateOutcome | { name: string; error: string }> = [];
         const packs = await listPacks(ctx.homes, warn);
         for (const pack of packs) {
           if (!(await hasOrigin(pack.dir))) continue;
           try {
-            out.push(await updateResolved(ctx, pack, async () => packs, hooks));
+            out.push(await updateResolved(ctx, asFound(pack), async () => packs, hooks));
           } catch (err) {
             out.push({ name: pack.name, error: asPackError(err, `updating ${pack.name}`).message });
           }
         }
         return out;
       }),
-    remove: (name) => serial(`removing ${name}`, () => removePack(ctx, name)),
+    remove: (name) => serial(`removing ${name}`, (ctx) => removePack(ctx, name)),
+    settled: () => queue.then(() => undefined),
   };
 }

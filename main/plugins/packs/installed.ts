@@ -35,12 +35,8 @@ async function isDir(full: string, entry: Dirent): Promise<boolean> {
   }
 }
 
-/** One pack folder as `list` shows it; undefined for a folder holding nothing Islet knows. */
-export async function readPack(
-  dir: string,
-  scope: PackScope,
-  warn: (line: string) => void,
-): Promise<InstalledPack | undefined> {
+/** A pack's folder and origin, and its plugins being listed. */
+async function readHead(dir: string, scope: PackScope, warn: (line: string) => void) {
   const name = path.basename(dir);
   const sidecar = await hasOrigin(dir);
   let origin: InstalledPack["origin"];
@@ -51,20 +47,40 @@ export async function readPack(
       warn((err as Error).message);
     }
   }
-  const where = sidecar ? await originScope(dir) : { folder: dir };
-  const folder = "folder" in where ? where.folder : undefined;
-  const found = folder
-    ? await discoverPlugins({ dirs: [{ dir: folder, home: folder, source: scope }] })
-    : undefined;
-  const claude = folder
-    ? await findClaudePlugins(folder, name, () => undefined).catch(() => [])
-    : [];
-  const plugins = [
-    ...(found?.plugins.map((p) => p.name) ?? []),
-    ...claude.map((c) => c.name),
-  ].sort();
-  if (!sidecar && plugins.length === 0 && (found?.errors.length ?? 0) === 0) return undefined;
-  return { name, dir, scope, ...(origin ? { origin } : {}), plugins };
+  const listing = (async () => {
+    const where = sidecar ? await originScope(dir) : { folder: dir };
+    const folder = "folder" in where ? where.folder : undefined;
+    if (!folder) return { names: [], errors: 0 };
+    const [found, claude] = await Promise.all([
+      discoverPlugins({ dirs: [{ dir: folder, home: folder, source: scope }] }),
+      findClaudePlugins(folder, name, () => undefined).catch(() => []),
+    ]);
+    const names = [...found.plugins.map((p) => p.name), ...claude.map((c) => c.name)].sort();
+    return { names, errors: found.errors.length };
+  })();
+  const head = { name, dir, scope, ...(origin ? { origin } : {}) };
+  return { head, sidecar, listing };
+}
+
+/** One pack folder as `list` shows it; undefined for a folder holding nothing Islet knows. */
+export async function readPack(
+  dir: string,
+  scope: PackScope,
+  warn: (line: string) => void,
+): Promise<InstalledPack | undefined> {
+  const { head, sidecar, listing } = await readHead(dir, scope, warn);
+  const { names, errors } = await listing;
+  if (!sidecar && names.length === 0 && errors === 0) return undefined;
+  return { ...head, plugins: names };
+}
+
+/** An installed pack whose plugins may still be being listed (findPack answers before that). */
+export interface FoundPack extends Omit<InstalledPack, "plugins"> {
+  plugins: Promise<string[]>;
+}
+
+export function asFound(pack: InstalledPack): FoundPack {
+  return { ...pack, plugins: Promise.resolve(pack.plugins) };
 }
 
 export async function listPacks(
@@ -128,13 +144,14 @@ export function resolvePack(
 
 /**
  * `resolvePack` without reading every pack when `nameOrPlugin` is a pack folder's name (the usual
- * case); `packs()` then reads them all once, only if asked.
+ * case); `packs()` then reads them all once, only if asked. A pack from git is answered with its
+ * folder and origin while its plugins are still being listed: an update starts fetching meanwhile.
  */
 export async function findPack(
   homes: Homes,
   nameOrPlugin: string,
   warn: (line: string) => void,
-): Promise<{ pack: InstalledPack; viaPlugin: boolean; packs: () => Promise<InstalledPack[]> }> {
+): Promise<{ pack: FoundPack; viaPlugin: boolean; packs: () => Promise<InstalledPack[]> }> {
   let all: Promise<InstalledPack[]> | undefined;
   const packs = () => (all ??= listPacks(homes, warn));
   const dirs = await packsDirs(homes);
@@ -142,20 +159,26 @@ export async function findPack(
   const direct =
     /^[^/\\]+$/.test(nameOrPlugin) && !nameOrPlugin.startsWith(".")
       ? await Promise.all(
-          scopes.map(async (scope) => {
+          scopes.map(async (scope): Promise<FoundPack | undefined> => {
             const dir = path.join(dirs[scope], nameOrPlugin);
             try {
               if (!(await stat(dir)).isDirectory()) return undefined;
             } catch {
               return undefined;
             }
-            return readPack(dir, scope, warn);
+            const { head, sidecar, listing } = await readHead(dir, scope, warn);
+            const plugins = listing.then((l) => l.names);
+            plugins.catch(() => undefined); // whoever needs the names sees the failure
+            if (sidecar) return { ...head, plugins };
+            const { names, errors } = await listing;
+            return names.length > 0 || errors > 0 ? { ...head, plugins } : undefined;
           }),
         )
       : [];
-  const found = direct.filter((p): p is InstalledPack => p !== undefined);
+  const found = direct.filter((p): p is FoundPack => p !== undefined);
   if (found.length === 1) return { pack: found[0], viaPlugin: false, packs };
-  return { ...resolvePack(await packs(), nameOrPlugin), packs };
+  const { pack, viaPlugin } = resolvePack(await packs(), nameOrPlugin);
+  return { pack: asFound(pack), viaPlugin, packs };
 }
 
 /** Refuses a pack name or plugin names that an installed pack (other than `except`) already has. */

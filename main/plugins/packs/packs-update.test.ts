@@ -5,14 +5,17 @@
  * `updateAll` goes on past a failing pack, and remove takes a whole pack away.
  */
 import assert from "node:assert/strict";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { appendFile, chmod, mkdir, readFile, readlink, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { promisify } from "node:util";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 import {
   gitRepos,
+  gitTestEnv,
   packFiles,
   pluginFiles,
   pluginGreeting,
@@ -23,6 +26,7 @@ import {
 import { consenting, loads, packEnv, state } from "./testing/pack-env.ts";
 import type { PackUpdateOutcome } from "./types.ts";
 
+const run = promisify(execFile);
 let repos: GitRepos;
 let http: GitHttpServer;
 before(async () => {
@@ -80,6 +84,57 @@ test("an update fetches the new commit, shows commits and files, and swaps the p
   assert.match(origin, /^updated_at: /m);
   assert.equal(out.pack.origin?.updatedAt !== undefined, true);
   assert.deepEqual((await loads(env)).names.sort(), ["keeper", "tool1", "tool2", "tool3"]);
+});
+
+test("an update over the installed copy writes exactly the new commit; the old copy is gone once settled", async () => {
+  await using env = await packEnv();
+  const repo = await repos.create("exact", {
+    ...pluginFiles("p1"),
+    ...pluginFiles("p2"),
+    "docs/same.md": "unchanged\n",
+    "docs/gone.md": "to be deleted\n",
+    "docs/link.md": { symlink: "same.md" },
+    "bin/run.sh": "#!/bin/sh\necho run\n",
+    "lib/shared.txt": "shared v1\n",
+  });
+  const manager = env.manager();
+  const installed = await manager.add({ source: repo.fileUrl, scope: "global" }, consenting());
+  // The same size, moments after the install: only the content tells the file changed.
+  await repo.commit("Edit, delete, add, relink", {
+    "lib/shared.txt": "shared v2\n",
+    "docs/gone.md": null,
+    "docs/new.md": "new\n",
+    "docs/link.md": { symlink: "new.md" },
+    "p1/index.ts": (await readFile(path.join(installed.dir, "p1/index.ts"), "utf8")).replace(
+      "version 1",
+      "version 9",
+    ),
+  });
+  await chmod(path.join(repo.dir, "bin/run.sh"), 0o755);
+  const to = await repo.commit("Make run.sh executable");
+  const out = await manager.update("exact", consenting());
+  assert.equal(out.to, to);
+
+  const git = async (dir: string, ...args: string[]) =>
+    (await run("git", args, { cwd: dir, env: gitTestEnv({}) })).stdout;
+  assert.equal(await git(installed.dir, "rev-parse", "HEAD"), `${to}\n`);
+  assert.equal(
+    await git(installed.dir, "ls-files", "--stage"),
+    await git(repo.dir, "ls-files", "--stage"),
+  );
+  assert.equal(
+    await git(installed.dir, "status", "--porcelain", "--untracked-files=all"),
+    "",
+    "every file as the commit has it, and nothing else",
+  );
+  assert.equal(await readFile(path.join(installed.dir, "lib/shared.txt"), "utf8"), "shared v2\n");
+  assert.match(await readFile(path.join(installed.dir, "p1/index.ts"), "utf8"), /version 9/);
+  assert.equal(await readlink(path.join(installed.dir, "docs/link.md")), "new.md");
+  assert.equal(await stat(path.join(installed.dir, "docs/gone.md")).catch(() => "gone"), "gone");
+  assert.ok((await stat(path.join(installed.dir, "bin/run.sh"))).mode & 0o100, "executable");
+
+  await manager.settled();
+  assert.ok(!(await state(env)).some((l) => /\.islet-/.test(l)), "the old copy is deleted");
 });
 
 test("an update that does not build leaves the old version installed and serving", async () => {

@@ -12,8 +12,9 @@ import { removeInstalled } from "./staging.ts";
 import { PackError, type InstalledPack } from "./types.ts";
 
 export async function removePack(ctx: PackContext, nameOrPlugin: string): Promise<InstalledPack> {
-  const { pack, viaPlugin } = await findPack(ctx.homes, nameOrPlugin, ctx.warn);
-  if (viaPlugin && pack.plugins.length > 1)
+  const found = await findPack(ctx.homes, nameOrPlugin, ctx.warn);
+  const pack: InstalledPack = { ...found.pack, plugins: await found.pack.plugins };
+  if (found.viaPlugin && pack.plugins.length > 1)
     throw new PackError(
       `"${nameOrPlugin}" is one of the ${pack.plugins.length} plugins of pack ${pack.name} (${pack.plugins.join(", ")}): remove the whole pack with \`islet plugins remove ${pack.name}\`, or set disabled: true in its plugin.yaml to turn only it off`,
     );

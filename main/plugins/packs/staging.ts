@@ -83,7 +83,7 @@ export async function moveIntoPlace(staged: string, target: string): Promise<voi
  * Replaces the installed `target` with `staged`. The old copy is moved aside first and put back if
  * the new one cannot be moved in, so a failure leaves the old version installed. Resolves once the
  * new version is in place; `oldCopyRemoved` settles when the old copy is deleted (the caller
- * waits for it beside its own last steps; a failure leaves a dot-folder the next operation sweeps).
+ * hands it to the operation's tidying; a failure leaves a dot-folder the next operation sweeps).
  */
 export async function swapInto(
   staged: string,

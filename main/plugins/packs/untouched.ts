@@ -30,7 +30,7 @@ const statLine = (st: BigIntStats) =>
   [st.size, st.mtimeNs, st.ctimeNs, st.ino, st.mode].map(String).join(" ");
 
 /** Every file and symlink under `dir` but .git, node_modules/ and the root .origin.yaml. */
-function* worktreeFiles(dir: string, rel = ""): Generator<string> {
+export function* worktreeFiles(dir: string, rel = ""): Generator<string> {
   for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
     const name = rel ? `${rel}/${e.name}` : e.name;
     if (e.isDirectory()) {

@@ -16,16 +16,18 @@ import {
 } from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { fetchUpdate } from "./git.ts";
-import { changesBetween } from "./git-history.ts";
+import { startChanges, type Changes, type StartedChanges } from "./git-history.ts";
+import { changedPaths as changedInIndex, readIndexEntries } from "./git-index.ts";
 import {
   checkoutCommit,
+  copyCheckedOut,
   copyInstalled,
   currentBranch,
   excludeIslands,
   headCommit,
   localState,
 } from "./git-local.ts";
-import { checkClashes, findPack } from "./installed.ts";
+import { checkClashes, findPack, type FoundPack } from "./installed.ts";
 import { hasOrigin, readOrigin, writeOrigin } from "./origin.ts";
 import { looksLikeCommit, parseSource, type GitSource } from "./source.ts";
 import { createStaging, swapInto } from "./staging.ts";
@@ -43,7 +45,7 @@ const MAX_LISTED_EDITS = 3;
 
 async function refuseLocalEdits(
   ctx: PackContext,
-  pack: InstalledPack,
+  pack: { name: string; dir: string },
   commit: string,
 ): Promise<void> {
   // Untouched since its checkout (the usual case): known without starting git.
@@ -69,13 +71,21 @@ export async function updatePack(
   return updateResolved(ctx, pack, packs, hooks);
 }
 
+const listed = async (pack: FoundPack): Promise<InstalledPack> => ({
+  ...pack,
+  plugins: await pack.plugins,
+});
+
 const inSubpath = (file: string, subpath: string | undefined) =>
   !subpath || file === subpath || file.startsWith(`${subpath}/`);
 
-/** Updates `pack`; `packs()` lists everything installed (read only if the update adds plugins). */
+/**
+ * Updates `pack` (whose plugins may still be being listed); `packs()` lists everything installed
+ * (read only if the update adds plugins).
+ */
 export async function updateResolved(
   ctx: PackContext,
-  pack: InstalledPack,
+  pack: FoundPack,
   packs: () => Promise<InstalledPack[]>,
   hooks: PackOperationHooks,
 ): Promise<PackUpdateOutcome> {
@@ -88,59 +98,69 @@ export async function updateResolved(
   const source = (await parseSource(origin.url, { cwd: pack.dir })) as GitSource;
   // A pack pinned to a commit never moves.
   if (origin.ref && looksLikeCommit(origin.ref) && origin.commit.startsWith(origin.ref))
-    return { pack, from: origin.commit, to: origin.commit, changed: false };
+    return { pack: await listed(pack), from: origin.commit, to: origin.commit, changed: false };
 
   const pluginsDir = path.dirname(pack.dir);
   const staging = await createStaging(pluginsDir, pack.name);
+  let changes: StartedChanges | undefined;
+  let history: Promise<Changes> | undefined;
   try {
-    // The edit check runs beside the copy and the fetch (it only reads the installed copy): an
-    // edited pack is refused all the same, and an unedited one does not wait for it.
-    await copyInstalled(pack.dir, staging.pack);
+    // The installed copy's .git now, and its checked-out files while git fetches, so that the
+    // checkout writes only what changed; not the files when the update is forced over local
+    // edits (an edited copy is refused otherwise, and a forced one keeps none of them).
+    const withFiles = !hooks.force;
+    copyInstalled(pack.dir, staging.pack, withFiles);
     report(hooks, "fetching", `Fetching ${source.url}`);
     const git = gitContext(ctx, hooks, "fetching");
-    // Both are waited for (git must be done with the staging folder before it is removed); the
-    // edits are reported first.
-    const [edits, fetched] = await Promise.allSettled([
-      hooks.force ? undefined : refuseLocalEdits(ctx, pack, origin.commit),
-      fetchUpdate(staging.pack, source, origin.ref, origin.commit, git),
+    const fetching = fetchUpdate(staging.pack, source, origin.ref, origin.commit, git);
+    fetching.catch(() => undefined); // awaited below
+    // What changed, for the question, is read by one git process (see git-history.ts), started
+    // while the fetch waits on the network and told the range once it is known. It starts after
+    // the fetch's git (a spawn holds this thread up; the fetch's is queued a few ticks on).
+    await new Promise((resolve) => setImmediate(resolve));
+    changes = startChanges(staging.pack, origin.subpath, ctx.env);
+    // The edit check runs beside the fetch and the copy (it only reads the installed copy). All
+    // are waited for (git must be done with the staging folder before it is removed); edits are
+    // reported first.
+    const [edits, fetched, copied] = await Promise.allSettled([
+      withFiles ? refuseLocalEdits(ctx, pack, origin.commit) : undefined,
+      fetching,
+      withFiles ? copyCheckedOut(pack.dir, staging.pack) : undefined,
     ]);
     if (edits.status === "rejected") throw edits.reason;
     if (fetched.status === "rejected") throw fetched.reason;
+    if (copied.status === "rejected") throw copied.reason;
     const to = fetched.value;
     if (to === origin.commit) {
       report(hooks, "done", `${pack.name} is up to date`);
-      return { pack, from: origin.commit, to, changed: false };
+      return { pack: await listed(pack), from: origin.commit, to, changed: false };
     }
-    // What changed needs only the objects: it is read while the files are checked out and checked.
-    // One git process; the files are the whole repository's (a plugin may import a file outside
-    // the subpath), the commits those touching the subpath.
-    const history = changesBetween(staging.pack, origin.commit, to, origin.subpath, ctx.env);
-    const checked = (async () => {
-      await checkoutCommit(staging.pack, to, await currentBranch(staging.pack), ctx.env);
-      markCheckedOut(staging.pack);
-      await excludeIslands(staging.pack);
-      checkAborted(hooks, `updating ${pack.name}`);
-      report(hooks, "validating", `Checking the plugins of ${pack.name}`);
-      return validateStaged({
-        root: staging.pack,
-        subpath: origin.subpath,
-        label: pack.name,
-        where: source.url,
-        scope: pack.scope,
-        warn: ctx.warn,
-      });
-    })();
-    // Both settle before going on: git must be done with the staging folder before it is removed.
-    const [validated, read] = await Promise.allSettled([checked, history]);
-    if (validated.status === "rejected") throw validated.reason;
-    if (read.status === "rejected") throw read.reason;
-    const staged = validated.value;
-    const { commits, files: changed } = read.value;
+    history = changes.read(origin.commit, to);
+    history.catch(() => undefined); // awaited below; a failure before then is not unhandled
+    // What to build is told by the index before and after the checkout when it can be read
+    // here (not waiting for the history); otherwise by the history's files.
+    const gitDir = path.join(staging.pack, ".git");
+    const indexBefore = readIndexEntries(gitDir);
+    await checkoutCommit(staging.pack, to, await currentBranch(staging.pack), ctx.env, withFiles);
+    markCheckedOut(staging.pack);
+    const indexAfter = indexBefore && readIndexEntries(gitDir);
+    await excludeIslands(staging.pack);
+    checkAborted(hooks, `updating ${pack.name}`);
+    report(hooks, "validating", `Checking the plugins of ${pack.name}`);
+    const staged = await validateStaged({
+      root: staging.pack,
+      subpath: origin.subpath,
+      label: pack.name,
+      where: source.url,
+      scope: pack.scope,
+      warn: ctx.warn,
+    });
     // What the user granted before is read while the plugins are vendored and built.
     const freshRead = notGrantedYet(ctx.grants, pack.dir, staged.plugins);
     freshRead.catch(() => undefined); // awaited below; a failure before then is not unhandled
     const names = staged.plugins.map((p) => p.name);
-    if (names.some((n) => !pack.plugins.includes(n)))
+    const installedNames = await pack.plugins;
+    if (names.some((n) => !installedNames.includes(n)))
       checkClashes(await packs(), pack.name, names, pack.dir);
     const vendor = hooks.vendor !== false;
     if (vendor) {
@@ -159,17 +179,18 @@ export async function updateResolved(
       if (vendored > 0) await checkSymlinks(staging.pack, pack.name);
     }
     checkAborted(hooks, `updating ${pack.name}`);
-    const only = pluginsToBuild(
-      staged,
-      changed.map((f) => f.path),
-      vendor !== origin.vendored,
-    );
+    const changedPaths =
+      indexBefore && indexAfter
+        ? changedInIndex(indexBefore, indexAfter)
+        : (await history).files.map((f) => f.path);
+    const only = pluginsToBuild(staged, changedPaths, vendor !== origin.vendored);
     const count = only?.size ?? staged.plugins.length;
     report(hooks, "building", `Building ${count} changed plugin${count === 1 ? "" : "s"}`);
     await buildCheck(staged, pack.name, only);
 
     report(hooks, "consent", `Asking to update ${pack.name}`);
     const fresh = await freshRead;
+    const { commits, files: changed } = await history;
     const question = updateQuestion({
       pack: pack.name,
       source: source.url,
@@ -179,7 +200,7 @@ export async function updateResolved(
       files: changed.filter((f) => inSubpath(f.path, origin.subpath)),
       plugins: staged.plugins,
       fresh,
-      removed: pack.plugins.filter((n) => !names.includes(n)),
+      removed: installedNames.filter((n) => !names.includes(n)),
     });
     if (!(await hooks.consent(question)))
       throw new PackError(
@@ -199,17 +220,16 @@ export async function updateResolved(
     // Only what the question showed as new needs recording; the rest was granted already.
     // A plugin the update dropped leaves no grants behind for whatever is put in its folder later.
     const asked = staged.plugins.filter((p) => (fresh.get(p.name)?.length ?? 0) > 0);
+    // The new version serves from here; the old copy, out of the loader's sight, is deleted after.
+    ctx.tidy(oldCopyRemoved);
     await Promise.all([
-      oldCopyRemoved,
-      Promise.all([
-        recordGrants(ctx.grants, pack.dir, asked),
-        forgetDropped(ctx.grants, pack.dir, staged.plugins),
-      ]).catch((err: unknown) =>
-        ctx.warn(
-          `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
-        ),
+      recordGrants(ctx.grants, pack.dir, asked),
+      forgetDropped(ctx.grants, pack.dir, staged.plugins),
+    ]).catch((err: unknown) =>
+      ctx.warn(
+        `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
       ),
-    ]);
+    );
     report(hooks, "done", `Updated ${pack.name}`);
     return {
       pack: { ...pack, origin: newOrigin, plugins: names },
@@ -220,6 +240,8 @@ export async function updateResolved(
   } catch (err) {
     throw asPackError(err, `updating ${pack.name}`);
   } finally {
+    // git must be done with the staging folder before it is removed.
+    await (history ? history.catch(() => undefined) : changes?.stop());
     await staging.dispose();
   }
 }

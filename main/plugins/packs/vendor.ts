@@ -107,8 +107,13 @@ export async function vendorAll(
   targets: VendorTarget[],
   opts: { env: NodeJS.ProcessEnv; signal?: AbortSignal; progress?(label: string): void },
 ): Promise<number> {
+  // Read all at once; a broken package.json is reported in the targets' order.
+  const needs = await Promise.allSettled(targets.map((t) => needsVendoring(t.dir, t.label)));
   const todo: VendorTarget[] = [];
-  for (const t of targets) if (await needsVendoring(t.dir, t.label)) todo.push(t);
+  needs.forEach((need, i) => {
+    if (need.status === "rejected") throw need.reason;
+    if (need.value) todo.push(targets[i]);
+  });
   const one = async (t: VendorTarget) => {
     opts.progress?.(t.label);
     if (t.installedDir && (await sameDependencies(t.installedDir, t.dir))) {
