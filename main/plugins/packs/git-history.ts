@@ -1,5 +1,5 @@
 /**
- * What an update changes, for its question and for choosing what to rebuild: the commits (those
+ * What an update changes, for its question (and what to rebuild when the index cannot tell): the commits (those
  * touching the subpath, when the pack has one) and the files changed in the whole repository,
  * read by ONE `git log --name-status` rather than a `git log` and a `git diff` (on a busy machine
  * every git process waits its turn). The files are each commit's changes folded into the net
@@ -7,7 +7,7 @@
  * merge may keep what a side commit deleted, which folding cannot tell.
  */
 import { commitsBetween, filesBetween, type CommitSummary, type FileChange } from "./git-local.ts";
-import { runGit, startGit } from "./git-run.ts";
+import { startGit } from "./git-run.ts";
 
 const MAX_COMMITS = 500;
 
@@ -142,27 +142,16 @@ async function summarize(
   return { commits, files: foldChanges(logged) };
 }
 
-export async function changesBetween(
-  dir: string,
-  from: string,
-  to: string,
-  subpath: string | undefined,
-  env: NodeJS.ProcessEnv,
-): Promise<Changes> {
-  const out = await runGit([...LOG, `${from}..${to}`], { cwd: dir, env });
-  return summarize(out, dir, from, to, subpath, env);
-}
-
 export interface StartedChanges {
-  /** What changed from `from` to `to`, as changesBetween says. */
+  /** The commits from `from` to `to` (those touching the subpath) and the files they changed. */
   read(from: string, to: string): Promise<Changes>;
   /** Ends the git process when read will not be called; resolves once it has exited. */
   stop(): Promise<void>;
 }
 
 /**
- * changesBetween with its git process started before the range is known (an update starts it
- * while the fetch waits on the network): the range is given on stdin once the fetch is done.
+ * Starts the git process before the range is known (an update starts it while the fetch waits on
+ * the network); the range is given on stdin once the fetch is done.
  */
 export function startChanges(
   dir: string,
