@@ -1,10 +1,11 @@
 /**
- * What an update changes, for its question (and what to rebuild when the index cannot tell): the commits (those
- * touching the subpath, when the pack has one) and the files changed in the whole repository,
- * read by ONE `git log --name-status` rather than a `git log` and a `git diff` (on a busy machine
- * every git process waits its turn). The files are each commit's changes folded into the net
- * change from `from` to `to`. A range holding a merge asks `git log` and `git diff` as before: a
- * merge may keep what a side commit deleted, which folding cannot tell.
+ * What an update changes, for its question (and for choosing what to rebuild when the index
+ * cannot tell): the commits (those touching the subpath, when the pack has one) and the files
+ * changed in the whole repository, read by ONE `git log --name-status` rather than a `git log`
+ * and a `git diff` (on a busy machine every git process waits its turn). The files are each
+ * commit's changes folded into the net change from `from` to `to`. A range holding a merge asks
+ * `git log` and `git diff` as before: a merge may keep what a side commit deleted, which folding
+ * cannot tell.
  */
 import { commitsBetween, filesBetween, type CommitSummary, type FileChange } from "./git-local.ts";
 import { startGit } from "./git-run.ts";
