@@ -21,7 +21,6 @@ import { Contributions } from "../extensions/contributions.ts";
 import {
   OUTPUT_STYLE_KEY,
   outputStyleCommand,
-  restoreOutputStyle,
   type OutputStyleDeps,
 } from "../extensions/output-styles/command.ts";
 import { findOutputStyles } from "../extensions/output-styles/styles.ts";
@@ -32,7 +31,8 @@ import { DeclarativeExtensions } from "../extensions/declarative.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
-import { Conversation } from "./conversation.ts";
+import type { Conversation } from "./conversation.ts";
+import { openConversation, type OpenRequest } from "./open-conversation.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../version.ts";
@@ -364,60 +364,12 @@ export class Engine {
     return agent;
   }
 
-  /**
-   * A new conversation (its file is created once the model is known) or a saved one. `questions`:
-   * who approves this conversation's tool calls (the UI client that owns it); else the engine's.
-   */
-  async open(opts: {
-    sessionId?: string;
-    agent?: string;
-    emit: EventSink;
-    questions?: QuestionPort;
-  }): Promise<Conversation> {
-    // MCP servers start while the user types; their tools join the turn when they are ready.
-    this.mcp.startInBackground();
-    if (opts.sessionId) {
-      const id = await this.store.resolve(opts.sessionId);
-      const saved = await this.store.load(id);
-      for (const w of saved.warnings) this.opts.warn(w);
-      this.plugins?.once.restore(id, saved.state);
-      const agentName = opts.agent ?? (this.agents.has(saved.agent) ? saved.agent : "default");
-      this.agent(agentName);
-      const session = new AgentSession(this.deps(opts.emit, id, opts.questions), {
-        agent: agentName,
-        sessionId: id,
-        title: saved.title,
-        messages: saved.messages,
-        todos: saved.todos,
-        stats: saved.stats ?? undefined,
-      });
-      restoreOutputStyle(
-        session,
-        saved.state[OUTPUT_STYLE_KEY],
-        () => this.outputStyles(),
-        this.opts.warn,
-      );
-      return new Conversation(
-        this,
-        session,
-        { provider: saved.provider, model: saved.model },
-        opts.questions,
-      );
-    }
-    const agent = this.agent(opts.agent ?? "default");
-    const resolved = await this.opts.resolveModel(agent);
-    const id = await this.store.create({
-      workdir: this.homes.workdir,
-      agent: agent.name,
-      provider: resolved.provider.name,
-      model: resolved.model,
+  /** A new conversation (its file is created once the model is known) or a saved one. */
+  open(req: OpenRequest): Promise<Conversation> {
+    return openConversation(this, req, {
+      opts: this.opts,
+      deps: (emit, id, questions) => this.deps(emit, id, questions),
     });
-    const session = new AgentSession(this.deps(opts.emit, id, opts.questions), {
-      agent: agent.name,
-      sessionId: id,
-    });
-    session.state.resolved = resolved;
-    return new Conversation(this, session, undefined, opts.questions);
   }
 
   /** Output styles of the homes (the project's once trusted) and the enabled Claude Code plugins. */

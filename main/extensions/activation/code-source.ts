@@ -9,15 +9,15 @@ import { describePermission } from "../../host/permission-text.ts";
 import { requestedItems } from "../../plugins/consent/requests.ts";
 import { parseManifest } from "../../plugins/loader/manifest.ts";
 import type { ConsentGate } from "../../plugins/consent/gate.ts";
+import type { OnDemandPlugins } from "../../plugins/runtime/on-demand.ts";
 import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
 import type { PluginSpec } from "../../plugins/runtime/port.ts";
 import type { ActivatablePlugin, ActivatableSource } from "./activatable.ts";
 
 /** The runtime's side this source needs (the engine's current runtime, or none). */
-export type OnDemandRuntime = Pick<
-  PluginRuntime,
-  "onDemand" | "activate" | "deactivate" | "reloadChanged"
->;
+export interface OnDemandRuntime extends Pick<PluginRuntime, "reloadChanged"> {
+  readonly onDemand: Pick<OnDemandPlugins, "list" | "activate" | "deactivate">;
+}
 
 /** The consent gate's side: permission requests are asked when a plugin first loads. */
 export type OnDemandConsent = Pick<ConsentGate, "want" | "settle">;
@@ -41,7 +41,7 @@ export class CodePluginSource implements ActivatableSource {
     if (!runtime) return { plugins: [], problems: [] };
     const problems: { file: string; message: string }[] = [];
     const plugins: ActivatablePlugin[] = [];
-    for (const spec of runtime.onDemand()) {
+    for (const spec of runtime.onDemand.list()) {
       try {
         plugins.push(await this.plugin(spec));
       } catch (err) {
@@ -77,7 +77,7 @@ export class CodePluginSource implements ActivatableSource {
       activate: async () => {
         const runtime = this.runtime();
         if (!runtime) throw new Error("plugins are not loaded (--without-plugins?)");
-        await runtime.activate(name);
+        await runtime.onDemand.activate(name);
         if (this.consent && asked.length > 0) {
           // Its permission requests are asked now that it loads (SPEC §6); a grant reloads it
           // with them. Rediscovering queues the question; it is answered in the background (as
@@ -88,7 +88,7 @@ export class CodePluginSource implements ActivatableSource {
         }
       },
       deactivate: async () => {
-        this.runtime()?.deactivate(name);
+        this.runtime()?.onDemand.deactivate(name);
       },
     };
   }

@@ -109,12 +109,12 @@ test("a source that fails to list keeps what it had, with one warning; the other
   try {
     await h.engine.activation.activate("alpha", { by: "user", reason: "" });
     const runtime = h.engine.plugins!;
-    const onDemand = runtime.onDemand.bind(runtime);
-    runtime.onDemand = () => {
+    const list = runtime.onDemand.list.bind(runtime.onDemand);
+    runtime.onDemand.list = () => {
       throw new Error("disk gone");
     };
     await h.engine.activation.refresh();
-    runtime.onDemand = onDemand;
+    runtime.onDemand.list = list;
     assert.equal(h.engine.activation.list()[0].status, "active");
     assert.ok(h.warnings.includes("code-plugins: could not list its plugins: disk gone"));
   } finally {

@@ -53,8 +53,8 @@ export function describeHooks(runtime: PluginRuntime): string {
       `${name}: ${e.plugin.status}${what ? ` (${what})` : ""}${e.plugin.error ? ` — ${e.plugin.error}` : ""}`,
     );
   }
-  for (const spec of runtime.onDemand())
-    if (!runtime.isActivated(spec.name))
+  for (const spec of runtime.onDemand.list())
+    if (!runtime.onDemand.isActivated(spec.name))
       out.push(`${spec.name}: on demand, inactive (\`/plugin activate ${spec.name}\` loads it)`);
   for (const p of runtime.problems) out.push(`load error: ${p.file}: ${p.message}`);
   return out.join("\n").trim() || "No plugins loaded.";

@@ -199,3 +199,8 @@ export class LoadedPlugin {
     return this.module && !this.module.disposed ? this.module.heapUsed() : 0;
   }
 }
+
+/** A load error's first line (the rest is a stack or a bundler's listing), for one-line reports. */
+export function firstLine(error: string | undefined): string {
+  return (error ?? "no reason given").split("\n")[0];
+}

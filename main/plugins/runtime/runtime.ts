@@ -14,7 +14,8 @@ import { buildPlugin, type Built } from "./build.ts";
 import { pluginCommands } from "./commands.ts";
 import { OnceTracker, pluginHandler, type ConditionCheck } from "./handlers.ts";
 import { KnownNames } from "./known-names.ts";
-import type { LoadedPlugin } from "./loaded-plugin.ts";
+import { firstLine, type LoadedPlugin } from "./loaded-plugin.ts";
+import { OnDemandPlugins } from "./on-demand.ts";
 import { pluginCommand } from "./plugin-command.ts";
 import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
 import type { LoadProblem, PluginPort, PluginSpec } from "./port.ts";
@@ -76,6 +77,12 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   readonly once = new OnceTracker();
   /** Discovery problems (bad manifests, duplicates) as of the last load. */
   problems: LoadProblem[] = [];
+  /** `activation: on-demand` plugins: found by each discovery, loaded only while activated. */
+  readonly onDemand = new OnDemandPlugins({
+    load: async (spec) => this.install(spec, await buildPlugin(spec, this.port), false),
+    unload: (name) => this.remove(name),
+    loaded: (name) => this.entries.get(name)?.plugin,
+  });
   private readonly entries = new Map<string, Entry>();
   private readonly opts: RuntimeOptions;
   private handlerCache = new Map<HookTiming, HookHandler[]>();
@@ -85,9 +92,6 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   private readonly knownTools: KnownNames;
   private readonly knownCommands: KnownNames;
   private readonly reportListeners = new Set<(report: ReloadReport, read: ReportRead) => void>();
-  /** `activation: on-demand` plugins as last discovered; loaded only while in `activated`. */
-  private onDemandSpecs = new Map<string, PluginSpec>();
-  private readonly activated = new Set<string>();
 
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
@@ -165,50 +169,11 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     return reports;
   }
 
-  /**
-   * Discovers; returns what is to be loaded: every plugin but the on-demand ones not activated
-   * (those are kept aside for `onDemand()` and `activate()`).
-   */
+  /** Discovers; returns what is to be loaded (on-demand plugins only while activated). */
   private async discoverLoadable(): Promise<PluginSpec[]> {
     const { plugins, errors } = await this.port.discover();
     this.problems = errors;
-    this.onDemandSpecs = new Map(plugins.filter((s) => s.onDemand).map((s) => [s.name, s]));
-    for (const name of this.activated)
-      if (!this.onDemandSpecs.has(name)) this.activated.delete(name);
-    return plugins.filter((s) => !s.onDemand || this.activated.has(s.name));
-  }
-
-  /** The `activation: on-demand` plugins found by the last discovery, loaded or not. */
-  onDemand(): PluginSpec[] {
-    return [...this.onDemandSpecs.values()];
-  }
-
-  /** Whether an on-demand plugin is loaded now. */
-  isActivated(name: string): boolean {
-    return this.activated.has(name) && this.entries.has(name);
-  }
-
-  /**
-   * Loads one on-demand plugin: its hooks, tool and command serve from the next model call.
-   * Rejects with the one-line load error (and leaves it unloaded) when it fails to load.
-   */
-  async activate(name: string): Promise<void> {
-    const spec = this.onDemandSpecs.get(name);
-    if (!spec) throw new Error(`no on-demand plugin named "${name}"`);
-    if (this.isActivated(name)) return;
-    this.activated.add(name);
-    await this.install(spec, await buildPlugin(spec, this.port), false);
-    const plugin = this.entries.get(name)?.plugin;
-    if (!plugin || plugin.status === "failed") {
-      this.deactivate(name);
-      throw new Error(firstLine(plugin?.error ?? "it was unloaded while loading"));
-    }
-  }
-
-  /** Unloads an on-demand plugin (its sandbox is disposed, its contributions released). */
-  deactivate(name: string): void {
-    this.activated.delete(name);
-    this.remove(name);
+    return this.onDemand.loadable(plugins);
   }
 
   private async rebuild(spec: PluginSpec, readAt: number): Promise<ReloadReport> {
@@ -411,8 +376,4 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     this.registrar?.dispose();
     this.registrar = null;
   }
-}
-
-function firstLine(error: string | undefined): string {
-  return (error ?? "no reason given").split("\n")[0];
 }
