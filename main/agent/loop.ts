@@ -173,11 +173,21 @@ export class AgentSession {
     reportOutcome(this.deps, out, { state: this.state });
   }
 
-  /** Ends a unit of work: stats saved, the session file made durable, `done` emitted. */
+  /**
+   * Ends a unit of work: stats saved, the session file's fsync started, `done` emitted. The turn
+   * does not wait for the disk: its records are already written (a process crash keeps them), the
+   * fsync only guards against power loss, and closing the session waits for it (store.close).
+   */
   async settle(): Promise<void> {
     const stats = snapshotStats(this.state.stats);
     this.deps.session?.setStats(stats);
-    await this.deps.session?.flush();
+    void this.deps.session?.flush().catch((err: Error) =>
+      this.deps.emit({
+        type: "notice",
+        source: "engine",
+        text: `session not synced: ${err.message}`,
+      }),
+    );
     this.deps.emit({ type: "done", stats, sessionId: this.state.sessionId });
   }
 
