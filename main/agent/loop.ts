@@ -3,27 +3,22 @@
  * (streamed, with recovery) → AfterResponse → tool calls → loop until no tool calls, Done,
  * max steps or stop.
  */
-import type { AgentConfig } from "../agents/definition.ts";
 import { environmentPrompt } from "../agents/definition.ts";
-import type { ChatRequest, ToolSpec } from "../providers/types.ts";
 import { ProviderError } from "../providers/types.ts";
-import { filterTools, matchesToolPattern } from "../tools/registry.ts";
+import { filterTools } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
 import type { Context, Stats } from "../../plugins/sdk/index.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
-import { runBeforeChat, runReadOnly } from "./hooks/pipeline.ts";
-import { runTransform } from "./hooks/transform.ts";
+import { runReadOnly } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
 import { makeMessage, type Message } from "../conversation/message.ts";
-import type { ModelResponse } from "./model-call.ts";
 import { reportOutcome } from "./report.ts";
 import { newStats, snapshotStats } from "./stats.ts";
 import type { AgentState, EngineDeps } from "./state.ts";
 import type { AgentEvent } from "./events.ts";
 import { runToolPhase } from "./tool-phase.ts";
-import { callWithRecovery } from "./recovery.ts";
-import { accountResponse, runAfterResponsePhase } from "./response-phase.ts";
+import { runChatStep, type StepHost } from "./chat-step.ts";
 
 export type RunStatus = "done" | "max_steps" | "stopped" | "error" | "skipped";
 
@@ -53,48 +48,26 @@ export interface SessionInit {
   stats?: Stats;
 }
 
-type StepResult =
-  | {
-      kind: "response";
-      response: ModelResponse;
-      offered: Map<string, Tool>;
-      /** AfterResponse put messages into history: the model gets another step to answer them. */
-      followUp: boolean;
-    }
-  | { kind: "skipped" }
-  | { kind: "error"; error: ProviderError };
-
 export class AgentSession {
   readonly state: AgentState;
   private readonly deps: EngineDeps;
   private controller: AbortController | null = null;
+  /** What a model step (chat-step.ts) may do to this session. */
+  private readonly stepHost: StepHost;
 
   constructor(deps: EngineDeps, init: SessionInit) {
     this.deps = deps;
-    const agent = deps.agents.get(init.agent);
-    if (!agent)
-      throw new Error(
-        `unknown agent "${init.agent}"; known: ${[...deps.agents.keys()].join(", ")}`,
-      );
-    const tools = newToolSessionState();
-    tools.todos = init.todos ?? [];
-    this.state = {
-      agent,
-      resolved: null,
-      messages: init.messages ?? [],
-      tools,
-      stats: init.stats ?? newStats(),
-      iteration: 0,
-      lastApiTokens: 0,
-      toolHistory: [],
-      patchCounts: {},
-      sessionId: init.sessionId,
-      title: init.title ?? "",
-      lastResponse: { empty: false, contentEmpty: false, hasToolCalls: false },
-      availableTools: [],
-      lastSystemPrompt: "",
-      turnDisabledTools: [],
-      turnAllowedTools: null,
+    this.state = initialState(deps, init);
+    this.stepHost = {
+      state: this.state,
+      deps,
+      append: (m) => this.append(m),
+      inject: (i) => this.inject(i),
+      eject: (seen) => this.eject(seen),
+      ensureModel: () => this.ensureModel(),
+      switchAgent: (n) => this.switchAgent(n, "failover"),
+      agentTools: () => this.agentTools(),
+      systemPrompt: (extra) => this.systemPrompt(extra),
     };
   }
 
@@ -200,11 +173,21 @@ export class AgentSession {
     reportOutcome(this.deps, out, { state: this.state });
   }
 
-  /** Ends a unit of work: stats saved, the session file made durable, `done` emitted. */
+  /**
+   * Ends a unit of work: stats saved, the session file's fsync started, `done` emitted. The turn
+   * does not wait for the disk: its records are already written (a process crash keeps them), the
+   * fsync only guards against power loss, and closing the session waits for it (store.close).
+   */
   async settle(): Promise<void> {
     const stats = snapshotStats(this.state.stats);
     this.deps.session?.setStats(stats);
-    await this.deps.session?.flush();
+    void this.deps.session?.flush().catch((err: Error) =>
+      this.deps.emit({
+        type: "notice",
+        source: "engine",
+        text: `session not synced: ${err.message}`,
+      }),
+    );
     this.deps.emit({ type: "done", stats, sessionId: this.state.sessionId });
   }
 
@@ -274,7 +257,7 @@ export class AgentSession {
       this.state.stats.iterations++;
       await this.autoCompact(signal);
 
-      const result = await this.chatStep(signal, final);
+      const result = await runChatStep(this.stepHost, signal, final);
       if (result.kind === "error") return { status: "error", text, error: result.error };
       if (result.kind === "skipped") return { status: "skipped", text };
       const { response, offered } = result;
@@ -341,84 +324,31 @@ export class AgentSession {
       await compactHistory(this.state, this.deps, "auto", signal);
     }
   }
+}
 
-  /** BeforeChat → TransformMessages → provider call with recovery → AfterResponse. */
-  private async chatStep(signal: AbortSignal, final: boolean): Promise<StepResult> {
-    const { deps, state } = this;
-    const agentTools = this.agentTools();
-    state.availableTools = agentTools.map((t) => t.name);
-    state.lastSystemPrompt = this.systemPrompt([]);
-    const before = await runBeforeChat(
-      deps.hooks.handlers("beforeChat"),
-      buildContext(state, deps, agentTools.map(toolSpec)),
-    );
-    reportOutcome(deps, before, { state });
-    this.inject(before.injections);
-    if (before.skip) return { kind: "skipped" };
-
-    // The agent's allow-list (which is what lets opt-in tools through), minus what hooks disabled:
-    // beforeChat for this call, other hooks for the rest of the user turn.
-    const offeredTools = final
-      ? []
-      : filterTools(agentTools, {
-          enabled: state.agent.tools ?? [],
-          disabled: [...state.turnDisabledTools, ...before.disableTools],
-        }).filter(
-          (t) =>
-            state.turnAllowedTools === null ||
-            state.turnAllowedTools.some((p) => matchesToolPattern(t.name, p)),
-        );
-    const offered = new Map(offeredTools.map((t) => [t.name, t]));
-    const specs: ToolSpec[] = offeredTools.map(toolSpec);
-    state.availableTools = offeredTools.map((t) => t.name);
-    state.lastSystemPrompt = this.systemPrompt(before.appendSystem);
-
-    let seen = new Set<string>();
-    const prepare = async (): Promise<ChatRequest> => {
-      const transformed = await runTransform(
-        deps.hooks.handlers("transformMessages"),
-        buildContext(state, deps, specs),
-        state.lastSystemPrompt,
-        state.messages,
-      );
-      reportOutcome(deps, transformed, { state });
-      seen = new Set(state.messages.map((m) => m.id));
-      const agent: AgentConfig = state.agent;
-      return {
-        model: state.resolved!.model,
-        system: transformed.system,
-        messages: transformed.messages,
-        tools: specs,
-        signal,
-        thinking: agent.thinking ?? deps.thinkMode,
-      };
-    };
-
-    const called = await callWithRecovery(
-      {
-        state,
-        deps,
-        switchAgent: (n) => this.switchAgent(n, "failover"),
-        ensureModel: () => this.ensureModel(),
-      },
-      prepare,
-      signal,
-    );
-    if (called.kind === "error") return called;
-    const response = called.response;
-    // OnError chose skip: the turn ends quietly, as if the model had said nothing.
-    if (response.stopReason === "skipped") return { kind: "skipped" };
-    this.eject(seen);
-    accountResponse(this.state, this.deps, response);
-    const after = await runAfterResponsePhase(this.state, this.deps, response, {
-      append: (m) => this.append(m),
-      inject: (i) => this.inject(i),
-    });
-    return {
-      kind: "response",
-      response: after.kept ? response : { ...response, toolCalls: [] },
-      offered,
-      followUp: after.injected > 0,
-    };
-  }
+/** A session's state at its start (a new conversation, or one resumed from `init`). */
+function initialState(deps: EngineDeps, init: SessionInit): AgentState {
+  const agent = deps.agents.get(init.agent);
+  if (!agent)
+    throw new Error(`unknown agent "${init.agent}"; known: ${[...deps.agents.keys()].join(", ")}`);
+  const tools = newToolSessionState();
+  tools.todos = init.todos ?? [];
+  return {
+    agent,
+    resolved: null,
+    messages: init.messages ?? [],
+    tools,
+    stats: init.stats ?? newStats(),
+    iteration: 0,
+    lastApiTokens: 0,
+    toolHistory: [],
+    patchCounts: {},
+    sessionId: init.sessionId,
+    title: init.title ?? "",
+    lastResponse: { empty: false, contentEmpty: false, hasToolCalls: false },
+    availableTools: [],
+    lastSystemPrompt: "",
+    turnDisabledTools: [],
+    turnAllowedTools: null,
+  };
 }
