@@ -6,6 +6,7 @@ import { discoverPlugins, isSelected, matchesPattern, type DiscoverOptions } fro
 import type { PluginDir } from "./features.ts";
 import { loadPlugins, pluginConfigFor } from "./index.ts";
 import { pluginFiles, tempDir, type TempDir } from "./testing.ts";
+import { findPluginFolders } from "./walk.ts";
 
 let t: TempDir;
 beforeEach(() => {
@@ -256,6 +257,32 @@ describe("discoverPlugins", () => {
     const { plugins } = await discover();
     assert.equal(plugins[0].warnings.length, 1);
     assert.match(plugins[0].warnings[0], /did you mean opt_in\?/);
+  });
+
+  it("the walk hands each code plugin's plugin.yaml text to discovery, runners' not", async () => {
+    t.write({
+      ...pluginFiles("g/plugins/code", 'description: "code"\n'),
+      ...pluginFiles("g/plugins/tool", 'runner: "x"\ndescription: "runner"\n'),
+    });
+    const walked = await findPluginFolders(t.path("g/plugins"));
+    assert.deepEqual([...walked.manifests], [[t.path("g/plugins/code"), 'description: "code"\n']]);
+    assert.deepEqual(walked.runnerFolders, [t.path("g/plugins/tool")]);
+  });
+
+  it("an edited plugin.yaml is what the next discovery validates (one read, never stale)", async () => {
+    t.write(pluginFiles("g/plugins/p", 'description: "first"\n'));
+    assert.equal((await discover()).plugins[0].manifest.description, "first");
+    t.write({ "g/plugins/p/plugin.yaml": "name: renamed\ndisabled: yes-please\n" });
+    const { plugins, errors } = await discover();
+    assert.deepEqual(plugins, []);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0].message, /disabled/);
+    t.write({ "g/plugins/p/plugin.yaml": 'name: renamed\ndescription: "second"\n' });
+    const again = await discover();
+    assert.deepEqual(
+      again.plugins.map((p) => [p.name, p.manifest.description]),
+      [["renamed", "second"]],
+    );
   });
 });
 
