@@ -88,7 +88,9 @@ export async function installPrelude(
     ),
   ];
   // Synchronous on purpose: each async step is a round trip to the isolate's thread (~0.3 ms
-  // apiece on a busy machine), three times the work it hands over for this small, cached script.
+  // apiece on a busy machine), more than the work it hands over for this small, cached script.
+  // A lone load (a reload, an on-demand activation) waits for every trip; in a batch of loads
+  // they overlapped anyway, so there it is about even.
   const script = iso.compileScriptSync(PRELUDE_WRAPPER, {
     filename: "islet:prelude",
     ...(preludeCode ? { cachedData: preludeCode } : { produceCachedData: true }),
