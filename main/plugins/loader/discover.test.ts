@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
@@ -267,6 +268,16 @@ describe("discoverPlugins", () => {
     const walked = await findPluginFolders(t.path("g/plugins"));
     assert.deepEqual([...walked.manifests], [[t.path("g/plugins/code"), 'description: "code"\n']]);
     assert.deepEqual(walked.runnerFolders, [t.path("g/plugins/tool")]);
+  });
+
+  it("a plugin.yaml that is a FIFO is left to the manifest reader, not read by the walk", async (t2) => {
+    if (process.platform === "win32") return t2.skip("no FIFOs");
+    t.write({ "g/plugins/fifo/index.ts": "export const beforeChat = () => undefined;\n" });
+    execFileSync("mkfifo", [t.path("g/plugins/fifo/plugin.yaml")]);
+    // A blocking read would wait for a writer forever, with the event loop stopped.
+    const walked = await findPluginFolders(t.path("g/plugins"));
+    assert.deepEqual(walked.folders, [t.path("g/plugins/fifo")]);
+    assert.equal(walked.manifests.size, 0);
   });
 
   it("an edited plugin.yaml is what the next discovery validates (one read, never stale)", async () => {

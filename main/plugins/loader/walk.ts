@@ -7,7 +7,7 @@
  * folder with `manifest.json`, or whose plugin.yaml has a `runner:` key; code plugin discovery
  * never sees it.
  */
-import { readFileSync, type Dirent } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -134,15 +134,21 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
 }
 
 /**
- * A small file's text, or undefined when it cannot be read (its reader reports why). Synchronous:
- * for a file of a few hundred bytes one blocking read costs a fraction of the four thread-pool
- * round trips of fs/promises readFile (open, stat, read, close), and plugin loads are made of them.
+ * A small file's text, or undefined when it cannot be read or is not a regular file (its reader
+ * then tries again and reports why). Synchronous: one blocking read of a few hundred bytes costs a
+ * fraction of the four thread-pool round trips of fs/promises readFile (open, stat, read, close).
+ * Opened non-blocking and checked before reading, so a FIFO named plugin.yaml cannot freeze the
+ * host's event loop.
  */
 export function readText(file: string): string | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(file, "utf8");
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    return fstatSync(fd).isFile() ? readFileSync(fd, "utf8") : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
