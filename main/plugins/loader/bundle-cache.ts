@@ -6,7 +6,7 @@
  */
 import { hash as digest } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Bump when the cache layout changes. */
@@ -73,9 +73,10 @@ export function bundleHash(key: string, inputs: Record<string, string | null>): 
   return hashBytes(`${key}\n${parts.join("\n")}`);
 }
 
-async function readRecord(cacheDir: string, key: string): Promise<CacheRecord | undefined> {
+// The record and the code are read synchronously too, for the reason given at fileState.
+function readRecord(cacheDir: string, key: string): CacheRecord | undefined {
   try {
-    const record = JSON.parse(await readFile(recordFile(cacheDir, key), "utf8")) as CacheRecord;
+    const record = JSON.parse(readFileSync(recordFile(cacheDir, key), "utf8")) as CacheRecord;
     return record.format === CACHE_FORMAT && record.key === key ? record : undefined;
   } catch {
     return undefined;
@@ -84,13 +85,13 @@ async function readRecord(cacheDir: string, key: string): Promise<CacheRecord | 
 
 /** The cached bundle for `key` if every recorded input still hashes the same; else undefined. */
 export async function readCache(cacheDir: string, key: string): Promise<CacheHit | undefined> {
-  const record = await readRecord(cacheDir, key);
+  const record = readRecord(cacheDir, key);
   if (!record) return undefined;
   for (const [file, expected] of Object.entries(record.inputs)) {
     if (fileState(file).hash !== expected) return undefined;
   }
   try {
-    return { record, code: await readFile(path.join(cacheDir, record.codeFile), "utf8") };
+    return { record, code: readFileSync(path.join(cacheDir, record.codeFile), "utf8") };
   } catch {
     return undefined; // replaced by a concurrent writer: rebuild
   }
@@ -119,7 +120,7 @@ export async function writeCache(
   const codeFile = `${entry.key.slice(0, 32)}.${entry.hash.slice(0, 16)}.mjs`;
   try {
     await mkdir(cacheDir, { recursive: true });
-    const previous = await readRecord(cacheDir, entry.key);
+    const previous = readRecord(cacheDir, entry.key);
     await writeAtomic(path.join(cacheDir, codeFile), code);
     const record: CacheRecord = { format: CACHE_FORMAT, ...entry, codeFile };
     await writeAtomic(recordFile(cacheDir, entry.key), JSON.stringify(record));

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
@@ -6,6 +7,7 @@ import { discoverPlugins, isSelected, matchesPattern, type DiscoverOptions } fro
 import type { PluginDir } from "./features.ts";
 import { loadPlugins, pluginConfigFor } from "./index.ts";
 import { pluginFiles, tempDir, type TempDir } from "./testing.ts";
+import { findPluginFolders } from "./walk.ts";
 
 let t: TempDir;
 beforeEach(() => {
@@ -256,6 +258,42 @@ describe("discoverPlugins", () => {
     const { plugins } = await discover();
     assert.equal(plugins[0].warnings.length, 1);
     assert.match(plugins[0].warnings[0], /did you mean opt_in\?/);
+  });
+
+  it("the walk hands each code plugin's plugin.yaml text to discovery, runners' not", async () => {
+    t.write({
+      ...pluginFiles("g/plugins/code", 'description: "code"\n'),
+      ...pluginFiles("g/plugins/tool", 'runner: "x"\ndescription: "runner"\n'),
+    });
+    const walked = await findPluginFolders(t.path("g/plugins"));
+    assert.deepEqual([...walked.manifests], [[t.path("g/plugins/code"), 'description: "code"\n']]);
+    assert.deepEqual(walked.runnerFolders, [t.path("g/plugins/tool")]);
+  });
+
+  it("a plugin.yaml that is a FIFO is left to the manifest reader, not read by the walk", async (t2) => {
+    if (process.platform === "win32") return t2.skip("no FIFOs");
+    t.write({ "g/plugins/fifo/index.ts": "export const beforeChat = () => undefined;\n" });
+    execFileSync("mkfifo", [t.path("g/plugins/fifo/plugin.yaml")]);
+    // A blocking read would wait for a writer forever, with the event loop stopped.
+    const walked = await findPluginFolders(t.path("g/plugins"));
+    assert.deepEqual(walked.folders, [t.path("g/plugins/fifo")]);
+    assert.equal(walked.manifests.size, 0);
+  });
+
+  it("an edited plugin.yaml is what the next discovery validates (one read, never stale)", async () => {
+    t.write(pluginFiles("g/plugins/p", 'description: "first"\n'));
+    assert.equal((await discover()).plugins[0].manifest.description, "first");
+    t.write({ "g/plugins/p/plugin.yaml": "name: renamed\ndisabled: yes-please\n" });
+    const { plugins, errors } = await discover();
+    assert.deepEqual(plugins, []);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0].message, /disabled/);
+    t.write({ "g/plugins/p/plugin.yaml": 'name: renamed\ndescription: "second"\n' });
+    const again = await discover();
+    assert.deepEqual(
+      again.plugins.map((p) => [p.name, p.manifest.description]),
+      [["renamed", "second"]],
+    );
   });
 });
 

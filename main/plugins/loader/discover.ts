@@ -3,7 +3,7 @@
  * validated manifest and entry module, include/exclude, and duplicate names as load errors.
  * The list is sorted by name: alphabetical order is the hook execution order.
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import path from "node:path";
 import type { HomeSource, LoadProblem, PluginDir } from "./features.ts";
 import { readManifest, type PluginManifest } from "./manifest.ts";
@@ -70,28 +70,29 @@ export function isSelected(name: string, include: string[] = [], exclude: string
   return !exclude.some((p) => matchesPattern(name, p));
 }
 
-async function isFile(file: string): Promise<boolean> {
+/** Synchronous: a stat is a few µs, its thread-pool round trip far more (see readText in walk.ts). */
+function isFile(file: string): boolean {
   try {
-    return (await stat(file)).isFile();
+    return statSync(file).isFile();
   } catch {
     return false;
   }
 }
 
 /** The entry module: `main:` or the first index.* found. */
-async function findEntry(
+function findEntry(
   dir: string,
   manifest: PluginManifest,
   manifestFile: string,
-): Promise<{ entry: string } | { error: string }> {
+): { entry: string } | { error: string } {
   if (manifest.main !== undefined) {
     const entry = path.resolve(dir, manifest.main);
-    if (await isFile(entry)) return { entry };
+    if (isFile(entry)) return { entry };
     return { error: `${manifestFile}: main: "${manifest.main}" does not exist in ${dir}` };
   }
   for (const name of DEFAULT_ENTRIES) {
     const entry = path.join(dir, name);
-    if (await isFile(entry)) return { entry };
+    if (isFile(entry)) return { entry };
   }
   return {
     error: `${dir}: no entry module: add index.ts (or index.js, index.mjs, index.mts), or set main: in plugin.yaml`,
@@ -99,9 +100,15 @@ async function findEntry(
 }
 
 /** Reads one plugin folder. Problems with skipped plugins become warnings: skipping is how users silence them. */
-async function readPlugin(folder: string, where: PluginDir, opts: DiscoverOptions, out: Discovery) {
+async function readPlugin(
+  folder: string,
+  where: PluginDir,
+  opts: DiscoverOptions,
+  out: Discovery,
+  manifestText: string | undefined,
+) {
   const manifestFile = path.join(folder, MANIFEST_NAME);
-  const read = await readManifest(manifestFile);
+  const read = await readManifest(manifestFile, manifestText);
   const leaf = path.basename(folder);
   if (!read.ok) {
     const name = read.partial.name ?? leaf;
@@ -118,7 +125,7 @@ async function readPlugin(folder: string, where: PluginDir, opts: DiscoverOption
     : isSelected(name, opts.include, opts.exclude)
       ? "enabled"
       : "excluded";
-  const found = await findEntry(folder, manifest, manifestFile);
+  const found = findEntry(folder, manifest, manifestFile);
   if ("error" in found && status === "enabled") {
     out.errors.push({ file: manifestFile, message: found.error });
     return;
@@ -175,7 +182,7 @@ export async function discoverPlugins(opts: DiscoverOptions): Promise<Discovery>
     const reads = await Promise.all(
       walked.folders.map(async (folder) => {
         const one: Discovery = { plugins: [], errors: [], warnings: [] };
-        await readPlugin(folder, where, opts, one);
+        await readPlugin(folder, where, opts, one, walked.manifests.get(folder));
         return one;
       }),
     );

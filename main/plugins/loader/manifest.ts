@@ -182,9 +182,12 @@ export function parseManifest(source: string, file: string): ManifestResult {
   return { ok: true, manifest, warnings };
 }
 
-/** Reads and validates a plugin.yaml file. */
-export async function readManifest(file: string): Promise<ManifestResult> {
-  let source: string;
+/**
+ * Reads and validates a plugin.yaml file; `source` is its text when the caller already read it
+ * (discovery's folder walk does).
+ */
+export async function readManifest(file: string, source?: string): Promise<ManifestResult> {
+  if (source !== undefined) return parseManifest(source, file);
   try {
     source = await readFile(file, "utf8");
   } catch (err) {

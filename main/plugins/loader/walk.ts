@@ -7,8 +7,8 @@
  * folder with `manifest.json`, or whose plugin.yaml has a `runner:` key; code plugin discovery
  * never sees it.
  */
-import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ORIGIN_FILE, originScope } from "./origin-scope.ts";
@@ -34,6 +34,11 @@ export interface WalkResult {
   /** Absolute runner plugin folders, sorted. */
   runnerFolders: string[];
   errors: { file: string; message: string }[];
+  /**
+   * Each code plugin folder's plugin.yaml as read here (the runner check reads it anyway), so
+   * discovery validates this text instead of reading the file a second time.
+   */
+  manifests: Map<string, string>;
 }
 
 async function isDirectory(full: string, entry: Dirent): Promise<boolean> {
@@ -49,7 +54,13 @@ async function isDirectory(full: string, entry: Dirent): Promise<boolean> {
 
 /** All plugin folders below `root` (root itself counts if it holds plugin.yaml). Missing root = none. */
 export async function findPluginFolders(root: string): Promise<WalkResult> {
-  const result: WalkResult = { folders: [], claudeFolders: [], runnerFolders: [], errors: [] };
+  const result: WalkResult = {
+    folders: [],
+    claudeFolders: [],
+    runnerFolders: [],
+    errors: [],
+    manifests: new Map(),
+  };
   const seen = new Set<string>();
 
   async function visit(dir: string, isRoot: boolean, depth = 0): Promise<void> {
@@ -86,8 +97,12 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);
     }
     if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {
-      const runner = await hasRunnerKey(path.join(dir, MANIFEST_NAME));
-      (runner ? result.runnerFolders : result.folders).push(dir);
+      const text = readText(path.join(dir, MANIFEST_NAME));
+      if (text !== undefined && hasRunnerKey(text)) result.runnerFolders.push(dir);
+      else {
+        result.folders.push(dir);
+        if (text !== undefined) result.manifests.set(dir, text);
+      }
       return;
     }
     if (
@@ -118,10 +133,29 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
   return result;
 }
 
-/** A plugin.yaml with a top-level `runner:` (one that does not parse stays a code plugin's, whose loader reports it). */
-async function hasRunnerKey(file: string): Promise<boolean> {
+/**
+ * A small file's text, or undefined when it cannot be read or is not a regular file (its reader
+ * then tries again and reports why). Synchronous: one blocking read of a few hundred bytes costs a
+ * fraction of the four thread-pool round trips of fs/promises readFile (open, stat, read, close).
+ * Opened non-blocking and checked before reading, so a FIFO named plugin.yaml cannot freeze the
+ * host's event loop.
+ */
+export function readText(file: string): string | undefined {
+  let fd: number | undefined;
   try {
-    const data: unknown = parseYaml(await readFile(file, "utf8"));
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    return fstatSync(fd).isFile() ? readFileSync(fd, "utf8") : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A plugin.yaml with a top-level `runner:` (one that does not parse stays a code plugin's, whose loader reports it). */
+function hasRunnerKey(text: string): boolean {
+  try {
+    const data: unknown = parseYaml(text);
     return typeof data === "object" && data !== null && !Array.isArray(data) && "runner" in data;
   } catch {
     return false;

@@ -87,26 +87,30 @@ export async function installPrelude(
       host.wasm ? host.wasm(live, wanted, refuse) : 0,
     ),
   ];
-  const script = await iso.compileScript(PRELUDE_WRAPPER, {
+  // Synchronous on purpose: each async step is a round trip to the isolate's thread (~0.3 ms
+  // apiece on a busy machine), more than the work it hands over for this small, cached script.
+  // A lone load (a reload, an on-demand activation) waits for every trip; in a batch of loads
+  // they overlapped anyway, so there it is about even.
+  const script = iso.compileScriptSync(PRELUDE_WRAPPER, {
     filename: "islet:prelude",
     ...(preludeCode ? { cachedData: preludeCode } : { produceCachedData: true }),
   });
   // V8's code cache for the prelude, made by the first isolate: later ones skip the compile
   // (about 0.8 ms of a plugin's load).
   preludeCode ??= (script as { cachedData?: IsolatedVM.ExternalCopy<ArrayBuffer> }).cachedData;
-  const install = (await script.run(context, {
+  const install = script.runSync(context, {
     reference: true,
     timeout: timeoutMs,
-  })) as IsolatedVM.Reference<(...args: unknown[]) => unknown>;
+  }) as IsolatedVM.Reference<(...args: unknown[]) => unknown>;
   // The host callbacks are arguments of the prelude's closure: they never sit on globalThis.
-  const entries = (await install.apply(
+  const entries = install.applySync(
     undefined,
     [...callbacks, new ivm.ExternalCopy(config).copyInto()],
     {
       result: { reference: true },
       timeout: timeoutMs,
     },
-  )) as unknown as IsolatedVM.Reference<Record<string, unknown>>;
+  ) as unknown as IsolatedVM.Reference<Record<string, unknown>>;
   const entry = (name: string) => entries.getSync(name, { reference: true }) as Entry;
   return {
     invoke: entry("invoke"),
