@@ -4,7 +4,7 @@
  * fills when the server's state changes (no reopening), newest line last and scrolled there,
  * shows exactly the engine's `mcp/log` lines (nothing more: not the server's env), copies them.
  * Also the shared select in Settings (the default agent, picked by keyboard). axe-clean in light
- * and dark. With ISLET_SCREENSHOTS=DIR: DIR/mcp-log.png and DIR/agent-picker.png.
+ * and dark. With ISLET_SCREENSHOTS=DIR: DIR/mcp-log-{light,dark}.png and DIR/agent-picker.png.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -132,7 +132,13 @@ describe("plugin browser: an MCP server's log", { skip, timeout: 120_000 }, () =
     await expectText(server().getByRole("status"), ["Copied"]);
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(copied, await logView().textContent());
-    if (SHOTS) await server().screenshot({ path: path.join(SHOTS, "mcp-log.png") });
+    if (SHOTS) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        await server().screenshot({ path: path.join(SHOTS, `mcp-log-${colorScheme}.png`) });
+      }
+      await page.emulateMedia({ colorScheme: null });
+    }
     const found = await seriousViolationsLightAndDark(page);
     assert.deepEqual(found, { light: [], dark: [] }, JSON.stringify(found, null, 1));
   });
