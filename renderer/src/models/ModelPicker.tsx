@@ -10,6 +10,7 @@ import { ReloadIcon } from "../ui/icons.tsx";
 import { CpuIcon } from "../ui/more-icons.tsx";
 import { NoModels } from "./NoModels.tsx";
 import { useModels } from "./useModels.ts";
+import "../ui/select.css";
 import "./pickers.css";
 
 /** An option's value: provider and model (either may hold any character). */

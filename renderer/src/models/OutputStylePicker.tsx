@@ -3,66 +3,41 @@
  * style shapes the main conversation only; sub-agents keep their own agent's prompt (as in Claude
  * Code). Read again on focus, so a style picked with the slash command or added on disk shows.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback } from "react";
 import type { CallResponse } from "../../../main/bridge/contract.ts";
-import { useBridge } from "../bridge/context.tsx";
-import { errorMessage, useBridgeEvent, useReconnected } from "../bridge/hooks.ts";
+import type { LiveBridge } from "../bridge/index.ts";
+import { LabelledSelect } from "../ui/LabelledSelect.tsx";
 import { StyleIcon } from "../ui/more-icons.tsx";
-import "./pickers.css";
+import { useChoice } from "./useChoice.ts";
+
+type Styles = CallResponse<"outputStyles/list">;
+
+const styleErrors = (r: Styles) => r.errors;
 
 export function OutputStylePicker({ conversationId }: { conversationId: string }) {
-  const bridge = useBridge();
-  const [data, setData] = useState<CallResponse<"outputStyles/list"> | undefined>(undefined);
-  const [failure, setFailure] = useState<string | null>(null);
-  const load = useCallback(() => {
-    bridge.call("outputStyles/list", { conversationId }).then(
-      (r) => {
-        setData(r);
-        setFailure(r.errors.length > 0 ? r.errors.join("\n") : null);
-      },
-      (err: unknown) => setFailure(errorMessage(err)),
-    );
-  }, [bridge, conversationId]);
-  useEffect(load, [load]);
-  useReconnected(load);
-  useBridgeEvent("plugins/changed", load);
-
-  const choose = async (style: string) => {
-    try {
-      await bridge.call("outputStyles/select", { conversationId, style });
-      setFailure(null);
-    } catch (err) {
-      setFailure(errorMessage(err));
-    }
-    load();
-  };
-
+  const list = useCallback(
+    (bridge: LiveBridge) => bridge.call("outputStyles/list", { conversationId }),
+    [conversationId],
+  );
+  const select = (bridge: LiveBridge, style: string) =>
+    bridge.call("outputStyles/select", { conversationId, style });
+  const { data, failure, load, choose } = useChoice(list, select, styleErrors);
   const current = data?.styles.find((s) => s.name === data.current);
   return (
-    <div className="picker">
-      <label className="picker-field" title={current?.description || "Output style"}>
-        <StyleIcon />
-        <span className="visually-hidden">Output style for this chat</span>
-        <select
-          className="picker-select"
-          value={data?.current ?? ""}
-          disabled={!data}
-          onFocus={load}
-          onChange={(e) => void choose(e.target.value)}
-        >
-          {!data ? <option value="">Styles…</option> : null}
-          {data?.styles.map((s) => (
-            <option key={s.name} value={s.name} title={s.description}>
-              {s.name === "default" ? "Default style" : s.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      {failure ? (
-        <p className="picker-error" role="alert">
-          {failure}
-        </p>
-      ) : null}
-    </div>
+    <LabelledSelect
+      icon={<StyleIcon />}
+      label="Output style for this chat"
+      title={current?.description || "Output style"}
+      value={data?.current ?? ""}
+      options={data?.styles.map((s) => ({
+        value: s.name,
+        label: s.name === "default" ? "Default style" : s.name,
+        title: s.description,
+      }))}
+      loading="Styles…"
+      failure={failure}
+      onFocus={load}
+      onChange={choose}
+    />
   );
 }

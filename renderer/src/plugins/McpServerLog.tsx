@@ -1,0 +1,125 @@
+/**
+ * An MCP server's "Log" disclosure: its recent stderr, the log messages it sent and lost
+ * connections (`mcp/log`), oldest first so the newest is at the bottom, scrolled there. Read when
+ * opened and again whenever the server's status changes while open, so why it failed shows
+ * without a terminal. Shows the lines as the engine keeps them, adding nothing (no command or env).
+ */
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useBridge } from "../bridge/context.tsx";
+import { errorMessage } from "../bridge/hooks.ts";
+import { ReloadIcon } from "../ui/icons.tsx";
+import "./mcp-log.css";
+
+export function McpServerLog({
+  name,
+  status,
+  restarts,
+}: {
+  name: string;
+  /** A change of status or restarts while open reads the log again. */
+  status: string;
+  restarts: number;
+}) {
+  const bridge = useBridge();
+  const [open, setOpen] = useState(false);
+  const [lines, setLines] = useState<string[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const view = useRef<HTMLPreElement>(null);
+  const latest = useRef(0);
+
+  const read = useCallback(() => {
+    const ask = ++latest.current;
+    bridge.call("mcp/log", { name }).then(
+      (r) => {
+        if (ask !== latest.current) return;
+        setLines(r.lines);
+        setError(null);
+      },
+      (err: unknown) => {
+        if (ask === latest.current) setError(errorMessage(err));
+      },
+    );
+  }, [bridge, name]);
+
+  useEffect(() => {
+    if (open) read();
+  }, [open, read, status, restarts]);
+
+  // Newest at the bottom: keep the view there when lines come.
+  useLayoutEffect(() => {
+    const el = view.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [lines, open]);
+
+  const copy = () => {
+    const text = (lines ?? []).join("\n");
+    navigator.clipboard.writeText(text).then(
+      () => setNote(`Copied ${lines?.length === 1 ? "1 line" : `${lines?.length ?? 0} lines`}`),
+      (err: unknown) => setNote(`Could not copy the log: ${errorMessage(err)}`),
+    );
+  };
+
+  return (
+    <details
+      className="mcp-log"
+      open={open}
+      onToggle={(e) => {
+        setOpen(e.currentTarget.open);
+        setNote(null);
+      }}
+    >
+      <summary className="mcp-log-summary">Log</summary>
+      {open ? (
+        <div className="mcp-log-body">
+          {error ? (
+            <p className="error-text" role="alert">
+              Could not read the log of {name}: {error}
+            </p>
+          ) : null}
+          {lines && lines.length === 0 ? (
+            <p className="muted">
+              Nothing yet: it has written nothing to stderr and sent no log message.
+            </p>
+          ) : null}
+          {lines && lines.length > 0 ? (
+            <pre
+              ref={view}
+              className="mcp-log-lines"
+              role="log"
+              tabIndex={0}
+              aria-label={`Log of ${name}`}
+            >
+              {lines.join("\n")}
+            </pre>
+          ) : null}
+          <div className="mcp-log-actions">
+            <button
+              type="button"
+              className="button"
+              disabled={!lines || lines.length === 0}
+              aria-label={`Copy the log of ${name}`}
+              onClick={copy}
+            >
+              Copy
+            </button>
+            <button
+              type="button"
+              className="button"
+              aria-label={`Refresh the log of ${name}`}
+              onClick={read}
+            >
+              <ReloadIcon />
+              Refresh
+            </button>
+            {note ? (
+              <p className="muted" role="status">
+                {note}
+              </p>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+    </details>
+  );
+}
