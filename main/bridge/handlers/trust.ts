@@ -1,0 +1,37 @@
+/**
+ * `trust/*`: the Settings "Workspace" section. The folder is the engine's own workspace (never a
+ * request's), the decision goes through Engine.setTrust (TrustStore, the one writer of the trust
+ * file), and the change applies live.
+ */
+import type { Engine } from "../../engine/engine.ts";
+import { projectWidening } from "../../trust/held-back.ts";
+import type { WorkspaceTrustView } from "../schemas/trust.ts";
+import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
+
+export function trustHandlers(
+  engine: Engine,
+  service: Pick<BridgeService, "emit">,
+): Pick<CallHandlers, "trust/get" | "trust/set"> {
+  return {
+    "trust/get": async () => view(engine),
+    "trust/set": async ({ trusted }) => {
+      await engine.setTrust(trusted);
+      service.emit(EVERYONE, "settings/changed", { section: "workspace" });
+      // Commands, agents and MCP servers came or went: the slash menu and plugin browser re-read.
+      service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports: [] });
+      return view(engine);
+    },
+  };
+}
+
+async function view(engine: Engine): Promise<WorkspaceTrustView> {
+  const { homes, trust } = engine;
+  return {
+    folder: homes.workdir,
+    trusted: trust.trusted,
+    why: trust.why,
+    // Read now: the folder's .islet/ may ask for more than when the engine started.
+    asks: await projectWidening(homes),
+    changeable: homes.project !== homes.global,
+  };
+}
