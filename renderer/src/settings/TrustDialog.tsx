@@ -1,0 +1,81 @@
+/**
+ * The confirmation before trusting the workspace or stopping: exactly what changes (the lines of
+ * what its `.islet/` asks for). A modal <dialog>: Cancel is the default and focused button, and
+ * Escape cancels.
+ */
+import { useEffect, useRef } from "react";
+
+export function TrustDialog({
+  folder,
+  trusting,
+  asks,
+  onConfirm,
+  onCancel,
+}: {
+  folder: string;
+  /** True: "Trust this folder"; false: "Stop trusting". */
+  trusting: boolean;
+  asks: string[];
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    ref.current?.showModal();
+    // showModal() would focus the first control; the safe choice is the one focused.
+    cancelRef.current?.focus();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="trust-dialog"
+      aria-labelledby="trust-dialog-title"
+      aria-describedby="trust-dialog-message"
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id="trust-dialog-title">
+        {trusting ? "Trust this folder?" : "Stop trusting this folder?"}
+      </h2>
+      <p id="trust-dialog-message">
+        {trusting
+          ? "Its .islet/ folder will be allowed to:"
+          : "These will be held back again, starting now:"}{" "}
+        <span className="path">{folder}</span>
+      </p>
+      {asks.length > 0 ? (
+        <ul
+          className="trust-dialog-list"
+          aria-label={trusting ? "What trusting allows" : "What is held back"}
+        >
+          {asks.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="settings-hint">Its .islet/ asks for nothing more right now.</p>
+      )}
+      {trusting ? (
+        <p className="settings-hint">
+          Only trust a folder whose .islet/ you have read or written yourself: commands, hooks and
+          MCP servers there run programs on this computer.
+        </p>
+      ) : null}
+      <div className="trust-dialog-buttons">
+        <button ref={cancelRef} type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={trusting ? "button button-danger" : "button"}
+          onClick={onConfirm}
+        >
+          {trusting ? "Trust this folder" : "Stop trusting"}
+        </button>
+      </div>
+    </dialog>
+  );
+}
