@@ -5,6 +5,7 @@
  */
 import type { Engine } from "../../engine/engine.ts";
 import { projectWidening } from "../../trust/held-back.ts";
+import { TrustStore } from "../../trust/store.ts";
 import type { WorkspaceTrustView } from "../schemas/trust.ts";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
 
@@ -26,12 +27,21 @@ export function trustHandlers(
 
 async function view(engine: Engine): Promise<WorkspaceTrustView> {
   const { homes, trust } = engine;
+  // Read now: the folder's .islet/ may ask for more than when the engine started.
+  const asks = await projectWidening(homes);
   return {
     folder: homes.workdir,
     trusted: trust.trusted,
-    why: trust.why,
-    // Read now: the folder's .islet/ may ask for more than when the engine started.
-    asks: await projectWidening(homes),
+    why: trust.trusted ? trust.why : await untrustedWhy(engine, asks),
+    asks,
     changeable: homes.project !== homes.global,
   };
+}
+
+/** Why an untrusted folder is: from its record and what it asks for now (not at start-up). */
+async function untrustedWhy(engine: Engine, asks: string[]): Promise<string> {
+  const record = await new TrustStore(engine.homes.global, () => {}).lookup(engine.homes.workdir);
+  if (record?.decision === "untrusted")
+    return `you chose not to trust it on ${record.at.slice(0, 10)}`;
+  return asks.length > 0 ? "not trusted yet" : "not trusted (its .islet/ asks for nothing more)";
 }

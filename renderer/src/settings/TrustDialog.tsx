@@ -40,11 +40,11 @@ export function TrustDialog({
       <h2 id="trust-dialog-title">
         {trusting ? "Trust this folder?" : "Stop trusting this folder?"}
       </h2>
+      <p className="path trust-dialog-folder">{folder}</p>
       <p id="trust-dialog-message">
         {trusting
-          ? "Its .islet/ folder will be allowed to:"
-          : "These will be held back again, starting now:"}{" "}
-        <span className="path">{folder}</span>
+          ? "Trusting it lets Islet use:"
+          : "Islet will hold these back again, starting now:"}
       </p>
       {asks.length > 0 ? (
         <ul
