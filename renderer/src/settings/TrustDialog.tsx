@@ -58,6 +58,10 @@ export function TrustDialog({
       ) : (
         <p className="settings-hint">Its .islet/ asks for nothing more right now.</p>
       )}
+      <p className="settings-hint">
+        Commands, skills, agents, shell hooks and MCP servers change now; plugin permissions, unsafe
+        mode and model providers at the next start.
+      </p>
       {trusting ? (
         <p className="settings-hint">
           Only trust a folder whose .islet/ you have read or written yourself: commands, hooks and
