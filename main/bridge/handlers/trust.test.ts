@@ -140,3 +140,34 @@ describe("trust/* on a real host", () => {
     }
   });
 });
+
+describe("trust/* when the workspace's .islet/ is the global home", () => {
+  it("shows it as trusted and refuses a change in one line", async () => {
+    const dirs = tempDir("islet-bridge-trust-home-");
+    dirs.write({ "work/.islet/.keep": "" });
+    const host = await openBridgeHost({
+      home: dirs.path("work/.islet"),
+      workdir: dirs.path("work"),
+      questions: NOBODY,
+      env: {},
+      host: {
+        host: "browser",
+        versions: { node: process.versions.node, electron: null, chrome: null },
+      },
+    });
+    try {
+      const c = recordingClient(host.service);
+      const view = (await c.call("trust/get", undefined)) as WorkspaceTrustView;
+      assert.equal(view.trusted, true);
+      assert.equal(view.changeable, false);
+      await assert.rejects(
+        c.call("trust/set", { trusted: false }),
+        /its \.islet\/ is the global home, which is always trusted; open a project folder/,
+      );
+      assert.equal(existsSync(trustFile(dirs.path("work/.islet"))), false);
+    } finally {
+      await host.close();
+      dirs.remove();
+    }
+  });
+});
