@@ -19,7 +19,8 @@ export function trustHandlers(
       await engine.setTrust(trusted);
       service.emit(EVERYONE, "settings/changed", { section: "workspace" });
       // Commands, agents and MCP servers came or went: the slash menu and plugin browser re-read.
-      service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports: [] });
+      // As the trust-file watcher reports it (a file changed; no plugin was reloaded).
+      service.emit(EVERYONE, "plugins/changed", { cause: "file-change", reports: [] });
       return view(engine);
     },
   };
