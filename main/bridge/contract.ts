@@ -45,6 +45,7 @@ import { EDITOR_CALLS, EDITOR_EVENTS } from "./schemas/editor.ts";
 import { MCP_CALLS, MCP_EVENTS } from "./schemas/mcp.ts";
 import { PACKS_CALLS, PACKS_EVENTS } from "./schemas/packs.ts";
 import { ACTIVATION_CALLS, ACTIVATION_EVENTS } from "./schemas/activation.ts";
+import { TRUST_CALLS } from "./schemas/trust.ts";
 
 export { AgentEvent, Problem, Question };
 export { CommandEntry, CommandList };
@@ -252,6 +253,7 @@ export const CALLS = {
   ...MCP_CALLS,
   ...PACKS_CALLS,
   ...ACTIVATION_CALLS,
+  ...TRUST_CALLS,
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>;
 
 export const STREAMS = {

@@ -64,6 +64,8 @@ export const CALL_NAMES = [
   "activation/list",
   "activation/activate",
   "activation/deactivate",
+  "trust/get",
+  "trust/set",
 ] as const;
 export type CallName = (typeof CALL_NAMES)[number];
 

@@ -9,6 +9,7 @@ import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
 import { recordedTrust, type WorkspaceTrust } from "../trust/workspace-trust.ts";
+import { TrustStore } from "../trust/store.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { EngineWatchers } from "./watchers.ts";
@@ -198,20 +199,41 @@ export class Engine {
   }
 
   /**
-   * Reads the trust record again (`islet trust add` run while this engine runs): a folder
-   * trusted since brings in its commands, skills, agents, shell hooks and MCP servers without a
-   * restart. Only ever widens: a revoked trust holds from the next start. True when trusted.
+   * Reads the trust record again (`islet trust add|revoke` or the app's Settings while this engine
+   * runs): a folder trusted since brings in its commands, skills, agents, shell hooks and MCP
+   * servers without a restart, and one no longer trusted takes them away. True when trusted.
    */
-  async refreshTrust(): Promise<boolean> {
-    if (this.trust.trusted) return true;
-    const now = await recordedTrust(this.homes, this.opts.warn);
-    if (!now) return false;
-    this.trustState = now;
-    this.reloadMarkdown();
-    await this.declarative.reload();
-    await this.loadMcp();
-    await this.activation.refresh();
-    return true;
+  refreshTrust(): Promise<boolean> {
+    // One at a time: the app's call and the trust-file watcher may both ask.
+    const run = this.trustQueue.then(async () => {
+      const next = await recordedTrust(this.homes, this.trust, this.opts.warn);
+      const changed = next.trusted !== this.trust.trusted;
+      this.trustState = next;
+      if (changed) {
+        this.reloadMarkdown();
+        await this.declarative.reload();
+        await this.loadMcp();
+        await this.activation.refresh();
+      }
+      return next.trusted;
+    });
+    this.trustQueue = run.catch(() => {});
+    return run;
+  }
+  private trustQueue: Promise<unknown> = Promise.resolve();
+
+  /** Records the user's decision on the workspace folder (the app's Settings) and applies it now. */
+  async setTrust(trusted: boolean): Promise<WorkspaceTrust> {
+    if (this.homes.project === this.homes.global)
+      throw new Error(
+        `${this.homes.workdir}: its .islet/ is the global home, which is always trusted; open a project folder to change its trust`,
+      );
+    await new TrustStore(this.homes.global, this.opts.warn).record(
+      this.homes.workdir,
+      trusted ? "trusted" : "untrusted",
+    );
+    await this.refreshTrust();
+    return this.trust;
   }
 
   /** Why `/name` is not a command: a held-back project's, a failed plugin's, or unknown. */

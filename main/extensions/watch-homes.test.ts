@@ -92,6 +92,12 @@ test("the homes' commands, skills, agents and hooks are live on the next turn", 
     assert.equal(engine.commands.get("proj"), undefined);
     await new TrustStore(dirs.path("home"), () => {}).record(dirs.path("work"), "trusted");
     await until("the trusted project's command", () => engine.commands.get("proj") !== undefined);
+    // `islet trust revoke` while it runs takes it away again, as live.
+    await new TrustStore(dirs.path("home"), () => {}).revoke(dirs.path("work"));
+    await until(
+      "the revoked project's command gone",
+      () => engine.commands.get("proj") === undefined,
+    );
     assert.ok(batches > 0);
   } finally {
     await engine.close();

@@ -16,6 +16,8 @@ export interface WorkspaceTrust {
   why: string;
   /** What an untrusted folder's `.islet/` would have widened. */
   heldBack: string[];
+  /** Trusted by `--yes` for this run only (no record): a later recorded "no" still narrows it. */
+  onlyThisRun?: boolean;
 }
 
 export async function resolveWorkspaceTrust(opts: {
@@ -56,7 +58,7 @@ export async function resolveWorkspaceTrust(opts: {
     return { trusted: true, why: "trusted just now", heldBack: [] };
   }
   if (answer === "once")
-    return { trusted: true, why: "trusted for this run (--yes)", heldBack: [] };
+    return { trusted: true, why: "trusted for this run (--yes)", heldBack: [], onlyThisRun: true };
   // Only a person's "no" is remembered; with nobody to ask, the next run asks again.
   if (answered) await store.record(homes.workdir, "untrusted");
   notice(answered ? "you said no" : "nobody to ask: run at a terminal, or pass --yes for this run");
@@ -64,18 +66,29 @@ export async function resolveWorkspaceTrust(opts: {
 }
 
 /**
- * The folder's trust as recorded now, when it is trusted (`islet trust add` run while an engine
- * runs); null otherwise. Never asks.
+ * The folder's trust as recorded now, from `current` (a running engine's): a trusted record
+ * trusts it; without one a folder trusted by record is no longer trusted, and a `--yes` run stays
+ * trusted unless the folder is now recorded "untrusted". Never asks.
  */
 export async function recordedTrust(
   homes: Homes,
+  current: WorkspaceTrust,
   warn: (line: string) => void,
-): Promise<WorkspaceTrust | null> {
+): Promise<WorkspaceTrust> {
+  if (homes.project === homes.global) return current;
   const record = await new TrustStore(homes.global, warn).lookup(homes.workdir);
-  if (record?.decision !== "trusted") return null;
+  if (record?.decision === "trusted")
+    return current.trusted && !current.onlyThisRun
+      ? current
+      : {
+          trusted: true,
+          why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
+          heldBack: [],
+        };
+  if (!current.trusted || (current.onlyThisRun && record?.decision !== "untrusted")) return current;
   return {
-    trusted: true,
-    why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
-    heldBack: [],
+    trusted: false,
+    why: record ? "you chose not to trust it" : "not trusted",
+    heldBack: await projectWidening(homes),
   };
 }

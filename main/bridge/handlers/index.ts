@@ -19,6 +19,7 @@ import { packHandlers, type CatalogOptions, type PackOperations } from "./packs.
 import { questionHandlers } from "./questions.ts";
 import { sessionHandlers, withSessionEvents } from "./sessions.ts";
 import { settingsHandlers } from "./settings.ts";
+import { trustHandlers } from "./trust.ts";
 
 export type { HostInfo };
 
@@ -59,5 +60,6 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ...mcpHandlers(deps.engine, deps.service),
     ...packHandlers(deps),
     ...activationHandlers(deps.engine, deps.service, deps.questions),
+    ...trustHandlers(deps.engine, deps.service),
   };
 }

@@ -127,5 +127,13 @@ export const SettingsTestProvider = {
 };
 
 export const SettingsChanged = z.strictObject({
-  section: z.enum(["appearance", "providers", "models", "agents", "approvals", "plugins"]),
+  section: z.enum([
+    "appearance",
+    "providers",
+    "models",
+    "agents",
+    "approvals",
+    "plugins",
+    "workspace",
+  ]),
 });

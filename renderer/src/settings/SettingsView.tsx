@@ -1,5 +1,5 @@
 /**
- * The Settings screen: Appearance, Models, Providers, Tool approvals, Plugins. Each control saves
+ * The Settings screen: Appearance, Workspace, Models, Providers, Tool approvals, Plugins. Each control saves
  * at once (there is no Save button) and every window follows (`settings/changed`).
  */
 import { AgentPicker } from "../models/AgentPicker.tsx";
@@ -11,11 +11,13 @@ import { ProvidersSection } from "./ProvidersSection.tsx";
 import { Row, Section, Segmented } from "./Section.tsx";
 import { applyTheme, type Theme } from "./theme.ts";
 import { useSettings, useShown } from "./useSettings.ts";
+import { WorkspaceSection } from "./WorkspaceSection.tsx";
 import "../ui/buttons.css";
 import "./settings.css";
 
 const SECTIONS = [
   ["appearance", "Appearance"],
+  ["workspace", "Workspace"],
   ["models", "Models"],
   ["providers", "Providers"],
   ["approvals", "Tool approvals"],
@@ -82,6 +84,7 @@ export function SettingsView() {
                 />
               </Row>
             </Section>
+            <WorkspaceSection />
             <Section
               id="models"
               title="Models"
