@@ -8,8 +8,7 @@ import type { EventSink } from "../agent/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
 import { ConsentGate } from "../plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
-import { recordedTrust, type WorkspaceTrust } from "../trust/workspace-trust.ts";
-import { TrustStore } from "../trust/store.ts";
+import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { PluginFlags } from "../plugins/loader/index.ts";
 import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
 import { EngineWatchers } from "./watchers.ts";
@@ -33,11 +32,12 @@ import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
 import type { Conversation } from "./conversation.ts";
+import { LiveTrust } from "./live-trust.ts";
 import { openConversation, type OpenRequest } from "./open-conversation.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../version.ts";
-import { displayHistory } from "../sessions/history.ts";
+import { savedDisplayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { ModelSource } from "./model-source.ts";
 import { unloadSharedRuntime } from "../providers/index.ts";
@@ -86,9 +86,9 @@ export class Engine {
   plugins: PluginRuntime | null = null;
   /** Whether the workspace's `.islet/` may widen anything (refreshTrust() may grant it later). */
   get trust(): WorkspaceTrust {
-    return this.trustState;
+    return this.liveTrust.current;
   }
-  private trustState: WorkspaceTrust;
+  private readonly liveTrust: LiveTrust;
   /** Null for engines built without one (tests that pass a fixed resolver). */
   readonly models: ModelSource | null;
   /** Plugins' permission requests: the user's grants, and the questions still to ask. */
@@ -116,7 +116,17 @@ export class Engine {
     this.opts = opts;
     this.homes = opts.homes;
     this.models = opts.models ?? null;
-    this.trustState = opts.trust ?? { trusted: false, why: "not trusted", heldBack: [] };
+    this.liveTrust = new LiveTrust({
+      homes: opts.homes,
+      initial: opts.trust,
+      apply: async () => {
+        this.reloadMarkdown();
+        await this.declarative.reload();
+        await this.loadMcp();
+        await this.activation.refresh();
+      },
+      warn: opts.warn,
+    });
     this.watchers = new EngineWatchers({
       warn: opts.warn,
       afterPluginReload: () => {
@@ -200,40 +210,15 @@ export class Engine {
 
   /**
    * Reads the trust record again (`islet trust add|revoke` or the app's Settings while this engine
-   * runs): a folder trusted since brings in its commands, skills, agents, shell hooks and MCP
-   * servers without a restart, and one no longer trusted takes them away. True when trusted.
+   * runs): a change brings the project's parts in or takes them away without a restart.
    */
   refreshTrust(): Promise<boolean> {
-    // One at a time: the app's call and the trust-file watcher may both ask.
-    const run = this.trustQueue.then(async () => {
-      const next = await recordedTrust(this.homes, this.trust, this.opts.warn);
-      const changed = next.trusted !== this.trust.trusted;
-      this.trustState = next;
-      if (changed) {
-        this.reloadMarkdown();
-        await this.declarative.reload();
-        await this.loadMcp();
-        await this.activation.refresh();
-      }
-      return next.trusted;
-    });
-    this.trustQueue = run.catch(() => {});
-    return run;
+    return this.liveTrust.refresh();
   }
-  private trustQueue: Promise<unknown> = Promise.resolve();
 
   /** Records the user's decision on the workspace folder (the app's Settings) and applies it now. */
-  async setTrust(trusted: boolean): Promise<WorkspaceTrust> {
-    if (this.homes.project === this.homes.global)
-      throw new Error(
-        `${this.homes.workdir}: its .islet/ is the global home, which is always trusted; open a project folder to change its trust`,
-      );
-    await new TrustStore(this.homes.global, this.opts.warn).record(
-      this.homes.workdir,
-      trusted ? "trusted" : "untrusted",
-    );
-    await this.refreshTrust();
-    return this.trust;
+  setTrust(trusted: boolean): Promise<WorkspaceTrust> {
+    return this.liveTrust.set(trusted);
   }
 
   /** Why `/name` is not a command: a held-back project's, a failed plugin's, or unknown. */
@@ -357,17 +342,9 @@ export class Engine {
     await unloadSharedRuntime();
   }
 
-  /**
-   * A saved session's display history (what `chat/history` returns): the events it emitted, or,
-   * for a session saved before events were, the nearest its messages allow. Bad events are left
-   * out, each reported through `warn`. Asked of an open conversation (chat/history).
-   */
-  async history(sessionId: string): Promise<AgentEvent[]> {
-    const saved = await this.store.load(sessionId, { history: true });
-    const { events, warnings } = displayHistory(saved.history ?? { legacy: [], events: [] });
-    // The file's other warnings were reported when the conversation was opened.
-    for (const w of warnings) this.opts.warn(w);
-    return events;
+  /** A saved session's display history (chat/history, asked of an open conversation). */
+  history(sessionId: string): Promise<AgentEvent[]> {
+    return savedDisplayHistory(this.store, sessionId, this.opts.warn);
   }
 
   /** The shell slash commands' !`cmd` lines run in: Bash's approval rule, asked of `questions`. */

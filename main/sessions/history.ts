@@ -7,6 +7,7 @@
 import { AgentEvent } from "../conversation/events.ts";
 import { historyFromMessages } from "../conversation/history.ts";
 import type { SavedHistory } from "./reconstruct.ts";
+import type { SessionStore } from "./store.ts";
 
 export function displayHistory(saved: SavedHistory): { events: AgentEvent[]; warnings: string[] } {
   const events = historyFromMessages(saved.legacy);
@@ -22,4 +23,20 @@ export function displayHistory(saved: SavedHistory): { events: AgentEvent[]; war
     warnings.push(`${where}: skipped event: ${at}${issue?.message ?? "invalid"}`);
   }
   return { events, warnings };
+}
+
+/**
+ * A saved session's display history (what `chat/history` returns): the events it emitted, or,
+ * for a session saved before events were, the nearest its messages allow. Bad events are left
+ * out, each reported through `warn` (the file's other warnings were reported when it was opened).
+ */
+export async function savedDisplayHistory(
+  store: Pick<SessionStore, "load">,
+  sessionId: string,
+  warn: (line: string) => void,
+): Promise<AgentEvent[]> {
+  const saved = await store.load(sessionId, { history: true });
+  const { events, warnings } = displayHistory(saved.history ?? { legacy: [], events: [] });
+  for (const w of warnings) warn(w);
+  return events;
 }
