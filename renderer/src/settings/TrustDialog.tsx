@@ -4,6 +4,7 @@
  * Escape cancels.
  */
 import { useEffect, useRef } from "react";
+import "../questions/questions.css"; // the dialog frame the questions use
 
 export function TrustDialog({
   folder,
@@ -29,7 +30,7 @@ export function TrustDialog({
   return (
     <dialog
       ref={ref}
-      className="trust-dialog"
+      className="question-dialog trust-dialog"
       aria-labelledby="trust-dialog-title"
       aria-describedby="trust-dialog-message"
       onCancel={(e) => {
