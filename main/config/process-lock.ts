@@ -36,7 +36,8 @@ export class LockBusyError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (also under another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -68,7 +69,7 @@ async function readHolder(
 
 function isStale(holder: LockHolder | undefined, age: number): boolean {
   if (age > STALE_MS) return true;
-  return holder !== undefined && holder.host === hostname() && !alive(holder.pid);
+  return holder !== undefined && holder.host === hostname() && !processAlive(holder.pid);
 }
 
 /**

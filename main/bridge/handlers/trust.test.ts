@@ -19,6 +19,19 @@ import { recordingClient, type RecordingClient } from "../testing.ts";
 
 const TOKEN = "trust-test-token-0123456789";
 
+/** A bridge host on a browser window's terms, with nobody to answer questions. */
+const openHost = (home: string, workdir: string) =>
+  openBridgeHost({
+    home,
+    workdir,
+    questions: NOBODY,
+    env: {},
+    host: {
+      host: "browser",
+      versions: { node: process.versions.node, electron: null, chrome: null },
+    },
+  });
+
 describe("trust/* on a real host", () => {
   let dirs: TempDir;
   let host: BridgeHost;
@@ -41,16 +54,7 @@ describe("trust/* on a real host", () => {
       "work/.islet/config/commands/deploy.md": "---\ndescription: Deploys\n---\nDeploy it",
       "work/.islet/config/mcp/spy.yaml": "command: /bin/false\n",
     });
-    host = await openBridgeHost({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      questions: NOBODY,
-      env: {},
-      host: {
-        host: "browser",
-        versions: { node: process.versions.node, electron: null, chrome: null },
-      },
-    });
+    host = await openHost(dirs.path("home"), dirs.path("work"));
     c = recordingClient(host.service);
     other = recordingClient(host.service);
   });
@@ -145,16 +149,7 @@ describe("trust/* when the workspace's .islet/ is the global home", () => {
   it("shows it as trusted and refuses a change in one line", async () => {
     const dirs = tempDir("islet-bridge-trust-home-");
     dirs.write({ "work/.islet/.keep": "" });
-    const host = await openBridgeHost({
-      home: dirs.path("work/.islet"),
-      workdir: dirs.path("work"),
-      questions: NOBODY,
-      env: {},
-      host: {
-        host: "browser",
-        versions: { node: process.versions.node, electron: null, chrome: null },
-      },
-    });
+    const host = await openHost(dirs.path("work/.islet"), dirs.path("work"));
     try {
       const c = recordingClient(host.service);
       const view = (await c.call("trust/get", undefined)) as WorkspaceTrustView;

@@ -15,6 +15,17 @@ export type IndexEntries = Map<string, string>;
 const FIXED = 40; // ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields
 const EXTENDED = 0x4000;
 
+/** Bytes in an object id (and in the index's closing checksum): 20 for SHA-1, 32 for SHA-256. */
+export function objectIdLength(gitDir: string): number {
+  let config = "";
+  try {
+    config = readFileSync(path.join(gitDir, "config"), "utf8");
+  } catch {
+    // no config: git's default, SHA-1
+  }
+  return /objectformat\s*=\s*sha256/i.test(config) ? 32 : 20;
+}
+
 export function readIndexEntries(gitDir: string): IndexEntries | undefined {
   let buf: Buffer;
   try {
@@ -26,15 +37,7 @@ export function readIndexEntries(gitDir: string): IndexEntries | undefined {
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) return undefined;
   const count = buf.readUInt32BE(8);
-  // The index ends with a checksum as long as an object id: 20 bytes for SHA-1, 32 for SHA-256.
-  const config = (() => {
-    try {
-      return readFileSync(path.join(gitDir, "config"), "utf8");
-    } catch {
-      return "";
-    }
-  })();
-  const idLength = /objectformat\s*=\s*sha256/i.test(config) ? 32 : 20;
+  const idLength = objectIdLength(gitDir);
   const entries: IndexEntries = new Map();
   let at = 12;
   for (let i = 0; i < count; i++) {

@@ -6,18 +6,10 @@
  */
 import { mkdir, mkdtemp, readdir, rename, rm, lstat } from "node:fs/promises";
 import path from "node:path";
+import { processAlive } from "../../config/process-lock.ts";
 import { PackError } from "./types.ts";
 
 const PREFIXES = [".islet-staging-", ".islet-old-", ".islet-removing-"] as const;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 const removeTree = (dir: string) => rm(dir, { recursive: true, force: true, maxRetries: 3 });
 
@@ -35,7 +27,7 @@ export async function sweepLeftovers(pluginsDir: string): Promise<void> {
       if (!prefix) return;
       const pid = Number.parseInt(name.slice(prefix.length), 10);
       // Ours (another operation of this process) or a live process's: not a leftover.
-      if (Number.isInteger(pid) && (pid === process.pid || alive(pid))) return;
+      if (Number.isInteger(pid) && (pid === process.pid || processAlive(pid))) return;
       await removeTree(path.join(pluginsDir, name)).catch(() => undefined);
     }),
   );

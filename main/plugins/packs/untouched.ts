@@ -10,20 +10,16 @@
  */
 import { lstatSync, readdirSync, readFileSync, writeFileSync, type BigIntStats } from "node:fs";
 import path from "node:path";
+import { objectIdLength } from "./git-index.ts";
 
 const MARK = "islet-clean-index";
 /** Bigger packs go to git, which is faster at walking thousands of files than this. */
 const MAX_FILES = 5_000;
 
-const hashLength = (gitDir: string) => {
-  const config = readFileSync(path.join(gitDir, "config"), "utf8");
-  return /objectformat\s*=\s*sha256/i.test(config) ? 32 : 20;
-};
-
 /** The checksum git ends its index with. */
 function indexSum(gitDir: string): string {
   const index = readFileSync(path.join(gitDir, "index"));
-  return index.subarray(index.length - hashLength(gitDir)).toString("hex");
+  return index.subarray(index.length - objectIdLength(gitDir)).toString("hex");
 }
 
 const statLine = (st: BigIntStats) =>
