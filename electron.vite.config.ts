@@ -78,10 +78,10 @@ export default defineConfig({
         input: {
           index: resolve(root, "main/index.ts"),
           // Run in a disposable utility process before plugins load (main/electron/sandbox-probe.ts).
-          "isolated-vm-probe": resolve(root, "main/plugins/probe/isolated-vm-probe.ts"),
+          "isolated-vm-probe": resolve(root, "main/sandbox/probe/isolated-vm-probe.ts"),
           // The QuickJS plugins' worker thread, found next to the bundle at run time
-          // (main/plugins/sandbox/quickjs/link.ts).
-          "quickjs-worker": resolve(root, "main/plugins/sandbox/quickjs/worker.ts"),
+          // (main/sandbox/quickjs/link.ts).
+          "quickjs-worker": resolve(root, "main/sandbox/quickjs/worker.ts"),
           // Grep and Glob search off the engine's thread (main/tools/builtin/search-pool.ts).
           "search-worker": resolve(root, "main/tools/builtin/search-worker.ts"),
           // The embedded model runtime's own process (main/providers/local/runtime-process.ts).

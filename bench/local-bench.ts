@@ -20,8 +20,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AgentEvent } from "../main/agent/events.ts";
-import { makeMessage } from "../main/conversation/message.ts";
+import type { AgentEvent } from "../main/turn/events.ts";
+import { makeMessage } from "../main/core/message.ts";
 import { createEngine } from "../main/engine/bootstrap.ts";
 import { LocalProvider, LocalRuntime } from "../main/providers/local/index.ts";
 import {

@@ -7,7 +7,7 @@
  * first text to the last (prompt reading is the other figure's subject).
  */
 import { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper } from "node-llama-cpp";
-import type { AgentEvent } from "../main/agent/events.ts";
+import type { AgentEvent } from "../main/turn/events.ts";
 import { createEngine } from "../main/engine/bootstrap.ts";
 import { LocalProvider } from "../main/providers/local/index.ts";
 import { toChatHistory } from "../main/providers/local/runtime/history.ts";

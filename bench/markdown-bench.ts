@@ -14,7 +14,7 @@ import { Engine } from "../main/engine/engine.ts";
 import { resolveHomes } from "../main/config/homes.ts";
 import { toolSpec } from "../main/tools/types.ts";
 import type { AgentConfig } from "../main/agents/definition.ts";
-import type { ResolvedModel } from "../main/agent/state.ts";
+import type { ResolvedModel } from "../main/turn/state.ts";
 
 const SKILLS = 50;
 const COMMANDS = 20;

@@ -10,8 +10,8 @@
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
-import { Contributions } from "../main/extensions/contributions.ts";
-import { McpManager } from "../main/mcp/manager.ts";
+import { Contributions } from "../main/contributions/contributions.ts";
+import { McpManager } from "../main/extensions/mcp/manager.ts";
 import { everythingStdio } from "../main/mcp/testing/servers.ts";
 import { newToolSessionState, type ToolContext } from "../main/tools/types.ts";
 import type { Figure } from "./one.ts";

@@ -16,13 +16,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Homes } from "../main/config/homes.ts";
-import { packManager } from "../main/plugins/packs/index.ts";
+import { packManager } from "../main/packs/index.ts";
 import {
   gitRepos,
   gitTestEnv,
   pluginFiles,
   startGitDaemon,
-} from "../main/plugins/packs/testing/git-servers.ts";
+} from "../main/packs/testing/git-servers.ts";
 import type { BenchResult } from "./providers-bench.ts";
 
 const run = promisify(execFile);

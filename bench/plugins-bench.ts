@@ -13,16 +13,16 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Context } from "../plugins/sdk/index.ts";
-import { runBeforeChat } from "../main/agent/hooks/pipeline.ts";
-import type { HookHandler } from "../main/agent/hooks/types.ts";
-import { newStats } from "../main/agent/stats.ts";
-import type { HookRegistry } from "../main/agent/hooks/types.ts";
-import { Contributions } from "../main/extensions/contributions.ts";
+import { runBeforeChat } from "../main/turn/hooks/pipeline.ts";
+import type { HookHandler } from "../main/turn/hooks/types.ts";
+import { newStats } from "../main/turn/stats.ts";
+import type { HookRegistry } from "../main/turn/hooks/types.ts";
+import { Contributions } from "../main/contributions/contributions.ts";
 import { resolveHomes } from "../main/config/homes.ts";
-import { createPluginRuntime } from "../main/plugins/setup.ts";
-import type { PluginRuntime } from "../main/plugins/runtime/runtime.ts";
-import type { SandboxBackendName } from "../main/plugins/sandbox/types.ts";
-import { watchPlugins } from "../main/plugins/runtime/watch.ts";
+import { createPluginRuntime } from "../main/code-plugins/setup.ts";
+import type { PluginRuntime } from "../main/code-plugins/runtime/runtime.ts";
+import type { SandboxBackendName } from "../main/sandbox/types.ts";
+import { watchPlugins } from "../main/code-plugins/runtime/watch.ts";
 
 export interface Figure {
   name: string;

@@ -21,15 +21,15 @@ import ivm from "isolated-vm";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Worker } from "node:worker_threads";
-import { createSandbox } from "../main/plugins/sandbox/backends.ts";
+import { createSandbox } from "../main/sandbox/backends.ts";
 import {
   DEFAULT_LIMITS,
   type HostCapabilities,
   type SandboxBackendName,
   type SandboxModule,
-} from "../main/plugins/sandbox/types.ts";
+} from "../main/sandbox/types.ts";
 import type { Context } from "../plugins/sdk/index.ts";
-import { moduleOfSize, SAMPLE_HOOK, sampleContext } from "../main/plugins/sandbox/fixtures.ts";
+import { moduleOfSize, SAMPLE_HOOK, sampleContext } from "../main/sandbox/fixtures.ts";
 import type { BenchResult } from "./providers-bench.ts";
 
 const host: HostCapabilities = {

@@ -3,8 +3,8 @@
  * tool calls and their results, 200–2000 characters each) written the way the engine writes it
  * (engine/session-sink.ts): every message with its display events beside it.
  */
-import type { AgentEvent } from "../main/conversation/events.ts";
-import type { Message } from "../main/conversation/message.ts";
+import type { AgentEvent } from "../main/core/events.ts";
+import type { Message } from "../main/core/message.ts";
 import { storeSink } from "../main/engine/session-sink.ts";
 import type { SessionStore } from "../main/sessions/store.ts";
 

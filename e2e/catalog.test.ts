@@ -19,7 +19,7 @@ import {
   type GitRepos,
   type GitServer,
   type WorkRepo,
-} from "../main/plugins/packs/testing/git-servers.ts";
+} from "../main/packs/testing/git-servers.ts";
 import { expectText } from "./support/browser.ts";
 import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
 import { seriousViolationsLightAndDark } from "./support/page.ts";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { openBridgeHost, type BridgeHost } from "../main/bridge/host.ts";
-import { tempDir, type TempDir } from "../main/plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../main/code-plugins/loader/testing.ts";
 import { startServer, type RunningServer } from "../main/serve/server.ts";
 import { BUILT_PAGE, CHROMIUM_ARGS, expectText, findChromium } from "./support/browser.ts";
 import { serveOnly } from "./support/target.ts";

@@ -16,7 +16,7 @@ import {
   type QuestionAsked,
 } from "../main/bridge/contract.ts";
 import { openBridgeHost, type BridgeHost } from "../main/bridge/host.ts";
-import { tempDir, type TempDir } from "../main/plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../main/code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../main/providers/testing/index.ts";
 import { startServer, type RunningServer } from "../main/serve/server.ts";
 import { websocketBridge, type WebSocketBridge } from "../renderer/src/bridge/websocket.ts";

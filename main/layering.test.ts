@@ -41,12 +41,12 @@ describe("layering lint rules (eslint.config.js)", () => {
       /islet\/layers: main\/providers\/ must not import main\/agent\/loop\.ts/,
     ],
     [
-      "main/agent/loop.ts",
+      "main/turn/loop.ts",
       'import { BridgeService } from "../bridge/service.ts";\nvoid BridgeService;',
       /islet\/layers: main\/agent\/ must not import main\/bridge\/service\.ts/,
     ],
     [
-      "main/agent/hooks/pipeline.ts",
+      "main/turn/hooks/pipeline.ts",
       'export { Engine } from "../../engine/engine.ts";',
       /islet\/layers: main\/agent\/ must not import main\/engine\/engine\.ts/,
     ],
@@ -61,12 +61,12 @@ describe("layering lint rules (eslint.config.js)", () => {
       /islet\/layers: main\/bridge\/ must not import main\/cli\/main\.ts/,
     ],
     [
-      "main/conversation/message.ts",
+      "main/core/message.ts",
       'import type { Engine } from "../engine/engine.ts";\nexport type E = Engine;',
       /islet\/layers: main\/conversation\/ must not import main\/engine\/engine\.ts/,
     ],
     [
-      "main/conversation/message.ts",
+      "main/core/message.ts",
       'import { readFileSync } from "node:fs";\nvoid readFileSync;',
       /islet\/layers: main\/conversation\/ must not import Node's "node:fs"/,
     ],
@@ -92,7 +92,7 @@ describe("layering lint rules (eslint.config.js)", () => {
     ],
     [
       "preload/index.ts",
-      'import { CALLS } from "../main/bridge/contract.ts";\nvoid CALLS;',
+      'import { CALLS } from "./bridge/contract.ts";\nvoid CALLS;',
       /islet\/layers: preload\/ may import main\/bridge\/contract\.ts for types only/,
     ],
     [
@@ -124,12 +124,12 @@ describe("layering lint rules (eslint.config.js)", () => {
 
   const allowed: [string, string][] = [
     [
-      "main/conversation/events.ts",
+      "main/core/events.ts",
       'import type { Stats } from "../../plugins/sdk/index.ts";\nexport type S = Stats;',
     ],
     ["main/host/problem.ts", 'import { z } from "zod";\nexport const s = z.string();'],
     [
-      "main/agent/loop.ts",
+      "main/turn/loop.ts",
       'import { OpenAIProvider } from "../providers/openai.ts";\nvoid OpenAIProvider;',
     ],
     [
@@ -142,7 +142,7 @@ describe("layering lint rules (eslint.config.js)", () => {
     ],
     [
       "preload/index.ts",
-      'import type { PreloadApi } from "../main/bridge/contract.ts";\nexport type P = PreloadApi;',
+      'import type { PreloadApi } from "./bridge/contract.ts";\nexport type P = PreloadApi;',
     ],
     ["main/electron/bridge.ts", `import { ipcMain } from "${ELECTRON}";\nvoid ipcMain;`],
   ];

@@ -22,12 +22,12 @@ const NO_NODE = "it is bundled for a sandbox or a browser page, where Node is no
  */
 export const LAYERS = [
   {
-    from: "main/conversation/",
+    from: "main/core/",
     allow: [],
     typeOnly: ["plugins/sdk/"],
     packages: ["zod"],
     node: false,
-    why: "main/conversation/ is a leaf (the engine, the bridge contract and the renderer share it)",
+    why: "main/core/ is a leaf (the engine, the bridge contract and the renderer share it)",
   },
   {
     from: "main/host/",
@@ -40,7 +40,7 @@ export const LAYERS = [
   {
     from: "main/providers/",
     deny: [
-      "main/agent/",
+      "main/turn/",
       "main/engine/",
       "main/bridge/",
       "main/cli/",
@@ -50,7 +50,7 @@ export const LAYERS = [
     why: "providers only speak to models; the agent and its hosts sit above them",
   },
   {
-    from: "main/agent/",
+    from: "main/turn/",
     deny: ["main/engine/", "main/bridge/", "main/cli/", "main/serve/", "main/electron/"],
     why: "the agent loop does not know its host (engine, bridge, CLI, serve, Electron)",
   },
@@ -65,7 +65,7 @@ export const LAYERS = [
       "main/bridge/contract.ts",
       "main/bridge/names.ts",
       "main/bridge/protocol.ts",
-      "main/conversation/",
+      "main/core/",
       "main/host/",
     ],
     typeOnly: ["plugins/sdk/"],

@@ -14,8 +14,8 @@ import {
   toolList,
   toolPatterns,
   type Loaded,
-} from "../extensions/markdown/fields.ts";
-import { markdownFiles } from "../extensions/markdown/walk.ts";
+} from "../config/frontmatter-fields.ts";
+import { markdownFiles } from "../config/markdown-walk.ts";
 import { DEFAULT_AGENT, DEFAULT_MAX_STEPS, type AgentConfig } from "./definition.ts";
 
 const AGENT_FIELDS = {

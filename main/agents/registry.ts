@@ -4,7 +4,7 @@
  * disposing a contribution brings back what it shadowed. Reads like a ReadonlyMap so the turn
  * loop and commands need not know it is layered.
  */
-import { LayeredRegistry, type Registration } from "../extensions/layered.ts";
+import { LayeredRegistry, type Registration } from "../lifecycle/layered.ts";
 import { DEFAULT_AGENT, type AgentConfig } from "./definition.ts";
 
 export type AgentOrigin = "builtin" | "extension" | "config";

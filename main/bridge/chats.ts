@@ -7,8 +7,8 @@
  * as chunks, the others as `chat/event`s (numbered, so a window that joins mid-turn can line
  * them up with `chat/history`, which answers from the history kept here).
  */
-import type { AgentEvent } from "../conversation/events.ts";
-import { isHistoryEvent } from "../conversation/history.ts";
+import type { AgentEvent } from "../core/events.ts";
+import { isHistoryEvent } from "../core/history.ts";
 import type { Conversation, Engine, TurnResult } from "../engine/engine.ts";
 import { ProblemError } from "../host/problem.ts";
 import type { ChatOpened, ChatOutcome } from "./contract.ts";

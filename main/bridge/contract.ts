@@ -8,7 +8,7 @@
  * Plain data only, and nothing here imports Node or the engine: the renderer bundles this file.
  */
 import { z } from "zod";
-import { AgentEvent } from "../conversation/events.ts";
+import { AgentEvent } from "../core/events.ts";
 import { formatProblem, Problem } from "../host/problem.ts";
 import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";

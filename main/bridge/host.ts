@@ -11,7 +11,7 @@ import type { QuestionPort } from "../host/questions.ts";
 import { Chats } from "./chats.ts";
 import { bridgeHandlers, type HostInfo } from "./handlers/index.ts";
 import type { CatalogOptions, PackOperations } from "./handlers/packs.ts";
-import { packManager } from "../plugins/packs/index.ts";
+import { packManager } from "../packs/index.ts";
 import { BridgeQuestions } from "./questions.ts";
 import { BridgeService, EVERYONE } from "./service.ts";
 

@@ -10,10 +10,10 @@ import { access, mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
-import { gitRepos, pluginFiles, type GitRepos } from "../plugins/packs/testing/git-servers.ts";
+import { gitRepos, pluginFiles, type GitRepos } from "../packs/testing/git-servers.ts";
 import { islet, tempDirs } from "./testing/islet.ts";
 
-const HOLDER = fileURLToPath(new URL("../plugins/packs/testing/hold-lock.ts", import.meta.url));
+const HOLDER = fileURLToPath(new URL("../packs/testing/hold-lock.ts", import.meta.url));
 
 let repos: GitRepos;
 before(async () => {

@@ -11,7 +11,7 @@ import {
   startGitHttp,
   type GitHttpServer,
   type GitRepos,
-} from "../plugins/packs/testing/git-servers.ts";
+} from "../packs/testing/git-servers.ts";
 import { BIN, islet, tempDirs } from "./testing/islet.ts";
 
 let repos: GitRepos;

@@ -2,7 +2,7 @@
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import { processOutput, type Output } from "./render.ts";
 import { USAGE, UsageError } from "./usage.ts";
-import { APP_VERSION } from "../version.ts";
+import { APP_VERSION } from "../core/version.ts";
 
 export async function main(argv: string[], io: Output = processOutput): Promise<number> {
   const [command, ...rest] = argv;

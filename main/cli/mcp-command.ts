@@ -1,5 +1,5 @@
 /** `islet mcp list [--json]`: each MCP server with its source, status and tools (servers are started to list them). */
-import type { McpServerStatus } from "../mcp/manager.ts";
+import type { McpServerStatus } from "../extensions/mcp/manager.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";

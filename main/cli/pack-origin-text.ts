@@ -1,6 +1,6 @@
 /** Where installed packs came from, as `islet plugins list` and `show` print it. */
 import path from "node:path";
-import type { InstalledPack } from "../plugins/packs/index.ts";
+import type { InstalledPack } from "../packs/index.ts";
 
 const day = (iso: string) => iso.slice(0, 10);
 

@@ -10,15 +10,15 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
-import type { PackProgress } from "../plugins/packs/index.ts";
+import type { PackProgress } from "../packs/index.ts";
 import {
   gitRepos,
   pluginFiles,
   startGitDaemon,
   type GitRepos,
   type GitServer,
-} from "../plugins/packs/testing/git-servers.ts";
-import { packEnv } from "../plugins/packs/testing/pack-env.ts";
+} from "../packs/testing/git-servers.ts";
+import { packEnv } from "../packs/testing/pack-env.ts";
 import { progressPrinter } from "./pack-progress.ts";
 
 const run = promisify(execFile);

@@ -3,7 +3,7 @@
  * percentages overwriting each other on one line, at most every 100 ms. Nothing when the stream
  * is not a terminal (a log or a pipe gets only the result).
  */
-import type { PackProgress } from "../plugins/packs/index.ts";
+import type { PackProgress } from "../packs/index.ts";
 
 export interface ProgressStream {
   isTTY?: boolean;

@@ -12,7 +12,7 @@ import {
   PackError,
   type InstalledPack,
   type PackOperationHooks,
-} from "../plugins/packs/index.ts";
+} from "../packs/index.ts";
 import type { PackInstallQuestion, PackUpdateQuestion } from "../host/questions.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import { progressPrinter } from "./pack-progress.ts";

@@ -5,9 +5,9 @@
  */
 import { describePermission } from "../host/permission-text.ts";
 import { resolveHomes } from "../config/homes.ts";
-import { GrantStore, grantKey } from "../plugins/consent/grants.ts";
-import { itemKey, requestedItems } from "../plugins/consent/requests.ts";
-import { loadPlugins } from "../plugins/loader/index.ts";
+import { GrantStore, grantKey } from "../code-plugins/consent/grants.ts";
+import { itemKey, requestedItems } from "../code-plugins/consent/requests.ts";
+import { loadPlugins } from "../code-plugins/loader/index.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";

@@ -4,14 +4,14 @@
  */
 import { parseArgs } from "node:util";
 import { createEngine } from "../engine/bootstrap.ts";
-import { listPlugins, pluginInfo, type PluginInfo } from "../plugins/runtime/describe.ts";
-import { describeHooks } from "../plugins/runtime/commands.ts";
+import { listPlugins, pluginInfo, type PluginInfo } from "../code-plugins/runtime/describe.ts";
+import { describeHooks } from "../code-plugins/runtime/commands.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 import { UsageError } from "./usage.ts";
 import { describePermission } from "../host/permission-text.ts";
 import { permissionsCommand } from "./plugin-permissions-command.ts";
-import { packManager, type InstalledPack } from "../plugins/packs/index.ts";
+import { packManager, type InstalledPack } from "../packs/index.ts";
 import { packOriginLines, packsText, packOf } from "./pack-origin-text.ts";
 import { runnerPluginText, runnerPluginsText } from "./runner-plugins-text.ts";
 

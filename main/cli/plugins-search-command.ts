@@ -6,10 +6,10 @@
 import { JsonAppSettingsStore } from "../config/app-settings.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { searchCatalog } from "../host/catalog-search.ts";
-import { installedFromCatalog } from "../plugins/catalog/installed.ts";
-import { loadCatalogs, type CatalogPack } from "../plugins/catalog/load.ts";
-import { defaultCatalogFile } from "../plugins/catalog/sources.ts";
-import { packManager, type InstalledPack } from "../plugins/packs/index.ts";
+import { installedFromCatalog } from "../packs/catalog/installed.ts";
+import { loadCatalogs, type CatalogPack } from "../packs/catalog/load.ts";
+import { defaultCatalogFile } from "../packs/catalog/sources.ts";
+import { packManager, type InstalledPack } from "../packs/index.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import type { Output } from "./render.ts";
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { gitRepos, gitTestEnv, pluginFiles } from "../plugins/packs/testing/git-servers.ts";
+import { gitRepos, gitTestEnv, pluginFiles } from "../packs/testing/git-servers.ts";
 import { islet, tempDirs } from "./testing/islet.ts";
 
 const EXTRA = `packs:

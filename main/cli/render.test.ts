@@ -1,8 +1,8 @@
 /** How `islet run` shows a withdrawn partial answer, as text and as JSON lines. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { AgentEvent } from "../agent/events.ts";
-import type { EventSink } from "../conversation/events.ts";
+import type { AgentEvent } from "../turn/events.ts";
+import type { EventSink } from "../core/events.ts";
 import { jsonRenderer, textRenderer, type Output } from "./render.ts";
 
 function capture(): Output & { stdout: string; stderr: string } {

@@ -1,5 +1,5 @@
 /** How `islet run` shows events: JSON lines, or text for a person (answer on stdout, the rest on stderr). */
-import { AgentEvent, PUBLIC_EVENT_TYPES, type EventSink } from "../conversation/events.ts";
+import { AgentEvent, PUBLIC_EVENT_TYPES, type EventSink } from "../core/events.ts";
 
 export interface Output {
   out(text: string): void;

@@ -5,7 +5,7 @@
  * namespaced commands (`/deploy` for `/ops:deploy`): such an alias serves only while it is the
  * only command of its name; two plugins' aliases of one name answer with both full names.
  */
-import { LayeredRegistry, type Registration } from "../extensions/layered.ts";
+import { LayeredRegistry, type Registration } from "../lifecycle/layered.ts";
 import type { CommandSource, SlashCommand } from "./types.ts";
 
 const PRIORITY: Record<CommandSource, number> = { builtin: 2, custom: 1, plugin: 0 };

@@ -1,5 +1,5 @@
 /** Slash commands: built-in ones here; custom (Markdown) and plugin ones register later. */
-import type { AgentSession } from "../agent/loop.ts";
+import type { AgentSession } from "../turn/loop.ts";
 import type { Context } from "../../plugins/sdk/index.ts";
 import type { QuestionPort } from "../host/questions.ts";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import Conf from "conf";
-import { tempDir } from "../plugins/loader/testing.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
 import { appSettingsFile, JsonAppSettingsStore } from "./app-settings.ts";
 
 test("settings.json is shared with electron-store's format both ways", async () => {

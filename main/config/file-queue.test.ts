@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { editGlobalFeatures, readGlobalFeatures } from "../plugins/loader/features-edit.ts";
-import { tempDir } from "../plugins/loader/testing.ts";
+import { editGlobalFeatures, readGlobalFeatures } from "../code-plugins/loader/features-edit.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
 import { saveProviderEntry } from "../providers/config-edit.ts";
 import { loadProvidersFile } from "../providers/config.ts";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AgentEvent } from "../conversation/events.ts";
+import type { AgentEvent } from "../core/events.ts";
 import {
   BridgeError,
   CallCancelled,

@@ -10,7 +10,7 @@ import {
   type BackendVerdict,
   type ProbeOutcome,
   type ProbeProcess,
-} from "../plugins/probe/decide.ts";
+} from "../sandbox/probe/decide.ts";
 
 function utilityProbe(script: string): ProbeProcess {
   const child = utilityProcess.fork(script, [], {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { registerHooks } from "node:module";
 import { test } from "node:test";
-import { tempDir } from "../plugins/loader/testing.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
 import { appSettingsFile } from "../config/app-settings.ts";
 
 const fakeUrl = new URL("./testing/fake-electron.ts", import.meta.url).href;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { fork, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { after, before, describe, it } from "node:test";
-import { makeMessage } from "../conversation/message.ts";
+import { makeMessage } from "../core/message.ts";
 import { LocalProvider } from "../providers/local/provider.ts";
 import { LocalRuntime } from "../providers/local/runtime-process.ts";
 import {

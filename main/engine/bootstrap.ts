@@ -7,9 +7,9 @@ import type { QuestionPort } from "../host/questions.ts";
 import type { SecretStore } from "../host/secrets.ts";
 import { resolveWorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
-import type { PluginFlags } from "../plugins/loader/index.ts";
-import type { SandboxLimits } from "../plugins/sandbox/types.ts";
-import type { ChosenBackend } from "../plugins/setup.ts";
+import type { PluginFlags } from "../code-plugins/loader/index.ts";
+import type { SandboxLimits } from "../sandbox/types.ts";
+import type { ChosenBackend } from "../code-plugins/setup.ts";
 import { Engine } from "./engine.ts";
 import { ModelSource } from "./model-source.ts";
 

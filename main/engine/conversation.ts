@@ -2,7 +2,7 @@
  * One open conversation of the engine: prompts and slash commands go in, events come out through
  * the session's sink. Made by `Engine.open()`.
  */
-import type { AgentSession, RunOutcome } from "../agent/loop.ts";
+import type { AgentSession, RunOutcome } from "../turn/loop.ts";
 import { parseCommandLine } from "../commands/types.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import type { Engine } from "./engine.ts";

@@ -4,20 +4,20 @@
  */
 import { DEFAULT_AGENT } from "../agents/definition.ts";
 import type { AgentConfig } from "../agents/definition.ts";
-import type { EventSink } from "../agent/events.ts";
-import { createPluginRuntime, type ChosenBackend } from "../plugins/setup.ts";
-import { ConsentGate } from "../plugins/consent/gate.ts";
-import { PluginSourceFiles } from "../plugins/editor/source-files.ts";
+import type { EventSink } from "../turn/events.ts";
+import { createPluginRuntime, type ChosenBackend } from "../code-plugins/setup.ts";
+import { ConsentGate } from "../code-plugins/consent/gate.ts";
+import { PluginSourceFiles } from "../editor/source-files.ts";
 import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
-import type { PluginFlags } from "../plugins/loader/index.ts";
-import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
+import type { PluginFlags } from "../code-plugins/loader/index.ts";
+import type { PluginRuntime, ReloadReport } from "../code-plugins/runtime/runtime.ts";
 import { EngineWatchers } from "./watchers.ts";
-import type { SandboxLimits } from "../plugins/sandbox/types.ts";
-import { AgentSession } from "../agent/loop.ts";
-import type { EngineDeps, ResolvedModel } from "../agent/state.ts";
+import type { SandboxLimits } from "../sandbox/types.ts";
+import { AgentSession } from "../turn/loop.ts";
+import type { EngineDeps, ResolvedModel } from "../turn/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
 import type { Homes } from "../config/homes.ts";
-import { Contributions } from "../extensions/contributions.ts";
+import { Contributions } from "../contributions/contributions.ts";
 import {
   OUTPUT_STYLE_KEY,
   outputStyleCommand,
@@ -25,8 +25,8 @@ import {
 } from "../extensions/output-styles/command.ts";
 import { findOutputStyles } from "../extensions/output-styles/styles.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
-import { McpManager } from "../mcp/manager.ts";
-import { McpConfigSource } from "../mcp/source.ts";
+import { McpManager } from "../extensions/mcp/manager.ts";
+import { McpConfigSource } from "../extensions/mcp/source.ts";
 import { DeclarativeExtensions } from "../extensions/declarative.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
@@ -36,9 +36,9 @@ import { LiveTrust } from "./live-trust.ts";
 import { openConversation, type OpenRequest } from "./open-conversation.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
-import { APP_VERSION } from "../version.ts";
+import { APP_VERSION } from "../core/version.ts";
 import { savedDisplayHistory } from "../sessions/history.ts";
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../turn/events.ts";
 import type { ModelSource } from "./model-source.ts";
 import { unloadSharedRuntime } from "../providers/index.ts";
 import { dryRunDeps, turnDeps } from "./turn-deps.ts";

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent, HookTraceEntry } from "../conversation/events.ts";
-import { tempDir, type TempDir } from "../plugins/loader/testing.ts";
+import type { AgentEvent, HookTraceEntry } from "../core/events.ts";
+import { tempDir, type TempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../providers/testing/index.ts";
 import { createEngine } from "./bootstrap.ts";
 import type { Engine } from "./engine.ts";

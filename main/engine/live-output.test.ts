@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../turn/events.ts";
 import { YES_FOR_THIS_RUN } from "../host/questions.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { createEngine } from "./bootstrap.ts";

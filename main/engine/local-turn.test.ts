@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent, HookTraceEntry } from "../conversation/events.ts";
-import { tempDir, type TempDir } from "../plugins/loader/testing.ts";
+import type { AgentEvent, HookTraceEntry } from "../core/events.ts";
+import { tempDir, type TempDir } from "../code-plugins/loader/testing.ts";
 import { TEST_MODELS } from "../providers/local/testing/models.ts";
 import { writeTinyGguf } from "../providers/local/testing/tiny-gguf.ts";
 import { createEngine } from "./bootstrap.ts";

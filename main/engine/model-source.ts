@@ -4,7 +4,7 @@
  * the app is usable by the next conversation without a restart.
  */
 import type { AgentConfig } from "../agents/definition.ts";
-import type { ResolvedModel } from "../agent/state.ts";
+import type { ResolvedModel } from "../turn/state.ts";
 import { configDir, type Homes } from "../config/homes.ts";
 import type { SecretStore } from "../host/secrets.ts";
 import {

@@ -4,7 +4,7 @@
  * keeps it (that is what makes failover to another provider possible).
  */
 import type { AgentConfig } from "../agents/definition.ts";
-import type { ResolvedModel } from "../agent/state.ts";
+import type { ResolvedModel } from "../turn/state.ts";
 import {
   detectLocalServers,
   resolveProvider,

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createEngine } from "./bootstrap.ts";
-import { startPluginHarness } from "../plugins/testing.ts";
+import { startPluginHarness } from "./testing.ts";
 
 test("a once-hook that fired does not fire again after the session is resumed", async () => {
   const h = await startPluginHarness({

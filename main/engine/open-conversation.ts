@@ -2,9 +2,9 @@
  * Opening a conversation (`Engine.open()`): a saved session resumed with its messages, agent,
  * once-state and output style, or a new one whose file is created once the model is known.
  */
-import type { EventSink } from "../agent/events.ts";
-import { AgentSession } from "../agent/loop.ts";
-import type { EngineDeps } from "../agent/state.ts";
+import type { EventSink } from "../turn/events.ts";
+import { AgentSession } from "../turn/loop.ts";
+import type { EngineDeps } from "../turn/state.ts";
 import { OUTPUT_STYLE_KEY, restoreOutputStyle } from "../extensions/output-styles/command.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { Conversation } from "./conversation.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { startPluginHarness } from "../plugins/testing.ts";
+import { startPluginHarness } from "./testing.ts";
 import { createEngine } from "./bootstrap.ts";
 
 const greet = (hints: string) => `export function command() {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import type { AgentEvent } from "../conversation/events.ts";
+import type { AgentEvent } from "../core/events.ts";
 import { displayHistory } from "../sessions/history.ts";
 import { msg, storeWithSession } from "../sessions/testing.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";

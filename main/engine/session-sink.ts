@@ -1,10 +1,10 @@
 /** Adapts the session store to the loop's SessionSink (one session file), and saves display events. */
-import type { AgentEvent, EventSink } from "../agent/events.ts";
-import type { SessionSink } from "../agent/session-sink.ts";
-import { isHistoryEvent } from "../conversation/history.ts";
+import type { AgentEvent, EventSink } from "../turn/events.ts";
+import type { SessionSink } from "../turn/session-sink.ts";
+import { isHistoryEvent } from "../core/history.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import type { BodyRecord } from "../sessions/records.ts";
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 
 export interface StoreSink extends SessionSink {
   /** Saves one display event (an `event` record) for the session's history. */

@@ -2,11 +2,11 @@
  * What one conversation's turns run with (EngineDeps): the engine's registries, approvals asked
  * of the conversation's own questioner (else the engine's), session saving, and the limits.
  */
-import type { EventSink } from "../agent/events.ts";
-import type { EngineDeps } from "../agent/state.ts";
+import type { EventSink } from "../turn/events.ts";
+import type { EngineDeps } from "../turn/state.ts";
 import type { AgentRegistry } from "../agents/registry.ts";
 import type { Homes } from "../config/homes.ts";
-import type { Contributions } from "../extensions/contributions.ts";
+import type { Contributions } from "../contributions/contributions.ts";
 import type { DeclarativeExtensions } from "../extensions/declarative.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import type { SessionStore } from "../sessions/store.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { startPluginHarness } from "../plugins/testing.ts";
-import type { ReloadReport } from "../plugins/runtime/runtime.ts";
+import { startPluginHarness } from "./testing.ts";
+import type { ReloadReport } from "../code-plugins/runtime/runtime.ts";
 
 test("hot reload keeps working after the plugins are loaded again", async () => {
   const h = await startPluginHarness({

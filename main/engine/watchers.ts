@@ -5,8 +5,8 @@
  */
 import { watchHomes, type HomeReloads } from "../extensions/watch-homes.ts";
 import type { Homes } from "../config/homes.ts";
-import type { PluginRuntime, ReloadReport } from "../plugins/runtime/runtime.ts";
-import { watchPlugins, type PluginWatcher } from "../plugins/runtime/watch.ts";
+import type { PluginRuntime, ReloadReport } from "../code-plugins/runtime/runtime.ts";
+import { watchPlugins, type PluginWatcher } from "../code-plugins/runtime/watch.ts";
 
 export class EngineWatchers {
   private plugins: PluginWatcher | null = null;

@@ -6,10 +6,10 @@
 import type { Context } from "../../plugins/sdk/index.ts";
 import type { Homes } from "../config/homes.ts";
 import type { Question, QuestionPort } from "../host/questions.ts";
-import type { Contributions } from "./contributions.ts";
-import type { ScopedRegistrar } from "./registrar.ts";
-import type { ExtensionSource } from "./source.ts";
-import type { PluginFlags } from "../plugins/loader/features.ts";
+import type { Contributions } from "../contributions/contributions.ts";
+import type { ScopedRegistrar } from "../contributions/registrar.ts";
+import type { ExtensionSource } from "../contributions/source.ts";
+import type { PluginFlags } from "../code-plugins/loader/features.ts";
 import { ClaudePluginSource } from "./claude/source.ts";
 import { ShellHookSource } from "./shell-hooks/source.ts";
 

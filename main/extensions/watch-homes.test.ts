@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, rmSync } from "node:fs";
 import { test } from "node:test";
 import { createEngine } from "../engine/bootstrap.ts";
-import { tempDir } from "../plugins/loader/testing.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { TrustStore } from "../trust/store.ts";
 

@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { configDir, homeLayers, type Homes } from "../config/homes.ts";
-import { isInside } from "../plugins/capabilities/files.ts";
-import { watchDebounced, type PluginWatcher } from "../plugins/runtime/watch.ts";
+import { isInside } from "../code-plugins/capabilities/files.ts";
+import { watchDebounced, type PluginWatcher } from "../code-plugins/runtime/watch.ts";
 import { trustFile } from "../trust/store.ts";
 
 export interface HomeReloads {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createEngine } from "../engine/bootstrap.ts";
 import type { Engine } from "../engine/engine.ts";
-import { tempDir } from "../plugins/loader/testing.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { EVERYTHING } from "./testing/servers.ts";
 

@@ -9,9 +9,9 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { Contributions } from "../extensions/contributions.ts";
+import { Contributions } from "../contributions/contributions.ts";
 import { newToolSessionState, type ToolContext } from "../tools/types.ts";
-import { McpManager } from "./manager.ts";
+import { McpManager } from "../extensions/mcp/manager.ts";
 import { crashingStdio } from "./testing/servers.ts";
 
 function ctx(signal = new AbortController().signal, timeoutMs = 60_000): ToolContext {

@@ -14,7 +14,7 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchema } from "../providers/types.ts";
-import { APP_VERSION } from "../version.ts";
+import { APP_VERSION } from "../core/version.ts";
 import { ToolCallChannel, type CallOptions } from "./call-channel.ts";
 import type { McpServerSpec } from "./config.ts";
 import { describeError, isConnectionLost } from "./connection-lost.ts";

@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { AgentEvent } from "../conversation/events.ts";
+import type { AgentEvent } from "../core/events.ts";
 import type { Question, QuestionPort } from "../host/questions.ts";
 import { createEngine } from "../engine/bootstrap.ts";
-import { tempDir } from "../plugins/loader/testing.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { EVERYTHING } from "./testing/servers.ts";
 

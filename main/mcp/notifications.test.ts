@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { tmpdir } from "node:os";
 import { test } from "node:test";
-import { Contributions } from "../extensions/contributions.ts";
+import { Contributions } from "../contributions/contributions.ts";
 import { newToolSessionState, type ToolContext } from "../tools/types.ts";
-import { McpManager } from "./manager.ts";
+import { McpManager } from "../extensions/mcp/manager.ts";
 import { changingStdio } from "./testing/servers.ts";
 
 function ctx(): ToolContext {

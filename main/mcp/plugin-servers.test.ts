@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { Contributions } from "../extensions/contributions.ts";
+import { Contributions } from "../contributions/contributions.ts";
 import { newToolSessionState } from "../tools/types.ts";
-import { McpManager } from "./manager.ts";
+import { McpManager } from "../extensions/mcp/manager.ts";
 import { pluginMcpServers } from "./plugin-servers.ts";
 import { EVERYTHING } from "./testing/servers.ts";
 

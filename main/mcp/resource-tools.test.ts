@@ -7,9 +7,9 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { Contributions } from "../extensions/contributions.ts";
+import { Contributions } from "../contributions/contributions.ts";
 import { newToolSessionState, type ToolContext } from "../tools/types.ts";
-import { McpManager } from "./manager.ts";
+import { McpManager } from "../extensions/mcp/manager.ts";
 import { LIST_RESOURCES, READ_RESOURCE } from "./resource-tools.ts";
 import { crashingStdio, EVERYTHING, everythingStdio } from "./testing/servers.ts";
 

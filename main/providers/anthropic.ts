@@ -1,5 +1,5 @@
 /** Anthropic Messages API: POST {baseUrl}/v1/messages with SSE streaming. */
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import type { ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
 import {
   normalizeStopReason,

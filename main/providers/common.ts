@@ -1,5 +1,5 @@
 /** Small pieces every provider's stream decoder shares. */
-import { newId, type ToolCallRequest } from "../conversation/message.ts";
+import { newId, type ToolCallRequest } from "../core/message.ts";
 import { INVALID_TOOL_NAME, type StreamEvent } from "./types.ts";
 
 /** Maps each server's finish vocabulary onto StopReason; tool calls always win. */

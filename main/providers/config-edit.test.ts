@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { tempDir } from "../plugins/loader/testing.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
 import { removeProviderEntry, saveDefaultModel, saveProviderEntry } from "./config-edit.ts";
 import { loadProvidersFile } from "./config.ts";
 

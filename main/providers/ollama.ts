@@ -1,5 +1,5 @@
 /** Ollama's native API: POST {baseUrl}/api/chat with NDJSON streaming, /api/tags, /api/show. */
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import type { ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
 import {
   normalizeStopReason,

@@ -2,7 +2,7 @@
  * OpenAI-compatible chat completions (llama.cpp server, LM Studio, vLLM, OpenAI, OpenRouter…):
  * POST {baseUrl}/chat/completions with SSE streaming.
  */
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import type { ModelInfo } from "../../plugins/sdk/index.ts";
 import {
   isLocalUrl,

@@ -14,7 +14,7 @@
  * StreamEvent in types.ts); its name is the one the model wrote, else INVALID_TOOL_NAME. The loop
  * answers it with the error, so the model learns the exact format and retries.
  */
-import type { Message, ToolCallRequest } from "../conversation/message.ts";
+import type { Message, ToolCallRequest } from "../core/message.ts";
 import { newCallId } from "./common.ts";
 import { ToolCallTextParser, type ParsedPiece } from "./text-tool-parser.ts";
 import {

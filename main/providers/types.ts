@@ -1,5 +1,5 @@
 /** The provider contract: one streamed chat call, model listing and model info. */
-import type { Message, ToolCallRequest } from "../conversation/message.ts";
+import type { Message, ToolCallRequest } from "../core/message.ts";
 import type { ErrorType, ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
 import type { TimeoutKind } from "./timeouts.ts";
 

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { after, afterEach, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
-import { tempDir, type TempDir } from "../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../providers/testing/index.ts";
 import type { ScriptedResponse } from "../providers/testing/script.ts";
 import { startServer, type RunningServer } from "./server.ts";

@@ -7,7 +7,7 @@ import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { WebSocket } from "ws";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
-import { pluginFiles, tempDir, type TempDir } from "../plugins/loader/testing.ts";
+import { pluginFiles, tempDir, type TempDir } from "../code-plugins/loader/testing.ts";
 import { assertRendererBuilt, startServer, type RunningServer } from "./server.ts";
 import { connectSocket } from "./testing.ts";
 

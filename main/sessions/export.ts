@@ -1,5 +1,5 @@
 /** Session export: Markdown for people, JSON (a stable, documented shape) for programs. */
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
 import type { LoadedSession } from "./store.ts";

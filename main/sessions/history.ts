@@ -4,8 +4,8 @@
  * Events are validated here, not at load: a plain load skips them, and a bad one (damaged, or
  * written by a newer Islet in a shape this one does not know) is left out with a warning.
  */
-import { AgentEvent } from "../conversation/events.ts";
-import { historyFromMessages } from "../conversation/history.ts";
+import { AgentEvent } from "../core/events.ts";
+import { historyFromMessages } from "../core/history.ts";
 import type { SavedHistory } from "./reconstruct.ts";
 import type { SessionStore } from "./store.ts";
 

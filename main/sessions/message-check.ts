@@ -5,7 +5,7 @@
  * against ~1.4x (~120 ms) with this check, which also keeps the parsed objects as they are. zod still guards every other
  * record, and records.test.ts checks both validators agree on the same good and bad messages.
  */
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
 const KINDS = new Set(["normal", "synthetic", "summary"]);

@@ -1,9 +1,9 @@
 /** Turns the text of a session file into the state a resumed conversation starts from. */
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
 import { messageProblem } from "./message-check.ts";
-import type { AgentEvent } from "../conversation/events.ts";
+import type { AgentEvent } from "../core/events.ts";
 import {
   EVENT_LINE_PREFIX,
   SESSION_FORMAT_VERSION,

@@ -8,10 +8,10 @@
  * does not know (written by a newer Islet) are skipped with a warning instead of failing the load.
  */
 import { z } from "zod";
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
-import type { AgentEvent } from "../conversation/events.ts";
+import type { AgentEvent } from "../core/events.ts";
 
 export const SESSION_FORMAT_VERSION = 1;
 

@@ -15,7 +15,7 @@
  */
 import { mkdir, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import { AppendFile } from "./append-file.ts";
 import { isSafeSessionId, newSessionId } from "./ids.ts";
 import { isErrno, SessionError } from "./errors.ts";

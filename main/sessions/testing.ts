@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 import type { Stats } from "../../plugins/sdk/index.ts";
 import { encodeRecord } from "./records.ts";
 import { SessionStore } from "./store.ts";

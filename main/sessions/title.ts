@@ -1,5 +1,5 @@
 /** Default session titles, taken from the first thing the user typed. */
-import type { Message } from "../conversation/message.ts";
+import type { Message } from "../core/message.ts";
 
 export const TITLE_MAX_CHARS = 60;
 

@@ -2,7 +2,7 @@
  * All tools known to a session (built-in, plugin, MCP, extension) by name; each name holds a stack
  * of contributions of which the top one serves.
  */
-import { LayeredRegistry, type Registration } from "../extensions/layered.ts";
+import { LayeredRegistry, type Registration } from "../lifecycle/layered.ts";
 import type { ToolSpec } from "../providers/types.ts";
 import type { Tool } from "./types.ts";
 import { toolSpec } from "./types.ts";

@@ -1,7 +1,7 @@
 /** The tool contract shared by built-in, plugin, MCP and extension tools. */
 import type { JsonSchema, ToolSpec } from "../providers/types.ts";
 import type { Context, ToolPaths } from "../../plugins/sdk/index.ts";
-import type { EventSink } from "../conversation/events.ts";
+import type { EventSink } from "../core/events.ts";
 import type { QuestionPort } from "../host/questions.ts";
 
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";

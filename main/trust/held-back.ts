@@ -9,13 +9,13 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { configDir, type Homes } from "../config/homes.ts";
-import { requestedItems } from "../plugins/consent/requests.ts";
+import { requestedItems } from "../code-plugins/consent/requests.ts";
 import {
   featuresFile,
   findPluginFolders,
   loadPluginFeatures,
   loadPlugins,
-} from "../plugins/loader/index.ts";
+} from "../code-plugins/loader/index.ts";
 
 /**
  * Folders of the project home whose contents run commands, reach servers or widen a turn: slash

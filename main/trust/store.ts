@@ -7,7 +7,7 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { JsonStore } from "../config/json-store.ts";
-import { isInside } from "../plugins/capabilities/files.ts";
+import { isInside } from "../code-plugins/capabilities/files.ts";
 
 const Decision = z.enum(["trusted", "untrusted"]);
 export type TrustDecision = z.infer<typeof Decision>;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { EventPayload, QuestionAsked } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { recordingClient, type RecordingClient } from "../testing.ts";
 
 describe("bridge: activation calls on a real engine", () => {

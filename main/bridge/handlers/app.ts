@@ -1,6 +1,6 @@
 /** `app/info`: which Islet, in which shell, on which workspace. */
 import type { Engine } from "../../engine/engine.ts";
-import { APP_VERSION } from "../../version.ts";
+import { APP_VERSION } from "../../core/version.ts";
 import type { AppInfo } from "../contract.ts";
 import type { CallHandlers } from "../service.ts";
 

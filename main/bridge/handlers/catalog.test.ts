@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { appSettingsFile } from "../../config/app-settings.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { BridgeError } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
 import type { CatalogView } from "../schemas/packs.ts";

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, afterEach, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../conversation/events.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import type { AgentEvent } from "../../core/events.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 import { SessionStore } from "../../sessions/store.ts";
 import type { ChatOpened, ChatOutcome } from "../contract.ts";

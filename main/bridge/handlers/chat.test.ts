@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { after, afterEach, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../conversation/events.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import type { AgentEvent } from "../../core/events.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 import type { ScriptedResponse } from "../../providers/testing/script.ts";
 import {

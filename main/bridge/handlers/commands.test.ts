@@ -1,7 +1,7 @@
 /** `commands/list` against a real engine with real plugins: built-in, plugin and failed commands. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
 import type { CommandList } from "../schemas/commands.ts";
 import { recordingClient, type RecordingClient } from "../testing.ts";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 import type { ChatOpened, ChatOutcome, QuestionAsked } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, symlinkSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 import type { ChatOpened, PluginList } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";

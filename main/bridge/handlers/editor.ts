@@ -8,20 +8,20 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Engine } from "../../engine/engine.ts";
 import type { Problem } from "../../host/problem.ts";
-import { configFields, saveConfig, setDisabled } from "../../plugins/editor/manifest-edit.ts";
-import { mapToSource } from "../../plugins/editor/fault-location.ts";
-import { errorProblems, faultProblem } from "../../plugins/editor/problems.ts";
-import { reloadAfter } from "../../plugins/editor/reload-wait.ts";
+import { configFields, saveConfig, setDisabled } from "../../editor/manifest-edit.ts";
+import { mapToSource } from "../../editor/fault-location.ts";
+import { errorProblems, faultProblem } from "../../editor/problems.ts";
+import { reloadAfter } from "../../editor/reload-wait.ts";
 import {
   createFromTemplate,
   defaultTemplatesDir,
   listTemplates,
-} from "../../plugins/editor/templates.ts";
-import { loadPluginFeatures } from "../../plugins/loader/features.ts";
-import { recordedTurns } from "../../plugins/replay/model-request.ts";
-import { PreviousVersions } from "../../plugins/replay/previous.ts";
-import { replayTurn } from "../../plugins/replay/replay.ts";
-import type { PluginRuntime, ReloadReport } from "../../plugins/runtime/runtime.ts";
+} from "../../editor/templates.ts";
+import { loadPluginFeatures } from "../../code-plugins/loader/features.ts";
+import { recordedTurns } from "../../engine/replay/model-request.ts";
+import { PreviousVersions } from "../../engine/replay/previous.ts";
+import { replayTurn } from "../../engine/replay/replay.ts";
+import type { PluginRuntime, ReloadReport } from "../../code-plugins/runtime/runtime.ts";
 import type { SaveOutcome } from "../schemas/editor.ts";
 import { toClient, type BridgeService, type CallHandlers, type ClientId } from "../service.ts";
 

@@ -31,7 +31,7 @@ export interface HandlerDeps {
   chats: Chats;
   /** The app's settings file (electron-store in the app, JsonStore under `islet serve`). */
   settings: AppSettingsStore;
-  /** Installs, updates and removes plugin packs (main/plugins/packs/). */
+  /** Installs, updates and removes plugin packs (main/packs/). */
   packs: PackOperations;
   catalog?: CatalogOptions;
 }

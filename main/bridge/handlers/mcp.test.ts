@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { EVERYTHING } from "../../mcp/testing/servers.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
 import type { McpServerItem } from "../schemas/mcp.ts";
 import { recordingClient, type RecordingClient } from "../testing.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { handler, registryOf } from "../../agent/hooks/testing.ts";
+import { handler, registryOf } from "../../turn/hooks/testing.ts";
 import type { ChatOpened } from "../contract.ts";
 import { recordingClient, type RecordingClient } from "../testing.ts";
 import { sendIn, startSettingsHarness, type SettingsHarness } from "./testing-host.ts";

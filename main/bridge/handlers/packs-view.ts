@@ -3,9 +3,9 @@
  * origin URL and subpath), each catalog's state, and the installed packs no catalog lists.
  */
 import { catalogTags } from "../../host/catalog-search.ts";
-import { installedFromCatalog } from "../../plugins/catalog/installed.ts";
-import type { CatalogSet } from "../../plugins/catalog/load.ts";
-import type { InstalledPack } from "../../plugins/packs/types.ts";
+import { installedFromCatalog } from "../../packs/catalog/installed.ts";
+import type { CatalogSet } from "../../packs/catalog/load.ts";
+import type { InstalledPack } from "../../packs/types.ts";
 import type { CatalogView, InstalledPackView } from "../schemas/packs.ts";
 
 export function installedView(pack: InstalledPack): InstalledPackView {

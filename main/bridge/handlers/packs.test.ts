@@ -9,15 +9,15 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
 import type { QuestionOf } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
-import { packManager } from "../../plugins/packs/index.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
+import { packManager } from "../../packs/index.ts";
 import {
   gitRepos,
   gitTestEnv,
   pluginFiles,
   type GitRepos,
   type WorkRepo,
-} from "../../plugins/packs/testing/git-servers.ts";
+} from "../../packs/testing/git-servers.ts";
 import { BridgeError, type QuestionAsked } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
 import type { CatalogView } from "../schemas/packs.ts";

@@ -11,15 +11,15 @@ import type { AppSettingsStore } from "../../config/app-settings.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { ask, type QuestionPort } from "../../host/questions.ts";
-import { loadCatalogs } from "../../plugins/catalog/load.ts";
-import { checkCatalogSource, defaultCatalogFile } from "../../plugins/catalog/sources.ts";
+import { loadCatalogs } from "../../packs/catalog/load.ts";
+import { checkCatalogSource, defaultCatalogFile } from "../../packs/catalog/sources.ts";
 import type {
   InstalledPack,
   PackAddInput,
   PackOperationHooks,
   PackUpdateOutcome,
-} from "../../plugins/packs/types.ts";
-import type { ReloadReport } from "../../plugins/runtime/runtime.ts";
+} from "../../packs/types.ts";
+import type { ReloadReport } from "../../code-plugins/runtime/runtime.ts";
 import type { BridgeQuestions } from "../questions.ts";
 import {
   EVERYONE,
@@ -39,7 +39,7 @@ type Names =
   | "packs/update"
   | "packs/remove";
 
-/** What the handlers need of the pack manager (main/plugins/packs/index.ts). */
+/** What the handlers need of the pack manager (main/packs/index.ts). */
 export interface PackOperations {
   list(): Promise<InstalledPack[]>;
   add(input: PackAddInput, hooks: PackOperationHooks): Promise<InstalledPack>;

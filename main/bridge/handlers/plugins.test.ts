@@ -1,8 +1,8 @@
 /** The contract's plugin calls against a real engine and real plugin sandboxes. */
 import assert from "node:assert/strict";
 import { after, before, describe, it, test } from "node:test";
-import { emptyContext } from "../../agent/hooks/testing.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { emptyContext } from "../../turn/hooks/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import type { PluginList } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
 import { loadProblem } from "./plugins.ts";

@@ -1,9 +1,9 @@
 /** `plugins/*`: the plugin browser's list, reload and restart; changes go to every client. */
 import type { Engine } from "../../engine/engine.ts";
-import { listExtensions } from "../../extensions/describe.ts";
+import { listExtensions } from "./extension-entries.ts";
 import { problemFromLine, type Problem } from "../../host/problem.ts";
-import { listPlugins } from "../../plugins/runtime/describe.ts";
-import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
+import { listPlugins } from "../../code-plugins/runtime/describe.ts";
+import type { PluginRuntime } from "../../code-plugins/runtime/runtime.ts";
 import type { PluginList, ReloadResult } from "../contract.ts";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
 

@@ -6,7 +6,7 @@
 import type { AppSettingsStore } from "../../config/app-settings.ts";
 import type { Engine } from "../../engine/engine.ts";
 import type { ModelSource } from "../../engine/model-source.ts";
-import { readGlobalFeatures } from "../../plugins/loader/features-edit.ts";
+import { readGlobalFeatures } from "../../code-plugins/loader/features-edit.ts";
 import { isLocalUrl } from "../../providers/common.ts";
 import type { ProviderConfig, ProvidersConfig } from "../../providers/index.ts";
 import { DEFAULT_APPROVAL_RULES } from "../../tools/approval.ts";

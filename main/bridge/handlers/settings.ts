@@ -6,7 +6,7 @@
 import type { AppSettingsStore } from "../../config/app-settings.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { ProblemError } from "../../host/problem.ts";
-import { editGlobalFeatures, readGlobalFeatures } from "../../plugins/loader/features-edit.ts";
+import { editGlobalFeatures, readGlobalFeatures } from "../../code-plugins/loader/features-edit.ts";
 import { removeProviderEntry, saveProviderEntry } from "../../providers/config-edit.ts";
 import { loadProvidersFile, type ProviderConfig } from "../../providers/index.ts";
 import type { CallRequest } from "../contract.ts";

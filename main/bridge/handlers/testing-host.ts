@@ -3,12 +3,12 @@
  * temporary home whose providers.yaml points at a loopback fake Ollama, keys in the home's sealed
  * file, no probing of this machine's real local servers.
  */
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOllama, type FakeServer } from "../../providers/testing/index.ts";
 import type { ScriptedResponse } from "../../providers/testing/script.ts";
 import type { DetectedServer } from "../../providers/index.ts";
 import { homeSecretStore } from "../../secrets/home-file.ts";
-import type { AgentEvent } from "../../conversation/events.ts";
+import type { AgentEvent } from "../../core/events.ts";
 import type { ChatOpened, ChatOutcome } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
 import type { RecordingClient } from "../testing.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { NOBODY } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startServer, type RunningServer } from "../../serve/server.ts";
 import { connectSocket } from "../../serve/testing.ts";
 import { trustFile } from "../../trust/store.ts";

@@ -3,7 +3,7 @@
  * schemas in its own file). Plain zod, no Node: the renderer bundles this file.
  */
 import { z } from "zod";
-import { AgentEvent } from "../../conversation/events.ts";
+import { AgentEvent } from "../../core/events.ts";
 
 /**
  * A conversation's whole display history, as the same events `chat/send` streams (final

@@ -5,7 +5,7 @@
  * to the model with its status, asks the user before activating, remembers the answer per
  * workspace, and deactivates (processes stopped) on request and when the session ends.
  */
-import type { ContributionRegistrar } from "../registrar.ts";
+import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 
 export type ActivatableKind = "runner" | "code";
 

@@ -6,12 +6,12 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { describePermission } from "../../host/permission-text.ts";
-import { requestedItems } from "../../plugins/consent/requests.ts";
-import { parseManifest } from "../../plugins/loader/manifest.ts";
-import type { ConsentGate } from "../../plugins/consent/gate.ts";
-import type { OnDemandPlugins } from "../../plugins/runtime/on-demand.ts";
-import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
-import type { PluginSpec } from "../../plugins/runtime/port.ts";
+import { requestedItems } from "../../code-plugins/consent/requests.ts";
+import { parseManifest } from "../../code-plugins/loader/manifest.ts";
+import type { ConsentGate } from "../../code-plugins/consent/gate.ts";
+import type { OnDemandPlugins } from "../../code-plugins/runtime/on-demand.ts";
+import type { PluginRuntime } from "../../code-plugins/runtime/runtime.ts";
+import type { PluginSpec } from "../../code-plugins/runtime/port.ts";
 import type { ActivatablePlugin, ActivatableSource } from "./activatable.ts";
 
 /** The runtime's side this source needs (the engine's current runtime, or none). */

@@ -9,7 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { NOBODY, type Question, type QuestionPort } from "../../host/questions.ts";
-import { startPluginHarness, writePlugin, type PluginFiles } from "../../plugins/testing.ts";
+import { startPluginHarness, writePlugin, type PluginFiles } from "../../engine/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 import { activationFile } from "./store.ts";
 import { answering, type ChatBody } from "./testing.ts";

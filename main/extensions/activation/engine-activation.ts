@@ -2,8 +2,8 @@
  * On-demand activation as the engine has it: the registry over every source (sources.ts), its
  * listing as a prompt fragment, the `activate_plugin` tool and the `/plugin` command.
  */
-import type { Contributions } from "../contributions.ts";
-import type { Disposable } from "../disposable.ts";
+import type { Contributions } from "../../contributions/contributions.ts";
+import type { Disposable } from "../../lifecycle/disposable.ts";
 import { pluginActivationCommand } from "./command.ts";
 import { ActivationRegistry } from "./registry.ts";
 import { activatableSources, type ActivationContext } from "./sources.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
 import type { Question, QuestionPort } from "../../host/questions.ts";
-import { startPluginHarness, writePlugin, type PluginFiles } from "../../plugins/testing.ts";
+import { startPluginHarness, writePlugin, type PluginFiles } from "../../engine/testing.ts";
 
 const lazy = (description: string): PluginFiles => ({
   yaml: `description: "${description}"\nactivation: on-demand\n`,

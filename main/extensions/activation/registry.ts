@@ -6,9 +6,9 @@
  */
 import path from "node:path";
 import { ask, type QuestionPort } from "../../host/questions.ts";
-import { isInside } from "../../plugins/capabilities/files.ts";
-import type { Disposable } from "../disposable.ts";
-import type { ContributionRegistrar, ScopedRegistrar } from "../registrar.ts";
+import { isInside } from "../../code-plugins/capabilities/files.ts";
+import type { Disposable } from "../../lifecycle/disposable.ts";
+import type { ContributionRegistrar, ScopedRegistrar } from "../../contributions/registrar.ts";
 import type { ActivatableKind, ActivatablePlugin, ActivatableSource } from "./activatable.ts";
 import { activationFragment } from "./fragment.ts";
 import type { ActivationStore } from "./store.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { startPluginHarness, type PluginFiles } from "../../plugins/testing.ts";
+import { startPluginHarness, type PluginFiles } from "../../engine/testing.ts";
 import { answering, type ChatBody } from "./testing.ts";
 
 // Counts the words of the JSON input's `text` and echoes its argv; records that it ran.

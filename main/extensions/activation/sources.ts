@@ -4,9 +4,9 @@
  */
 import type { Homes } from "../../config/homes.ts";
 import { ask, type QuestionPort } from "../../host/questions.ts";
-import type { ConsentGate } from "../../plugins/consent/gate.ts";
-import type { PluginFlags } from "../../plugins/loader/features.ts";
-import type { PluginRuntime } from "../../plugins/runtime/runtime.ts";
+import type { ConsentGate } from "../../code-plugins/consent/gate.ts";
+import type { PluginFlags } from "../../code-plugins/loader/features.ts";
+import type { PluginRuntime } from "../../code-plugins/runtime/runtime.ts";
 import type { ActivatableSource } from "./activatable.ts";
 import { RunnerPluginSource } from "../runners/source.ts";
 import { CodePluginSource } from "./code-source.ts";

@@ -9,12 +9,12 @@ import assert from "node:assert/strict";
 import { cpSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../conversation/events.ts";
+import type { AgentEvent } from "../../core/events.ts";
 import { resolveHomes } from "../../config/homes.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import type { Engine } from "../../engine/engine.ts";
-import { findPluginFolders } from "../../plugins/loader/walk.ts";
-import { pluginFiles, tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { findPluginFolders } from "../../code-plugins/loader/walk.ts";
+import { pluginFiles, tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 import { ClaudePluginSource } from "./source.ts";
 

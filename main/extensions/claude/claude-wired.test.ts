@@ -10,13 +10,13 @@ import { cpSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
-import type { AgentEvent } from "../../conversation/events.ts";
+import type { AgentEvent } from "../../core/events.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import { ClaudePluginSource } from "./source.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "code-review");

@@ -10,7 +10,7 @@ import { loadAgents, readAgentFile } from "../../agents/load.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
 import { pluginMcpServers } from "../../mcp/plugin-servers.ts";
 import { loadCommands, parseCommandFile, type MarkdownCommand } from "../markdown/commands.ts";
-import type { Loaded } from "../markdown/fields.ts";
+import type { Loaded } from "../../config/frontmatter-fields.ts";
 import { loadSkill, loadSkills, type Skill } from "../markdown/skills.ts";
 
 export type Found<T> = Loaded<T>;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
-import type { HomeSource } from "../../plugins/loader/features.ts";
+import type { HomeSource } from "../../code-plugins/loader/features.ts";
 import { parseHooksFile, readHooksData, type ShellHookSpec } from "../shell-hooks/config.ts";
 import type { MarkdownCommand } from "../markdown/commands.ts";
 import { loadSkill, type Skill } from "../markdown/skills.ts";

@@ -1,9 +1,9 @@
 /** A Markdown command as a slash command: its expanded body is the next turn's prompt. */
 import type { CommandSource, SlashCommand } from "../../commands/types.ts";
-import type { ContributionRegistrar } from "../registrar.ts";
+import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { MarkdownCommand } from "./commands.ts";
 import { expandBody } from "./expand.ts";
-import { toolPatterns } from "./fields.ts";
+import { toolPatterns } from "../../config/frontmatter-fields.ts";
 
 export interface CommandOrigin {
   source: CommandSource;

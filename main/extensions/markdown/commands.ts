@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "./fields.ts";
-import { markdownFiles } from "./walk.ts";
+import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "../../config/frontmatter-fields.ts";
+import { markdownFiles } from "../../config/markdown-walk.ts";
 
 export interface MarkdownCommand {
   /** What the user types after "/": "review", or "myplugin:review" with a namespace. */

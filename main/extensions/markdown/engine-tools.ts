@@ -3,7 +3,7 @@
  * prompt fragment read at each call), the `Skill` tool that loads one, and the `Task` tool that
  * runs a sub-agent.
  */
-import type { Contributions } from "../contributions.ts";
+import type { Contributions } from "../../contributions/contributions.ts";
 import { SkillListing } from "./skill-command.ts";
 import { createSkillTool } from "./skill-tool.ts";
 import { subAgentRunner } from "./sub-agent.ts";

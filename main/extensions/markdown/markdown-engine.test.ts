@@ -10,7 +10,7 @@ import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 import type { FakeServer } from "../../providers/testing/index.ts";
 import { registerMarkdownCommands } from "./command.ts";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import type { MarkdownCommand } from "./commands.ts";
 
 interface Body {

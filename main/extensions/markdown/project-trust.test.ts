@@ -9,10 +9,10 @@ import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { listCommands } from "../../bridge/handlers/commands.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
-import { tempDir } from "../../plugins/loader/testing.ts";
+import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 import { TrustStore } from "../../trust/store.ts";
-import { listExtensions } from "../describe.ts";
+import { listExtensions } from "../../bridge/handlers/extension-entries.ts";
 
 test("an untrusted project's commands, skills, agents, output styles and hooks are held back until the folder is trusted", async () => {
   const dirs = tempDir("islet-md-trust-");

@@ -8,10 +8,10 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { CommandRegistry } from "../../commands/registry.ts";
 import type { SlashCommand } from "../../commands/types.ts";
-import type { ContributionRegistrar } from "../registrar.ts";
+import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { CommandOrigin } from "./command.ts";
 import { expandBody } from "./expand.ts";
-import { toolPatterns } from "./fields.ts";
+import { toolPatterns } from "../../config/frontmatter-fields.ts";
 import type { Skill } from "./skills.ts";
 
 export interface SkillCommand extends SlashCommand {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir } from "../../plugins/loader/testing.ts";
+import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 
 test("Skill-loaded allowed-tools and disallowed-tools limit the rest of the turn", async () => {

@@ -5,7 +5,7 @@ import { defineTool } from "../../tools/define.ts";
 import { ToolError, type Tool } from "../../tools/types.ts";
 import { bashTool } from "../../tools/builtin/bash.ts";
 import { expandSkill, isSkillCommand, skillFiles } from "./skill-command.ts";
-import { toolPatterns } from "./fields.ts";
+import { toolPatterns } from "../../config/frontmatter-fields.ts";
 import { shellDecidedBy } from "./shell.ts";
 
 export function createSkillTool(deps: {

@@ -1,8 +1,8 @@
 /** Runs an agent as a sub-agent: a fresh, unsaved conversation whose tools never include Task. */
 import type { AgentConfig } from "../../agents/definition.ts";
-import type { EventSink } from "../../agent/events.ts";
-import { AgentSession } from "../../agent/loop.ts";
-import type { EngineDeps } from "../../agent/state.ts";
+import type { EventSink } from "../../turn/events.ts";
+import { AgentSession } from "../../turn/loop.ts";
+import type { EngineDeps } from "../../turn/state.ts";
 import type { SubAgentRunner } from "./task-tool.ts";
 
 /**

@@ -4,7 +4,7 @@
  * answers with its last text.
  */
 import { z } from "zod";
-import type { AgentEvent } from "../../agent/events.ts";
+import type { AgentEvent } from "../../turn/events.ts";
 import { defineTool } from "../../tools/define.ts";
 import { MAX_TIMEOUT_MS } from "../../tools/limits.ts";
 import { ToolError, type ApproveCall, type Tool } from "../../tools/types.ts";

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import type { AgentEvent } from "../../agent/events.ts";
+import type { AgentEvent } from "../../turn/events.ts";
 import { loadAgents } from "../../agents/load.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import {

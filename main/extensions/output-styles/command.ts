@@ -5,9 +5,9 @@
  * As in Claude Code, a style shapes the main conversation only: a Task's sub-agent runs with its
  * own agent's prompt (sub-agent sessions start without one).
  */
-import type { AgentSession } from "../../agent/loop.ts";
+import type { AgentSession } from "../../turn/loop.ts";
 import type { SlashCommand } from "../../commands/types.ts";
-import type { Loaded } from "../markdown/fields.ts";
+import type { Loaded } from "../../config/frontmatter-fields.ts";
 import type { OutputStyle } from "./styles.ts";
 
 /** The session-file state key holding the chosen style's name. */

@@ -10,7 +10,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir } from "../../plugins/loader/testing.ts";
+import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "..", "claude", "fixtures", "code-review");

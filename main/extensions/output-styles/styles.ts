@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { configDir, homeLayers, type Homes } from "../../config/homes.ts";
-import { looseText, readMarkdownFile, type Loaded } from "../markdown/fields.ts";
-import { markdownFiles } from "../markdown/walk.ts";
+import { looseText, readMarkdownFile, type Loaded } from "../../config/frontmatter-fields.ts";
+import { markdownFiles } from "../../config/markdown-walk.ts";
 
 export interface OutputStyle {
   name: string;

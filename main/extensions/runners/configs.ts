@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { configDir, type Homes } from "../../config/homes.ts";
-import { isMap, unknownFieldWarnings } from "../../plugins/loader/yaml-errors.ts";
+import { isMap, unknownFieldWarnings } from "../../code-plugins/loader/yaml-errors.ts";
 import { parseTemplate, type Template } from "./template.ts";
 
 export const RUNNER_CONFIGS_FILE = "runner-configs.json";

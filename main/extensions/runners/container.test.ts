@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { test } from "node:test";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import { probeEngine } from "./container-engine.ts";
 import { DOTNET_TEST, fakeEngines } from "./fake-engine.ts";
 import { activated, call, runnerWorld } from "./testing.ts";

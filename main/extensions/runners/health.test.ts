@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import { DOTNET_TEST, fakeEngines } from "./fake-engine.ts";
 import type { InstallRequest } from "./health.ts";
 import { runnerWorld } from "./testing.ts";

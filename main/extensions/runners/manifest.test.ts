@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { discoverPlugins } from "../../plugins/loader/discover.ts";
+import { discoverPlugins } from "../../code-plugins/loader/discover.ts";
 import { projectWidening } from "../../trust/held-back.ts";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import { RunnerPluginSource } from "./source.ts";
 import { activated, call, runnerWorld, type RunnerWorld } from "./testing.ts";
 

@@ -14,7 +14,7 @@ import {
   isMap,
   readYaml,
   unknownFieldWarnings,
-} from "../../plugins/loader/yaml-errors.ts";
+} from "../../code-plugins/loader/yaml-errors.ts";
 import { commandArgv } from "./command-line.ts";
 
 export const RUNNER_MANIFEST_JSON = "manifest.json";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import { activated, alive, call, runnerWorld } from "./testing.ts";
 
 const ECHO = `#!/bin/sh

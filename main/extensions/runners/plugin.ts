@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { ActivatablePlugin } from "../activation/activatable.ts";
-import type { ContributionRegistrar } from "../registrar.ts";
-import type { HomeSource } from "../../plugins/loader/features.ts";
+import type { ContributionRegistrar } from "../../contributions/registrar.ts";
+import type { HomeSource } from "../../code-plugins/loader/features.ts";
 import { truncateOutput } from "../../tools/limits.ts";
 import { argvOf, newRunName, type BoundRunner } from "./bind.ts";
 import { detectContainerEngine, probeEngine } from "./container-engine.ts";

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Homes } from "../../config/homes.ts";
 import { executeToolCall, type ToolResult } from "../../tools/executor.ts";
 import { newToolSessionState, type Tool } from "../../tools/types.ts";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import type { ConfirmInstall } from "./health.ts";
 import type { RunnerPlugin } from "./plugin.ts";
 import { RunnerPluginSource } from "./source.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { parseHooksFile } from "./config.ts";
 import { compileMatcher } from "./matcher.ts";
 import { ShellHookSource } from "./source.ts";

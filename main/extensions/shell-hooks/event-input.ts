@@ -3,7 +3,7 @@
  * (Claude's field names). Events with no point in the engine yet are listed in UNWIRED_EVENTS.
  */
 import path from "node:path";
-import type { HookContexts, HookTiming } from "../../agent/hooks/types.ts";
+import type { HookContexts, HookTiming } from "../../turn/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
 import type { ShellHookEvent } from "./config.ts";
 

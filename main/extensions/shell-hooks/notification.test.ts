@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
-import { Contributions } from "../contributions.ts";
+import { Contributions } from "../../contributions/contributions.ts";
 import { DeclarativeExtensions } from "../declarative.ts";
 import type { QuestionPort } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 
 async function waitFor(file: string): Promise<string> {
   const deadline = Date.now() + 30_000;

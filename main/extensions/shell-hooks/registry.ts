@@ -11,7 +11,7 @@ import type {
   HookRegistry,
   HookResults,
   HookTiming,
-} from "../../agent/hooks/types.ts";
+} from "../../turn/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
 import type { ShellHookEvent, ShellHookSpec } from "./config.ts";
 import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { emptyContext } from "../../agent/hooks/testing.ts";
-import type { HookContexts, HookInvocation, HookTiming } from "../../agent/hooks/types.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { emptyContext } from "../../turn/hooks/testing.ts";
+import type { HookContexts, HookInvocation, HookTiming } from "../../turn/hooks/types.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { parseHooksFile } from "./config.ts";
 import { ShellHookRegistry, type ShellHookOrigin } from "./registry.ts";
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir } from "../../plugins/loader/testing.ts";
+import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 
 const record = {

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import type { AgentEvent } from "../../conversation/events.ts";
+import type { AgentEvent } from "../../core/events.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir } from "../../plugins/loader/testing.ts";
+import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 
 const hooks = {

@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../conversation/events.ts";
+import type { AgentEvent } from "../../core/events.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import type { Engine } from "../../engine/engine.ts";
-import { tempDir, type TempDir } from "../../plugins/loader/testing.ts";
+import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;

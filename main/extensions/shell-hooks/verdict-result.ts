@@ -11,7 +11,7 @@
  * `continue: false` stops what can be stopped at that point and shows `stopReason`.
  */
 import type { BeforeToolResult, Result } from "../../../plugins/sdk/index.ts";
-import type { HookContexts, HookTiming } from "../../agent/hooks/types.ts";
+import type { HookContexts, HookTiming } from "../../turn/hooks/types.ts";
 import type { ShellHookEvent } from "./config.ts";
 import type { HookVerdict } from "./output.ts";
 

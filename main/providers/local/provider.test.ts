@@ -4,7 +4,7 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { makeMessage, type Message } from "../../conversation/message.ts";
+import { makeMessage, type Message } from "../../core/message.ts";
 import { ProviderError, type ChatRequest, type StreamEvent } from "../types.ts";
 import type { LoadedInfo, TurnStats } from "./protocol.ts";
 import { LocalProvider } from "./provider.ts";

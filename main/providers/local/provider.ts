@@ -4,7 +4,7 @@
  * deltas, complete tool calls, then usage and done; failures are one-line ProviderErrors; Stop
  * ends the call at once (the runtime stops generating on its own time).
  */
-import type { Message } from "../../conversation/message.ts";
+import type { Message } from "../../core/message.ts";
 import type { ModelInfo } from "../../../plugins/sdk/index.ts";
 import { LOCAL_TIMEOUTS, resolveTimeouts, type Timeouts } from "../timeouts.ts";
 import {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { totalmem } from "node:os";
 import path from "node:path";
-import { makeMessage } from "../../conversation/message.ts";
+import { makeMessage } from "../../core/message.ts";
 import { ProviderError, type ChatRequest, type StreamEvent } from "../types.ts";
 import { LocalProvider, type LocalProviderOptions } from "./provider.ts";
 import { LocalRuntime, type LocalRuntimeOptions } from "./runtime-process.ts";

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
-import { makeMessage, type Message } from "../../conversation/message.ts";
+import { makeMessage, type Message } from "../../core/message.ts";
 import type { ChatRequest, StreamEvent, ToolSpec } from "../types.ts";
 import type { LoadedInfo, TurnStats } from "./protocol.ts";
 import { LocalProvider } from "./provider.ts";

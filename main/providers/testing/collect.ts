@@ -1,5 +1,5 @@
 /** Test helpers for provider streams. */
-import { makeMessage, type Message } from "../../conversation/message.ts";
+import { makeMessage, type Message } from "../../core/message.ts";
 import type { ChatRequest, StreamEvent, ToolSpec } from "../types.ts";
 
 export async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { startPluginHarness } from "../../../main/plugins/testing.ts";
+import { startPluginHarness } from "../../../main/engine/testing.ts";
 
 const plugin = {
   yaml: readFileSync(new URL("./plugin.yaml", import.meta.url), "utf8"),

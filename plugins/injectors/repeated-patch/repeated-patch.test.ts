@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { startPluginHarness } from "../../../main/plugins/testing.ts";
+import { startPluginHarness } from "../../../main/engine/testing.ts";
 
 const plugin = {
   yaml: readFileSync(new URL("./plugin.yaml", import.meta.url), "utf8"),

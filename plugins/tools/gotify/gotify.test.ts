@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { toolsCommand } from "../../../main/cli/tools-command.ts";
-import { startPluginHarness, type PluginHarness } from "../../../main/plugins/testing.ts";
+import { startPluginHarness, type PluginHarness } from "../../../main/engine/testing.ts";
 
 const shippedYaml = readFileSync(new URL("./plugin.yaml", import.meta.url), "utf8");
 const code = readFileSync(new URL("./index.ts", import.meta.url), "utf8");

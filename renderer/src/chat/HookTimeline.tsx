@@ -3,7 +3,7 @@
  * condition matched (skipped otherwise), how long it took and what its result changed.
  */
 import { useState } from "react";
-import type { HookTraceEntry } from "../../../main/conversation/events.ts";
+import type { HookTraceEntry } from "../../../main/core/events.ts";
 import { ChevronIcon, HookIcon } from "./chat-icons.tsx";
 import { formatDuration } from "./format.ts";
 

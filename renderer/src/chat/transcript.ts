@@ -4,7 +4,7 @@
  * a resumed session renders exactly like the live one. No DOM, no React: tested under node.
  */
 import type { AgentEvent, ChatOutcome } from "../../../main/bridge/contract.ts";
-import type { HookTraceEntry } from "../../../main/conversation/events.ts";
+import type { HookTraceEntry } from "../../../main/core/events.ts";
 
 /** The engine's events (a turn starts with `user_message`, the prompt's echo). */
 export type ChatEvent = AgentEvent;

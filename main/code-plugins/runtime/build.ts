@@ -1,0 +1,231 @@
+/**
+ * Turns a discovered plugin into a LoadedPlugin: checks, bundle, sandbox, export probing (with
+ * signature warnings), tool init/available/schema and command schema. Any failure yields a
+ * plugin with status "failed" and one clear line saying why.
+ */
+import { ExecOutputRoute } from "../capabilities/exec-output.ts";
+import { HOOK_TIMINGS, type HookTiming } from "../../turn/hooks/types.ts";
+import { SandboxFault, type SandboxModule } from "../../sandbox/types.ts";
+import { LoadedPlugin, type PluginExports } from "./loaded-plugin.ts";
+import { PluginLog } from "./plugin-log.ts";
+import type { BundleOutput, PluginPort, PluginSpec } from "./port.ts";
+import { commandSchemaSchema, describeIssue, toolSchemaSchema } from "./result-schema.ts";
+import type { ConditionCheck } from "./handlers.ts";
+import type { ToolSchema } from "../../../plugins/sdk/index.ts";
+
+const TOOL_FUNCTIONS = [
+  "schema",
+  "execute",
+  "paths",
+  "sandboxable",
+  "parallel",
+  "init",
+  "available",
+];
+const COMMAND_FUNCTIONS = ["command", "executeCommand"];
+/** Declared parameters each export may take (more means the author expects something we never pass). */
+const ARITY: Record<string, number> = {
+  ...Object.fromEntries(HOOK_TIMINGS.map((t) => [t, 1])),
+  schema: 0,
+  execute: 2,
+  paths: 1,
+  sandboxable: 0,
+  parallel: 0,
+  init: 1,
+  available: 0,
+  command: 0,
+  executeCommand: 2,
+};
+
+export interface Built {
+  plugin: LoadedPlugin;
+  condition: ConditionCheck | null;
+  bundle: BundleOutput | null;
+}
+
+class BuildError extends Error {}
+
+function failed(
+  spec: PluginSpec,
+  log: PluginLog,
+  message: string,
+  limits: { budgetMs: number; memoryMb: number },
+): LoadedPlugin {
+  log.write("error", message);
+  return new LoadedPlugin({
+    name: spec.name,
+    status: "failed",
+    error: message,
+    module: null,
+    relaunch: null,
+    log,
+    limits,
+  });
+}
+
+async function callBool(
+  module: SandboxModule,
+  name: string,
+  fallback: boolean,
+  warnings: string[],
+): Promise<boolean> {
+  if (!module.functions.has(name)) return fallback;
+  const value = await module.call(name, []);
+  if (typeof value === "boolean") return value;
+  warnings.push(
+    `${name}() should return true or false, got ${JSON.stringify(value)}; using ${fallback}`,
+  );
+  return fallback;
+}
+
+function signatureWarnings(module: SandboxModule): string[] {
+  const warnings: string[] = [];
+  for (const name of [...HOOK_TIMINGS, ...TOOL_FUNCTIONS, ...COMMAND_FUNCTIONS]) {
+    if (name in module.values)
+      warnings.push(`${name} is exported but is not a function; it is ignored`);
+    const arity = module.arity.get(name);
+    if (arity !== undefined && arity > ARITY[name]) {
+      warnings.push(
+        `${name} declares ${arity} parameters but is called with ${ARITY[name]}; check its signature`,
+      );
+    }
+  }
+  return warnings;
+}
+
+async function probe(
+  spec: PluginSpec,
+  module: SandboxModule,
+  port: PluginPort,
+  warnings: string[],
+): Promise<PluginExports> {
+  const has = (n: string) => module.functions.has(n);
+  const hooks = HOOK_TIMINGS.filter((t: HookTiming) => has(t));
+  let tool: PluginExports["tool"] = null;
+  if (has("schema") !== has("execute"))
+    throw new BuildError(
+      `a tool needs both schema() and execute(); only ${has("schema") ? "schema" : "execute"} is exported`,
+    );
+  if (has("schema")) {
+    if (has("init")) await module.call("init", [port.toolConfig]);
+    if (await callBool(module, "available", true, warnings)) {
+      const parsed = toolSchemaSchema.safeParse(await module.call("schema", []));
+      if (!parsed.success)
+        throw new BuildError(
+          `schema() returned an invalid tool schema: ${describeIssue(parsed.error)}`,
+        );
+      tool = {
+        // Validated above; the SDK type is the same shape with `parameters.type` filled in later.
+        schema: parsed.data as ToolSchema,
+        parallel: await callBool(module, "parallel", true, warnings),
+        sandboxable: await callBool(module, "sandboxable", true, warnings),
+        hasPaths: has("paths"),
+      };
+    } else warnings.push("available() returned false: the tool is not registered");
+  }
+  let command: PluginExports["command"] = null;
+  if (has("command") !== has("executeCommand"))
+    throw new BuildError("a command needs both command() and executeCommand()");
+  if (has("command")) {
+    const parsed = commandSchemaSchema.safeParse(await module.call("command", []));
+    if (!parsed.success)
+      throw new BuildError(
+        `command() returned an invalid command schema: ${describeIssue(parsed.error)}`,
+      );
+    command = parsed.data;
+  }
+  if (hooks.length === 0 && !has("schema") && !command) {
+    throw new BuildError(
+      `${spec.entry} exports no hook, tool or command (e.g. export function beforeChat(ctx) { … })`,
+    );
+  }
+  return { hooks, tool, command };
+}
+
+export async function buildPlugin(
+  spec: PluginSpec,
+  port: PluginPort,
+  log: PluginLog = new PluginLog(port.logFile(spec.name)),
+): Promise<Built> {
+  const limits = { budgetMs: port.limits.callTimeoutMs, memoryMb: port.limits.memoryMb };
+  const fail = (message: string): Built => ({
+    plugin: failed(spec, log, message, limits),
+    condition: null,
+    bundle: null,
+  });
+  if (spec.disabled) {
+    return {
+      plugin: new LoadedPlugin({
+        name: spec.name,
+        status: "disabled",
+        module: null,
+        relaunch: null,
+        log,
+        limits,
+      }),
+      condition: null,
+      bundle: null,
+    };
+  }
+  if (spec.sdkProblem) return fail(spec.sdkProblem);
+  let condition: ConditionCheck | null = null;
+  if (spec.condition) {
+    try {
+      condition = port.condition(spec.condition, port.workdir, spec);
+    } catch (err) {
+      return fail(`${spec.manifestFile}: condition: ${(err as Error).message}`);
+    }
+  }
+  let bundle: BundleOutput;
+  try {
+    bundle = await port.bundle(spec);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  // Shared by every sandbox of this build (restarts too): the plugin's tool calls enter it.
+  const execOutput = new ExecOutputRoute();
+  const launch = () =>
+    port.sandbox.load({
+      filename: spec.entry,
+      code: bundle.code,
+      limits: port.limits,
+      host: port.capabilities(spec, log, execOutput),
+      allowWasm: spec.allowWasm,
+    });
+  let module: SandboxModule;
+  try {
+    module = await launch();
+  } catch (err) {
+    return {
+      ...fail(
+        err instanceof SandboxFault ? err.message : `${spec.entry}: ${(err as Error).message}`,
+      ),
+      bundle,
+    };
+  }
+  const warnings = [...spec.warnings, ...signatureWarnings(module)];
+  let exports: PluginExports;
+  try {
+    exports = await probe(spec, module, port, warnings);
+  } catch (err) {
+    module.dispose();
+    const message =
+      err instanceof BuildError
+        ? `${spec.name}: ${err.message}`
+        : `${spec.name}: loading failed: ${(err as Error).message}`;
+    return { ...fail(message), bundle };
+  }
+  const plugin = new LoadedPlugin({
+    name: spec.name,
+    status: "active",
+    module,
+    relaunch: launch,
+    log,
+    limits,
+    execOutput,
+  });
+  plugin.exports = exports;
+  plugin.warnings.push(...warnings);
+  for (const w of warnings) log.write("warn", w);
+  return { plugin, condition, bundle };
+}

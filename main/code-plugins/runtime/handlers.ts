@@ -1,0 +1,186 @@
+/**
+ * Hook handlers backed by plugins: the condition is checked before every call, `once` hooks fire
+ * at most once per session, the plugin's merged config goes into the context, and whatever comes
+ * back is validated before the engine applies it.
+ */
+import type { z } from "zod";
+import type {
+  HookContexts,
+  HookHandler,
+  HookInvocation,
+  HookResults,
+  HookTiming,
+} from "../../turn/hooks/types.ts";
+import type { ConditionCheck } from "../conditions/index.ts";
+import { PluginCallError, type LoadedPlugin } from "./loaded-plugin.ts";
+import {
+  beforeToolResultSchema,
+  describeIssue,
+  resultSchema,
+  transformResultSchema,
+} from "./result-schema.ts";
+
+export type { ConditionCheck };
+
+/** Which once-hooks have fired, per session; survives plugin reloads (it lives in the runtime). */
+export class OnceTracker {
+  private readonly fired = new Set<string>();
+  private key(session: string, plugin: string, timing: HookTiming): string {
+    return `${session}\u0000${plugin}\u0000${timing}`;
+  }
+  has(session: string, plugin: string, timing: HookTiming): boolean {
+    return this.fired.has(this.key(session, plugin, timing));
+  }
+  /** Called when a once-hook fires, so the session can remember it across restarts. */
+  onMark: ((session: string, plugin: string, timing: HookTiming) => void) | null = null;
+
+  mark(session: string, plugin: string, timing: HookTiming): void {
+    this.fired.add(this.key(session, plugin, timing));
+    this.onMark?.(session, plugin, timing);
+  }
+
+  /** A resumed session's fired hooks (saved as `once:<plugin>:<timing>` state keys). */
+  restore(session: string, state: Readonly<Record<string, unknown>>): void {
+    for (const [key, value] of Object.entries(state)) {
+      const m = /^once:(.+):([A-Za-z]+)$/.exec(key);
+      if (m && value === true) this.fired.add(this.key(session, m[1], m[2] as HookTiming));
+    }
+  }
+  /** Any session: for /plugins "(fired)". */
+  anyFired(plugin: string, timing: HookTiming): boolean {
+    const suffix = `\u0000${plugin}\u0000${timing}`;
+    for (const k of this.fired) if (k.endsWith(suffix)) return true;
+    return false;
+  }
+}
+
+/** Large context fields the plugin fetches only if it reads them (sandbox/lazy-fields.ts). */
+const LAZY_FIELDS = ["turns", "toolHistory", "systemPrompt"] as const;
+
+interface Serialised {
+  /** The context without pluginConfig and the lazy fields, as JSON. */
+  slim: string;
+  lazy: Record<string, string>;
+}
+
+/** Each hook context is serialised once, however many plugins receive it. */
+const serialised = new WeakMap<object, Serialised>();
+
+/** `[ctx]` as JSON with this plugin's config in ctx.pluginConfig, and the lazy fields beside it. */
+export function contextPayload(
+  ctx: object,
+  pluginConfig: Record<string, unknown>,
+): { json: string; lazy: Record<string, string> } {
+  let s = serialised.get(ctx);
+  if (s === undefined) {
+    const { pluginConfig: _ignored, ...rest } = ctx as Record<string, unknown>;
+    const lazy: Record<string, string> = {};
+    for (const key of LAZY_FIELDS) {
+      if (key in rest) {
+        lazy[key] = JSON.stringify(rest[key]);
+        delete rest[key];
+      }
+    }
+    s = { slim: JSON.stringify(rest), lazy };
+    serialised.set(ctx, s);
+  }
+  const config = JSON.stringify(pluginConfig);
+  const json =
+    s.slim === "{}"
+      ? `[{"pluginConfig":${config}}]`
+      : `[${s.slim.slice(0, -1)},"pluginConfig":${config}}]`;
+  return { json, lazy: s.lazy };
+}
+
+const SCHEMAS: Record<HookTiming, z.ZodType> = {
+  beforeChat: resultSchema,
+  afterResponse: resultSchema,
+  beforeToolExecution: beforeToolResultSchema,
+  afterToolExecution: resultSchema,
+  onError: resultSchema,
+  beforeCompaction: resultSchema,
+  afterCompaction: resultSchema,
+  onAgentSwitch: resultSchema,
+  transformMessages: transformResultSchema,
+};
+
+/** A hook call slower than this is reported (the hard limit is the sandbox's call budget). */
+export const SLOW_HOOK_MS = 500;
+
+export interface HandlerOptions {
+  plugin: () => LoadedPlugin;
+  timing: HookTiming;
+  condition: ConditionCheck | null;
+  once: boolean;
+  onceTracker: OnceTracker;
+  pluginConfig: Record<string, unknown>;
+  onSlow?(plugin: string, timing: HookTiming, ms: number): void;
+}
+
+export function pluginHandler<T extends HookTiming>(
+  opts: HandlerOptions & { timing: T },
+): HookHandler<T> {
+  const { timing } = opts;
+  return {
+    source: opts.plugin().name,
+    timing,
+    async invoke(ctx: HookContexts[T]): Promise<HookInvocation<T>> {
+      // Looked up per call: a reload swaps the plugin behind a stable handler.
+      const plugin = opts.plugin();
+      if (!plugin.available) return { status: "skipped", reason: `plugin ${plugin.status}` };
+      const session = ctx.session.id;
+      if (opts.once && opts.onceTracker.has(session, plugin.name, timing))
+        return { status: "skipped", reason: "once: already fired" };
+      let condition: { text: string; matched: boolean } | undefined;
+      if (opts.condition) {
+        let ok: boolean;
+        try {
+          ok = await opts.condition.test(ctx);
+        } catch (err) {
+          return {
+            status: "error",
+            message: `condition "${opts.condition.text}" failed: ${(err as Error).message}`,
+          };
+        }
+        condition = { text: opts.condition.text, matched: ok };
+        if (!ok)
+          return {
+            status: "skipped",
+            reason: `condition false: ${opts.condition.text}`,
+            condition,
+          };
+      }
+      if (opts.once) opts.onceTracker.mark(session, plugin.name, timing);
+      let raw: unknown;
+      const started = performance.now();
+      try {
+        const payload = contextPayload(ctx, opts.pluginConfig);
+        raw = await plugin.callJson(timing, payload.json, payload.lazy);
+      } catch (err) {
+        return {
+          status: "error",
+          message: err instanceof PluginCallError ? err.message : String(err),
+          condition,
+        };
+      } finally {
+        const ms = performance.now() - started;
+        // The watchdog's gentler half: name a plugin that slows every turn before it times out.
+        if (ms > SLOW_HOOK_MS) opts.onSlow?.(plugin.name, timing, Math.round(ms));
+      }
+      if (raw === undefined || raw === null) return { status: "ok", result: undefined, condition };
+      const parsed = SCHEMAS[timing].safeParse(raw);
+      if (!parsed.success) {
+        plugin.log.write(
+          "error",
+          `${timing} returned a malformed result: ${describeIssue(parsed.error)}`,
+        );
+        return {
+          status: "error",
+          message: `returned a malformed result (${describeIssue(parsed.error)})`,
+          condition,
+        };
+      }
+      return { status: "ok", result: parsed.data as HookResults[T], condition };
+    },
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * One plugin as the runtime holds it: its sandboxed module, what it exports, and its health.
+ * Calls go through here so faults are counted in one place: a fatal fault (timeout, memory)
+ * costs the sandbox, which is recreated on the next call up to a cap; repeated faults of any
+ * kind mark the plugin errored until it is reloaded or restarted.
+ */
+import { ExecOutputRoute } from "../capabilities/exec-output.ts";
+import { SandboxFault, type SandboxModule } from "../../sandbox/types.ts";
+import type { HookTiming } from "../../turn/hooks/types.ts";
+import type { CommandSchema, ToolSchema } from "../../../plugins/sdk/index.ts";
+import type { PluginLog } from "./plugin-log.ts";
+
+export type PluginStatus = "active" | "disabled" | "failed" | "errored";
+
+/** Restarts after fatal faults before the plugin is marked errored. */
+export const MAX_RESTARTS = 3;
+/** Consecutive faulty calls before the plugin is marked errored. */
+export const MAX_CONSECUTIVE_FAULTS = 5;
+
+export interface PluginToolExports {
+  schema: ToolSchema;
+  parallel: boolean;
+  sandboxable: boolean;
+  hasPaths: boolean;
+}
+
+export interface PluginExports {
+  hooks: HookTiming[];
+  tool: PluginToolExports | null;
+  command: LoadedCommand | null;
+}
+
+/** A plugin's command schema as the engine keeps it: hints already one string. */
+export type LoadedCommand = Omit<CommandSchema, "hints"> & { hints?: string };
+
+/** A call that did not produce a result, with a message meant for the user and the author. */
+export class PluginCallError extends Error {
+  readonly fault: SandboxFault | null;
+  constructor(message: string, fault: SandboxFault | null) {
+    super(message);
+    this.name = "PluginCallError";
+    this.fault = fault;
+  }
+}
+
+export function describeFault(fault: SandboxFault, budgetMs: number, memoryMb: number): string {
+  switch (fault.kind) {
+    case "timeout":
+      return `did not finish within ${budgetMs} ms and was stopped (${fault.message})`;
+    case "memory":
+      return `ran out of its ${memoryMb} MB memory and was stopped`;
+    case "exception":
+      return `threw: ${fault.message}`;
+    case "result":
+      return `returned something unusable: ${fault.message}`;
+    default:
+      return fault.message;
+  }
+}
+
+export class LoadedPlugin {
+  readonly name: string;
+  status: PluginStatus;
+  /** Why it failed to load or was marked errored. */
+  error: string | undefined;
+  readonly warnings: string[] = [];
+  exports: PluginExports = { hooks: [], tool: null, command: null };
+  restarts = 0;
+  faults = 0;
+  /** Total faults since load, for the plugin browser. */
+  totalFaults = 0;
+  /** The most recent fault (which export, what happened, when), for the plugin browser. */
+  lastFault: { call: string; message: string; at: string } | null = null;
+  readonly log: PluginLog;
+  /** Its tool calls enter it so that exec output streams to the running call's card. */
+  readonly execOutput: ExecOutputRoute;
+  private module: SandboxModule | null;
+  private readonly relaunch: (() => Promise<SandboxModule>) | null;
+  private readonly limits: { budgetMs: number; memoryMb: number };
+  private relaunching: Promise<SandboxModule> | null = null;
+
+  constructor(opts: {
+    name: string;
+    status: PluginStatus;
+    error?: string;
+    module: SandboxModule | null;
+    relaunch: (() => Promise<SandboxModule>) | null;
+    log: PluginLog;
+    limits: { budgetMs: number; memoryMb: number };
+    execOutput?: ExecOutputRoute;
+  }) {
+    this.name = opts.name;
+    this.status = opts.status;
+    this.error = opts.error;
+    this.module = opts.module;
+    this.relaunch = opts.relaunch;
+    this.log = opts.log;
+    this.limits = opts.limits;
+    this.execOutput = opts.execOutput ?? new ExecOutputRoute();
+  }
+
+  get available(): boolean {
+    return this.status === "active";
+  }
+
+  /** Marks the plugin errored (the UI can restart it). */
+  markErrored(reason: string): void {
+    this.status = "errored";
+    this.error = reason;
+    this.log.write("error", `marked errored: ${reason}`);
+  }
+
+  /** Back to active with a fresh sandbox (the plugin browser's "restart"). */
+  async restart(): Promise<void> {
+    if (!this.relaunch)
+      throw new Error(`${this.name} cannot be restarted: ${this.error ?? "it never loaded"}`);
+    this.module?.dispose();
+    this.module = await this.relaunch();
+    this.status = "active";
+    this.error = undefined;
+    this.faults = 0;
+    this.restarts = 0;
+  }
+
+  private async sandbox(): Promise<SandboxModule> {
+    if (this.module && !this.module.disposed) return this.module;
+    if (!this.relaunch) throw new PluginCallError(`${this.name} is not loaded`, null);
+    if (this.restarts >= MAX_RESTARTS) {
+      this.markErrored(
+        `stopped ${MAX_RESTARTS} times; fix it and /reload, or restart it from the plugin browser`,
+      );
+      throw new PluginCallError(`${this.name} is errored: ${this.error}`, null);
+    }
+    // Concurrent callers share one relaunch.
+    this.relaunching ??= this.relaunch().finally(() => (this.relaunching = null));
+    this.restarts++;
+    this.log.write("warn", `restarting the sandbox (restart ${this.restarts} of ${MAX_RESTARTS})`);
+    this.module = await this.relaunching;
+    return this.module;
+  }
+
+  call(name: string, args: unknown[]): Promise<unknown> {
+    return this.run(name, (m) => m.call(name, args));
+  }
+
+  /** `argsJson` is the arguments array already serialised (hook contexts, shared by plugins). */
+  callJson(
+    name: string,
+    argsJson: string,
+    lazy?: Readonly<Record<string, string>>,
+  ): Promise<unknown> {
+    return this.run(name, (m) => m.callJson(name, argsJson, lazy));
+  }
+
+  private async run(
+    name: string,
+    invoke: (m: SandboxModule) => Promise<unknown>,
+  ): Promise<unknown> {
+    if (this.status !== "active")
+      throw new PluginCallError(
+        `${this.name} is ${this.status}${this.error ? `: ${this.error}` : ""}`,
+        null,
+      );
+    let module: SandboxModule;
+    try {
+      module = await this.sandbox();
+    } catch (err) {
+      if (err instanceof PluginCallError) throw err;
+      this.markErrored(`its sandbox could not be restarted: ${(err as Error).message}`);
+      throw new PluginCallError(`${this.name} is errored: ${this.error}`, null);
+    }
+    try {
+      const result = await invoke(module);
+      this.faults = 0;
+      return result;
+    } catch (err) {
+      const fault =
+        err instanceof SandboxFault
+          ? err
+          : new SandboxFault("exception", (err as Error).message ?? String(err));
+      this.faults++;
+      this.totalFaults++;
+      const message = describeFault(fault, this.limits.budgetMs, this.limits.memoryMb);
+      this.lastFault = { call: name, message, at: new Date().toISOString() };
+      this.log.write("error", `${name}: ${message}`);
+      if (this.faults >= MAX_CONSECUTIVE_FAULTS) {
+        this.markErrored(`${MAX_CONSECUTIVE_FAULTS} faults in a row (last: ${message})`);
+      }
+      throw new PluginCallError(message, fault);
+    }
+  }
+
+  dispose(): void {
+    this.module?.dispose();
+    this.module = null;
+  }
+
+  heapUsed(): number {
+    return this.module && !this.module.disposed ? this.module.heapUsed() : 0;
+  }
+}
+
+/** A load error's first line (the rest is a stack or a bundler's listing), for one-line reports. */
+export function firstLine(error: string | undefined): string {
+  return (error ?? "no reason given").split("\n")[0];
+}

@@ -1,0 +1,113 @@
+/**
+ * Lenient reading of a Markdown file's frontmatter, as Claude Code reads it: a field it does not
+ * know is a warning (the file still loads), a field with a bad value is one line naming the file
+ * and the field (the file is skipped, its neighbours still load).
+ */
+import { z } from "zod";
+import { parseFrontmatter } from "./frontmatter.ts";
+
+/** "Read, Bash(git add:*)", "Read Grep" or a list: separators inside parentheses are kept. */
+export const toolList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : splitTopLevel(v)).map((s) => s.trim()).filter(Boolean));
+
+function splitTopLevel(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of text) {
+    if (ch === "(") depth++;
+    if (ch === ")") depth = Math.max(0, depth - 1);
+    if ((ch === "," || /\s/.test(ch)) && depth === 0) {
+      out.push(current);
+      current = "";
+    } else current += ch;
+  }
+  out.push(current);
+  return out;
+}
+
+/** YAML turns `description: 1.0` into a number and `hint: [x]` into a list; real files do both. */
+export const looseText = z
+  .union([z.string(), z.number(), z.boolean(), z.array(z.unknown())])
+  .transform((v) => (Array.isArray(v) ? v.map(String).join(" ") : String(v)));
+
+/** `argument-hint: [file]` is a YAML list to a parser, and a hint to its author: keep the brackets. */
+export const hintText = z
+  .union([z.string(), z.number(), z.array(z.unknown())])
+  .transform((v) => (Array.isArray(v) ? v.map((x) => `[${String(x)}]`).join(" ") : String(v)));
+
+/**
+ * Real frontmatter is often not YAML (`argument-hint: [pr] [priority]`, an unquoted colon in a
+ * description): read such a block as `key: value` lines, as Claude Code does, when every line is
+ * one; otherwise the YAML error stands.
+ */
+function plainLines(block: string): Record<string, unknown> | null {
+  const data: Record<string, unknown> = {};
+  for (const line of block.split(/\r?\n/)) {
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*)$/.exec(line);
+    if (!m) return null;
+    const raw = m[2].trim();
+    const quoted = /^(["'])(.*)\1$/.exec(raw);
+    data[m[1]] = quoted
+      ? quoted[2]
+      : raw === "true" || raw === "false"
+        ? raw === "true"
+        : /^\d+$/.test(raw)
+          ? Number(raw)
+          : raw;
+  }
+  return data;
+}
+
+export interface MarkdownFile<T> {
+  data: T;
+  body: string;
+  /** One line each: unknown fields, ignored. */
+  warnings: string[];
+}
+
+/** Parses `text` (the content of `file`) against `shape`; throws one line naming file and field. */
+export function readMarkdownFile<Shape extends z.ZodRawShape>(
+  file: string,
+  text: string,
+  shape: Shape,
+): MarkdownFile<z.output<z.ZodObject<Shape>>> {
+  let doc;
+  try {
+    doc = parseFrontmatter(text);
+  } catch (err) {
+    const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+    const data = block && plainLines(block[1]);
+    if (!block || !data) {
+      const message = (err as Error).message.split("\n")[0];
+      throw new Error(`${file}: frontmatter: ${message}`, { cause: err });
+    }
+    doc = { data, body: text.slice(block[0].length) };
+  }
+  const parsed = z.object(shape).safeParse(doc.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.length > 0 ? issue.path.join(".") : "frontmatter";
+    throw new Error(`${file}: ${field}: ${issue.message}`);
+  }
+  const warnings = Object.keys(doc.data)
+    .filter((k) => !(k in shape))
+    .map((k) => `${file}: ${k}: unknown field, ignored`);
+  return { data: parsed.data, body: doc.body, warnings };
+}
+
+/** What every loader returns: what loaded, and one line per problem. */
+export interface Loaded<T> {
+  items: T[];
+  /** Broken files (skipped). */
+  errors: string[];
+  /** Unknown fields and the like (the file loaded). */
+  warnings: string[];
+}
+
+/** Tool name patterns from Claude's permission rules: "Bash(git add:*)" allows the Bash tool. */
+export function toolPatterns(rules: readonly string[]): string[] {
+  return [...new Set(rules.map((r) => r.replace(/\(.*\)$/s, "").trim()).filter(Boolean))];
+}

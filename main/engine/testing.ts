@@ -1,0 +1,125 @@
+/**
+ * Test support for plugins end to end: real plugin folders in a temporary home, the real engine
+ * (bundling, isolates, hooks, tools, commands) and a loopback model server.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AgentEvent } from "../turn/events.ts";
+import { createEngine } from "./bootstrap.ts";
+import type { Conversation, Engine } from "./engine.ts";
+import {
+  startFakeOpenAI,
+  type FakeServer,
+  type ScriptedResponse,
+} from "../providers/testing/index.ts";
+import { YES_FOR_THIS_RUN, type QuestionPort } from "../host/questions.ts";
+import type { PluginFlags } from "../code-plugins/loader/index.ts";
+import type { SandboxLimits } from "../sandbox/types.ts";
+
+export interface PluginFiles {
+  /** plugin.yaml text (default: a description line). */
+  yaml?: string;
+  /** index.ts source. */
+  code: string;
+  /** Extra files relative to the plugin folder. */
+  files?: Record<string, string>;
+}
+
+export interface PluginHarness {
+  home: string;
+  workdir: string;
+  pluginsDir: string;
+  engine: Engine;
+  conversation: Conversation;
+  server: FakeServer;
+  events: AgentEvent[];
+  warnings: string[];
+  of<T extends AgentEvent["type"]>(type: T): Extract<AgentEvent, { type: T }>[];
+  /** The messages a chat request carried (OpenAI wire shape). */
+  sent(index: number): { role: string; content: string; tool_call_id?: string }[];
+  write(plugin: string, files: PluginFiles): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function writePlugin(dir: string, files: PluginFiles): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "plugin.yaml"), files.yaml ?? `description: "test plugin"\n`);
+  await writeFile(path.join(dir, "index.ts"), files.code);
+  for (const [rel, text] of Object.entries(files.files ?? {})) {
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await writeFile(path.join(dir, rel), text);
+  }
+}
+
+export async function startPluginHarness(opts: {
+  plugins: Record<string, PluginFiles>;
+  script?: ScriptedResponse[];
+  flags?: PluginFlags;
+  /** features/plugins.yaml text for the global home. */
+  features?: string;
+  env?: Record<string, string>;
+  /** Sandbox limits (default: a 1 s call budget so runaway-plugin tests stay quick). */
+  limits?: Partial<SandboxLimits>;
+  /** Agent files (config/agents/NAME.md text) in the global home. */
+  agents?: Record<string, string>;
+  /** Agent the conversation starts with (default: default). */
+  agent?: string;
+  /** Plugin folder layout: name → path under plugins/ (default: the name). */
+  layout?: Record<string, string>;
+  /** Who answers permission requests (default: yes for this run, as `--yes`). */
+  questions?: QuestionPort;
+}): Promise<PluginHarness> {
+  const root = await mkdtemp(path.join(tmpdir(), "islet-plugins-"));
+  const home = path.join(root, "home");
+  const workdir = path.join(root, "work");
+  const pluginsDir = path.join(home, "plugins");
+  await mkdir(workdir, { recursive: true });
+  for (const [name, files] of Object.entries(opts.plugins))
+    await writePlugin(path.join(pluginsDir, opts.layout?.[name] ?? name), files);
+  for (const [name, text] of Object.entries(opts.agents ?? {})) {
+    await mkdir(path.join(home, "config", "agents"), { recursive: true });
+    await writeFile(path.join(home, "config", "agents", `${name}.md`), text);
+  }
+  if (opts.features) {
+    await mkdir(path.join(home, "config", "features"), { recursive: true });
+    await writeFile(path.join(home, "config", "features", "plugins.yaml"), opts.features);
+  }
+  const server = await startFakeOpenAI(opts.script ?? []);
+  const events: AgentEvent[] = [];
+  const warnings: string[] = [];
+  const engine = await createEngine({
+    home,
+    workdir,
+    env: opts.env ?? {},
+    flags: { provider: "openai-compatible", baseUrl: server.url, model: "m" },
+    // ISLET_TEST_PLUGIN_RUNTIME reruns plugin suites on another backend (scripts/test.js).
+    plugins: opts.flags ?? { pluginRuntime: process.env.ISLET_TEST_PLUGIN_RUNTIME },
+    pluginLimits: { callTimeoutMs: 1000, ...opts.limits },
+    questions: opts.questions ?? YES_FOR_THIS_RUN,
+    warn: (l) => warnings.push(l),
+  });
+  await engine.askPluginPermissions();
+  const conversation = await engine.open({ agent: opts.agent, emit: (e) => events.push(e) });
+  return {
+    home,
+    workdir,
+    pluginsDir,
+    engine,
+    conversation,
+    server,
+    events,
+    warnings,
+    of: <T extends AgentEvent["type"]>(type: T) =>
+      events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type),
+    sent: (i) =>
+      (server.chatRequests[i].body as { messages: { role: string; content: string }[] }).messages,
+    write: (plugin, files) => writePlugin(path.join(pluginsDir, plugin), files),
+    async close() {
+      await conversation.close();
+      await engine.close();
+      await server.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}

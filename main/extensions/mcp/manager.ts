@@ -1,0 +1,250 @@
+/**
+ * Runs the MCP servers the engine's extensions contributed (engine.extensions.mcpServers): one
+ * connection per serving definition, started lazily (first turn, `islet mcp list`, a call), its
+ * tools registered as `mcp__<server>__<tool>` while it is enabled, stopped when its contribution
+ * goes away or the engine closes.
+ */
+import type { Disposable } from "../../lifecycle/disposable.ts";
+import type { McpServerContribution, McpServers } from "../../contributions/mcp-servers.ts";
+import type { ScopedRegistrar } from "../../contributions/registrar.ts";
+import { McpConnection, type Backoff, type McpStatus } from "../../mcp/connection.ts";
+import type { McpDisabledStore } from "../../mcp/disabled-store.ts";
+import { resourceTools } from "../../mcp/resource-tools.ts";
+import { mcpTool, mcpToolName } from "../../mcp/tool.ts";
+
+export interface McpServerStatus {
+  name: string;
+  source: string;
+  transport: "stdio" | "http";
+  status: McpStatus;
+  error?: string;
+  restarts: number;
+  /** The registered names (`mcp__server__tool`) with their descriptions. */
+  tools: { name: string; description: string }[];
+}
+
+export interface McpManagerOptions {
+  warn(line: string): void;
+  backoff?: Partial<Backoff>;
+  connectTimeoutMs?: number;
+  /** Where the user's Disable is remembered (missing: for this run only). */
+  disabledStore?: McpDisabledStore;
+}
+
+interface Running {
+  contribution: McpServerContribution;
+  conn: McpConnection;
+  /** The tools registered for its current tool list; null when none are. */
+  tools: ScopedRegistrar | null;
+  toolsKey: string;
+}
+
+export class McpManager {
+  private readonly servers: McpServers;
+  private readonly registrar: ScopedRegistrar;
+  private readonly opts: McpManagerOptions;
+  private readonly running = new Map<string, Running>();
+  private readonly listeners = new Set<(status: McpServerStatus) => void>();
+  private readonly subscription: Disposable;
+  /** ListMcpResourcesTool and ReadMcpResourceTool, while some server offers resources. */
+  private resourceScope: ScopedRegistrar | null = null;
+  private closed = false;
+
+  constructor(servers: McpServers, registrar: ScopedRegistrar, opts: McpManagerOptions) {
+    this.servers = servers;
+    this.registrar = registrar;
+    this.opts = opts;
+    this.subscription = servers.onChange(() => this.reconcile());
+    this.reconcile();
+  }
+
+  /**
+   * Starts every enabled server not yet started and waits for those starting (in parallel);
+   * failures are reported, not thrown. For listings (`islet mcp list`, `islet tools`).
+   */
+  async startAll(): Promise<void> {
+    const waiting = [...this.running.values()]
+      .filter((r) => r.conn.status === "stopped" || r.conn.status === "starting")
+      .map((r) =>
+        r.conn.ready().catch((err: unknown) => this.opts.warn(`${(err as Error).message}`)),
+      );
+    await Promise.all(waiting);
+  }
+
+  /**
+   * Starts the servers not yet started without waiting for them: a turn goes on without a server
+   * still starting (or failed); its tools join the registry, read at each model call, once it runs.
+   */
+  startInBackground(): void {
+    if (this.closed) return;
+    for (const r of this.running.values())
+      if (r.conn.status === "stopped")
+        r.conn.ready().catch((err: unknown) => this.opts.warn(`${(err as Error).message}`));
+  }
+
+  list(): McpServerStatus[] {
+    return [...this.running.values()].map((r) => this.describe(r));
+  }
+
+  status(name: string): McpServerStatus {
+    return this.describe(this.entry(name));
+  }
+
+  /** The server's recent lines, oldest first: stderr, its log messages, lost connections. */
+  log(name: string): string[] {
+    return this.entry(name).conn.log.tail();
+  }
+
+  async restart(name: string): Promise<McpServerStatus> {
+    const r = this.entry(name);
+    if (r.conn.status === "disabled") await this.opts.disabledStore?.set(name, false);
+    r.conn.enable();
+    await r.conn.restart().catch(() => {});
+    return this.describe(r);
+  }
+
+  async disable(name: string): Promise<McpServerStatus> {
+    const r = this.entry(name);
+    await r.conn.disable();
+    await this.opts.disabledStore?.set(name, true);
+    return this.describe(r);
+  }
+
+  async enable(name: string): Promise<McpServerStatus> {
+    const r = this.entry(name);
+    r.conn.enable();
+    await this.opts.disabledStore?.set(name, false);
+    await r.conn.ready().catch(() => {});
+    return this.describe(r);
+  }
+
+  /** Every status change (the bridge's status event). */
+  onStatus(listener: (status: McpServerStatus) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.subscription.dispose();
+    const all = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(all.map((r) => this.drop(r)));
+    this.resourceScope?.dispose();
+    this.resourceScope = null;
+    this.registrar.dispose();
+  }
+
+  /** Follows the registry: a new or changed definition gets a connection, a removed one stops. */
+  private reconcile(): void {
+    if (this.closed) return;
+    const wanted = new Map<string, McpServerContribution>();
+    for (const c of this.servers.list()) if (c.spec) wanted.set(c.name, c);
+    for (const [name, r] of this.running) {
+      if (wanted.get(name) === r.contribution) continue;
+      this.running.delete(name);
+      void this.drop(r);
+    }
+    const off = wanted.size > 0 ? (this.opts.disabledStore?.disabled() ?? new Set()) : new Set();
+    for (const [name, contribution] of wanted) {
+      if (this.running.has(name)) continue;
+      const spec = off.has(name) ? { ...contribution.spec!, disabled: true } : contribution.spec!;
+      const r: Running = {
+        contribution,
+        conn: new McpConnection(spec, {
+          backoff: this.opts.backoff,
+          connectTimeoutMs: this.opts.connectTimeoutMs,
+          onChange: () => this.changed(r),
+        }),
+        tools: null,
+        toolsKey: "",
+      };
+      this.running.set(name, r);
+    }
+  }
+
+  private async drop(r: Running): Promise<void> {
+    r.tools?.dispose();
+    r.tools = null;
+    this.syncResourceTools();
+    await r.conn.stop();
+  }
+
+  /** Keeps the registered tools in step with the server's list; tells the listeners. */
+  private changed(r: Running): void {
+    if (this.running.get(r.contribution.name) !== r) return;
+    const { conn } = r;
+    const keep = conn.status !== "disabled" && conn.status !== "stopped";
+    const key = keep ? JSON.stringify(conn.tools) : "";
+    if (key !== r.toolsKey || !keep) {
+      r.tools?.dispose();
+      r.tools = null;
+      r.toolsKey = key;
+      if (keep && conn.tools.length > 0) {
+        const scope = this.registrar.scope();
+        for (const info of conn.tools) {
+          try {
+            scope.tool(mcpTool(conn, info));
+          } catch (err) {
+            this.opts.warn(
+              `MCP server "${conn.spec.name}" (${conn.spec.source}): ${(err as Error).message}`,
+            );
+          }
+        }
+        r.tools = scope;
+      }
+    }
+    this.syncResourceTools();
+    const status = this.describe(r);
+    for (const l of [...this.listeners]) l(status);
+  }
+
+  /** Servers offering resources now (running, or restarting: a call waits for them). */
+  private resourceServers(): Map<string, McpConnection> {
+    const out = new Map<string, McpConnection>();
+    for (const [name, r] of this.running)
+      if (r.conn.hasResources && (r.conn.status === "running" || r.conn.status === "restarting"))
+        out.set(name, r.conn);
+    return out;
+  }
+
+  private syncResourceTools(): void {
+    const want = !this.closed && this.resourceServers().size > 0;
+    if (want && !this.resourceScope) {
+      const scope = this.registrar.scope();
+      for (const tool of resourceTools(() => this.resourceServers())) scope.tool(tool);
+      this.resourceScope = scope;
+    } else if (!want && this.resourceScope) {
+      this.resourceScope.dispose();
+      this.resourceScope = null;
+    }
+  }
+
+  private describe(r: Running): McpServerStatus {
+    const { conn } = r;
+    const tools = r.tools
+      ? conn.tools.map((t) => ({
+          name: mcpToolName(conn.spec.name, t.name),
+          description: t.description,
+        }))
+      : [];
+    return {
+      name: conn.spec.name,
+      source: conn.spec.source,
+      transport: conn.spec.transport,
+      status: conn.status,
+      ...(conn.error ? { error: conn.error } : {}),
+      restarts: conn.restarts,
+      tools,
+    };
+  }
+
+  private entry(name: string): Running {
+    const r = this.running.get(name);
+    if (!r)
+      throw new Error(
+        `unknown MCP server "${name}"; known: ${[...this.running.keys()].join(", ") || "none"}`,
+      );
+    return r;
+  }
+}

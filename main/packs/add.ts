@@ -1,0 +1,191 @@
+/**
+ * `islet plugins add`: clone (or copy) into staging, validate, vendor, build, ask, then rename
+ * into place and record what the user granted. Any failure removes the staging folder and
+ * leaves the plugins dir as it was.
+ */
+import { cp, realpath } from "node:fs/promises";
+import path from "node:path";
+import { isInside } from "../code-plugins/loader/origin-scope.ts";
+import { buildCheck } from "./build-check.ts";
+import { installQuestion, recordGrants } from "./consent.ts";
+import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
+import { cloneSource } from "./git.ts";
+import { excludeIslands } from "./git-local.ts";
+import { checkClashes, listPacks, packsDirs } from "./installed.ts";
+import { ORIGIN_FILE, writeOrigin } from "./origin.ts";
+import {
+  checkPackName,
+  checkRef,
+  checkSubpath,
+  parseSource,
+  sourceLabel,
+  type LocalSource,
+} from "./source.ts";
+import { createStaging, exists, moveIntoPlace } from "./staging.ts";
+import { markCheckedOut } from "./untouched.ts";
+import {
+  PackError,
+  type InstalledPack,
+  type PackAddInput,
+  type PackOperationHooks,
+} from "./types.ts";
+import { checkSymlinks, validateStaged } from "./validate.ts";
+import { vendorAll } from "./vendor.ts";
+
+/** A local folder's content (or its subpath's), without its .git, into `dest`. */
+async function copyLocal(
+  source: LocalSource,
+  subpath: string | undefined,
+  dest: string,
+  pluginsDir: string,
+): Promise<void> {
+  const from = subpath ? path.join(source.path, ...subpath.split("/")) : source.path;
+  let real: string;
+  try {
+    real = await realpath(from);
+  } catch {
+    throw new PackError(`--subpath ${subpath} does not exist in ${source.path}`);
+  }
+  if (!isInside(await realpath(source.path), real))
+    throw new PackError(`--subpath ${subpath} leads outside ${source.path} through a symlink`);
+  const plugins = await realpath(pluginsDir).catch(() => path.resolve(pluginsDir));
+  if (isInside(real, plugins))
+    throw new PackError(
+      `${from} holds the plugins folder itself (${pluginsDir}): give the plugin's own folder`,
+    );
+  await cp(real, dest, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => !(path.basename(src) === ".git" && path.dirname(src) === real),
+  });
+}
+
+export async function addPack(
+  ctx: PackContext,
+  input: PackAddInput,
+  hooks: PackOperationHooks,
+): Promise<InstalledPack> {
+  report(hooks, "resolving", `Resolving ${input.source}`);
+  const source = await parseSource(input.source, { cwd: ctx.homes.workdir, home: ctx.env.HOME });
+  const ref = input.ref !== undefined ? checkRef(input.ref) : undefined;
+  if (ref && source.kind === "local")
+    throw new PackError("--ref applies to git sources; a folder is copied as it is");
+  const subpath = checkSubpath(input.subpath);
+  const name = checkPackName(
+    input.name ?? source.defaultName,
+    input.name ? "--name" : "the name taken from the source",
+  );
+  const label = sourceLabel(source);
+  const pluginsDir = (await packsDirs(ctx.homes))[input.scope];
+  const target = path.join(pluginsDir, name);
+  if (await exists(target))
+    throw new PackError(
+      `${target} already exists: pick another --name, or \`islet plugins remove ${name}\` first`,
+    );
+  const before = await listPacks(ctx.homes, ctx.warn);
+  checkClashes(before, name, []);
+
+  const staging = await createStaging(pluginsDir, name);
+  try {
+    let commit: string | undefined;
+    if (source.kind === "git") {
+      report(hooks, "cloning", `Cloning ${label}`);
+      ({ commit } = await cloneSource(
+        source,
+        staging.pack,
+        ref,
+        gitContext(ctx, hooks, "cloning"),
+      ));
+      if (await exists(path.join(staging.pack, ORIGIN_FILE)))
+        throw new PackError(
+          `${label} has its own ${ORIGIN_FILE} at the root, the file Islet keeps a pack's origin in: it cannot be installed as a pack`,
+        );
+      await excludeIslands(staging.pack);
+      markCheckedOut(staging.pack);
+    } else {
+      report(hooks, "cloning", `Copying ${label}`);
+      await copyLocal(source, subpath, staging.pack, pluginsDir);
+    }
+    checkAborted(hooks, `installing ${name}`);
+
+    report(hooks, "validating", `Checking the plugins of ${name}`);
+    const staged = await validateStaged({
+      root: staging.pack,
+      subpath: source.kind === "git" ? subpath : undefined,
+      label: name,
+      where: label,
+      scope: input.scope,
+      warn: ctx.warn,
+    });
+    checkClashes(
+      before,
+      name,
+      staged.plugins.map((p) => p.name),
+    );
+
+    if (input.vendor !== false) {
+      const vendored = await vendorAll(
+        staged.plugins.map((p) => ({ dir: p.dir, label: path.posix.join(name, p.rel) })),
+        {
+          env: ctx.env,
+          signal: hooks.signal,
+          progress: (l) => report(hooks, "vendoring", `npm install in ${l}`),
+        },
+      );
+      if (vendored > 0) await checkSymlinks(staging.pack, name);
+    }
+    checkAborted(hooks, `installing ${name}`);
+    report(
+      hooks,
+      "building",
+      `Building ${staged.plugins.length} plugin${staged.plugins.length === 1 ? "" : "s"}`,
+    );
+    await buildCheck(staged, name);
+
+    report(hooks, "consent", `Asking to install ${name}`);
+    const question = installQuestion({
+      pack: name,
+      source: label,
+      ref,
+      commit,
+      scope: input.scope,
+      plugins: staged.plugins,
+    });
+    if (!(await hooks.consent(question)))
+      throw new PackError(`${name} was not installed: the install was not accepted`);
+    checkAborted(hooks, `installing ${name}`);
+
+    const origin =
+      source.kind === "git" && commit
+        ? {
+            url: source.url,
+            ...(ref ? { ref } : {}),
+            ...(subpath ? { subpath } : {}),
+            commit,
+            installedAt: new Date().toISOString(),
+            vendored: input.vendor !== false,
+          }
+        : undefined;
+    if (origin) await writeOrigin(staging.pack, origin);
+    report(hooks, "installing", `Installing ${name} into ${pluginsDir}`);
+    await moveIntoPlace(staging.pack, target);
+    // Installed: failing to record the grants only means the plugins ask again when they load.
+    await recordGrants(ctx.grants, target, staged.plugins).catch((err: unknown) =>
+      ctx.warn(
+        `${name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
+      ),
+    );
+    report(hooks, "done", `Installed ${name}`);
+    return {
+      name,
+      dir: target,
+      scope: input.scope,
+      ...(origin ? { origin } : {}),
+      plugins: staged.plugins.map((p) => p.name),
+    };
+  } catch (err) {
+    throw asPackError(err, `installing ${name}`);
+  } finally {
+    await staging.dispose();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Consent for packs (SPEC §6): the install question lists every plugin with all it asks for; the
+ * update question lists the commits and files that changed and, per plugin, only what was not
+ * granted before (compared with the grant store, by the plugin's installed folder). Accepting
+ * records grants for what was shown, under the final folder, so loading does not ask again.
+ */
+import path from "node:path";
+import type {
+  PackInstallQuestion,
+  PackPluginSummary,
+  PackUpdateQuestion,
+  PermissionItem,
+} from "../host/questions.ts";
+import { GrantStore, grantKey } from "../code-plugins/consent/grants.ts";
+import { itemKey, requestHash } from "../code-plugins/consent/requests.ts";
+import type { CommitSummary, FileChange } from "./git-local.ts";
+import type { PackScope } from "./types.ts";
+import type { StagedPlugin } from "./validate.ts";
+
+function summary(p: StagedPlugin, permissions: PermissionItem[]): PackPluginSummary {
+  return { name: p.name, description: p.description, format: p.format, permissions };
+}
+
+export function installQuestion(opts: {
+  pack: string;
+  source: string;
+  ref?: string;
+  commit?: string;
+  scope: PackScope;
+  plugins: StagedPlugin[];
+}): PackInstallQuestion {
+  return {
+    kind: "pack-install",
+    pack: opts.pack,
+    source: opts.source,
+    ...(opts.ref ? { ref: opts.ref } : {}),
+    ...(opts.commit ? { commit: opts.commit } : {}),
+    scope: opts.scope,
+    plugins: opts.plugins.map((p) => summary(p, p.items)),
+  };
+}
+
+/** The folder a staged plugin will have once installed at `packDir`. */
+export function installedDir(packDir: string, p: StagedPlugin): string {
+  return p.rel ? path.join(packDir, ...p.rel.split("/")) : packDir;
+}
+
+/** Per plugin, what it asks for that its installed folder was not granted. */
+export async function notGrantedYet(
+  store: GrantStore,
+  packDir: string,
+  plugins: StagedPlugin[],
+): Promise<Map<string, PermissionItem[]>> {
+  const recorded = await store.all();
+  const out = new Map<string, PermissionItem[]>();
+  for (const p of plugins) {
+    const granted = new Set(recorded[await grantKey(installedDir(packDir, p))]?.granted ?? []);
+    out.set(
+      p.name,
+      p.items.filter((i) => !granted.has(itemKey(i))),
+    );
+  }
+  return out;
+}
+
+export function updateQuestion(opts: {
+  pack: string;
+  source: string;
+  from: string;
+  to: string;
+  commits: CommitSummary[];
+  files: FileChange[];
+  plugins: StagedPlugin[];
+  fresh: Map<string, PermissionItem[]>;
+  removed: string[];
+}): PackUpdateQuestion {
+  return {
+    kind: "pack-update",
+    pack: opts.pack,
+    source: opts.source,
+    from: opts.from,
+    to: opts.to,
+    commits: opts.commits,
+    files: opts.files,
+    plugins: opts.plugins.map((p) => summary(p, opts.fresh.get(p.name) ?? [])),
+    removed: opts.removed,
+  };
+}
+
+/**
+ * Records, for each plugin now installed under `packDir`, that what it asks for was granted. For
+ * Claude Code plugins that is what they run (hooks, MCP servers): the load-time gate does not
+ * check them, but a later update compares with it, so it asks only about new commands.
+ */
+export async function recordGrants(
+  store: GrantStore,
+  packDir: string,
+  plugins: StagedPlugin[],
+): Promise<void> {
+  const entries = [];
+  for (const p of plugins) {
+    if (p.items.length === 0) continue;
+    entries.push({
+      key: await grantKey(installedDir(packDir, p)),
+      name: p.name,
+      hash: requestHash(p.items),
+      granted: p.items.map(itemKey),
+    });
+  }
+  await store.recordMany(entries);
+}
+
+/** Forgets the grants of folders under `packDir` that no plugin of `plugins` is installed in. */
+export async function forgetDropped(
+  store: GrantStore,
+  packDir: string,
+  plugins: StagedPlugin[],
+): Promise<void> {
+  const keep = await Promise.all(plugins.map((p) => grantKey(installedDir(packDir, p))));
+  await store.forgetUnder(await grantKey(packDir), keep);
+}

@@ -1,0 +1,92 @@
+/**
+ * Plugin packs (SPEC §7, seed 000 "Install from git", "Update", "Remove"): the shapes the CLI,
+ * the bridge and the app share. A pack is one folder in a home's plugins dir holding one plugin
+ * (plugin.yaml at its root) or several (in subfolders), installed from git or copied from a path;
+ * a git pack carries `.origin.yaml`.
+ */
+import type { PackInstallQuestion, PackUpdateQuestion } from "../host/questions.ts";
+
+export type PackScope = "global" | "project";
+
+/** What `.origin.yaml` records (git packs only). */
+export interface PackOrigin {
+  /** The clone URL, never with credentials in it. */
+  url: string;
+  /** Branch or tag asked for; absent = the remote's default branch. */
+  ref?: string;
+  subpath?: string;
+  /** The commit installed. */
+  commit: string;
+  /** ISO times. */
+  installedAt: string;
+  updatedAt?: string;
+  /** npm dependencies were installed (false with --no-vendor). */
+  vendored: boolean;
+}
+
+export interface InstalledPack {
+  /** Folder name under the plugins dir; what `update` and `remove` take. */
+  name: string;
+  dir: string;
+  scope: PackScope;
+  /** Absent for a copy of a local path (no update path) and for hand-made folders. */
+  origin?: PackOrigin;
+  /** Names of the plugins it holds (plugin.yaml or Claude Code plugins). */
+  plugins: string[];
+}
+
+export interface PackAddInput {
+  /** Git URL (https, ssh, git://, file://, scp-like), `owner/repo` (GitHub), or a local path. */
+  source: string;
+  ref?: string;
+  subpath?: string;
+  name?: string;
+  scope: PackScope;
+  /** npm dependencies of plugins with a package.json; default true. */
+  vendor?: boolean;
+}
+
+export type PackPhase =
+  | "resolving"
+  | "cloning"
+  | "fetching"
+  | "validating"
+  | "vendoring"
+  | "building"
+  | "consent"
+  | "installing"
+  | "removing"
+  | "done";
+
+export interface PackProgress {
+  phase: PackPhase;
+  /** One line for a person, e.g. "Receiving objects 42% (120/284)". */
+  message: string;
+  /** 0…1 when known. */
+  fraction?: number;
+}
+
+/** How a host takes part in an operation. */
+export interface PackOperationHooks {
+  progress?(p: PackProgress): void;
+  /** The consent question; true = go ahead. A host without a person must return false. */
+  consent(question: PackInstallQuestion | PackUpdateQuestion): Promise<boolean>;
+  signal?: AbortSignal;
+  /** Update: replace a local copy edited since install. */
+  force?: boolean;
+  /** Update: install npm dependencies of plugins with a package.json (default true; --no-vendor). */
+  vendor?: boolean;
+}
+
+export interface PackUpdateOutcome {
+  pack: InstalledPack;
+  from: string;
+  to: string;
+  /** False when already up to date (nothing asked, nothing changed). */
+  changed: boolean;
+}
+
+/** Every failure is one of these, with a one-line message naming what and what to do. */
+export class PackError extends Error {
+  override name = "PackError";
+}

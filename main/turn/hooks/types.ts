@@ -1,0 +1,97 @@
+/**
+ * The engine's hook points. A HookHandler is one plugin's function for one timing; the plugin
+ * runtime supplies them (conditions, once, isolate calls and fault containment live there), and
+ * the pipeline in this folder applies the seed's Result semantics between calls.
+ */
+import type {
+  AfterCompactionContext,
+  AfterResponseContext,
+  AfterToolContext,
+  BeforeChatContext,
+  BeforeCompactionContext,
+  BeforeToolContext,
+  BeforeToolResult,
+  Message as SdkMessage,
+  OnAgentSwitchContext,
+  OnErrorContext,
+  Result,
+  TransformContext,
+} from "../../../plugins/sdk/index.ts";
+import { HookTimingSchema } from "../../core/events.ts";
+
+export interface HookContexts {
+  beforeChat: BeforeChatContext;
+  afterResponse: AfterResponseContext;
+  beforeToolExecution: BeforeToolContext;
+  afterToolExecution: AfterToolContext;
+  onError: OnErrorContext;
+  beforeCompaction: BeforeCompactionContext;
+  afterCompaction: AfterCompactionContext;
+  onAgentSwitch: OnAgentSwitchContext;
+  transformMessages: TransformContext;
+}
+
+export interface HookResults {
+  beforeChat: Result;
+  afterResponse: Result;
+  beforeToolExecution: BeforeToolResult;
+  afterToolExecution: Result;
+  onError: Result;
+  beforeCompaction: Result;
+  afterCompaction: Result;
+  onAgentSwitch: Result;
+  transformMessages: SdkMessage[];
+}
+
+export type HookTiming = keyof HookContexts;
+
+/** In the order a turn reaches them; the one list lives with the event schemas. */
+export const HOOK_TIMINGS: readonly HookTiming[] = HookTimingSchema.options;
+
+/** A handler's `when` condition as it was tested for this call. */
+export interface ConditionOutcome {
+  text: string;
+  matched: boolean;
+}
+
+/**
+ * What one handler call came to. Faults never throw into the engine. `condition`: set when the
+ * handler has one and it was tested (matched: the call went on; not: skipped).
+ */
+export type HookInvocation<T extends HookTiming> = (
+  | { status: "ok"; result: HookResults[T] | undefined }
+  /** Condition false, once already fired, plugin disabled… */
+  | { status: "skipped"; reason: string }
+  | { status: "error"; message: string }
+) & { condition?: ConditionOutcome };
+
+export interface HookHandler<T extends HookTiming = HookTiming> {
+  /** Plugin name: shown in notices, traces and injected-message sources. */
+  readonly source: string;
+  readonly timing: T;
+  /** The handler fills in its own pluginConfig before calling into the plugin. */
+  invoke(ctx: HookContexts[T]): Promise<HookInvocation<T>>;
+}
+
+/** Handlers for a timing, in execution order (main/contributions/hook-sources.ts says which). */
+export interface HookRegistry {
+  handlers<T extends HookTiming>(timing: T): readonly HookHandler<T>[];
+}
+
+export const NO_HOOKS: HookRegistry = { handlers: () => [] };
+
+/** One hook call of a turn (its schema is part of the agent events). */
+export type { HookTraceEntry } from "../../core/events.ts";
+
+/** A message a hook asked to put into history. */
+export interface Injection {
+  source: string;
+  role: "user" | "assistant";
+  content: string;
+  eject: boolean;
+}
+
+export interface Notice {
+  source: string;
+  text: string;
+}

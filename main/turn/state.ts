@@ -1,0 +1,103 @@
+/** Everything the turn loop keeps between calls, shared by its parts. */
+import type { AgentConfig } from "../agents/definition.ts";
+import type { Provider } from "../providers/types.ts";
+import type { Tool, ToolSessionState } from "../tools/types.ts";
+import type { ModelInfo, Stats, ThinkMode, ToolCall } from "../../plugins/sdk/index.ts";
+import type { HookRegistry } from "./hooks/types.ts";
+import type { EventSink } from "./events.ts";
+import type { Message } from "../core/message.ts";
+import type { SessionSink } from "./session-sink.ts";
+import type { QuestionPort } from "../host/questions.ts";
+
+export interface ResolvedModel {
+  provider: Provider;
+  model: string;
+  info: ModelInfo;
+}
+
+export interface ToolSet {
+  /** Every tool the session could offer (before agent and plugin filtering). */
+  list(): readonly Tool[];
+}
+
+export interface ApprovalDecision {
+  allowed: boolean;
+  reason?: string;
+}
+
+export interface CompactionSettings {
+  enabled: boolean;
+  /** Auto-compact when the context estimate passes this percent of the window. */
+  threshold: number;
+  /** Recent messages kept verbatim. */
+  keepLast: number;
+}
+
+export interface RetrySettings {
+  /** Attempts for transient errors (rate_limit, server, network), including the first. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface EngineDeps {
+  workdir: string;
+  agents: ReadonlyMap<string, AgentConfig>;
+  resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
+  tools: ToolSet;
+  hooks: HookRegistry;
+  /**
+   * `signal` aborts when the turn stops: a pending question is withdrawn. `rewrittenBy`: plugins
+   * that rewrote the model's arguments (such a call is confirmed by a person).
+   */
+  approve(
+    tool: Tool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    rewrittenBy: readonly string[],
+  ): Promise<ApprovalDecision>;
+  /** Who the conversation's questions go to (tools that ask the user: activate_plugin). */
+  questions?: QuestionPort;
+  emit: EventSink;
+  session: SessionSink | null;
+  compaction: CompactionSettings;
+  retry: RetrySettings;
+  /** Extra system prompt text (plugin and pack prompt fragments), read at every call. */
+  promptFragments(): string[];
+  vars: Record<string, string>;
+  /** Overrides the agent's max_steps (--max-steps). */
+  maxSteps?: number;
+  thinkMode: ThinkMode;
+  /** Per tool call wall-clock limit. */
+  toolTimeoutMs: number;
+  /** Names of connected MCP servers (for hook contexts). */
+  mcpServers(): string[];
+}
+
+export interface AgentState {
+  agent: AgentConfig;
+  resolved: ResolvedModel | null;
+  messages: Message[];
+  tools: ToolSessionState;
+  stats: Stats;
+  iteration: number;
+  lastApiTokens: number;
+  toolHistory: ToolCall[];
+  patchCounts: Record<string, number>;
+  sessionId: string;
+  title: string;
+  lastResponse: { empty: boolean; contentEmpty: boolean; hasToolCalls: boolean };
+  /** Tool names offered on the latest call (after filtering). */
+  availableTools: string[];
+  /** System prompt of the latest call. */
+  lastSystemPrompt: string;
+  /** Tool patterns hooks disabled for the rest of this user turn. */
+  turnDisabledTools: string[];
+  /** Tool patterns this user turn is limited to (a command's or skill's allowed-tools); null = no limit. */
+  turnAllowedTools: string[] | null;
+  /**
+   * The output style chosen with /output-style: its body ends the system prompt; without
+   * keepCodingInstructions it takes the place of the agent's prompt (Claude Code's semantics).
+   */
+  outputStyle?: { name: string; body: string; keepCodingInstructions: boolean } | null;
+}

@@ -1,0 +1,226 @@
+/**
+ * One step's tool calls: BeforeToolExecution (argument rewrite chain, block, re-validation),
+ * approval, execution (parallel where every tool in a run allows it), AfterToolExecution
+ * (output rewrite), then the results enter history in call order. Messages hooks inject here
+ * wait until every result is in, so tool results always follow their calls directly.
+ */
+import { limitTurn } from "./turn-limits.ts";
+import {
+  executeToolCall,
+  runToolCalls,
+  unknownToolResult,
+  type ToolResult,
+} from "../tools/executor.ts";
+import type { Tool } from "../tools/types.ts";
+import type { ToolCall } from "../../plugins/sdk/index.ts";
+import { repairArguments } from "../tools/repair.ts";
+import { buildContext } from "./context.ts";
+import { runAfterTool, runBeforeTool } from "./hooks/pipeline.ts";
+import type { Injection } from "./hooks/types.ts";
+import type { ToolCallRequest } from "../core/message.ts";
+import { reportOutcome } from "./report.ts";
+import { liveOutput } from "./tool-output.ts";
+import { countTool } from "./stats.ts";
+import type { AgentState, EngineDeps } from "./state.ts";
+
+export interface ToolOutcome {
+  call: ToolCallRequest;
+  tool: Tool | undefined;
+  /** Arguments actually used (after hook rewrites). */
+  args: Record<string, unknown>;
+  result: ToolResult;
+}
+
+type Prepared =
+  | { call: ToolCallRequest; tool: Tool; args: Record<string, unknown>; ready: true }
+  | {
+      call: ToolCallRequest;
+      tool: Tool | undefined;
+      args: Record<string, unknown>;
+      ready: false;
+      result: ToolResult;
+    };
+
+const HISTORY_RESULT_CHARS = 2000;
+const HISTORY_LIMIT = 200;
+
+function refused(output: string): ToolResult {
+  return { output, error: true, durationMs: 0 };
+}
+
+/** The model's arguments, with a local model's shape slips repaired when they fail as sent. */
+function modelArguments(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  if (tool.validate(args).ok) return args;
+  const repaired = repairArguments(args, tool.parameters);
+  return repaired && tool.validate(repaired).ok ? repaired : args;
+}
+
+async function prepare(
+  call: ToolCallRequest,
+  offered: ReadonlyMap<string, Tool>,
+  state: AgentState,
+  deps: EngineDeps,
+  injections: Injection[],
+  invalid: string | undefined,
+  signal: AbortSignal,
+): Promise<Prepared> {
+  const tool = offered.get(call.name);
+  if (invalid !== undefined)
+    return { call, tool, args: call.arguments, ready: false, result: refused(invalid) };
+  if (!tool)
+    return {
+      call,
+      tool,
+      args: call.arguments,
+      ready: false,
+      result: unknownToolResult(call.name, [...offered.keys()]),
+    };
+
+  const before = await runBeforeTool(deps.hooks.handlers("beforeToolExecution"), {
+    ...buildContext(state, deps),
+    toolName: call.name,
+    arguments: modelArguments(tool, call.arguments),
+  });
+  reportOutcome(deps, before, { state, call });
+  state.turnDisabledTools.push(...before.disableTools);
+  if (before.block) {
+    let reason = `Tool call blocked by ${before.blockedBy.join(", ")}.`;
+    // The seed folds the first message into the block reason instead of injecting it.
+    if (before.injections.length > 0) reason += ` ${before.injections[0].content}`;
+    return { call, tool, args: before.arguments, ready: false, result: refused(reason) };
+  }
+  if (before.rewrittenBy.length > 0) {
+    const check = tool.validate(before.arguments);
+    if (!check.ok) {
+      const who = before.rewrittenBy.join(", ");
+      return {
+        call,
+        tool,
+        args: before.arguments,
+        ready: false,
+        result: refused(
+          `Arguments rewritten by ${who} are invalid for ${tool.name}: ${check.error}`,
+        ),
+      };
+    }
+  }
+  injections.push(...before.injections);
+
+  const decision = await deps.approve(tool, before.arguments, signal, before.rewrittenBy);
+  if (!decision.allowed) {
+    const why = decision.reason ? `: ${decision.reason}` : "";
+    return {
+      call,
+      tool,
+      args: before.arguments,
+      ready: false,
+      result: refused(`The user did not allow ${tool.name}${why}`),
+    };
+  }
+  return { call, tool, args: before.arguments, ready: true };
+}
+
+function remember(state: AgentState, outcome: ToolOutcome): void {
+  const { call, args, result } = outcome;
+  const entry: ToolCall = {
+    name: call.name,
+    args,
+    argsJson: JSON.stringify(args),
+    result: result.error ? "" : result.output.slice(0, HISTORY_RESULT_CHARS),
+    error: result.error ? result.output.slice(0, HISTORY_RESULT_CHARS) : "",
+    duration: result.durationMs,
+  };
+  state.toolHistory.push(entry);
+  if (state.toolHistory.length > HISTORY_LIMIT)
+    state.toolHistory.splice(0, state.toolHistory.length - HISTORY_LIMIT);
+  if (
+    !result.error &&
+    (call.name === "Patch" || call.name === "Write") &&
+    typeof args.path === "string"
+  ) {
+    state.patchCounts[args.path] = (state.patchCounts[args.path] ?? 0) + 1;
+  }
+}
+
+export async function runToolPhase(
+  calls: readonly ToolCallRequest[],
+  invalidCalls: ReadonlyMap<string, string>,
+  offered: ReadonlyMap<string, Tool>,
+  state: AgentState,
+  deps: EngineDeps,
+  signal: AbortSignal,
+): Promise<{ outcomes: ToolOutcome[]; injections: Injection[] }> {
+  const injections: Injection[] = [];
+  // Hooks and approval prompts run one call at a time, in order; execution may overlap.
+  const prepared: Prepared[] = [];
+  for (const call of calls) {
+    if (signal.aborted)
+      prepared.push({
+        call,
+        tool: undefined,
+        args: call.arguments,
+        ready: false,
+        result: refused("Not run: stopped by the user."),
+      });
+    else
+      prepared.push(
+        await prepare(call, offered, state, deps, injections, invalidCalls.get(call.id), signal),
+      );
+  }
+
+  // Plugin tools receive the same context hooks see, taken once for the whole step.
+  const sdk = prepared.some((p) => p.ready && p.tool.source === "plugin")
+    ? buildContext(state, deps)
+    : undefined;
+  const results = await runToolCalls(
+    prepared,
+    async (p) => {
+      if (!p.ready) return p.result;
+      const live = liveOutput(p.call.id, deps.emit);
+      try {
+        return await executeToolCall(p.tool, p.args, {
+          workdir: deps.workdir,
+          signal,
+          state: state.tools,
+          timeoutMs: deps.toolTimeoutMs,
+          sdk,
+          onOutput: live.push,
+          callId: p.call.id,
+          sessionId: state.sessionId,
+          emit: deps.emit,
+          approve: deps.approve,
+          questions: deps.questions,
+          limitTurn: (limits) => limitTurn(state, limits),
+        });
+      } finally {
+        live.close();
+      }
+    },
+    (p) => p.ready && p.tool.parallel,
+  );
+
+  const outcomes: ToolOutcome[] = [];
+  for (let i = 0; i < prepared.length; i++) {
+    const p = prepared[i];
+    let result = results[i];
+    // History and stats include this call before AfterToolExecution runs: loop detectors
+    // compare the latest entries (the after-context carries no arguments of its own).
+    remember(state, { call: p.call, tool: p.tool, args: p.args, result });
+    countTool(state.stats, p.call.name, result.error);
+    const after = await runAfterTool(deps.hooks.handlers("afterToolExecution"), {
+      ...buildContext(state, deps),
+      tool: {
+        name: p.call.name,
+        result: result.error ? "" : result.output,
+        error: result.error ? result.output : "",
+        duration: result.durationMs,
+      },
+    });
+    reportOutcome(deps, after, { state, call: p.call });
+    state.turnDisabledTools.push(...after.disableTools);
+    if (after.output !== undefined) result = { ...result, output: after.output };
+    injections.push(...after.injections);
+    outcomes.push({ call: p.call, tool: p.tool, args: p.args, result });
+  }
+  return { outcomes, injections };
+}
