@@ -10,7 +10,7 @@ import "../e2e/support/use-serve-target.ts";
 import { existsSync } from "node:fs";
 import { BUILT_PAGE } from "../e2e/support/browser.ts";
 import { skipChat, startChatRig } from "../e2e/support/chat.ts";
-import type { Figure } from "./one.ts";
+import type { Figure } from "./figure.ts";
 
 const TOKENS = 10_000;
 

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { BUILT_PAGE } from "../e2e/support/browser.ts";
 import { skipChat } from "../e2e/support/chat.ts";
 import { benchSessionRender, MESSAGES } from "./chat-session-bench.ts";
-import type { Figure } from "./one.ts";
+import type { Figure } from "./figure.ts";
 
 export async function chatSessionFigures(): Promise<Figure[]> {
   const missing = skipChat || (existsSync(BUILT_PAGE) ? false : "no built UI (npm run build)");

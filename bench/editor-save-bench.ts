@@ -13,7 +13,7 @@ import path from "node:path";
 import { startServe } from "../e2e/support/browser.ts";
 import { connectBridgeSocket } from "../e2e/support/bridge-client.ts";
 import { startFakeOpenAI, type FakeServer } from "../main/providers/testing/index.ts";
-import type { Figure } from "./one.ts";
+import type { Figure } from "./figure.ts";
 
 const RUNS = 20;
 

@@ -14,7 +14,11 @@ import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BUNDLE_SETTINGS, bundlePlugin, warmUpBundler } from "../main/code-plugins/loader/bundle.ts";
+import {
+  BUNDLE_SETTINGS,
+  bundlePlugin,
+  warmUpBundler,
+} from "../main/code-plugins/loader/bundle.ts";
 import type { BenchResult } from "./providers-bench.ts";
 
 const COLD_RUNS = 15;

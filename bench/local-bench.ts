@@ -31,7 +31,7 @@ import {
   type TinyGgufOptions,
 } from "../main/providers/local/testing/tiny-gguf.ts";
 import type { LoadedInfo } from "../main/providers/local/protocol.ts";
-import type { Figure } from "./one.ts";
+import type { Figure } from "./figure.ts";
 import { measureRates } from "./local-rate.ts";
 
 /**

@@ -14,7 +14,7 @@ import { Contributions } from "../main/contributions/contributions.ts";
 import { McpManager } from "../main/extensions/mcp/manager.ts";
 import { everythingStdio } from "../main/mcp/testing/servers.ts";
 import { newToolSessionState, type ToolContext } from "../main/tools/types.ts";
-import type { Figure } from "./one.ts";
+import type { Figure } from "./figure.ts";
 
 const BATCHES = 160;
 const PER_BATCH = 50;

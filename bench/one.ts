@@ -17,13 +17,7 @@ import { benchTurnOverhead } from "./turn-bench.ts";
 import { benchMarkdownListing } from "./markdown-bench.ts";
 import { benchLocal } from "./local-bench.ts";
 
-export interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: { name: string; value: number; unit: string };
-  ratio?: number;
-}
+import type { Figure } from "./figure.ts";
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 

@@ -23,14 +23,7 @@ import { createPluginRuntime } from "../main/code-plugins/setup.ts";
 import type { PluginRuntime } from "../main/code-plugins/runtime/runtime.ts";
 import type { SandboxBackendName } from "../main/sandbox/types.ts";
 import { watchPlugins } from "../main/code-plugins/runtime/watch.ts";
-
-export interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: { name: string; value: number; unit: string };
-  ratio?: number;
-}
+import type { Figure } from "./figure.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]) =>

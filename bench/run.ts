@@ -6,7 +6,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { GROUPS, type Figure } from "./one.ts";
+import type { Figure } from "./figure.ts";
+import { GROUPS } from "./one.ts";
 
 interface Row extends Figure {
   goal: string;

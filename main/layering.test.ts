@@ -1,16 +1,37 @@
 /**
  * The layering lint rules fire: snippets that cross a boundary, linted through the repo's own
  * eslint.config.js as if they were files in each folder, fail with a message naming the rule.
+ * Every floor (scripts/floors.js) is shown refusing an import of the floor above it.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { before, describe, it } from "node:test";
 import { ESLint } from "eslint";
+import { FLOORS, floorOf } from "../scripts/floors.js";
+import { sourceFiles } from "../scripts/import-graph.js";
 
 // Spelled apart so a plain grep for electron imports outside main/electron/ does not flag these snippets.
 const ELECTRON = "electron";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** A file that stands on `floor` (not a test): the floor itself when it is one file. */
+function fileOn(floor: { path: string }): string {
+  if (!floor.path.endsWith("/")) return floor.path;
+  const dir = floor.path.slice(0, -1);
+  const file = sourceFiles([dir]).find(
+    (f) => !/\.test\.tsx?$/.test(f) && floorOf(f)?.path === floor.path,
+  );
+  assert.ok(file, `no source file on the floor ${floor.path}`);
+  return file;
+}
+
+function relative(from: string, to: string): string {
+  const rel = path.posix.relative(path.posix.dirname(from), to);
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 describe("layering lint rules (eslint.config.js)", () => {
   let eslint: ESLint;
@@ -34,26 +55,43 @@ describe("layering lint rules (eslint.config.js)", () => {
       .map((m) => `${m.ruleId}: ${m.message}`);
   }
 
+  for (let i = 0; i + 1 < FLOORS.length; i++) {
+    const floor = FLOORS[i];
+    const above = FLOORS[i + 1];
+    it(`refuses a climb from ${floor.path} to ${above.path}, type-only too`, async () => {
+      const from = fileOn(floor);
+      const to = fileOn(above);
+      const expected = new RegExp(
+        `islet/layers: ${escape(floor.path)} must not import ${escape(to)}: ${escape(above.path)} is a floor above it`,
+      );
+      for (const code of [
+        `import "${relative(from, to)}";`,
+        `import type * as Above from "${relative(from, to)}";\nexport type A = typeof Above;`,
+      ]) {
+        const errors = await lint(from, code);
+        assert.ok(
+          errors.some((e) => expected.test(e)),
+          `${from}: expected ${expected} among:\n${errors.join("\n")}`,
+        );
+      }
+    });
+  }
+
+  it("lets a test import any floor (it drives its feature through the real engine)", async () => {
+    assert.deepEqual(
+      await lint(
+        "main/mcp/engine-mcp.test.ts",
+        'import { createEngine } from "../engine/bootstrap.ts";\nvoid createEngine;',
+      ),
+      [],
+    );
+  });
+
   const refused: [string, string, RegExp][] = [
-    [
-      "main/providers/openai.ts",
-      'import { AgentSession } from "../agent/loop.ts";\nvoid AgentSession;',
-      /islet\/layers: main\/providers\/ must not import main\/agent\/loop\.ts/,
-    ],
-    [
-      "main/turn/loop.ts",
-      'import { BridgeService } from "../bridge/service.ts";\nvoid BridgeService;',
-      /islet\/layers: main\/agent\/ must not import main\/bridge\/service\.ts/,
-    ],
     [
       "main/turn/hooks/pipeline.ts",
       'export { Engine } from "../../engine/engine.ts";',
-      /islet\/layers: main\/agent\/ must not import main\/engine\/engine\.ts/,
-    ],
-    [
-      "main/bridge/service.ts",
-      'import { registerBridge } from "../electron/bridge.ts";\nvoid registerBridge;',
-      /islet\/layers: main\/bridge\/ must not import main\/electron\/bridge\.ts/,
+      /islet\/layers: main\/turn\/ must not import main\/engine\/engine\.ts/,
     ],
     [
       "main/bridge/host.ts",
@@ -62,18 +100,8 @@ describe("layering lint rules (eslint.config.js)", () => {
     ],
     [
       "main/core/message.ts",
-      'import type { Engine } from "../engine/engine.ts";\nexport type E = Engine;',
-      /islet\/layers: main\/conversation\/ must not import main\/engine\/engine\.ts/,
-    ],
-    [
-      "main/core/message.ts",
       'import { readFileSync } from "node:fs";\nvoid readFileSync;',
-      /islet\/layers: main\/conversation\/ must not import Node's "node:fs"/,
-    ],
-    [
-      "main/host/questions.ts",
-      'import { APP_VERSION } from "../../plugins/sdk/index.ts";\nvoid APP_VERSION;',
-      /islet\/layers: main\/host\/ may import plugins\/sdk\/index\.ts for types only/,
+      /islet\/layers: main\/core\/ must not import Node's "node:fs"/,
     ],
     [
       "main/host/questions.ts",
@@ -91,8 +119,13 @@ describe("layering lint rules (eslint.config.js)", () => {
       /islet\/layers: renderer\/ must not import main\/bridge\/service\.ts/,
     ],
     [
+      "renderer/src/App.tsx",
+      'import { version } from "../../plugins/sdk/index.ts";\nvoid version;',
+      /islet\/layers: renderer\/ may import plugins\/sdk\/index\.ts for types only/,
+    ],
+    [
       "preload/index.ts",
-      'import { CALLS } from "./bridge/contract.ts";\nvoid CALLS;',
+      'import { CALLS } from "../main/bridge/contract.ts";\nvoid CALLS;',
       /islet\/layers: preload\/ may import main\/bridge\/contract\.ts for types only/,
     ],
     [
@@ -123,10 +156,7 @@ describe("layering lint rules (eslint.config.js)", () => {
   }
 
   const allowed: [string, string][] = [
-    [
-      "main/core/events.ts",
-      'import type { Stats } from "../../plugins/sdk/index.ts";\nexport type S = Stats;',
-    ],
+    ["main/core/events.ts", 'import type { Stats } from "./types.ts";\nexport type S = Stats;'],
     ["main/host/problem.ts", 'import { z } from "zod";\nexport const s = z.string();'],
     [
       "main/turn/loop.ts",
@@ -142,7 +172,7 @@ describe("layering lint rules (eslint.config.js)", () => {
     ],
     [
       "preload/index.ts",
-      'import type { PreloadApi } from "./bridge/contract.ts";\nexport type P = PreloadApi;',
+      'import type { PreloadApi } from "../main/bridge/contract.ts";\nexport type P = PreloadApi;',
     ],
     ["main/electron/bridge.ts", `import { ipcMain } from "${ELECTRON}";\nvoid ipcMain;`],
   ];

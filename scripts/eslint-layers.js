@@ -1,64 +1,30 @@
-// Lint rules for Islet's layering (README "Layering"), as a local ESLint plugin:
+// Lint rules for Islet's layering (docs/architecture.md "Floors"), as a local ESLint plugin:
 //
-//   islet/layers   which folder may import which: each import is resolved to a file in the repo
-//                  and checked against LAYERS below (leaves import nothing from main/, the
-//                  renderer only the contract, providers never the agent, …).
+//   islet/layers   which file may import which. Every folder of main/ stands on a floor
+//                  (scripts/floors.js): it imports only its own floor and the floors below it.
+//                  Some floors also keep Node and npm out (they are bundled for a browser page).
+//                  The renderer and the preload are not floors: they reach the engine only
+//                  through the bridge contract (RENDERER_SIDE below).
 //   islet/raw-ipc  ipcMain/ipcRenderer only in main/electron/bridge.ts and preload/index.ts; every
 //                  other file goes through the typed bridge.
 //
+// Tests (*.test.ts) may import any floor: a test beside its code drives the feature through the
+// real engine. Test kits (testing.ts, testing/) stand on their floor like any other file.
 // main/layering.test.ts lints violating snippets through eslint.config.js to prove both fire.
 import { isBuiltin } from "node:module";
 import path from "node:path";
+import { floorOf } from "./floors.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 const NO_NODE = "it is bundled for a sandbox or a browser page, where Node is not available";
 
 /**
- * `from`: the files a layer covers (a folder ends with "/"). Either `allow` (the only repo paths
- * it may import; its own folder is always allowed) or `deny` (repo paths it must not import).
- * `typeOnly`: repo paths it may import for their types alone. `packages`: when set, the only npm
- * packages it may import. `node: false`: no Node built-ins (tests excepted).
+ * The two folders outside the floors. `allow`: the only repo paths they may import (their own
+ * folder always); `typeOnly`: repo paths they may import for their types alone; `packages`: when
+ * set, the only npm packages; `node: false`: no Node built-ins.
  */
-export const LAYERS = [
-  {
-    from: "main/core/",
-    allow: [],
-    typeOnly: ["plugins/sdk/"],
-    packages: ["zod"],
-    node: false,
-    why: "main/core/ is a leaf (the engine, the bridge contract and the renderer share it)",
-  },
-  {
-    from: "main/host/",
-    allow: [],
-    typeOnly: ["plugins/sdk/"],
-    packages: ["zod"],
-    node: false,
-    why: "main/host/ is a leaf (the bridge contract and the renderer use its schemas)",
-  },
-  {
-    from: "main/providers/",
-    deny: [
-      "main/turn/",
-      "main/engine/",
-      "main/bridge/",
-      "main/cli/",
-      "main/serve/",
-      "main/electron/",
-    ],
-    why: "providers only speak to models; the agent and its hosts sit above them",
-  },
-  {
-    from: "main/turn/",
-    deny: ["main/engine/", "main/bridge/", "main/cli/", "main/serve/", "main/electron/"],
-    why: "the agent loop does not know its host (engine, bridge, CLI, serve, Electron)",
-  },
-  {
-    from: "main/bridge/",
-    deny: ["main/cli/", "main/electron/"],
-    why: "the bridge is transport-free: the CLI and Electron use it, not the other way round",
-  },
+export const RENDERER_SIDE = [
   {
     from: "renderer/",
     allow: [
@@ -108,41 +74,58 @@ function isTypeOnly(node) {
   );
 }
 
-function problem(layer, file, spec, typeOnly) {
+const isTest = (file) => /\.test\.tsx?$/.test(file);
+
+function packageProblem(from, spec, rules) {
   if (spec.startsWith("node:") || isBuiltin(spec)) {
-    if (layer.node === false && !/\.test\.tsx?$/.test(file))
-      return `${layer.from} must not import Node's "${spec}": ${NO_NODE}`;
+    if (rules.node === false) return `${from} must not import Node's "${spec}": ${NO_NODE}`;
     return null;
   }
+  if (rules.packages && !rules.packages.includes(packageName(spec)))
+    return `${from} may import only ${rules.packages.join(", ")} from npm, not "${spec}" (${rules.why ?? rules.what})`;
+  return null;
+}
+
+/** A renderer or preload file importing `spec`. */
+function sideProblem(side, file, spec, typeOnly) {
   const to = target(file, spec);
-  if (to === null) {
-    if (layer.packages && !layer.packages.includes(packageName(spec)))
-      return `${layer.from} may import only ${layer.packages.join(", ")} from npm, not "${spec}" (${layer.why})`;
-    return null;
-  }
-  if (under(to, layer.from)) return null;
-  if (layer.deny?.some((p) => under(to, p)))
-    return `${layer.from} must not import ${to}: ${layer.why}`;
-  if (!layer.allow) return null;
-  if (layer.allow.some((p) => under(to, p))) return null;
-  if (layer.typeOnly?.some((p) => under(to, p)))
-    return typeOnly ? null : `${layer.from} may import ${to} for types only (use "import type")`;
-  return `${layer.from} must not import ${to}: ${layer.why}`;
+  if (to === null) return isTest(file) ? null : packageProblem(side.from, spec, side);
+  if (under(to, side.from)) return null;
+  if (side.allow.some((p) => under(to, p))) return null;
+  if (side.typeOnly?.some((p) => under(to, p)))
+    return typeOnly ? null : `${side.from} may import ${to} for types only (use "import type")`;
+  return `${side.from} must not import ${to}: ${side.why}`;
+}
+
+/** A file on `floor` importing `spec`. */
+function floorProblem(floor, file, spec) {
+  const to = target(file, spec);
+  if (to === null) return isTest(file) ? null : packageProblem(floor.path, spec, floor);
+  if (isTest(file)) return null;
+  const other = floorOf(to);
+  if (!other || other.index <= floor.index) return null;
+  return `${floor.path} must not import ${to}: ${other.path} is a floor above it (a floor imports only floors below it; scripts/floors.js)`;
 }
 
 const layers = {
   meta: {
     type: "problem",
-    docs: { description: "Keeps imports in the direction the architecture allows (LAYERS)." },
+    docs: {
+      description:
+        "Keeps imports on the floors (scripts/floors.js) and the renderer on the contract.",
+    },
     schema: [],
   },
   create(context) {
     const file = repoPath(context.filename);
-    const layer = LAYERS.find((l) => under(file, l.from));
-    if (!layer) return {};
+    const side = RENDERER_SIDE.find((l) => under(file, l.from));
+    const floor = side ? null : floorOf(file);
+    if (!side && !floor) return {};
     const check = (node, source, typeOnly) => {
       if (typeof source?.value !== "string") return;
-      const message = problem(layer, file, source.value, typeOnly);
+      const message = side
+        ? sideProblem(side, file, source.value, typeOnly)
+        : floorProblem(floor, file, source.value);
       if (message) context.report({ node: source, message });
     };
     return {

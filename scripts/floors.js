@@ -23,7 +23,10 @@ export const FLOORS = [
   { path: "main/secrets/", what: "where API keys are kept" },
   { path: "main/models/", what: "local model files: catalog, downloads, GGUF" },
   { path: "main/providers/", what: "model providers: OpenAI-compatible, Anthropic, Ollama, local" },
-  { path: "main/lifecycle/", what: "disposables and layered registries (what registrations return)" },
+  {
+    path: "main/lifecycle/",
+    what: "disposables and layered registries (what registrations return)",
+  },
   { path: "main/tools/", what: "tool definitions, the tool registry, built-in tools, approvals" },
   { path: "main/sessions/", what: "session files: records, listing, export" },
   { path: "main/agents/", what: "agent definitions and their registry" },

@@ -1,6 +1,6 @@
 /** Agents: named configurations of prompt, model, tools and step limit, with a failover chain. */
 import os from "node:os";
-import type { ThinkMode } from "../../plugins/sdk/index.ts";
+import type { ThinkMode } from "../core/types.ts";
 
 export interface AgentConfig {
   name: string;

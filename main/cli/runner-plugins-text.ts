@@ -2,7 +2,7 @@
  * CLI-tool runner plugins as `islet plugins list|show` print them (code plugins are the
  * runtime's; on-demand code plugins are listed there too).
  */
-import type { ActivationEntry } from "../extensions/activation/registry.ts";
+import type { ActivationEntry } from "../extensions/activation/activatable.ts";
 
 function statusText(e: ActivationEntry): string {
   const reason = e.reason ? ` — ${e.reason}` : "";

@@ -7,7 +7,7 @@
  * SPEC §10) or INTERNAL_EVENTS (UI only). Plain zod, no Node: the renderer bundles this file.
  */
 import { z } from "zod";
-import type { ErrorType, Stats, TokenState } from "../../plugins/sdk/index.ts";
+import type { ErrorType, Stats, TokenState } from "./types.ts";
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.strictObject({ type: z.literal(type), ...shape });

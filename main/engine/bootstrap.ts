@@ -6,7 +6,7 @@ import type { DetectedServer, ResolveFlags } from "../providers/index.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import type { SecretStore } from "../host/secrets.ts";
 import { resolveWorkspaceTrust } from "../trust/workspace-trust.ts";
-import type { ThinkMode } from "../../plugins/sdk/index.ts";
+import type { ThinkMode } from "../core/types.ts";
 import type { PluginFlags } from "../code-plugins/loader/index.ts";
 import type { SandboxLimits } from "../sandbox/types.ts";
 import type { ChosenBackend } from "../code-plugins/setup.ts";

@@ -4,8 +4,26 @@
  */
 import type { AgentSession, RunOutcome } from "../turn/loop.ts";
 import { parseCommandLine } from "../commands/types.ts";
+import type { SlashCommand } from "../commands/types.ts";
 import type { QuestionPort } from "../host/questions.ts";
-import type { Engine } from "./engine.ts";
+import type { Context } from "../../plugins/sdk/index.ts";
+
+/** What a conversation asks of the engine (Engine builds it). */
+export interface ConversationPort {
+  readonly workdir: string;
+  command(name: string): SlashCommand | undefined;
+  /** Why `/name` is not a command, as one line. */
+  missingCommand(name: string): string;
+  agentNames(): string[];
+  toolNames(): string[];
+  /** Starts MCP servers added since the conversation opened; none is waited for. */
+  startMcp(): void;
+  /** The shell a command's !`cmd` lines run in, approved by `questions`. */
+  commandShell(questions: QuestionPort | undefined): (command: string) => Promise<string>;
+  /** Claude Code's SessionEnd hooks for a conversation that closes ("other": not a /clear). */
+  sessionEnd(context: Context): Promise<void>;
+  closeSession(id: string): Promise<void>;
+}
 
 export type TurnResult =
   | { kind: "turn"; outcome: RunOutcome }
@@ -16,12 +34,12 @@ export class Conversation {
   readonly session: AgentSession;
   /** The provider and model a saved session last used (empty for a new one). */
   readonly savedModel: { provider: string; model: string };
-  private readonly engine: Engine;
+  private readonly engine: ConversationPort;
   /** Who approves this conversation's tool calls (and its commands' !`cmd` lines). */
   private readonly questions: QuestionPort | undefined;
 
   constructor(
-    engine: Engine,
+    engine: ConversationPort,
     session: AgentSession,
     savedModel: { provider: string; model: string } = { provider: "", model: "" },
     questions?: QuestionPort,
@@ -38,9 +56,9 @@ export class Conversation {
 
   async submit(text: string): Promise<TurnResult> {
     const parsed = parseCommandLine(text);
-    const command = parsed && this.engine.commands.get(parsed.name);
+    const command = parsed && this.engine.command(parsed.name);
     // Servers added since the conversation opened start now; none is waited for.
-    this.engine.mcp.startInBackground();
+    this.engine.startMcp();
     if (!parsed) return { kind: "turn", outcome: await this.session.send(text) };
     if (!command) throw new Error(this.engine.missingCommand(parsed.name));
     // Shown and saved like a prompt, its output after it: a reopened session shows both.
@@ -49,10 +67,10 @@ export class Conversation {
     try {
       result = await command.run(parsed.args, {
         session: this.session,
-        agentNames: () => [...this.engine.agents.keys()],
-        toolNames: () => this.engine.tools.names(),
+        agentNames: () => this.engine.agentNames(),
+        toolNames: () => this.engine.toolNames(),
         context: () => this.session.context(),
-        workdir: this.engine.homes.workdir,
+        workdir: this.engine.workdir,
         shell: this.engine.commandShell(this.questions),
         questions: this.questions,
       });
@@ -87,7 +105,7 @@ export class Conversation {
 
   async close(): Promise<void> {
     // Claude Code's SessionEnd hooks ("other": not a /clear or a logout).
-    if (this.id) await this.engine.declarative.sessionEnd(this.session.context(), "other");
-    await this.engine.store.close(this.id);
+    if (this.id) await this.engine.sessionEnd(this.session.context());
+    await this.engine.closeSession(this.id);
   }
 }

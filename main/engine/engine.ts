@@ -14,7 +14,7 @@ import type { PluginRuntime, ReloadReport } from "../code-plugins/runtime/runtim
 import { EngineWatchers } from "./watchers.ts";
 import type { SandboxLimits } from "../sandbox/types.ts";
 import { AgentSession } from "../turn/loop.ts";
-import type { EngineDeps, ResolvedModel } from "../turn/state.ts";
+import type { EngineDeps } from "../turn/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
 import type { Homes } from "../config/homes.ts";
 import { Contributions } from "../contributions/contributions.ts";
@@ -31,11 +31,11 @@ import { DeclarativeExtensions } from "../extensions/declarative.ts";
 import { SessionStore } from "../sessions/store.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { ApprovalPolicy } from "../tools/approval.ts";
-import type { Conversation } from "./conversation.ts";
+import type { Conversation, ConversationPort } from "./conversation.ts";
+import type { EngineOptions } from "./options.ts";
 import { LiveTrust } from "./live-trust.ts";
-import { openConversation, type OpenRequest } from "./open-conversation.ts";
+import { openConversation, type OpenPort, type OpenRequest } from "./open-conversation.ts";
 import { builtinTools } from "../tools/index.ts";
-import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import { APP_VERSION } from "../core/version.ts";
 import { savedDisplayHistory } from "../sessions/history.ts";
 import type { AgentEvent } from "../turn/events.ts";
@@ -49,29 +49,7 @@ import type { ActivationRegistry } from "../extensions/activation/registry.ts";
 import { setupActivation } from "../extensions/activation/engine-activation.ts";
 
 export { Conversation, type TurnResult } from "./conversation.ts";
-
-export interface EngineOptions {
-  homes: Homes;
-  /** Process environment merged with the env file (keys for providers). */
-  env: Record<string, string | undefined>;
-  resolveModel(agent: AgentConfig): Promise<ResolvedModel>;
-  /** Providers, keys and local servers as they stand now (the UI hosts' model picker, Settings). */
-  models?: ModelSource;
-  /**
-   * Who answers the engine's questions (tool approval unless a conversation has its own port,
-   * plugin permissions, workspace trust). Missing: nobody, every question gets its safe default.
-   */
-  questions?: QuestionPort;
-  maxSteps?: number;
-  vars?: Record<string, string>;
-  thinkMode?: ThinkMode;
-  /** One-line reports about broken configuration (they never stop the engine). */
-  warn(line: string): void;
-  /** Whether the workspace's `.islet/` may widen anything; missing: not trusted. */
-  trust?: WorkspaceTrust;
-  /** Env files holding keys: no plugin may read them. */
-  secretFiles?: string[];
-}
+export type { EngineOptions } from "./options.ts";
 
 export class Engine {
   readonly homes: Homes;
@@ -365,10 +343,37 @@ export class Engine {
 
   /** A new conversation (its file is created once the model is known) or a saved one. */
   open(req: OpenRequest): Promise<Conversation> {
-    return openConversation(this, req, {
-      opts: this.opts,
+    return openConversation(this.openPort(), req);
+  }
+
+  /** What a conversation asks of the engine while it is open. */
+  private conversationPort(): ConversationPort {
+    return {
+      workdir: this.homes.workdir,
+      command: (name) => this.commands.get(name),
+      missingCommand: (name) => this.missingCommand(name),
+      agentNames: () => [...this.agents.keys()],
+      toolNames: () => this.tools.names(),
+      startMcp: () => this.mcp.startInBackground(),
+      commandShell: (questions) => this.commandShell(questions),
+      sessionEnd: (context) => this.declarative.sessionEnd(context, "other"),
+      closeSession: (id) => this.store.close(id),
+    };
+  }
+
+  /** What opening (or resuming) a conversation asks of the engine. */
+  private openPort(): OpenPort {
+    return {
+      ...this.conversationPort(),
+      store: this.store,
+      agent: (name) => this.agent(name),
+      hasAgent: (name) => this.agents.has(name),
+      restoreOnce: (id, state) => this.plugins?.once.restore(id, state),
+      outputStyles: () => this.outputStyles(),
+      resolveModel: (agent) => this.opts.resolveModel(agent),
+      warn: (line) => this.opts.warn(line),
       deps: (emit, id, questions) => this.deps(emit, id, questions),
-    });
+    };
   }
 
   /** Output styles of the homes (the project's once trusted) and the enabled Claude Code plugins. */

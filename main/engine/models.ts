@@ -12,7 +12,7 @@ import {
   type ProvidersConfig,
   type ResolveFlags,
 } from "../providers/index.ts";
-import type { ModelInfo } from "../../plugins/sdk/index.ts";
+import type { ModelInfo } from "../core/types.ts";
 
 /** Window assumed when a server does not say (keeps the context meter and compaction working). */
 export const FALLBACK_CONTEXT_LENGTH = 32_768;

@@ -7,8 +7,12 @@ import { AgentSession } from "../turn/loop.ts";
 import type { EngineDeps } from "../turn/state.ts";
 import { OUTPUT_STYLE_KEY, restoreOutputStyle } from "../extensions/output-styles/command.ts";
 import type { QuestionPort } from "../host/questions.ts";
-import { Conversation } from "./conversation.ts";
-import type { Engine, EngineOptions } from "./engine.ts";
+import type { AgentConfig } from "../agents/definition.ts";
+import type { OutputStyle } from "../extensions/output-styles/styles.ts";
+import type { Loaded } from "../config/frontmatter-fields.ts";
+import type { SessionStore } from "../sessions/store.ts";
+import { Conversation, type ConversationPort } from "./conversation.ts";
+import type { EngineOptions } from "./options.ts";
 
 export interface OpenRequest {
   /** A saved session to resume (an id or its prefix); missing: a new one. */
@@ -19,30 +23,32 @@ export interface OpenRequest {
   questions?: QuestionPort;
 }
 
-/** What opening needs besides the engine's public side. */
-export interface OpenContext {
-  opts: Pick<EngineOptions, "resolveModel" | "warn">;
+/** What opening a conversation asks of the engine (Engine builds it). */
+export interface OpenPort extends ConversationPort, Pick<EngineOptions, "resolveModel" | "warn"> {
+  readonly store: Pick<SessionStore, "create" | "resolve" | "load">;
+  /** The agent by name; throws one line when it is unknown or held back. */
+  agent(name: string): AgentConfig;
+  hasAgent(name: string): boolean;
+  /** Plugins' once-state as the saved session left it. */
+  restoreOnce(sessionId: string, state: Readonly<Record<string, unknown>>): void;
+  outputStyles(): Loaded<OutputStyle>;
   /** The deps a turn of session `id` runs with. */
   deps(emit: EventSink, id: string, questions: QuestionPort | undefined): EngineDeps;
 }
 
-export async function openConversation(
-  engine: Engine,
-  req: OpenRequest,
-  ctx: OpenContext,
-): Promise<Conversation> {
+export async function openConversation(engine: OpenPort, req: OpenRequest): Promise<Conversation> {
   // MCP servers start while the user types; their tools join the turn when they are ready.
-  engine.mcp.startInBackground();
-  if (req.sessionId) return resume(engine, req, req.sessionId, ctx);
+  engine.startMcp();
+  if (req.sessionId) return resume(engine, req, req.sessionId);
   const agent = engine.agent(req.agent ?? "default");
-  const resolved = await ctx.opts.resolveModel(agent);
+  const resolved = await engine.resolveModel(agent);
   const id = await engine.store.create({
-    workdir: engine.homes.workdir,
+    workdir: engine.workdir,
     agent: agent.name,
     provider: resolved.provider.name,
     model: resolved.model,
   });
-  const session = new AgentSession(ctx.deps(req.emit, id, req.questions), {
+  const session = new AgentSession(engine.deps(req.emit, id, req.questions), {
     agent: agent.name,
     sessionId: id,
   });
@@ -51,18 +57,17 @@ export async function openConversation(
 }
 
 async function resume(
-  engine: Engine,
+  engine: OpenPort,
   req: OpenRequest,
   sessionId: string,
-  ctx: OpenContext,
 ): Promise<Conversation> {
   const id = await engine.store.resolve(sessionId);
   const saved = await engine.store.load(id);
-  for (const w of saved.warnings) ctx.opts.warn(w);
-  engine.plugins?.once.restore(id, saved.state);
-  const agentName = req.agent ?? (engine.agents.has(saved.agent) ? saved.agent : "default");
+  for (const w of saved.warnings) engine.warn(w);
+  engine.restoreOnce(id, saved.state);
+  const agentName = req.agent ?? (engine.hasAgent(saved.agent) ? saved.agent : "default");
   engine.agent(agentName);
-  const session = new AgentSession(ctx.deps(req.emit, id, req.questions), {
+  const session = new AgentSession(engine.deps(req.emit, id, req.questions), {
     agent: agentName,
     sessionId: id,
     title: saved.title,
@@ -74,7 +79,7 @@ async function resume(
     session,
     saved.state[OUTPUT_STYLE_KEY],
     () => engine.outputStyles(),
-    ctx.opts.warn,
+    engine.warn,
   );
   return new Conversation(
     engine,

@@ -12,7 +12,7 @@ import type { QuestionPort } from "../host/questions.ts";
 import type { SessionStore } from "../sessions/store.ts";
 import type { ApprovalPolicy } from "../tools/approval.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
-import type { EngineOptions } from "./engine.ts";
+import type { EngineOptions } from "./options.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
 
 /** The parts of the engine a turn reads. */

@@ -13,26 +13,15 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonSchema } from "../providers/types.ts";
 import { APP_VERSION } from "../core/version.ts";
 import { ToolCallChannel, type CallOptions } from "./call-channel.ts";
 import type { McpServerSpec } from "./config.ts";
 import { describeError, isConnectionLost } from "./connection-lost.ts";
-import { listAllTools } from "./list-tools.ts";
+import { listAllTools, type McpToolInfo } from "./list-tools.ts";
 import { ServerLog } from "./server-log.ts";
 import { StdioTransport } from "./stdio-transport.ts";
 
 export type McpStatus = "stopped" | "starting" | "running" | "restarting" | "failed" | "disabled";
-
-export interface McpToolInfo {
-  name: string;
-  description: string;
-  inputSchema: JsonSchema;
-  /** The server says the tool changes nothing (`readOnlyHint`). */
-  readOnly: boolean;
-  /** Its structured results' schema, when it declares one. */
-  outputSchema?: JsonSchema;
-}
 
 export interface Backoff {
   baseMs: number;

@@ -1,7 +1,16 @@
 /** A server's whole tool list, page by page, as the engine keeps it. */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { JsonSchema } from "../providers/types.ts";
-import type { McpToolInfo } from "./connection.ts";
+
+export interface McpToolInfo {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** The server says the tool changes nothing (`readOnlyHint`). */
+  readOnly: boolean;
+  /** Its structured results' schema, when it declares one. */
+  outputSchema?: JsonSchema;
+}
 
 export async function listAllTools(client: Client): Promise<McpToolInfo[]> {
   const out: McpToolInfo[] = [];

@@ -24,8 +24,8 @@ export function pluginMcpServers(
   const declared = opts.manifest;
   const manifestFile = path.join(root, ".claude-plugin", "plugin.json");
   const fromPath = (p: unknown) => {
-    if (typeof p !== "string" || !p.startsWith(".//")) {
-      out.problems.push(`${manifestFile}: field "mcpServers": a path must start with ".//"`);
+    if (typeof p !== "string" || !p.startsWith("./")) {
+      out.problems.push(`${manifestFile}: field "mcpServers": a path must start with "./"`);
       return;
     }
     const file = path.resolve(root, p);

@@ -6,7 +6,8 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError, type Tool, type ToolContext, type Validation } from "../tools/types.ts";
-import type { McpConnection, McpToolInfo } from "./connection.ts";
+import type { McpConnection } from "./connection.ts";
+import type { McpToolInfo } from "./list-tools.ts";
 
 // Servers use formats ajv does not know ("uri"): the server checks those itself, quietly.
 const ajv = new Ajv({

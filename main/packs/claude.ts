@@ -175,7 +175,7 @@ async function fromMarketplace(
       continue;
     }
     const rel =
-      source.startsWith(".//") || source.startsWith("../plugins/") || !pluginRoot
+      source.startsWith("./") || source.startsWith("../plugins/") || !pluginRoot
         ? source
         : path.join(pluginRoot, source);
     const dir = path.resolve(root, rel);

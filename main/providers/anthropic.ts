@@ -1,6 +1,6 @@
 /** Anthropic Messages API: POST {baseUrl}/v1/messages with SSE streaming. */
 import type { Message } from "../core/message.ts";
-import type { ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
+import type { ModelInfo, ThinkMode } from "../core/types.ts";
 import {
   normalizeStopReason,
   pump,

@@ -2,7 +2,7 @@
  * Failure classification: every way a provider call fails becomes one ProviderError with an SDK
  * error type and a one-line message naming the provider and what to do. Keys never appear in it.
  */
-import type { ErrorType } from "../../plugins/sdk/index.ts";
+import type { ErrorType } from "../core/types.ts";
 import { StallTimeout } from "./timeouts.ts";
 import { ProviderError, type ProviderKind } from "./types.ts";
 

@@ -1,6 +1,6 @@
 /** Ollama's native API: POST {baseUrl}/api/chat with NDJSON streaming, /api/tags, /api/show. */
 import type { Message } from "../core/message.ts";
-import type { ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
+import type { ModelInfo, ThinkMode } from "../core/types.ts";
 import {
   normalizeStopReason,
   pump,

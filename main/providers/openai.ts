@@ -3,7 +3,7 @@
  * POST {baseUrl}/chat/completions with SSE streaming.
  */
 import type { Message } from "../core/message.ts";
-import type { ModelInfo } from "../../plugins/sdk/index.ts";
+import type { ModelInfo } from "../core/types.ts";
 import {
   isLocalUrl,
   normalizeStopReason,

@@ -4,7 +4,7 @@
  * runtime. A user with Ollama running and no configuration gets its first model; a user with
  * nothing gets provider `local` and the first model in the models folder.
  */
-import type { ModelInfo } from "../../plugins/sdk/index.ts";
+import type { ModelInfo } from "../core/types.ts";
 import { ModelFileError, pickLocalModel } from "../models/index.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { isLocalUrl } from "./common.ts";

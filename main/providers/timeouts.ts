@@ -4,9 +4,7 @@
  * for about 20 minutes, so every chat call runs under these limits instead.
  */
 import { isLocalUrl } from "./common.ts";
-
-/** The stage that stalled, named as in providers.yaml (`timeouts: { connect, first_token, idle }`). */
-export type TimeoutKind = "connect" | "first_token" | "idle";
+import type { TimeoutKind } from "./types.ts";
 
 export interface Timeouts {
   /** DNS, TCP and TLS: until the connection is open. */

@@ -7,7 +7,8 @@ import http, { type ClientRequest, type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
 import { TLSSocket } from "node:tls";
-import { StallTimeout, type TimeoutKind, type Timeouts } from "./timeouts.ts";
+import { StallTimeout, type Timeouts } from "./timeouts.ts";
+import type { TimeoutKind } from "./types.ts";
 
 export interface TimedRequest {
   url: string;

@@ -1,7 +1,9 @@
 /** The provider contract: one streamed chat call, model listing and model info. */
 import type { Message, ToolCallRequest } from "../core/message.ts";
-import type { ErrorType, ModelInfo, ThinkMode } from "../../plugins/sdk/index.ts";
-import type { TimeoutKind } from "./timeouts.ts";
+import type { ErrorType, ModelInfo, ThinkMode } from "../core/types.ts";
+
+/** The stage that stalled, named as in providers.yaml (`timeouts: { connect, first_token, idle }`). */
+export type TimeoutKind = "connect" | "first_token" | "idle";
 
 export type ProviderKind = "ollama" | "openai-compatible" | "anthropic" | "local";
 

@@ -1,7 +1,7 @@
 /** Session export: Markdown for people, JSON (a stable, documented shape) for programs. */
 import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
-import type { Stats } from "../../plugins/sdk/index.ts";
+import type { Stats } from "../core/types.ts";
 import type { LoadedSession } from "./store.ts";
 
 export const EXPORT_FORMAT = "islet-session";

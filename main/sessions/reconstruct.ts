@@ -1,7 +1,7 @@
 /** Turns the text of a session file into the state a resumed conversation starts from. */
 import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
-import type { Stats } from "../../plugins/sdk/index.ts";
+import type { Stats } from "../core/types.ts";
 import { messageProblem } from "./message-check.ts";
 import type { AgentEvent } from "../core/events.ts";
 import {

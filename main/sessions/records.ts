@@ -10,7 +10,7 @@
 import { z } from "zod";
 import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
-import type { Stats } from "../../plugins/sdk/index.ts";
+import type { Stats } from "../core/types.ts";
 import type { AgentEvent } from "../core/events.ts";
 
 export const SESSION_FORMAT_VERSION = 1;

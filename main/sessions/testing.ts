@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import type { Message } from "../core/message.ts";
-import type { Stats } from "../../plugins/sdk/index.ts";
+import type { Stats } from "../core/types.ts";
 import { encodeRecord } from "./records.ts";
 import { SessionStore } from "./store.ts";
 

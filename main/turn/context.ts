@@ -1,5 +1,6 @@
 /** Builds the SDK Context that every hook receives, from the loop's state. */
-import type { Context, ModelInfo, Turn } from "../../plugins/sdk/index.ts";
+import type { Context, Turn } from "../../plugins/sdk/index.ts";
+import type { ModelInfo } from "../core/types.ts";
 import type { ToolSpec } from "../providers/types.ts";
 import { snapshotStats } from "./stats.ts";
 import type { AgentState, EngineDeps } from "./state.ts";

@@ -2,7 +2,7 @@
  * What happens once a model step has answered: stats and events (accountResponse), then
  * AfterResponse decides what enters history (runAfterResponsePhase).
  */
-import type { ToolCall } from "../../plugins/sdk/index.ts";
+import type { ToolCall } from "../core/types.ts";
 import { buildContext } from "./context.ts";
 import { runAfterResponse } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";

@@ -1,5 +1,5 @@
 /** Where the loop writes what must survive a restart. The session store implements it. */
-import type { Stats } from "../../plugins/sdk/index.ts";
+import type { Stats } from "../core/types.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Message } from "../core/message.ts";
 

@@ -2,7 +2,7 @@
 import type { AgentConfig } from "../agents/definition.ts";
 import type { Provider } from "../providers/types.ts";
 import type { Tool, ToolSessionState } from "../tools/types.ts";
-import type { ModelInfo, Stats, ThinkMode, ToolCall } from "../../plugins/sdk/index.ts";
+import type { ModelInfo, Stats, ThinkMode, ToolCall } from "../core/types.ts";
 import type { HookRegistry } from "./hooks/types.ts";
 import type { EventSink } from "./events.ts";
 import type { Message } from "../core/message.ts";

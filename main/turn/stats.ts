@@ -1,5 +1,5 @@
 /** Cumulative session metrics in the SDK's Stats shape. */
-import type { Stats } from "../../plugins/sdk/index.ts";
+import type { Stats } from "../core/types.ts";
 
 export function newStats(now = new Date()): Stats {
   return {

@@ -1,7 +1,7 @@
 /** Client-side token estimates: cheap, provider-independent, good enough for a context meter. */
 import type { Message } from "../core/message.ts";
 import type { ToolSpec } from "../providers/types.ts";
-import type { TokenState } from "../../plugins/sdk/index.ts";
+import type { TokenState } from "../core/types.ts";
 
 /** ~4 characters per token for English and code; per-message framing costs a few tokens. */
 const CHARS_PER_TOKEN = 4;

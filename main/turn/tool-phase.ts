@@ -12,7 +12,7 @@ import {
   type ToolResult,
 } from "../tools/executor.ts";
 import type { Tool } from "../tools/types.ts";
-import type { ToolCall } from "../../plugins/sdk/index.ts";
+import type { ToolCall } from "../core/types.ts";
 import { repairArguments } from "../tools/repair.ts";
 import { buildContext } from "./context.ts";
 import { runAfterTool, runBeforeTool } from "./hooks/pipeline.ts";

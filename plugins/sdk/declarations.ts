@@ -36,10 +36,24 @@ function indent(text: string): string {
     .join("\n");
 }
 
+const CORE_TYPES = "../../main/core/types.ts";
+
+/** index.ts with the core types it re-exports written in place (a module block cannot import). */
+function sdkModule(): string {
+  const reexport = new RegExp(
+    `^(?:import|export) type \\{[^}]*\\} from "${CORE_TYPES.replace(/[./]/g, "\\$&")}";\\s*$`,
+    "gm",
+  );
+  const index = declarationsOf("./index.ts").replace(reexport, "");
+  if (index.includes(CORE_TYPES))
+    throw new Error(`plugins/sdk/index.ts: unexpected use of ${CORE_TYPES}`);
+  return `${index.trim()}\n\n${declarationsOf(CORE_TYPES)}`;
+}
+
 export function sdkDeclarations(): string {
   return [
     "// @islet/sdk — types for Islet plugins. Generated from plugins/sdk/*.ts; do not edit.",
-    `declare module "@islet/sdk" {\n${indent(declarationsOf("./index.ts"))}\n}`,
+    `declare module "@islet/sdk" {\n${indent(sdkModule())}\n}`,
     `declare module "@islet/sdk/exec" {\n${indent(declarationsOf("./exec.ts"))}\n}`,
     "",
   ].join("\n\n");

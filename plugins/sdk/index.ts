@@ -3,64 +3,33 @@
  * Types only plus a few constants; the host provides the runtime module to plugin isolates, and
  * the same declarations feed the editor's IntelliSense.
  */
+import type {
+  ErrorType,
+  ModelInfo,
+  Role,
+  Stats,
+  ThinkMode,
+  TokenState,
+  ToolCall,
+} from "../../main/core/types.ts";
 
 /** SDK version. Plugins declare `sdk:` in plugin.yaml; the host accepts `~sdk` (same minor). */
 export const version = "0.1.0";
 
-export type Role = "user" | "assistant";
+// The engine's core types, as plugins see them (declarations.ts writes them into the module).
+export type {
+  ErrorType,
+  ModelInfo,
+  Role,
+  Stats,
+  ThinkMode,
+  TokenState,
+  ToolCall,
+  ToolCount,
+} from "../../main/core/types.ts";
+
 export const RoleUser: Role = "user";
 export const RoleAssistant: Role = "assistant";
-
-export interface TokenState {
-  /** Client-side estimate: per-message sum + tool schema tokens. */
-  estimate: number;
-  /** API-reported input tokens from the last provider call. */
-  lastApi: number;
-  /** 0-100, based on estimate. */
-  percent: number;
-  /** Effective context window in tokens. */
-  max: number;
-}
-
-export interface ModelInfo {
-  name: string;
-  family: string;
-  parameterCount: number;
-  contextLength: number;
-  /** e.g. ["tools", "vision", "thinking"] */
-  capabilities: string[];
-}
-
-export interface ToolCount {
-  name: string;
-  count: number;
-}
-
-export interface Stats {
-  /** ISO timestamp. */
-  startTime: string;
-  /** Milliseconds since startTime. */
-  duration: number;
-  interactions: number;
-  turns: number;
-  iterations: number;
-  tools: { calls: number; errors: number };
-  parseRetries: number;
-  compactions: number;
-  tokens: { in: number; out: number };
-  topTools: ToolCount[];
-}
-
-export interface ToolCall {
-  name: string;
-  args: Record<string, unknown>;
-  /** JSON-encoded args for reliable comparison. */
-  argsJson: string;
-  result: string;
-  error: string;
-  /** Wall-clock execution time in milliseconds. */
-  duration: number;
-}
 
 export interface SandboxFeatureState {
   enabled: boolean;
@@ -78,8 +47,6 @@ export interface Turn {
   role: "user" | "assistant";
   content: string;
 }
-
-export type ThinkMode = "off" | "low" | "medium" | "high";
 
 export interface Context {
   iteration: number;
@@ -131,17 +98,6 @@ export interface BeforeToolContext extends Context {
 export interface AfterToolContext extends Context {
   tool: { name: string; result: string; error: string; duration: number };
 }
-
-export type ErrorType =
-  | "rate_limit"
-  | "auth"
-  | "network"
-  | "server"
-  | "content_filter"
-  | "credit_exhausted"
-  | "model_unavailable"
-  | "context_exhausted"
-  | "";
 
 export interface OnErrorContext extends Context {
   error: string;

@@ -12,11 +12,7 @@ import { configFields, saveConfig, setDisabled } from "../../editor/manifest-edi
 import { mapToSource } from "../../editor/fault-location.ts";
 import { errorProblems, faultProblem } from "../../editor/problems.ts";
 import { reloadAfter } from "../../editor/reload-wait.ts";
-import {
-  createFromTemplate,
-  defaultTemplatesDir,
-  listTemplates,
-} from "../../editor/templates.ts";
+import { createFromTemplate, defaultTemplatesDir, listTemplates } from "../../editor/templates.ts";
 import { loadPluginFeatures } from "../../code-plugins/loader/features.ts";
 import { recordedTurns } from "../../engine/replay/model-request.ts";
 import { PreviousVersions } from "../../engine/replay/previous.ts";

@@ -1,7 +1,21 @@
 /** Slash commands about plugins: /plugins, /reload, /assert. Built-in priority. */
 import { HOOK_TIMINGS } from "../../turn/hooks/types.ts";
 import type { SlashCommand } from "../../commands/types.ts";
-import type { PluginRuntime } from "./runtime.ts";
+import type { OnceTracker } from "./handlers.ts";
+import type { LoadedPlugin } from "./loaded-plugin.ts";
+import type { OnDemandPlugins } from "./on-demand.ts";
+import type { LoadProblem, PluginPort, PluginSpec } from "./port.ts";
+
+/** What these commands read of the plugin runtime (runtime.ts registers them with itself). */
+export interface PluginListing {
+  names(): string[];
+  get(name: string): { spec: PluginSpec; plugin: LoadedPlugin } | undefined;
+  readonly once: Pick<OnceTracker, "anyFired">;
+  readonly onDemand: Pick<OnDemandPlugins, "list" | "isActivated">;
+  readonly problems: readonly LoadProblem[];
+  readonly port: Pick<PluginPort, "condition" | "workdir">;
+  reloadAll(): Promise<readonly { name: string; ok: boolean; error?: string }[]>;
+}
 
 const TITLE: Record<string, string> = {
   beforeChat: "BeforeChat",
@@ -16,7 +30,7 @@ const TITLE: Record<string, string> = {
 };
 
 /** Hooks grouped by timing, as in the seed's /plugins listing. */
-export function describeHooks(runtime: PluginRuntime): string {
+export function describeHooks(runtime: PluginListing): string {
   const out: string[] = [];
   for (const timing of HOOK_TIMINGS) {
     const rows: [string, string][] = [];
@@ -60,7 +74,7 @@ export function describeHooks(runtime: PluginRuntime): string {
   return out.join("\n").trim() || "No plugins loaded.";
 }
 
-export function pluginCommands(runtime: PluginRuntime): SlashCommand[] {
+export function pluginCommands(runtime: PluginListing): SlashCommand[] {
   return [
     {
       name: "plugins",

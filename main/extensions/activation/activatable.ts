@@ -44,3 +44,19 @@ export interface ActivatableSource {
     problems: { file: string; message: string }[];
   }>;
 }
+
+export type ActivationStatus = "active" | "inactive" | "failed" | "held-back";
+
+/** One plugin as listings show it (the model's fragment, /plugin list, the plugin browser). */
+export interface ActivationEntry {
+  name: string;
+  description: string;
+  kind: ActivatableKind;
+  manifestFile: string;
+  consentDetails: string[];
+  status: ActivationStatus;
+  /** failed: why (one line); held-back: what to do. */
+  reason?: string;
+  /** The source it came from (ActivatableSource.id). */
+  source: string;
+}

@@ -3,7 +3,8 @@
  * activation (the model's is activate_plugin). Activating still shows the consent details.
  */
 import type { SlashCommand } from "../../commands/types.ts";
-import type { ActivationEntry, ActivationRegistry } from "./registry.ts";
+import type { ActivationEntry } from "./activatable.ts";
+import type { ActivationRegistry } from "./registry.ts";
 
 const USAGE = "usage: /plugin list | /plugin activate NAME | /plugin deactivate NAME";
 

@@ -2,7 +2,7 @@
  * The model's listing of activatable plugins (seed 004 "Presentation to the AI"): every one with
  * its status and description, one line each, kept short because it rides along on every call.
  */
-import type { ActivationEntry } from "./registry.ts";
+import type { ActivationEntry } from "./activatable.ts";
 
 /** Descriptions are cut to this many characters (the listing is paid for on every call). */
 export const DESCRIPTION_LIMIT = 160;

@@ -9,25 +9,14 @@ import { ask, type QuestionPort } from "../../host/questions.ts";
 import { isInside } from "../../code-plugins/capabilities/files.ts";
 import type { Disposable } from "../../lifecycle/disposable.ts";
 import type { ContributionRegistrar, ScopedRegistrar } from "../../contributions/registrar.ts";
-import type { ActivatableKind, ActivatablePlugin, ActivatableSource } from "./activatable.ts";
+import type {
+  ActivatablePlugin,
+  ActivatableSource,
+  ActivationEntry,
+  ActivationStatus,
+} from "./activatable.ts";
 import { activationFragment } from "./fragment.ts";
 import type { ActivationStore } from "./store.ts";
-
-export type ActivationStatus = "active" | "inactive" | "failed" | "held-back";
-
-/** One plugin as listings show it (the model's fragment, /plugin list, the plugin browser). */
-export interface ActivationEntry {
-  name: string;
-  description: string;
-  kind: ActivatableKind;
-  manifestFile: string;
-  consentDetails: string[];
-  status: ActivationStatus;
-  /** failed: why (one line); held-back: what to do. */
-  reason?: string;
-  /** The source it came from (ActivatableSource.id). */
-  source: string;
-}
 
 /** What an activation came to, as one line for the model or the user. */
 export type ActivationOutcome =

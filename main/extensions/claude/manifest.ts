@@ -2,7 +2,7 @@
  * `.claude-plugin/plugin.json`, read as Claude Code reads it: only `name` is required, unknown
  * fields are warnings, a broken field is one line naming file and field and is left out, a file
  * that does not parse at all leaves the plugin named after its folder with its default folders.
- * Component paths start with `.//` and never leave the plugin.
+ * Component paths start with `./` and never leave the plugin.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -104,7 +104,7 @@ export function readClaudeManifest(dir: string): ManifestRead {
     const paths = pathList(m[field]);
     const inside = paths?.filter((p) => isInside(dir, p));
     if (!paths || inside!.length !== paths.length)
-      bad(field, 'paths starting with ".//" inside the plugin');
+      bad(field, 'paths starting with "./" inside the plugin');
     if (inside && inside.length > 0) out.manifest[field] = inside.map((p) => path.join(dir, p));
   }
   out.manifest.mcpServers = m.mcpServers;
@@ -118,7 +118,7 @@ export function readClaudeManifest(dir: string): ManifestRead {
         out.manifest[field].push(path.join(dir, item));
       else if (typeof item === "object" && item !== null && !Array.isArray(item))
         out.manifest[field].push(item as Record<string, unknown>);
-      else bad(at, 'a path starting with ".//" inside the plugin, or an object');
+      else bad(at, 'a path starting with "./" inside the plugin, or an object');
     });
   }
   return out;
@@ -132,7 +132,7 @@ function pathList(v: unknown): string[] | null {
 
 /** `./x` and staying inside the plugin after resolving `..`. */
 function isInside(dir: string, p: string): boolean {
-  if (!p.startsWith(".//")) return false;
+  if (!p.startsWith("./")) return false;
   const rel = path.relative(dir, path.resolve(dir, p));
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

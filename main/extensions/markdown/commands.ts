@@ -5,7 +5,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "../../config/frontmatter-fields.ts";
+import {
+  hintText,
+  looseText,
+  readMarkdownFile,
+  toolList,
+  type Loaded,
+} from "../../config/frontmatter-fields.ts";
 import { markdownFiles } from "../../config/markdown-walk.ts";
 
 export interface MarkdownCommand {

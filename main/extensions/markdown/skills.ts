@@ -6,7 +6,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { firstLine } from "./commands.ts";
-import { hintText, looseText, readMarkdownFile, toolList, type Loaded } from "../../config/frontmatter-fields.ts";
+import {
+  hintText,
+  looseText,
+  readMarkdownFile,
+  toolList,
+  type Loaded,
+} from "../../config/frontmatter-fields.ts";
 
 export interface Skill {
   name: string;

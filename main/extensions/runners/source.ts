@@ -11,7 +11,11 @@ import path from "node:path";
 import type { Homes } from "../../config/homes.ts";
 import { isSelected } from "../../code-plugins/loader/discover.ts";
 import { loadPluginFeatures, type PluginFlags } from "../../code-plugins/loader/features.ts";
-import { findPluginFolders, MANIFEST_NAME, RUNNER_MANIFEST } from "../../code-plugins/loader/walk.ts";
+import {
+  findPluginFolders,
+  MANIFEST_NAME,
+  RUNNER_MANIFEST,
+} from "../../code-plugins/loader/walk.ts";
 import type { ActivatableSource } from "../activation/activatable.ts";
 import { bindRunner, candidateConfigs, type BoundRunner } from "./bind.ts";
 import { loadRunnerConfigs } from "./configs.ts";

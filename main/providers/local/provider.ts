@@ -5,7 +5,7 @@
  * ends the call at once (the runtime stops generating on its own time).
  */
 import type { Message } from "../../core/message.ts";
-import type { ModelInfo } from "../../../plugins/sdk/index.ts";
+import type { ModelInfo } from "../../core/types.ts";
 import { LOCAL_TIMEOUTS, resolveTimeouts, type Timeouts } from "../timeouts.ts";
 import {
   ProviderError,

@@ -2,7 +2,7 @@
  * Why a local runtime call failed, before the provider words it for the user (provider-errors.ts).
  * `message` is the detail only ("it stopped responding for 16 s"), never a whole sentence.
  */
-import type { TimeoutKind } from "../timeouts.ts";
+import type { TimeoutKind } from "../types.ts";
 import type { FailureKind } from "./protocol.ts";
 
 export type RuntimeFailureKind =
