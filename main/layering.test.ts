@@ -1,14 +1,14 @@
 /**
  * The layering lint rules fire: snippets that cross a boundary, linted through the repo's own
  * eslint.config.js as if they were files in each folder, fail with a message naming the rule.
- * Every floor (scripts/floors.js) is shown refusing an import of the floor above it.
+ * Every floor (scripts/floors.ts) is shown refusing an import of the floor above it.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { before, describe, it } from "node:test";
 import { ESLint } from "eslint";
-import { FLOORS, floorOf } from "../scripts/floors.js";
-import { sourceFiles } from "../scripts/import-graph.js";
+import { FLOORS, floorOf } from "../scripts/floors.ts";
+import { sourceFiles } from "../scripts/import-graph.ts";
 
 // Spelled apart so a plain grep for electron imports outside main/electron/ does not flag these snippets.
 const ELECTRON = "electron";

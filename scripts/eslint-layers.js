@@ -1,7 +1,7 @@
 // Lint rules for Islet's layering (docs/architecture.md "Floors"), as a local ESLint plugin:
 //
 //   islet/layers   which file may import which. Every folder of main/ stands on a floor
-//                  (scripts/floors.js): it imports only its own floor and the floors below it.
+//                  (scripts/floors.ts): it imports only its own floor and the floors below it.
 //                  Some floors also keep Node and npm out (they are bundled for a browser page).
 //                  The renderer and the preload are not floors: they reach the engine only
 //                  through the bridge contract (RENDERER_SIDE below).
@@ -13,7 +13,7 @@
 // main/layering.test.ts lints violating snippets through eslint.config.js to prove both fire.
 import { isBuiltin } from "node:module";
 import path from "node:path";
-import { floorOf } from "./floors.js";
+import { floorOf } from "./floors.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -104,7 +104,7 @@ function floorProblem(floor, file, spec) {
   if (isTest(file)) return null;
   const other = floorOf(to);
   if (!other || other.index <= floor.index) return null;
-  return `${floor.path} must not import ${to}: ${other.path} is a floor above it (a floor imports only floors below it; scripts/floors.js)`;
+  return `${floor.path} must not import ${to}: ${other.path} is a floor above it (a floor imports only floors below it; scripts/floors.ts)`;
 }
 
 const layers = {
@@ -112,7 +112,7 @@ const layers = {
     type: "problem",
     docs: {
       description:
-        "Keeps imports on the floors (scripts/floors.js) and the renderer on the contract.",
+        "Keeps imports on the floors (scripts/floors.ts) and the renderer on the contract.",
     },
     schema: [],
   },

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FLOORS, floorOf } from "./floors.js";
-import { climbs, importGraph, loops } from "./import-graph.js";
+import { FLOORS, floorOf } from "./floors.ts";
+import { climbs, importGraph, loops } from "./import-graph.ts";
 
 describe("the import graph (main/, plugins/, e2e/, bench/)", () => {
   const graph = importGraph();

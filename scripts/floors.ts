@@ -4,7 +4,16 @@
 //
 // `node: false`: no Node built-ins (tests excepted): the renderer and the sandbox bundle it.
 // `packages`: when set, the only npm packages the floor may import.
-export const FLOORS = [
+export interface Floor {
+  /** A folder (ending in "/") or one file. */
+  readonly path: string;
+  /** What stands on it, in a few words (docs/architecture.md shows it). */
+  readonly what: string;
+  readonly node?: false;
+  readonly packages?: readonly string[];
+}
+
+export const FLOORS: readonly Floor[] = [
   {
     path: "main/core/",
     what: "the engine's core types: messages, models, stats, conversation events, the version",
@@ -60,14 +69,20 @@ export const FLOORS = [
   { path: "bench/", what: "benchmarks" },
 ];
 
-const under = (file, prefix) => (prefix.endsWith("/") ? file.startsWith(prefix) : file === prefix);
+const under = (file: string, prefix: string): boolean =>
+  prefix.endsWith("/") ? file.startsWith(prefix) : file === prefix;
+
+export interface PlacedFloor extends Floor {
+  /** Its place in FLOORS, lowest 0. */
+  readonly index: number;
+}
 
 /** The floor a repo path stands on (the longest matching path), or null outside the floors. */
-export function floorOf(file) {
-  let best = null;
+export function floorOf(file: string): PlacedFloor | null {
+  let best: PlacedFloor | null = null;
   FLOORS.forEach((floor, index) => {
     if (under(file, floor.path) && (!best || floor.path.length > best.path.length))
-      best = { ...floor, name: floor.path, index };
+      best = { ...floor, index };
   });
   return best;
 }

@@ -3,20 +3,20 @@
 // climb, as the lint lets them (scripts/eslint-layers.js); nothing may import in a loop. Used by
 // scripts/import-graph.test.ts to prove zero climbs and zero loops, and by hand:
 //
-//   node scripts/import-graph.js            climbs against the floors, loops, folder sizes
-//   node scripts/import-graph.js --folders  which folder imports which (one line each)
+//   node scripts/import-graph.ts            climbs against the floors, loops, folder sizes
+//   node scripts/import-graph.ts --folders  which folder imports which (one line each)
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { FLOORS, floorOf } from "./floors.js";
+import { FLOORS, floorOf } from "./floors.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SKIP = new Set(["node_modules", "out", "dist", ".git", "fixtures", "results"]);
 
 /** Every .ts/.tsx file under `dirs` (repo paths, "/"-separated). */
-export function sourceFiles(dirs) {
-  const files = [];
-  const walk = (dir) => {
+export function sourceFiles(dirs: readonly string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
     for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
       if (SKIP.has(entry.name)) continue;
       const rel = `${dir}/${entry.name}`;
@@ -29,12 +29,14 @@ export function sourceFiles(dirs) {
 }
 
 /** `file` → the repo files it imports (relative specifiers and `@islet/sdk`). */
-export function importGraph(dirs = ["main", "plugins", "e2e", "bench"]) {
-  const graph = new Map();
+export type ImportGraph = Map<string, string[]>;
+
+export function importGraph(dirs = ["main", "plugins", "e2e", "bench"]): ImportGraph {
+  const graph: ImportGraph = new Map();
   for (const file of sourceFiles(dirs)) {
     const text = readFileSync(path.join(ROOT, file), "utf8");
     const { importedFiles } = ts.preProcessFile(text, true, true);
-    const targets = new Set();
+    const targets = new Set<string>();
     for (const { fileName: spec } of importedFiles) {
       if (spec === "@islet/sdk" || spec.startsWith("@islet/sdk/")) {
         targets.add("plugins/sdk/index.ts");
@@ -47,33 +49,40 @@ export function importGraph(dirs = ["main", "plugins", "e2e", "bench"]) {
   return graph;
 }
 
-const isTest = (file) => /\.test\.tsx?$/.test(file);
+const isTest = (file: string): boolean => /\.test\.tsx?$/.test(file);
 
 /** Imports from a lower floor to a higher one, tests aside. */
-export function climbs(graph) {
-  const found = [];
+export interface Climb {
+  from: string;
+  to: string;
+  fromFloor: string;
+  toFloor: string;
+}
+
+export function climbs(graph: ImportGraph): Climb[] {
+  const found: Climb[] = [];
   for (const [from, targets] of graph) {
     if (isTest(from)) continue;
     const a = floorOf(from);
     if (a === null) continue;
     for (const to of targets) {
       const b = floorOf(to);
-      if (b === null || b.index <= a.index || b.name === a.name) continue;
-      found.push({ from, to, fromFloor: a.name, toFloor: b.name });
+      if (b === null || b.index <= a.index) continue;
+      found.push({ from, to, fromFloor: a.path, toFloor: b.path });
     }
   }
   return found;
 }
 
 /** Strongly connected components of more than one file (Tarjan), each sorted. */
-export function loops(graph) {
+export function loops(graph: ImportGraph): string[][] {
   let next = 0;
-  const index = new Map();
-  const low = new Map();
-  const stack = [];
-  const onStack = new Set();
-  const found = [];
-  const visit = (v) => {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
     index.set(v, next);
     low.set(v, next++);
     stack.push(v);
@@ -82,14 +91,14 @@ export function loops(graph) {
       if (!graph.has(w)) continue;
       if (!index.has(w)) {
         visit(w);
-        low.set(v, Math.min(low.get(v), low.get(w)));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) === index.get(v)) {
-      const component = [];
-      let w;
+      const component: string[] = [];
+      let w: string;
       do {
-        w = stack.pop();
+        w = stack.pop()!;
         onStack.delete(w);
         component.push(w);
       } while (w !== v);
@@ -101,21 +110,21 @@ export function loops(graph) {
 }
 
 /** folder → the folders it imports, at the floors' granularity. */
-export function folderEdges(graph) {
-  const edges = new Map();
+export function folderEdges(graph: ImportGraph): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
   for (const [from, targets] of graph) {
-    const a = floorOf(from)?.name ?? path.posix.dirname(from);
+    const a = floorOf(from)?.path ?? path.posix.dirname(from);
     for (const to of targets) {
-      const b = floorOf(to)?.name ?? path.posix.dirname(to);
+      const b = floorOf(to)?.path ?? path.posix.dirname(to);
       if (a === b) continue;
       if (!edges.has(a)) edges.set(a, new Set());
-      edges.get(a).add(b);
+      edges.get(a)!.add(b);
     }
   }
   return edges;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   const graph = importGraph();
   if (process.argv.includes("--folders")) {
     for (const [from, to] of [...folderEdges(graph)].sort())
