@@ -20,6 +20,7 @@ const runs = [
       "plugins/**/*.test.ts",
       "bench/**/*.test.ts",
       "e2e/**/*.test.ts",
+      "scripts/**/*.test.ts",
     ],
   },
   { env: { ISLET_TEST_PLUGIN_RUNTIME: "quickjs" }, globs: ["plugins/**/*.test.ts"] },
