@@ -1,5 +1,5 @@
 /**
- * The plugin editor's loop (issue 9: save → the next turn uses the new code, goal < 150 ms p95),
+ * The plugin editor's loop (save → the next turn uses the new code, goal < 150 ms p95),
  * against a real `islet serve` over the bridge's WebSocket, the transport the editor page uses:
  * from `editor/write` of a changed beforeChat until the loopback model receives a request that
  * carries the new code's text. Baseline, same run and server: a turn with no save, from

@@ -1,5 +1,5 @@
 /**
- * Plugin packs (issue 10; goal ≤ 1.5× plain git): installing a 10-plugin pack from a git daemon on
+ * Plugin packs (goal ≤ 1.5× plain git): installing a 10-plugin pack from a git daemon on
  * 127.0.0.1 (clone, validate, build every plugin, consent, move into place, record grants) against
  * a plain `git clone` of the same repository; and updating it by one commit (fetch into a staging
  * copy, local-edit check, validate, build, changes for the question, swap) against `git pull` in a

@@ -20,7 +20,7 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
   if (/^provider (parse|stream)/.test(n))
     return { goal: "≥ 100,000 tokens/s", met: f.value >= 100_000 };
   if (/^session load/.test(n)) return { goal: "< 300 ms", met: f.value < 300 };
-  // chat/history reads the same file with every display event checked (issue 9: open < 500 ms).
+  // chat/history reads the same file with every display event checked (goal: open < 500 ms).
   if (/^session history/.test(n)) return { goal: "< 500 ms", met: f.value < 500 };
   if (/^agent turn/.test(n)) return { goal: "≤ 1.3× raw loop", met: (f.ratio ?? Infinity) <= 1.3 };
   if (/^MCP tool call/.test(n))
@@ -44,7 +44,7 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
   if (/^skills and commands listed/.test(n)) return { goal: "< 1 ms", met: f.value < 1 };
   if (/^pack (install|update)/.test(n))
     return { goal: "≤ 1.5× plain git", met: (f.ratio ?? Infinity) <= 1.5 };
-  // The embedded runtime (issue 14): ratios to node-llama-cpp itself, measured in the same run.
+  // The embedded runtime: ratios to node-llama-cpp itself, measured in the same run.
   if (/^local: tokens\/s/.test(n))
     return { goal: "≥ 0.95× node-llama-cpp", met: (f.ratio ?? 0) >= 0.95 };
   if (/^local: time to first token/.test(n))

@@ -1,5 +1,5 @@
 /**
- * Bad input to `add`, `update` and `remove` (issue 10 §6): each is one line saying what is wrong,
+ * Bad input to `add`, `update` and `remove`: each is one line saying what is wrong,
  * leaves both plugins dirs and grants.json exactly as they were, and the installed plugins still
  * load. Real repositories, served over file://, git daemon and smart HTTP.
  */

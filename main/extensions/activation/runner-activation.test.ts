@@ -1,5 +1,5 @@
 /**
- * Issue 12's end-to-end check: a native CLI-tool runner plugin (a small script) driven by the
+ * End to end: a native CLI-tool runner plugin (a small script) driven by the
  * loopback model server through the real engine. The model asks to activate it; with consent it
  * runs and its output reaches the model, without consent nothing runs. The model's arguments
  * reach the program as literal argv entries, never through a shell.

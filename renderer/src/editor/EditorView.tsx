@@ -1,5 +1,5 @@
 /**
- * The plugin editor (issue 9 point 5): plugins and their files on the left, Monaco with tabs in
+ * The plugin editor: plugins and their files on the left, Monaco with tabs in
  * the middle, problems / log / settings below. Save (Ctrl/Cmd+S) writes the file; the engine's hot
  * reload answers with its time or the error, which is marked at its line while the previous
  * version keeps serving. "Try on a recorded turn" replays the edit (ReplayPanel).
