@@ -20,7 +20,8 @@ const runs = [
   {
     label: "renderer",
     env: {},
-    args: ["--import", "./scripts/tsx-hooks.js"],
+    // A test that waits for ever fails instead (a fake answer never given, say).
+    args: ["--import", "./scripts/tsx-hooks.js", "--test-timeout=30000"],
     globs: ["renderer/**/*.test.ts", "renderer/**/*.test.tsx"],
   },
   { env: { ISLET_TEST_PLUGIN_RUNTIME: "quickjs" }, globs: ["plugins/**/*.test.ts"] },

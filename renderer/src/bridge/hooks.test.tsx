@@ -1,5 +1,13 @@
 /** useBridgeQuery: a call kept fresh, with its request, against the fake transport. */
-import { act, cleanup, FakeBridge, renderWith, screen, waitFor } from "../testing/render.tsx";
+import {
+  act,
+  cleanup,
+  FakeBridge,
+  renderWith,
+  screen,
+  textOf,
+  waitFor,
+} from "../testing/render.tsx";
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import type { CallResponse } from "../../../main/bridge/contract.ts";
@@ -71,7 +79,7 @@ describe("useBridgeQuery", () => {
     await act(async () => pending.get("new")!.resolve(sessions("newest answer")));
     await act(async () => pending.get("old")!.resolve(sessions("stale answer")));
     screen.getByText("newest answer");
-    assert.equal(screen.queryByText("stale answer"), null);
+    assert.equal(textOf(screen.queryByText("stale answer")), null);
     screen.getByText("idle");
   });
 

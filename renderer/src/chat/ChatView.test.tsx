@@ -6,6 +6,7 @@ import {
   fireEvent,
   renderWith,
   screen,
+  textOf,
   waitFor,
   within,
 } from "../testing/render.tsx";
@@ -100,7 +101,7 @@ describe("ChatView", () => {
     await within(transcript).findByText("And the tests?");
     await within(transcript).findByText("npm test");
     assert.equal(within(transcript).getAllByText("starts").length, 1);
-    assert.equal(within(transcript).queryByText("Not here"), null);
+    assert.equal(textOf(within(transcript).queryByText("Not here")), null);
   });
 
   it("sends a prompt to the open conversation and streams the answer in", async () => {
@@ -178,7 +179,7 @@ describe("ChatView", () => {
         { id: "q1", kind: "approval", answer: "deny" },
       ]),
     );
-    assert.equal(screen.queryByRole("group", { name: "Allow Bash?" }), null);
+    assert.equal(textOf(screen.queryByRole("group", { name: "Allow Bash?" })), null);
     await act(async () => turn.resolve());
   });
 

@@ -3,6 +3,9 @@
  * before anything that loads React DOM (it sets up the DOM first), and call `cleanup` after each
  * test: it unmounts what was rendered and fails the test if the UI sent a request the real bridge
  * would have refused (or the test answered what the engine never would).
+ *
+ * Assert on text (`textOf`), never on an element: a failing node:assert prints its operands, and
+ * printing a happy-dom element walks the whole window, which takes for ever.
  */
 import "./dom.ts";
 import { cleanup as unmountAll, render, type RenderResult } from "@testing-library/react";
@@ -14,6 +17,9 @@ export { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 export { FakeBridge };
 
 const rendered = new Set<FakeBridge>();
+
+/** What the element says, or null when there is no element. */
+export const textOf = (element: Element | null): string | null => element?.textContent ?? null;
 
 export function renderWith(bridge: FakeBridge, ui: ReactNode): RenderResult {
   rendered.add(bridge);
