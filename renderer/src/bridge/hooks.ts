@@ -53,7 +53,7 @@ export function useReconnected(listener: () => void): void {
 }
 
 export interface Query<T, R = unknown> {
-  /** The last answer; kept while a refresh is under way, after a refresh failed, and when the request changes. */
+  /** The last answer: kept while a call is under way, after one failed, and for a new request. */
   data: T | undefined;
   /** Why the last call failed, or null. */
   error: string | null;

@@ -1,4 +1,4 @@
-/** Settings against the fake transport: the provider form (add, edit, test, refusal), remove, theme. */
+/** Settings against the fake transport: the provider form (add, edit, test, refusal), theme. */
 import {
   act,
   cleanup,
