@@ -1,4 +1,4 @@
-/** The model picker's data: a conversation's or the default, fresh on provider and model changes. */
+/** The model picker's data (a conversation's or the default), fresh on model settings changes. */
 import { act, cleanup, FakeBridge, renderWith, screen, waitFor } from "../testing/render.tsx";
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
