@@ -1,4 +1,5 @@
-// `npm test`: the whole suite (the e2e specs against `islet serve`), then the example plugins'
+// `npm test`: the whole suite (the e2e specs against `islet serve`), then the renderer's tests
+// (its .tsx components compiled as they load: scripts/tsx-hooks.js), then the example plugins'
 // suites once more on the QuickJS backend (the sandbox and runtime suites already loop over both
 // backends themselves), then the e2e specs against the desktop app in real Electron (reported
 // skipped, with the reason, where there is no Electron binary; e2e/support/target.ts).
@@ -16,12 +17,18 @@ const runs = [
     env: { ISLET_E2E_TARGET: "serve" },
     globs: [
       "main/**/*.test.ts",
-      "renderer/**/*.test.ts",
       "plugins/**/*.test.ts",
       "bench/**/*.test.ts",
       "e2e/**/*.test.ts",
       "scripts/**/*.test.ts",
     ],
+  },
+  {
+    label: "renderer",
+    env: {},
+    // A test that waits for ever fails instead (a fake answer never given, say).
+    args: ["--import", "./scripts/tsx-hooks.js", "--test-timeout=30000"],
+    globs: ["renderer/**/*.test.ts", "renderer/**/*.test.tsx"],
   },
   { env: { ISLET_TEST_PLUGIN_RUNTIME: "quickjs" }, globs: ["plugins/**/*.test.ts"] },
   { env: { ISLET_E2E_TARGET: "electron" }, globs: ["e2e/**/*.test.ts"] },
@@ -29,11 +36,13 @@ const runs = [
 let failed = false;
 for (const run of runs) {
   const label =
-    Object.entries(run.env)
+    run.label ??
+    (Object.entries(run.env)
       .map(([k, v]) => `${k}=${v}`)
-      .join(" ") || "default backend";
+      .join(" ") ||
+      "default backend");
   process.stdout.write(`\n▶ ${label}: ${run.globs.join(" ")}\n`);
-  const r = spawnSync(node[0], [...node.slice(1), ...run.globs], {
+  const r = spawnSync(node[0], [...node.slice(1), ...(run.args ?? []), ...run.globs], {
     stdio: "inherit",
     env: { ...process.env, ...run.env },
   });

@@ -45,8 +45,8 @@ export function App() {
   });
   const connection = useConnectionState();
   useAppliedTheme();
-  const info = useBridgeQuery("app/info");
-  const plugins = useBridgeQuery("plugins/list", { refreshOn: ["plugins/changed"] });
+  const info = useBridgeQuery("app/info", undefined);
+  const plugins = useBridgeQuery("plugins/list", undefined, { refreshOn: ["plugins/changed"] });
   const broken = plugins.data
     ? plugins.data.plugins.filter((p) => p.status === "failed" || p.status === "errored").length +
       looseProblems(plugins.data).length

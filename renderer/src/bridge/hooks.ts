@@ -52,18 +52,29 @@ export function useReconnected(listener: () => void): void {
   }, [bridge]);
 }
 
-/** The calls that take no payload: the ones a query can make by name alone. */
-export type QueryName = {
-  [N in CallName]: CallRequest<N> extends undefined ? N : never;
-}[CallName];
-
-export interface Query<T> {
-  /** The last answer; kept while a refresh is under way or after a refresh failed. */
+export interface Query<T, R = unknown> {
+  /** The last answer: kept while a call is under way, after one failed, and for a new request. */
   data: T | undefined;
   /** Why the last call failed, or null. */
   error: string | null;
   loading: boolean;
+  /** Calls again with the current request (does nothing while the query is disabled). */
   refresh(): void;
+  /** Calls once with `request` instead of the current one (a forced re-fetch, say). */
+  refreshWith(request: R): void;
+  /**
+   * Shows another call's answer of the same shape (a change that answers with the new state) as
+   * this query's, unless a newer call starts before it arrives. A failure is the caller's: the
+   * promise rejects and `error` stays as it was.
+   */
+  adopt(answer: Promise<T>): Promise<T>;
+}
+
+export interface QueryOptions {
+  /** Events after which the answer is stale: each one calls again. */
+  refreshOn?: readonly EventName[];
+  /** False: no call for now (what was answered stays); true again calls at once. Default true. */
+  enabled?: boolean;
 }
 
 interface QueryState<T> {
@@ -73,14 +84,17 @@ interface QueryState<T> {
 }
 
 /**
- * Calls `name` now, again whenever one of `refreshOn` arrives, and again after a reconnect.
- * Answers that arrive out of order are dropped: the newest call wins.
+ * Calls `name` with `request` now, again whenever the request changes (by value: an equal object
+ * made anew each render is the same request), whenever one of `refreshOn` arrives, and after a
+ * reconnect. Answers that arrive out of order are dropped: the newest call wins.
  */
-export function useBridgeQuery<N extends QueryName>(
+export function useBridgeQuery<N extends CallName>(
   name: N,
-  options: { refreshOn?: readonly EventName[] } = {},
-): Query<CallResponse<N>> {
+  request: CallRequest<N>,
+  options: QueryOptions = {},
+): Query<CallResponse<N>, CallRequest<N>> {
   const bridge = useBridge();
+  const enabled = options.enabled ?? true;
   const [state, setState] = useState<QueryState<CallResponse<N>>>({
     data: undefined,
     error: null,
@@ -88,20 +102,29 @@ export function useBridgeQuery<N extends QueryName>(
   });
   const latestCall = useRef(0);
 
+  const call = useCallback(
+    (request: CallRequest<N>) => {
+      const id = ++latestCall.current;
+      setState((s) => (s.loading ? s : { ...s, loading: true }));
+      const send = bridge.call as (name: N, request: CallRequest<N>) => Promise<CallResponse<N>>;
+      send(name, request).then(
+        (data) => {
+          if (id === latestCall.current) setState({ data, error: null, loading: false });
+        },
+        (error: unknown) => {
+          if (id === latestCall.current)
+            setState((s) => ({ ...s, error: errorMessage(error), loading: false }));
+        },
+      );
+    },
+    [bridge, name],
+  );
+
+  // The request by value: what crosses the bridge is its JSON anyway.
+  const key = request === undefined ? undefined : JSON.stringify(request);
   const refresh = useCallback(() => {
-    const id = ++latestCall.current;
-    setState((s) => (s.loading ? s : { ...s, loading: true }));
-    const call = bridge.call as (name: N) => Promise<CallResponse<N>>;
-    call(name).then(
-      (data) => {
-        if (id === latestCall.current) setState({ data, error: null, loading: false });
-      },
-      (error: unknown) => {
-        if (id === latestCall.current)
-          setState((s) => ({ ...s, error: errorMessage(error), loading: false }));
-      },
-    );
-  }, [bridge, name]);
+    if (enabled) call((key === undefined ? undefined : JSON.parse(key)) as CallRequest<N>);
+  }, [call, key, enabled]);
 
   useEffect(() => {
     refresh();
@@ -113,11 +136,25 @@ export function useBridgeQuery<N extends QueryName>(
   const events = (options.refreshOn ?? []).join("\n");
   useEffect(() => {
     if (events === "") return;
-    const offs = events.split("\n").map((e) => bridge.on(e as EventName, refresh));
+    const offs = events.split("\n").map((e) => bridge.on(e as EventName, () => refresh()));
     return () => offs.forEach((off) => off());
   }, [bridge, events, refresh]);
 
   useReconnected(refresh);
 
-  return { ...state, refresh };
+  const adopt = useCallback((answer: Promise<CallResponse<N>>) => {
+    const id = ++latestCall.current;
+    return answer.then(
+      (data) => {
+        if (id === latestCall.current) setState({ data, error: null, loading: false });
+        return data;
+      },
+      (error: unknown) => {
+        if (id === latestCall.current) setState((s) => (s.loading ? { ...s, loading: false } : s));
+        throw error;
+      },
+    );
+  }, []);
+
+  return { ...state, loading: enabled && state.loading, refresh, refreshWith: call, adopt };
 }

@@ -3,10 +3,9 @@
  * change (`catalog/changed`, from any window) and after a reconnect. `refresh(true)` fetches URL
  * catalogs anew.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback } from "react";
 import type { CallResponse } from "../../../main/bridge/contract.ts";
-import { useBridge } from "../bridge/context.tsx";
-import { errorMessage, useBridgeEvent, useReconnected } from "../bridge/hooks.ts";
+import { useBridgeQuery } from "../bridge/hooks.ts";
 
 export type CatalogView = CallResponse<"catalog/list">;
 export type CatalogPack = CatalogView["packs"][number];
@@ -21,38 +20,11 @@ export interface Catalog {
 }
 
 export function useCatalog(): Catalog {
-  const bridge = useBridge();
-  const [view, setView] = useState<CatalogView | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const latest = useRef(0);
+  const list = useBridgeQuery("catalog/list", undefined, { refreshOn: ["catalog/changed"] });
+  const { refresh: again, refreshWith } = list;
   const refresh = useCallback(
-    (remote = false) => {
-      const id = ++latest.current;
-      setLoading(true);
-      bridge.call("catalog/list", remote ? { refresh: true } : undefined).then(
-        (next) => {
-          if (id !== latest.current) return;
-          setView(next);
-          setError(null);
-          setLoading(false);
-        },
-        (err: unknown) => {
-          if (id !== latest.current) return;
-          setError(errorMessage(err));
-          setLoading(false);
-        },
-      );
-    },
-    [bridge],
+    (remote = false) => (remote ? refreshWith({ refresh: true }) : again()),
+    [again, refreshWith],
   );
-  useEffect(() => {
-    refresh();
-    return () => {
-      latest.current++;
-    };
-  }, [refresh]);
-  useBridgeEvent("catalog/changed", () => refresh());
-  useReconnected(refresh);
-  return { view, error, loading, refresh };
+  return { view: list.data, error: list.error, loading: list.loading, refresh };
 }

@@ -131,7 +131,7 @@ function firstPrompt(turns: { prompt: string | null }[]): string | null {
 }
 
 function EmptyChat({ loading }: { loading: boolean }) {
-  const info = useBridgeQuery("app/info");
+  const info = useBridgeQuery("app/info", undefined);
   // Nothing to chat with yet: offer the built-in model that fits this machine.
   const models = useModels(null);
   const noModel = models.data !== undefined && models.data.current === null;

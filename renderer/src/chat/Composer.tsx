@@ -32,7 +32,7 @@ export function Composer({
   const [dismissed, setDismissed] = useState<string | null>(null);
   const input = inputRef;
   const listId = useId();
-  const commands = useBridgeQuery("commands/list", { refreshOn: ["plugins/changed"] });
+  const commands = useBridgeQuery("commands/list", undefined, { refreshOn: ["plugins/changed"] });
 
   const query = /^\/([\w:.-]*)$/.exec(text)?.[1];
   const matches = useMemo(

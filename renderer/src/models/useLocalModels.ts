@@ -10,7 +10,7 @@ export type LocalModels = CallResponse<"models/local">;
 export type ModelDownload = EventPayload<"models/download">;
 
 export function useLocalModels() {
-  const query = useBridgeQuery("models/local", { refreshOn: ["settings/changed"] });
+  const query = useBridgeQuery("models/local", undefined, { refreshOn: ["settings/changed"] });
   const [live, setLive] = useState<Record<string, ModelDownload>>({});
   useBridgeEvent("models/download", (d) => {
     setLive((all) => ({ ...all, [d.name]: d }));

@@ -4,9 +4,8 @@
  * opened and again whenever the server's status changes while open, so why it failed shows
  * without a terminal. Shows the lines as the engine keeps them, adding nothing (no command or env).
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useBridge } from "../bridge/context.tsx";
-import { errorMessage } from "../bridge/hooks.ts";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { errorMessage, useBridgeQuery } from "../bridge/hooks.ts";
 import { ReloadIcon } from "../ui/icons.tsx";
 import "./mcp-log.css";
 
@@ -20,31 +19,19 @@ export function McpServerLog({
   status: string;
   restarts: number;
 }) {
-  const bridge = useBridge();
   const [open, setOpen] = useState(false);
-  const [lines, setLines] = useState<string[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const view = useRef<HTMLPreElement>(null);
-  const latest = useRef(0);
+  const log = useBridgeQuery("mcp/log", { name }, { enabled: open });
+  const { refresh } = log;
+  const lines = log.data?.lines ?? null;
+  const error = log.error;
 
-  const read = useCallback(() => {
-    const ask = ++latest.current;
-    bridge.call("mcp/log", { name }).then(
-      (r) => {
-        if (ask !== latest.current) return;
-        setLines(r.lines);
-        setError(null);
-      },
-      (err: unknown) => {
-        if (ask === latest.current) setError(errorMessage(err));
-      },
-    );
-  }, [bridge, name]);
-
+  // Opening reads the log (the query is enabled then); a change of status or restarts while open
+  // reads it again. Not keyed on `open`: opening alone must not read it twice.
   useEffect(() => {
-    if (open) read();
-  }, [open, read, status, restarts]);
+    if (open) refresh();
+  }, [status, restarts]);
 
   // Newest at the bottom: keep the view there when lines come.
   useLayoutEffect(() => {
@@ -107,7 +94,7 @@ export function McpServerLog({
               type="button"
               className="button"
               aria-label={`Refresh the log of ${name}`}
-              onClick={read}
+              onClick={refresh}
             >
               <ReloadIcon />
               Refresh

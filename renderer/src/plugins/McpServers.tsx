@@ -31,7 +31,7 @@ const TRANSPORT: Record<McpServerItem["transport"], { label: string; title: stri
 };
 
 export function McpServers() {
-  const list = useBridgeQuery("mcp/list", { refreshOn: ["mcp/changed"] });
+  const list = useBridgeQuery("mcp/list", undefined, { refreshOn: ["mcp/changed"] });
   const servers = list.data?.servers;
   if (servers === undefined && list.error === null) return null;
   return (

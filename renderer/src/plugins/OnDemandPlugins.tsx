@@ -31,7 +31,7 @@ const KIND: Record<Item["kind"], { label: string; title: string }> = {
 };
 
 export function OnDemandPlugins() {
-  const list = useBridgeQuery("activation/list", {
+  const list = useBridgeQuery("activation/list", undefined, {
     refreshOn: ["activation/changed", "plugins/changed"],
   });
   const plugins = list.data?.plugins;

@@ -16,7 +16,9 @@ const refusal = (err: unknown) =>
 
 export function WorkspaceSection() {
   const bridge = useBridge();
-  const trust = useBridgeQuery("trust/get", { refreshOn: ["settings/changed", "plugins/changed"] });
+  const trust = useBridgeQuery("trust/get", undefined, {
+    refreshOn: ["settings/changed", "plugins/changed"],
+  });
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
