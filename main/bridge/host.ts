@@ -9,6 +9,7 @@ import type { Engine } from "../engine/engine.ts";
 import { problemFromLine } from "../host/problem.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { Chats } from "./chats.ts";
+import { enginePorts } from "./engine-ports.ts";
 import { bridgeHandlers, type HostInfo } from "./handlers/index.ts";
 import type { CatalogOptions, PackOperations } from "./handlers/packs.ts";
 import { packManager } from "../packs/index.ts";
@@ -52,7 +53,7 @@ export async function openBridgeHost(
   const packs = opts.packs ?? packManager({ homes: engine.homes, env: opts.env, warn });
   service.handle(
     bridgeHandlers({
-      engine,
+      ports: enginePorts(engine),
       host: opts.host,
       service,
       questions,
