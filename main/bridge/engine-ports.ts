@@ -1,11 +1,13 @@
 /**
- * The engine as the bridge's handlers see it: each namespace's port (declared beside its
- * handler), built from the one Engine; a handler sees its port alone.
+ * The engine as the bridge sees it: each handler namespace's port (declared beside its handler)
+ * and the open conversations' port (chats.ts), built from the one Engine; a handler sees its
+ * port alone.
  */
 import { loadPluginFeatures } from "../code-plugins/loader/features.ts";
 import type { Engine } from "../engine/engine.ts";
 import { replayTurn } from "../engine/replay/replay.ts";
 import { restoreSessionModel } from "../engine/session-model.ts";
+import type { ChatsPort } from "./chats.ts";
 import { listExtensions } from "./handlers/extension-entries.ts";
 import type { EnginePorts } from "./handlers/index.ts";
 
@@ -70,5 +72,13 @@ export function enginePorts(engine: Engine): EnginePorts {
     },
     activation: engine.activation,
     trust: { homes, trust: () => engine.trust, setTrust: (trusted) => engine.setTrust(trusted) },
+  };
+}
+
+export function chatsPort(engine: Engine): ChatsPort {
+  return {
+    resolveSession: (id) => engine.store.resolve(id),
+    open: (request) => engine.open(request),
+    history: (sessionId) => engine.history(sessionId),
   };
 }
