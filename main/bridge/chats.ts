@@ -9,7 +9,8 @@
  */
 import type { AgentEvent } from "../core/events.ts";
 import { isHistoryEvent } from "../core/history.ts";
-import type { Conversation, Engine, TurnResult } from "../engine/engine.ts";
+import type { Conversation, TurnResult } from "../engine/conversation.ts";
+import type { OpenRequest } from "../engine/open-conversation.ts";
 import { ProblemError } from "../host/problem.ts";
 import type { ChatOpened, ChatOutcome } from "./contract.ts";
 import type { BridgeQuestions } from "./questions.ts";
@@ -39,15 +40,25 @@ interface OpenChat {
 
 type Service = Pick<BridgeService, "join" | "isMember" | "recipients" | "onDisconnect" | "emit">;
 
+/** What the open conversations ask of the engine. */
+export interface ChatsPort {
+  /** A saved session's full id from its id or a unique prefix. */
+  resolveSession(id: string): Promise<string>;
+  /** A new conversation or a saved one. */
+  open(request: OpenRequest): Promise<Conversation>;
+  /** A saved session's display history. */
+  history(sessionId: string): Promise<AgentEvent[]>;
+}
+
 export class Chats {
   private readonly open = new Map<string, OpenChat>();
   /** Sessions being opened, so two clients opening one session share it. */
   private readonly opening = new Map<string, Promise<OpenChat>>();
-  private readonly engine: Engine;
+  private readonly engine: ChatsPort;
   private readonly service: Service;
   private readonly questions: BridgeQuestions;
 
-  constructor(engine: Engine, service: Service, questions: BridgeQuestions) {
+  constructor(engine: ChatsPort, service: Service, questions: BridgeQuestions) {
     this.engine = engine;
     this.service = service;
     this.questions = questions;
@@ -60,7 +71,7 @@ export class Chats {
   ): Promise<ChatOpened> {
     let chat: OpenChat;
     if (request.sessionId) {
-      const id = await this.engine.store.resolve(request.sessionId);
+      const id = await this.engine.resolveSession(request.sessionId);
       chat = this.open.get(id) ?? (await this.shared(id, () => this.start(id, request.agent)));
     } else {
       chat = await this.start(undefined, request.agent);

@@ -9,6 +9,7 @@ import type { Engine } from "../engine/engine.ts";
 import { problemFromLine } from "../host/problem.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { Chats } from "./chats.ts";
+import { chatsPort, enginePorts } from "./engine-ports.ts";
 import { bridgeHandlers, type HostInfo } from "./handlers/index.ts";
 import type { CatalogOptions, PackOperations } from "./handlers/packs.ts";
 import { packManager } from "../packs/index.ts";
@@ -47,12 +48,12 @@ export async function openBridgeHost(
     service.emit(EVERYONE, "engine/warning", problemFromLine(line, "engine"));
   };
   const engine = await createEngine({ ...opts, questions: engineQuestions, warn });
-  const chats = new Chats(engine, service, questions);
+  const chats = new Chats(chatsPort(engine), service, questions);
   const settings = opts.settings ?? new JsonAppSettingsStore(engine.homes.global, warn);
   const packs = opts.packs ?? packManager({ homes: engine.homes, env: opts.env, warn });
   service.handle(
     bridgeHandlers({
-      engine,
+      ports: enginePorts(engine),
       host: opts.host,
       service,
       questions,

@@ -18,12 +18,7 @@ import type { EngineDeps } from "../turn/state.ts";
 import { registerBuiltinCommands } from "../commands/builtin.ts";
 import type { Homes } from "../config/homes.ts";
 import { Contributions } from "../contributions/contributions.ts";
-import {
-  OUTPUT_STYLE_KEY,
-  outputStyleCommand,
-  type OutputStyleDeps,
-} from "../extensions/output-styles/command.ts";
-import { findOutputStyles } from "../extensions/output-styles/styles.ts";
+import { outputStyleCommand, type OutputStyleDeps } from "../extensions/output-styles/command.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
 import { McpManager } from "../extensions/mcp/manager.ts";
 import { McpConfigSource } from "../extensions/mcp/source.ts";
@@ -34,6 +29,7 @@ import { ApprovalPolicy } from "../tools/approval.ts";
 import type { Conversation, ConversationPort } from "./conversation.ts";
 import type { EngineOptions } from "./options.ts";
 import { LiveTrust } from "./live-trust.ts";
+import { engineOutputStyles } from "./output-styles.ts";
 import { openConversation, type OpenPort, type OpenRequest } from "./open-conversation.ts";
 import { builtinTools } from "../tools/index.ts";
 import { APP_VERSION } from "../core/version.ts";
@@ -123,12 +119,7 @@ export class Engine {
     this.agents.add(DEFAULT_AGENT, "builtin");
     for (const tool of builtinTools()) this.tools.register(tool);
     registerBuiltinCommands(this.commands);
-    this.outputStyleDeps = {
-      styles: () => this.outputStyles(),
-      save: (id, name) => {
-        if (id) this.store.append(id, { t: "state", key: OUTPUT_STYLE_KEY, value: name });
-      },
-    };
+    this.outputStyleDeps = engineOutputStyles(this);
     this.commands.register(outputStyleCommand(this.outputStyleDeps));
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
@@ -377,11 +368,8 @@ export class Engine {
   }
 
   /** Output styles of the homes (the project's once trusted) and the enabled Claude Code plugins. */
-  outputStyles(): ReturnType<typeof findOutputStyles> {
-    const plugins = (this.declarative.claudePlugins?.plugins ?? [])
-      .filter((p) => p.status === "enabled")
-      .map((p) => ({ namespace: p.name, files: p.outputStyles.map((s) => s.file) }));
-    return findOutputStyles(this.homes, plugins, { trustedProject: this.trust.trusted });
+  outputStyles(): ReturnType<OutputStyleDeps["styles"]> {
+    return this.outputStyleDeps.styles();
   }
 
   /**

@@ -2,16 +2,21 @@
  * `activation/*`: the plugin browser's on-demand plugins (engine.activation). Activating asks the
  * calling window; every change, whoever made it, goes to every client as `activation/changed`.
  */
-import type { Engine } from "../../engine/engine.ts";
+import type { ActivationRegistry } from "../../extensions/activation/registry.ts";
 import type { BridgeQuestions } from "../questions.ts";
 import { EVERYONE, toClient, type BridgeService, type CallHandlers } from "../service.ts";
 
+/** What the activation calls ask of the engine: these parts of its on-demand plugins' registry. */
+export type ActivationPort = Pick<
+  ActivationRegistry,
+  "list" | "refresh" | "activate" | "deactivate" | "onChange"
+>;
+
 export function activationHandlers(
-  engine: Engine,
+  registry: ActivationPort,
   service: Pick<BridgeService, "emit">,
   questions: BridgeQuestions,
 ): Pick<CallHandlers, "activation/list" | "activation/activate" | "activation/deactivate"> {
-  const registry = engine.activation;
   registry.onChange(() =>
     service.emit(EVERYONE, "activation/changed", { plugins: registry.list() }),
   );

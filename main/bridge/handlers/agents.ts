@@ -3,14 +3,23 @@
  * `/agent NAME` (AgentSession.switchAgent: the session file records it, onAgentSwitch hooks
  * fire); without a conversation it sets the agent new chats start with.
  */
+import type { AgentConfig } from "../../agents/definition.ts";
 import type { AppSettingsStore } from "../../config/app-settings.ts";
-import type { Engine } from "../../engine/engine.ts";
 import { ProblemError } from "../../host/problem.ts";
 import type { Chats } from "../chats.ts";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
 
+/** What the agent picker asks of the engine. */
+export interface AgentsPort {
+  /** Every agent serving now. */
+  agents(): Iterable<AgentConfig>;
+  hasAgent(name: string): boolean;
+  /** The agent named; unknown: an error listing the known ones. */
+  agent(name: string): AgentConfig;
+}
+
 export function agentHandlers(
-  engine: Engine,
+  port: AgentsPort,
   chats: Chats,
   settings: AppSettingsStore,
   service: Pick<BridgeService, "emit">,
@@ -18,14 +27,14 @@ export function agentHandlers(
   /** The saved default, if it still exists (its file may have been removed). */
   const defaultAgent = async () => {
     const name = (await settings.read()).defaultAgent;
-    return engine.agents.has(name) ? name : "default";
+    return port.hasAgent(name) ? name : "default";
   };
   return {
     "agents/list": async ({ conversationId }, { client }) => {
       const current = conversationId
         ? chats.member(client, conversationId, "agents/list").conversation.session.state.agent.name
         : await defaultAgent();
-      const agents = [...engine.agents.values()]
+      const agents = [...port.agents()]
         .map((a) => ({
           name: a.name,
           description: a.description,
@@ -37,7 +46,7 @@ export function agentHandlers(
       return { agents, current };
     },
     "agents/select": async ({ conversationId, agent }, { client }) => {
-      engine.agent(agent); // unknown: one line listing the known ones
+      port.agent(agent); // unknown: one line listing the known ones
       if (!conversationId) {
         await settings.update({ defaultAgent: agent });
         service.emit(EVERYONE, "settings/changed", { section: "agents" });
@@ -59,14 +68,14 @@ export function agentHandlers(
 /** `chat/open` for a new conversation without an agent gets the default picked in the app. */
 export function withDefaultAgent<H extends Pick<CallHandlers, "chat/open">>(
   handlers: H,
-  engine: Engine,
+  port: Pick<AgentsPort, "hasAgent">,
   settings: AppSettingsStore,
 ): H {
   const open = handlers["chat/open"];
   const wrapped: CallHandlers["chat/open"] = async (request, ctx) => {
     if (request.sessionId || request.agent) return open(request, ctx);
     const name = (await settings.read()).defaultAgent;
-    return open(engine.agents.has(name) ? { ...request, agent: name } : request, ctx);
+    return open(port.hasAgent(name) ? { ...request, agent: name } : request, ctx);
   };
   return { ...handlers, "chat/open": wrapped };
 }

@@ -6,20 +6,22 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Engine } from "../../engine/engine.ts";
 import type { Problem } from "../../host/problem.ts";
 import { configFields, saveConfig, setDisabled } from "../../editor/manifest-edit.ts";
 import { mapToSource } from "../../editor/fault-location.ts";
 import { errorProblems, faultProblem } from "../../editor/problems.ts";
 import { reloadAfter } from "../../editor/reload-wait.ts";
 import { createFromTemplate, defaultTemplatesDir, listTemplates } from "../../editor/templates.ts";
-import { loadPluginFeatures } from "../../code-plugins/loader/features.ts";
+import type { PluginFeatures } from "../../code-plugins/loader/features.ts";
 import { recordedTurns } from "../../engine/replay/model-request.ts";
 import { PreviousVersions } from "../../engine/replay/previous.ts";
-import { replayTurn } from "../../engine/replay/replay.ts";
-import type { PluginRuntime, ReloadReport } from "../../code-plugins/runtime/runtime.ts";
+import type { ReplayResult } from "../../engine/replay/replay.ts";
+import type { PluginSourceFiles } from "../../editor/source-files.ts";
+import type { SessionStore } from "../../sessions/store.ts";
+import type { ReloadReport } from "../../code-plugins/runtime/runtime.ts";
 import type { SaveOutcome } from "../schemas/editor.ts";
 import { toClient, type BridgeService, type CallHandlers, type ClientId } from "../service.ts";
+import { loadedPlugins, type PluginsPort } from "./plugins.ts";
 
 type EditorCalls =
   | Extract<keyof CallHandlers, `editor/${string}`>
@@ -27,20 +29,35 @@ type EditorCalls =
   | "plugins/config"
   | "plugins/saveConfig";
 
-function runtimeOf(engine: Engine): PluginRuntime {
-  if (!engine.plugins) throw new Error("plugins are off in this session (--without-plugins)");
-  return engine.plugins;
+/** What the plugin editor asks of the engine. */
+export interface EditorPort extends Pick<PluginsPort, "plugins"> {
+  /** Whether plugin folders are watched (a save then reloads by itself). */
+  watchingPlugins(): boolean;
+  /** Plugin files, read and written only inside a loaded plugin's folder. */
+  readonly files: PluginSourceFiles;
+  /** The plugins folders and config as loading reads them now (the project's once trusted). */
+  pluginFeatures(): Promise<{ features: PluginFeatures }>;
+  /** The saved sessions a replay picks its turn from. */
+  readonly sessions: Pick<SessionStore, "list" | "resolve" | "load">;
+  readonly workdir: string;
+  /** A recorded turn's model request before and after the plugin's latest save; no model call. */
+  replay(opts: {
+    previous: PreviousVersions;
+    plugin: string;
+    sessionId: string;
+    turn: number;
+  }): Promise<ReplayResult>;
 }
 
-function entryOf(engine: Engine, name: string) {
-  const entry = runtimeOf(engine).get(name);
+function entryOf(port: EditorPort, name: string) {
+  const entry = loadedPlugins(port).get(name);
   if (!entry) throw new Error(`no plugin named ${JSON.stringify(name.slice(0, 80))}`);
   return entry;
 }
 
 /** What is wrong with plugin `name` now: a failed load or reload, and its last fault. */
-async function currentProblems(engine: Engine, name: string): Promise<Problem[]> {
-  const runtime = runtimeOf(engine);
+async function currentProblems(port: EditorPort, name: string): Promise<Problem[]> {
+  const runtime = loadedPlugins(port);
   const entry = runtime.get(name);
   if (!entry) return [];
   const { spec, plugin } = entry;
@@ -59,7 +76,7 @@ async function currentProblems(engine: Engine, name: string): Promise<Problem[]>
 }
 
 export function editorHandlers(
-  engine: Engine,
+  port: EditorPort,
   service: Pick<BridgeService, "emit" | "onDisconnect">,
   opts: { templatesDir?: string } = {},
 ): Pick<CallHandlers, EditorCalls> {
@@ -74,7 +91,7 @@ export function editorHandlers(
 
   const outcome = async (name: string, report: ReloadReport | null): Promise<SaveOutcome> => ({
     report,
-    problems: await currentProblems(engine, name),
+    problems: await currentProblems(port, name),
   });
 
   /** Runs a change to plugin `name`'s files and reports the reload it caused. */
@@ -83,12 +100,12 @@ export function editorHandlers(
     files: string[],
     write: () => Promise<void>,
   ): Promise<SaveOutcome> => {
-    const runtime = runtimeOf(engine);
-    const { spec } = entryOf(engine, name);
+    const runtime = loadedPlugins(port);
+    const { spec } = entryOf(port, name);
     await previous.capture(runtime, name);
     const full = files.map((f) => path.join(spec.dir, f));
     const report = await reloadAfter(
-      { runtime, watching: engine.watchingPlugins },
+      { runtime, watching: port.watchingPlugins() },
       name,
       full,
       write,
@@ -98,41 +115,39 @@ export function editorHandlers(
 
   return {
     "editor/files": async ({ name }) => {
-      const { spec } = entryOf(engine, name);
+      const { spec } = entryOf(port, name);
       return {
         name,
         source: spec.source,
         dir: spec.dir,
         entry: spec.entry ? path.relative(spec.dir, spec.entry).split(path.sep).join("/") : "",
-        files: await engine.pluginFiles.list(name),
-        problems: await currentProblems(engine, name),
+        files: await port.files.list(name),
+        problems: await currentProblems(port, name),
       };
     },
     "editor/read": async ({ name, path: file }) => ({
-      content: await engine.pluginFiles.read(name, file),
+      content: await port.files.read(name, file),
     }),
     "editor/write": ({ name, path: file, content }) =>
-      change(name, [file], () => engine.pluginFiles.write(name, file, content)),
+      change(name, [file], () => port.files.write(name, file, content)),
     "editor/create": ({ name, path: file, content }) =>
-      change(name, [file], () => engine.pluginFiles.create(name, file, content ?? "")),
+      change(name, [file], () => port.files.create(name, file, content ?? "")),
     "editor/rename": ({ name, from, to }) =>
-      change(name, [from, to], () => engine.pluginFiles.rename(name, from, to)),
+      change(name, [from, to], () => port.files.rename(name, from, to)),
     "editor/delete": ({ name, path: file }) =>
-      change(name, [file], () => engine.pluginFiles.remove(name, file)),
+      change(name, [file], () => port.files.remove(name, file)),
     "editor/templates": async () => ({ templates: await listTemplates(templatesDir) }),
     "editor/newPlugin": async ({ template, name, scope }) => {
-      const runtime = runtimeOf(engine);
+      const runtime = loadedPlugins(port);
       const existing = runtime.get(name);
       if (existing)
         throw new Error(`a plugin named "${name}" already exists (${existing.spec.dir})`);
-      const { features } = await loadPluginFeatures(engine.homes, {
-        trustedProject: engine.trust.trusted,
-      });
+      const { features } = await port.pluginFeatures();
       const home = features.dirs.find((d) => d.source === scope);
       if (!home) throw new Error(`there is no ${scope} plugins folder in this session`);
       // A folder that did not exist when watching began is not watched: reload directly.
       const watched =
-        engine.watchingPlugins &&
+        port.watchingPlugins() &&
         existsSync(home.dir) &&
         runtime.port.pluginDirs().includes(home.dir);
       const dir = path.join(home.dir, name);
@@ -144,7 +159,7 @@ export function editorHandlers(
       return { name, entry: entryFile || "index.ts", outcome: await outcome(name, report) };
     },
     "editor/watchLog": ({ name }, { client }) => {
-      const log = entryOf(engine, name).plugin.log;
+      const log = entryOf(port, name).plugin.log;
       const mine = logWatchers.get(client) ?? new Map<string, () => void>();
       logWatchers.set(client, mine);
       mine.get(name)?.();
@@ -160,25 +175,23 @@ export function editorHandlers(
       mine?.delete(name);
     },
     "editor/recordedTurns": async ({ sessionId }) => {
-      const all = await engine.store.list();
+      const all = await port.sessions.list();
       const sessions = all
-        .filter((s) => s.workdir === engine.homes.workdir && s.messageCount > 0)
+        .filter((s) => s.workdir === port.workdir && s.messageCount > 0)
         .map((s) => ({ id: s.id, title: s.title || "(untitled)", updatedAt: s.updatedAt }));
-      const id = sessionId ? await engine.store.resolve(sessionId) : (sessions[0]?.id ?? null);
+      const id = sessionId ? await port.sessions.resolve(sessionId) : (sessions[0]?.id ?? null);
       if (!id) return { sessions, sessionId: null, turns: [] };
-      return { sessions, sessionId: id, turns: recordedTurns(await engine.store.load(id)) };
+      return { sessions, sessionId: id, turns: recordedTurns(await port.sessions.load(id)) };
     },
     "editor/replay": ({ name, sessionId, turn }) =>
-      replayTurn({ engine, previous, plugin: name, sessionId, turn }),
+      port.replay({ previous, plugin: name, sessionId, turn }),
     "plugins/setEnabled": ({ name, enabled }) =>
       change(name, ["plugin.yaml"], () =>
-        setDisabled(entryOf(engine, name).spec.manifestFile, !enabled),
+        setDisabled(entryOf(port, name).spec.manifestFile, !enabled),
       ),
     "plugins/config": async ({ name }) => {
-      const { spec } = entryOf(engine, name);
-      const { features } = await loadPluginFeatures(engine.homes, {
-        trustedProject: engine.trust.trusted,
-      });
+      const { spec } = entryOf(port, name);
+      const { features } = await port.pluginFeatures();
       const overridden = new Set([
         ...Object.keys(features.config.global),
         ...Object.keys(features.config.local[name] ?? {}),
@@ -186,7 +199,7 @@ export function editorHandlers(
       return { fields: await configFields(spec.manifestFile, spec.config, overridden) };
     },
     "plugins/saveConfig": async ({ name, values }) => {
-      const { spec } = entryOf(engine, name);
+      const { spec } = entryOf(port, name);
       return change(name, ["plugin.yaml"], () => saveConfig(spec.manifestFile, name, values));
     },
   };

@@ -1,30 +1,47 @@
 /** Every handler of the contract, one module per namespace. */
 import type { AppSettingsStore } from "../../config/app-settings.ts";
-import type { Engine } from "../../engine/engine.ts";
 import type { Chats } from "../chats.ts";
 import type { BridgeQuestions } from "../questions.ts";
 import type { BridgeHandlers, BridgeService } from "../service.ts";
-import { activationHandlers } from "./activation.ts";
-import { agentHandlers, withDefaultAgent } from "./agents.ts";
-import { appHandlers, type HostInfo } from "./app.ts";
+import { activationHandlers, type ActivationPort } from "./activation.ts";
+import { agentHandlers, withDefaultAgent, type AgentsPort } from "./agents.ts";
+import { appHandlers, type AppPort, type HostInfo } from "./app.ts";
 import { chatHandlers } from "./chat.ts";
-import { commandHandlers } from "./commands.ts";
-import { editorHandlers } from "./editor.ts";
-import { mcpHandlers } from "./mcp.ts";
-import { outputStyleHandlers } from "./output-styles.ts";
-import { pluginHandlers } from "./plugins.ts";
-import { localModelHandlers } from "./local-models.ts";
-import { modelHandlers, withSessionModel } from "./models.ts";
-import { packHandlers, type CatalogOptions, type PackOperations } from "./packs.ts";
+import { commandHandlers, type CommandsPort } from "./commands.ts";
+import { editorHandlers, type EditorPort } from "./editor.ts";
+import { mcpHandlers, type McpPort } from "./mcp.ts";
+import { outputStyleHandlers, type OutputStylesPort } from "./output-styles.ts";
+import { pluginHandlers, type PluginsPort } from "./plugins.ts";
+import { localModelHandlers, type LocalModelsPort } from "./local-models.ts";
+import { modelHandlers, withSessionModel, type ModelsPort } from "./models.ts";
+import { packHandlers, type CatalogOptions, type PackOperations, type PacksPort } from "./packs.ts";
 import { questionHandlers } from "./questions.ts";
-import { sessionHandlers, withSessionEvents } from "./sessions.ts";
-import { settingsHandlers } from "./settings.ts";
-import { trustHandlers } from "./trust.ts";
+import { sessionHandlers, withSessionEvents, type SessionsPort } from "./sessions.ts";
+import { settingsHandlers, type SettingsPort } from "./settings.ts";
+import { trustHandlers, type TrustPort } from "./trust.ts";
 
 export type { HostInfo };
 
+/** What each namespace asks of the engine (main/bridge/engine-ports.ts builds them). */
+export interface EnginePorts {
+  app: AppPort;
+  plugins: PluginsPort;
+  agents: AgentsPort;
+  sessions: SessionsPort;
+  models: ModelsPort;
+  localModels: LocalModelsPort;
+  settings: SettingsPort;
+  commands: CommandsPort;
+  outputStyles: OutputStylesPort;
+  editor: EditorPort;
+  mcp: McpPort;
+  packs: PacksPort;
+  activation: ActivationPort;
+  trust: TrustPort;
+}
+
 export interface HandlerDeps {
-  engine: Engine;
+  ports: EnginePorts;
   host: HostInfo;
   service: Pick<BridgeService, "emit" | "onDisconnect">;
   questions: BridgeQuestions;
@@ -37,29 +54,30 @@ export interface HandlerDeps {
 }
 
 export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
+  const { ports } = deps;
   return {
-    ...appHandlers(deps.engine, deps.host),
-    ...pluginHandlers(deps.engine, deps.service),
+    ...appHandlers(ports.app, deps.host),
+    ...pluginHandlers(ports.plugins, deps.service),
     ...questionHandlers(deps.questions),
     ...withSessionEvents(
       withSessionModel(
-        withDefaultAgent(chatHandlers(deps.chats), deps.engine, deps.settings),
-        deps.engine,
+        withDefaultAgent(chatHandlers(deps.chats), ports.agents, deps.settings),
+        ports.models,
         deps.chats,
       ),
       deps.service,
     ),
-    ...sessionHandlers(deps.engine, deps.chats, deps.service),
-    ...modelHandlers(deps.engine, deps.chats, deps.service),
-    ...localModelHandlers(deps.engine, deps.service),
-    ...agentHandlers(deps.engine, deps.chats, deps.settings, deps.service),
-    ...settingsHandlers(deps.engine, deps.settings, deps.service),
-    ...commandHandlers(deps.engine),
-    ...outputStyleHandlers(deps.engine, deps.chats),
-    ...editorHandlers(deps.engine, deps.service),
-    ...mcpHandlers(deps.engine, deps.service),
-    ...packHandlers(deps),
-    ...activationHandlers(deps.engine, deps.service, deps.questions),
-    ...trustHandlers(deps.engine, deps.service),
+    ...sessionHandlers(ports.sessions, deps.chats, deps.service),
+    ...modelHandlers(ports.models, deps.chats, deps.service),
+    ...localModelHandlers(ports.localModels, deps.service),
+    ...agentHandlers(ports.agents, deps.chats, deps.settings, deps.service),
+    ...settingsHandlers(ports.settings, deps.settings, deps.service),
+    ...commandHandlers(ports.commands),
+    ...outputStyleHandlers(ports.outputStyles, deps.chats),
+    ...editorHandlers(ports.editor, deps.service),
+    ...mcpHandlers(ports.mcp, deps.service),
+    ...packHandlers({ ...deps, port: ports.packs }),
+    ...activationHandlers(ports.activation, deps.service, deps.questions),
+    ...trustHandlers(ports.trust, deps.service),
   };
 }

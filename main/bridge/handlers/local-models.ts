@@ -3,7 +3,7 @@
  * runtime's models for the app's Models screen and the chat's first-run offer. Downloads run in
  * the engine (a window may close meanwhile) and report to every window as `models/download`.
  */
-import type { Engine } from "../../engine/engine.ts";
+import type { Homes } from "../../config/homes.ts";
 import { ProblemError } from "../../host/problem.ts";
 import {
   Downloads,
@@ -18,17 +18,23 @@ import {
   type CatalogModel,
 } from "../../models/index.ts";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
-import { modelSource } from "./models.ts";
+import { modelSource, type ModelsPort } from "./models.ts";
 
 type LocalHandlers = Pick<
   CallHandlers,
   "models/local" | "models/download" | "models/cancelDownload" | "models/delete"
 >;
 
+/** What the Models screen asks of the engine. */
+export interface LocalModelsPort extends Pick<ModelsPort, "models" | "agent"> {
+  /** Where the embedded runtime's models are kept (the global home). */
+  readonly homes: Pick<Homes, "global">;
+}
+
 /** The local model new chats use, if the default is the embedded runtime. */
-async function inUse(engine: Engine): Promise<string | null> {
+async function inUse(port: LocalModelsPort): Promise<string | null> {
   try {
-    const resolved = await modelSource(engine, "models/local").resolve(engine.agent("default"));
+    const resolved = await modelSource(port, "models/local").resolve(port.agent("default"));
     return resolved.provider.name === "local" ? resolved.model : null;
   } catch {
     return null;
@@ -36,10 +42,10 @@ async function inUse(engine: Engine): Promise<string | null> {
 }
 
 export function localModelHandlers(
-  engine: Engine,
+  port: LocalModelsPort,
   service: Pick<BridgeService, "emit">,
 ): LocalHandlers {
-  const homes = engine.homes;
+  const homes = port.homes;
   let last = 0;
   const downloads = new Downloads({
     homes,
@@ -69,7 +75,7 @@ export function localModelHandlers(
       } catch (err) {
         catalogError = (err as Error).message;
       }
-      const [models, current] = await Promise.all([localModels(homes), inUse(engine)]);
+      const [models, current] = await Promise.all([localModels(homes), inUse(port)]);
       const have = new Set(models.map((m) => m.name));
       return {
         dir: modelsDir(homes.global),

@@ -4,9 +4,8 @@
  * the default for new conversations (saved in the global providers.yaml).
  */
 import type { AgentConfig } from "../../agents/definition.ts";
-import type { Engine } from "../../engine/engine.ts";
+import type { Conversation } from "../../engine/conversation.ts";
 import type { ModelSource } from "../../engine/model-source.ts";
-import { restoreSessionModel } from "../../engine/session-model.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { saveDefaultModel } from "../../providers/config-edit.ts";
 import { createProvider, type ProviderConfig } from "../../providers/index.ts";
@@ -22,10 +21,22 @@ const LABELS: Record<string, string> = {
 };
 const LIST_TIMEOUT_MS = 5000;
 
-export function modelSource(engine: Engine, source: string): ModelSource {
-  if (!engine.models)
+/** What the model picker asks of the engine. */
+export interface ModelsPort {
+  /** Where models come from; null for hosts that do not let the app choose models. */
+  readonly models: ModelSource | null;
+  /** The agent named (new chats start with "default"). */
+  agent(name: string): AgentConfig;
+  /** Records in a conversation's session file the model picked for it (written at once). */
+  saveSessionModel(id: string, provider: string, model: string): Promise<void>;
+  /** A reopened session's last model, while its provider still answers (else why not). */
+  restoreSessionModel(conversation: Conversation): Promise<string | null>;
+}
+
+export function modelSource(port: Pick<ModelsPort, "models">, source: string): ModelSource {
+  if (!port.models)
     throw new ProblemError({ source, title: "this host does not let the app choose models" });
-  return engine.models;
+  return port.models;
 }
 
 /** A configured provider's models, or why they could not be listed (one line). */
@@ -94,17 +105,17 @@ async function listServers(source: ModelSource): Promise<ModelServer[]> {
 }
 
 export function modelHandlers(
-  engine: Engine,
+  port: ModelsPort,
   chats: Chats,
   service: Pick<BridgeService, "emit">,
 ): Pick<CallHandlers, "models/list" | "models/select"> {
   const agentOf = (client: ClientId, conversationId: string | undefined, src: string) =>
     conversationId
       ? chats.member(client, conversationId, src).conversation.session.state.agent
-      : engine.agent("default");
+      : port.agent("default");
   return {
     "models/list": async ({ conversationId }, { client }) => {
-      const source = modelSource(engine, "models/list");
+      const source = modelSource(port, "models/list");
       // The user may just have started a server or edited providers.yaml.
       source.invalidate();
       const servers = await listServers(source);
@@ -129,7 +140,7 @@ export function modelHandlers(
       }
     },
     "models/select": async ({ conversationId, provider, model }, { client }) => {
-      const source = modelSource(engine, "models/select");
+      const source = modelSource(port, "models/select");
       if (conversationId) {
         const { conversation, busy } = chats.member(client, conversationId, "models/select");
         if (busy)
@@ -141,14 +152,13 @@ export function modelHandlers(
         const agent: AgentConfig = conversation.session.state.agent;
         const resolved = await source.resolveExact(agent, provider, model);
         conversation.session.state.resolved = resolved;
-        engine.store.append(conversation.id, { t: "model", provider, model });
-        await engine.store.flush(conversation.id);
+        await port.saveSessionModel(conversation.id, provider, model);
         // The sessions list shows each session's model.
         service.emit(EVERYONE, "sessions/changed", { cause: "updated", id: conversation.id });
         return { current: { provider: resolved.provider.name, model }, scope: "conversation" };
       }
       // Checked before it is saved: a default that cannot be reached would break every new chat.
-      await source.resolveExact(engine.agent("default"), provider, model);
+      await source.resolveExact(port.agent("default"), provider, model);
       await saveDefaultModel(source.providersFile, provider, model);
       source.chooseDefault(provider, model);
       service.emit(EVERYONE, "settings/changed", { section: "models" });
@@ -163,7 +173,7 @@ export function modelHandlers(
  */
 export function withSessionModel<H extends Pick<CallHandlers, "chat/open">>(
   handlers: H,
-  engine: Engine,
+  port: Pick<ModelsPort, "restoreSessionModel">,
   chats: Chats,
 ): H {
   const open = handlers["chat/open"];
@@ -171,7 +181,7 @@ export function withSessionModel<H extends Pick<CallHandlers, "chat/open">>(
     const opened = await open(request, ctx);
     if (!opened.resumed) return opened;
     const { conversation, busy } = chats.member(ctx.client, opened.conversationId, "chat/open");
-    if (!busy) await restoreSessionModel(engine, conversation);
+    if (!busy) await port.restoreSessionModel(conversation);
     return opened;
   };
   return { ...handlers, "chat/open": wrapped };

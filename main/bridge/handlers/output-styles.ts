@@ -2,19 +2,24 @@
  * `outputStyles/*`: the chat header's output style picker. Selecting goes through the same path
  * as `/output-style NAME` (the session file records it; the next model call uses it).
  */
-import type { Engine } from "../../engine/engine.ts";
-import { chooseOutputStyle } from "../../extensions/output-styles/command.ts";
+import { chooseOutputStyle, type OutputStyleDeps } from "../../extensions/output-styles/command.ts";
 import type { Chats } from "../chats.ts";
 import type { CallHandlers } from "../service.ts";
 
+/**
+ * What the picker asks of the engine: the styles found now, and where a session's choice is
+ * saved (as `/output-style` does).
+ */
+export type OutputStylesPort = OutputStyleDeps;
+
 export function outputStyleHandlers(
-  engine: Engine,
+  port: OutputStylesPort,
   chats: Chats,
 ): Pick<CallHandlers, "outputStyles/list" | "outputStyles/select"> {
   return {
     "outputStyles/list": ({ conversationId }, { client }) => {
       const { session } = chats.member(client, conversationId, "outputStyles/list").conversation;
-      const found = engine.outputStyles();
+      const found = port.styles();
       const styles = [
         { name: "default", description: "The agent's own system prompt." },
         ...found.items
@@ -29,7 +34,7 @@ export function outputStyleHandlers(
     },
     "outputStyles/select": ({ conversationId, style }, { client }) => {
       const { session } = chats.member(client, conversationId, "outputStyles/select").conversation;
-      return { style: chooseOutputStyle(engine.outputStyleDeps, session, style) };
+      return { style: chooseOutputStyle(port, session, style) };
     },
   };
 }

@@ -8,7 +8,6 @@ import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { AppSettingsStore } from "../../config/app-settings.ts";
-import type { Engine } from "../../engine/engine.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { ask, type QuestionPort } from "../../host/questions.ts";
 import { loadCatalogs } from "../../packs/catalog/load.ts";
@@ -19,7 +18,7 @@ import type {
   PackOperationHooks,
   PackUpdateOutcome,
 } from "../../packs/types.ts";
-import type { ReloadReport } from "../../code-plugins/runtime/runtime.ts";
+import type { PluginRuntime, ReloadReport } from "../../code-plugins/runtime/runtime.ts";
 import type { BridgeQuestions } from "../questions.ts";
 import {
   EVERYONE,
@@ -54,8 +53,18 @@ export interface CatalogOptions {
   timeoutMs?: number;
 }
 
+/** What the pack calls ask of the running engine. */
+export interface PacksPort {
+  /** The global home: relative catalog paths start there, URL catalogs are cached there. */
+  readonly globalHome: string;
+  /** The code plugins' runtime, to load a pack's plugins into; null with plugins off. */
+  plugins(): Pick<PluginRuntime, "names" | "get" | "reloadChanged"> | null;
+  /** Asks about the plugins' unanswered permission requests; reloads those granted more. */
+  askPluginPermissions(): Promise<void>;
+}
+
 export interface PackDeps {
-  engine: Engine;
+  port: PacksPort;
   settings: AppSettingsStore;
   service: Pick<BridgeService, "emit">;
   questions: BridgeQuestions;
@@ -71,7 +80,7 @@ function oneLine(source: string, err: unknown): ProblemError {
 }
 
 export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
-  const { engine, settings, service, questions, packs } = deps;
+  const { port, settings, service, questions, packs } = deps;
   const defaultFile =
     deps.catalog?.defaultFile === undefined ? defaultCatalogFile() : deps.catalog.defaultFile;
   /** Packs being changed now, by name (or source, for an install whose name is not known yet). */
@@ -81,7 +90,7 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
     const { catalogs } = await settings.read();
     const [set, installed] = await Promise.all([
       loadCatalogs({
-        globalHome: engine.homes.global,
+        globalHome: port.globalHome,
         sources: catalogs,
         defaultFile,
         refresh,
@@ -94,7 +103,7 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
 
   /** The plugin folders a pack holds as the runtime knows them, and the pack itself (new ones). */
   const reloadPack = async (dir: string): Promise<ReloadReport[]> => {
-    const runtime = engine.plugins;
+    const runtime = port.plugins();
     if (!runtime) return [];
     const roots = new Set([dir, await realpath(dir).catch(() => dir)]);
     const inside = (d: string) =>
@@ -107,7 +116,7 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
     service.emit(EVERYONE, "plugins/changed", { cause: "packs", reports });
     service.emit(EVERYONE, "catalog/changed", { cause: "packs" });
     // Anything the plugins ask for beyond what install consent granted is asked as at load.
-    void engine.askPluginPermissions();
+    void port.askPluginPermissions();
     return reports;
   };
 

@@ -1,10 +1,9 @@
 /** `plugins/*`: the plugin browser's list, reload and restart; changes go to every client. */
-import type { Engine } from "../../engine/engine.ts";
-import { listExtensions } from "./extension-entries.ts";
 import { problemFromLine, type Problem } from "../../host/problem.ts";
 import { listPlugins } from "../../code-plugins/runtime/describe.ts";
 import type { PluginRuntime } from "../../code-plugins/runtime/runtime.ts";
 import type { PluginList, ReloadResult } from "../contract.ts";
+import type { ExtensionEntry } from "../schemas/extensions.ts";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
 
 type PluginCalls = "plugins/list" | "plugins/reload" | "plugins/restart";
@@ -18,9 +17,21 @@ function shortName(name: string): string {
     : JSON.stringify(name);
 }
 
-function loadedPlugins(engine: Engine): PluginRuntime {
-  if (!engine.plugins) throw new Error("plugins are off in this session (--without-plugins)");
-  return engine.plugins;
+/** What the plugin browser's calls ask of the engine. */
+export interface PluginsPort {
+  /** The code plugins' runtime; null with plugins off (--without-plugins). */
+  plugins(): PluginRuntime | null;
+  /** Shell hook files, Claude Code plugins and the homes' markdown folders, as listed. */
+  extensions(): ExtensionEntry[];
+  /** Reads shell hooks, Claude Code plugins and the homes' commands, skills and agents again. */
+  reloadExtensions(): Promise<void>;
+}
+
+/** The runtime, or the error a call that needs plugins answers with them off. */
+export function loadedPlugins(port: Pick<PluginsPort, "plugins">): PluginRuntime {
+  const runtime = port.plugins();
+  if (!runtime) throw new Error("plugins are off in this session (--without-plugins)");
+  return runtime;
 }
 
 /** A loader problem with its file and position (messages may or may not start with the file). */
@@ -34,14 +45,14 @@ export function loadProblem(problem: { file: string; message: string }): Problem
 }
 
 export function pluginHandlers(
-  engine: Engine,
+  port: PluginsPort,
   service: Pick<BridgeService, "emit">,
 ): Pick<CallHandlers, PluginCalls> {
   return {
     "plugins/list": (): PluginList => {
-      const runtime = engine.plugins;
+      const runtime = port.plugins();
       // Shell hooks are configuration: listed even with plugins off.
-      const extensions = listExtensions(engine.declarative, engine.homeMarkdown.folders);
+      const extensions = port.extensions();
       if (!runtime) return { backend: null, plugins: [], problems: [], extensions };
       return {
         backend: runtime.backend,
@@ -51,15 +62,14 @@ export function pluginHandlers(
       };
     },
     "plugins/reload": async () => {
-      const runtime = loadedPlugins(engine);
-      await engine.declarative.reload();
-      engine.reloadMarkdown();
+      const runtime = loadedPlugins(port);
+      await port.reloadExtensions();
       const reports: ReloadResult[] = await runtime.reloadAll();
       service.emit(EVERYONE, "plugins/changed", { cause: "reload", reports });
       return { reports };
     },
     "plugins/restart": async ({ name }) => {
-      const runtime = loadedPlugins(engine);
+      const runtime = loadedPlugins(port);
       // Nothing to restart: an error for the caller alone (the name, any length, cut short);
       // nothing changed, so no event tells the other clients.
       if (!runtime.get(name)) throw new Error(`no plugin named ${shortName(name)}`);

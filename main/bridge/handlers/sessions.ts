@@ -3,9 +3,8 @@
  * everyone (`sessions/changed`) so other windows refresh their lists; so are sessions created or
  * written by a chat (see withSessionEvents).
  */
-import type { Engine } from "../../engine/engine.ts";
 import { exportJson, exportMarkdown } from "../../sessions/export.ts";
-import type { LoadedSession } from "../../sessions/store.ts";
+import type { LoadedSession, SessionStore } from "../../sessions/store.ts";
 import type { Chats } from "../chats.ts";
 import type { BridgeService, CallHandlers, StreamHandlers } from "../service.ts";
 import { EVERYONE } from "../service.ts";
@@ -43,12 +42,17 @@ export function exportFileName(title: string, id: string, ext: string): string {
   return `${slug || "session"}-${id}.${ext}`;
 }
 
+/** What the sessions calls ask of the engine: these parts of its session store. */
+export type SessionsPort = Pick<
+  SessionStore,
+  "list" | "load" | "resolve" | "rename" | "delete" | "flush"
+>;
+
 export function sessionHandlers(
-  engine: Engine,
+  store: SessionsPort,
   chats: Chats,
   service: Emit,
 ): Pick<CallHandlers, Names> {
-  const store = engine.store;
   // A damaged session file is reported once, not on every refresh of every window's list.
   const warned = new Set<string>();
   const warn = (line: string) => {

@@ -4,12 +4,11 @@
  * approvals.json (tool rules in this workspace) and features/plugins.yaml (sandbox, unsafe mode).
  */
 import type { AppSettingsStore } from "../../config/app-settings.ts";
-import type { Engine } from "../../engine/engine.ts";
 import type { ModelSource } from "../../engine/model-source.ts";
 import { readGlobalFeatures } from "../../code-plugins/loader/features-edit.ts";
 import { isLocalUrl } from "../../providers/common.ts";
 import type { ProviderConfig, ProvidersConfig } from "../../providers/index.ts";
-import { DEFAULT_APPROVAL_RULES } from "../../tools/approval.ts";
+import { DEFAULT_APPROVAL_RULES, type ApprovalPolicy } from "../../tools/approval.ts";
 import type { ProviderView, SettingsView } from "../schemas/settings.ts";
 
 /** The variable a provider's key comes from (as createProvider chooses it), or none needed. */
@@ -28,8 +27,18 @@ export function storedKeyName(provider: string): string {
   return `ISLET_KEY_${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
 }
 
+/** What the Settings screen reads of the engine. */
+export interface SettingsViewPort {
+  readonly globalHome: string;
+  readonly workdir: string;
+  /** The tool rules remembered for this workspace, and their file. */
+  readonly approvals: Pick<ApprovalPolicy, "remembered" | "file">;
+  toolNames(): string[];
+  hasAgent(name: string): boolean;
+}
+
 export interface ViewDeps {
-  engine: Engine;
+  port: SettingsViewPort;
   source: ModelSource;
   settings: AppSettingsStore;
   /** What the engine started with (features are read at start). */
@@ -63,7 +72,7 @@ async function providerViews(deps: ViewDeps, configs: ProvidersConfig): Promise<
 }
 
 export async function settingsView(deps: ViewDeps): Promise<SettingsView> {
-  const { engine, source } = deps;
+  const { port, source } = deps;
   const app = await deps.settings.read();
   let configs: ProvidersConfig = { providers: {} };
   let providersError: string | null = null;
@@ -72,12 +81,12 @@ export async function settingsView(deps: ViewDeps): Promise<SettingsView> {
   } catch (err) {
     providersError = (err as Error).message;
   }
-  const remembered = await engine.approvals.remembered();
-  const tools = engine.tools.names().map((tool) => {
+  const remembered = await port.approvals.remembered();
+  const tools = port.toolNames().map((tool) => {
     const defaultRule = DEFAULT_APPROVAL_RULES[tool] ?? "ask";
     return { tool, rule: remembered[tool] ?? defaultRule, defaultRule };
   });
-  const features = await readGlobalFeatures(engine.homes.global);
+  const features = await readGlobalFeatures(port.globalHome);
   const flags = source.flags;
   const defaultModel =
     flags.provider && flags.model
@@ -88,7 +97,7 @@ export async function settingsView(deps: ViewDeps): Promise<SettingsView> {
   return {
     theme: app.theme,
     defaultModel,
-    defaultAgent: engine.agents.has(app.defaultAgent) ? app.defaultAgent : "default",
+    defaultAgent: port.hasAgent(app.defaultAgent) ? app.defaultAgent : "default",
     providers: await providerViews(deps, configs),
     providersError,
     providersFile: source.providersFile,
@@ -99,7 +108,7 @@ export async function settingsView(deps: ViewDeps): Promise<SettingsView> {
           protection:
             "no key store on this system: set keys in the environment or secrets.env instead",
         },
-    approvals: { workdir: engine.homes.workdir, file: engine.approvals.file, tools },
+    approvals: { workdir: port.workdir, file: port.approvals.file, tools },
     plugins: {
       runtime: features.runtime,
       unsafe: features.unsafe,

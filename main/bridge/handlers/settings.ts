@@ -4,15 +4,21 @@
  * store, are named in providers.yaml by variable only, and never come back.
  */
 import type { AppSettingsStore } from "../../config/app-settings.ts";
-import type { Engine } from "../../engine/engine.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { editGlobalFeatures, readGlobalFeatures } from "../../code-plugins/loader/features-edit.ts";
 import { removeProviderEntry, saveProviderEntry } from "../../providers/config-edit.ts";
 import { loadProvidersFile, type ProviderConfig } from "../../providers/index.ts";
+import type { ApprovalPolicy } from "../../tools/approval.ts";
 import type { CallRequest } from "../contract.ts";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
-import { configuredModels, modelSource } from "./models.ts";
-import { keyVariable, settingsView, storedKeyName, type ViewDeps } from "./settings-view.ts";
+import { configuredModels, modelSource, type ModelsPort } from "./models.ts";
+import {
+  keyVariable,
+  settingsView,
+  storedKeyName,
+  type SettingsViewPort,
+  type ViewDeps,
+} from "./settings-view.ts";
 
 type Names =
   | "settings/get"
@@ -26,22 +32,29 @@ type Draft = Extract<CallRequest<"settings/testProvider">, { type: unknown }>;
 /** The key variable a test of a draft uses, so a typed key never touches the real environment. */
 const DRAFT_KEY = "ISLET_DRAFT_KEY";
 
+/** What the Settings calls ask of the engine. */
+export interface SettingsPort extends SettingsViewPort, Pick<ModelsPort, "models"> {
+  readonly approvals: Pick<ApprovalPolicy, "remembered" | "remember" | "file">;
+  /** The sandbox the plugins run in now; null with plugins off. */
+  pluginBackend(): string | null;
+}
+
 export function settingsHandlers(
-  engine: Engine,
+  port: SettingsPort,
   settings: AppSettingsStore,
   service: Pick<BridgeService, "emit">,
 ): Pick<CallHandlers, Names> {
   // The engine read features/plugins.yaml when it started: that is what runs until a restart.
-  const startedUnsafe = readGlobalFeatures(engine.homes.global).then(
+  const startedUnsafe = readGlobalFeatures(port.globalHome).then(
     (f) => f.unsafe,
     () => false,
   );
   const view = async () => {
     const deps: ViewDeps = {
-      engine,
-      source: modelSource(engine, "settings"),
+      port,
+      source: modelSource(port, "settings"),
       settings,
-      started: { runtime: engine.plugins?.backend.name ?? null, unsafe: await startedUnsafe },
+      started: { runtime: port.pluginBackend(), unsafe: await startedUnsafe },
     };
     return settingsView(deps);
   };
@@ -50,7 +63,7 @@ export function settingsHandlers(
 
   /** The global file's own entry (Settings never edits the project's). */
   const globalEntry = async (name: string): Promise<ProviderConfig | undefined> => {
-    const file = modelSource(engine, "settings").providersFile;
+    const file = modelSource(port, "settings").providersFile;
     return (await loadProvidersFile(file))?.providers[name];
   };
 
@@ -63,7 +76,7 @@ export function settingsHandlers(
         changed("appearance");
       }
       if (request.approvals) {
-        const known = new Set(engine.tools.names());
+        const known = new Set(port.toolNames());
         for (const tool of Object.keys(request.approvals))
           if (!known.has(tool))
             throw new ProblemError({
@@ -72,11 +85,11 @@ export function settingsHandlers(
               suggestion: `known tools: ${[...known].join(", ")}`,
             });
         for (const [tool, rule] of Object.entries(request.approvals))
-          await engine.approvals.remember(tool, rule);
+          await port.approvals.remember(tool, rule);
         changed("approvals");
       }
       if (request.pluginRuntime !== undefined || request.unsafePlugins !== undefined) {
-        await editGlobalFeatures(engine.homes.global, {
+        await editGlobalFeatures(port.globalHome, {
           runtime: request.pluginRuntime,
           unsafe: request.unsafePlugins,
         });
@@ -86,7 +99,7 @@ export function settingsHandlers(
     },
 
     "settings/saveProvider": async (request) => {
-      const source = modelSource(engine, "settings/saveProvider");
+      const source = modelSource(port, "settings/saveProvider");
       const previous = await globalEntry(request.previousName ?? request.name);
       let apiKeyEnv = previous?.apiKeyEnv;
       if (request.apiKey) {
@@ -123,7 +136,7 @@ export function settingsHandlers(
     },
 
     "settings/removeProvider": async ({ name }) => {
-      const source = modelSource(engine, "settings/removeProvider");
+      const source = modelSource(port, "settings/removeProvider");
       const entry = await globalEntry(name);
       if (!(await removeProviderEntry(source.providersFile, name)))
         throw new ProblemError({
@@ -138,7 +151,7 @@ export function settingsHandlers(
     },
 
     "settings/testProvider": async (request) => {
-      const source = modelSource(engine, "settings/testProvider");
+      const source = modelSource(port, "settings/testProvider");
       const env = { ...(await source.env()) };
       let config: ProviderConfig | undefined;
       if (!("type" in request)) {

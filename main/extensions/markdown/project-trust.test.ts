@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { listCommands } from "../../bridge/handlers/commands.ts";
+import { enginePorts } from "../../bridge/engine-ports.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
@@ -70,7 +71,9 @@ test("an untrusted project's commands, skills, agents, output styles and hooks a
     assert.equal(existsSync(dirs.path("work/pwned.txt")), false, "its !`cmd` never ran");
     assert.equal(model.chatRequests.length, 0);
 
-    const listed = listCommands(engine).filter((c) => c.status === "held-back");
+    const listed = listCommands(enginePorts(engine).commands).filter(
+      (c) => c.status === "held-back",
+    );
     assert.deepEqual(
       listed.map((c) => [c.name, c.kind, c.source]),
       [
@@ -98,7 +101,10 @@ test("an untrusted project's commands, skills, agents, output styles and hooks a
     assert.deepEqual(servers(), ["root", "spy"]);
     assert.deepEqual(styles(), ["pushy"]);
     assert.match(engine.extensions.promptFragments.texts().join("\n"), /- sneaky: Sneaky skill/);
-    assert.equal(listCommands(engine).filter((c) => c.status === "held-back").length, 0);
+    assert.equal(
+      listCommands(enginePorts(engine).commands).filter((c) => c.status === "held-back").length,
+      0,
+    );
     await conv.close();
   } finally {
     await engine.close();
