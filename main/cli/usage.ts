@@ -1,4 +1,5 @@
 /** Help text and the error type for bad usage (exit code 2). */
+import { PROVIDER_KINDS } from "../core/provider-kinds.ts";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -35,7 +36,7 @@ Common options:
   --env-file FILE     KEY=VALUE file with API keys (default: secrets.env in the workdir)
 
 Run options:
-  --provider NAME     provider from providers.yaml, or a kind: ollama, openai-compatible, anthropic, local
+  --provider NAME     provider from providers.yaml, or a kind: ${PROVIDER_KINDS.join(", ")}
   --model NAME        model name
   --base-url URL      provider base URL
   --agent NAME        agent from config/agents/*.md (default: default)

@@ -1,5 +1,6 @@
 /** Anthropic Messages API: POST {baseUrl}/v1/messages with SSE streaming. */
 import type { Message } from "../core/message.ts";
+import { PROVIDER_KIND_TABLE } from "../core/provider-kinds.ts";
 import type { ModelInfo, ThinkMode } from "../core/types.ts";
 import {
   normalizeStopReason,
@@ -34,6 +35,8 @@ export interface AnthropicProviderOptions {
 
 type Json = Record<string, unknown>;
 type Turn = { role: "user" | "assistant"; content: Json[] };
+
+const ANTHROPIC = PROVIDER_KIND_TABLE.anthropic;
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 const DEFAULT_MAX_TOKENS = 8192;
@@ -248,12 +251,17 @@ export class AnthropicProvider implements Provider {
   constructor(opts: AnthropicProviderOptions = {}) {
     this.opts = opts;
     this.name = opts.name ?? "anthropic";
-    this.baseUrl = trimBaseUrl(opts.baseUrl ?? "https://api.anthropic.com").replace(/\/v1$/, "");
+    this.baseUrl = trimBaseUrl(opts.baseUrl ?? ANTHROPIC.defaultUrl).replace(/\/v1$/, "");
     this.timeouts = resolveTimeouts(this.baseUrl, opts.timeouts);
   }
 
   private ctx(model?: string): ErrorContext {
-    return providerErrorContext(this, this.opts, this.opts.apiKeyEnv ?? "ANTHROPIC_API_KEY", model);
+    return providerErrorContext(
+      this,
+      this.opts,
+      this.opts.apiKeyEnv ?? ANTHROPIC.key.variable,
+      model,
+    );
   }
 
   private headers(): Record<string, string> {

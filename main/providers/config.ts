@@ -29,6 +29,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
+import { providerKind, ProviderKindSchema } from "../core/provider-kinds.ts";
 import type { ProviderKind } from "./types.ts";
 
 export type ToolMode = "native" | "text" | "auto";
@@ -68,8 +69,6 @@ export class ConfigError extends Error {
   }
 }
 
-export const PROVIDER_KINDS: ProviderKind[] = ["ollama", "openai-compatible", "anthropic", "local"];
-
 const httpUrl = z.string().refine((s) => /^https?:\/\/[^\s/]+/.test(s) && URL.canParse(s), {
   message: "expected an http(s) URL like http://127.0.0.1:11434",
 });
@@ -92,7 +91,7 @@ const timeoutsSchema = z
 
 const entrySchema = z
   .object({
-    type: z.enum(["ollama", "openai-compatible", "anthropic", "local"]),
+    type: ProviderKindSchema,
     base_url: httpUrl.optional(),
     api_key_env: z
       .string()
@@ -179,9 +178,10 @@ export function parseProvidersYaml(text: string, file: string): ProvidersConfig 
         `${file}: providers.${name}: names use letters, digits, ".", "-" and "_"`,
       );
     }
-    if (e.type === "openai-compatible" && !e.base_url) {
+    const needsUrl = providerKind(e.type).urlRequired;
+    if (needsUrl && !e.base_url) {
       throw new ConfigError(
-        `${file}: providers.${name}.base_url: required for openai-compatible (e.g. http://127.0.0.1:8080/v1)`,
+        `${file}: providers.${name}.base_url: required for ${e.type} (e.g. ${needsUrl.example})`,
       );
     }
     providers[name] = {

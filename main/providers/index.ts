@@ -16,13 +16,13 @@ export {
   loadProvidersFile,
   mergeProvidersConfigs,
   parseProvidersYaml,
-  PROVIDER_KINDS,
   type ProviderConfig,
   type ProvidersConfig,
   type ToolMode,
 } from "./config.ts";
+export { PROVIDER_KINDS } from "../core/provider-kinds.ts";
+export { createProvider, keyVariable } from "./kinds.ts";
 export {
-  createProvider,
   resolveProvider,
   type ResolvedProvider,
   type ResolveFlags,

@@ -1,5 +1,6 @@
 /** Ollama's native API: POST {baseUrl}/api/chat with NDJSON streaming, /api/tags, /api/show. */
 import type { Message } from "../core/message.ts";
+import { PROVIDER_KIND_TABLE } from "../core/provider-kinds.ts";
 import type { ModelInfo, ThinkMode } from "../core/types.ts";
 import {
   normalizeStopReason,
@@ -44,7 +45,7 @@ export interface OllamaProviderOptions {
 
 type Json = Record<string, unknown>;
 
-export const DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434";
+export const DEFAULT_OLLAMA_URL = PROVIDER_KIND_TABLE.ollama.defaultUrl;
 
 /** num_ctx sent when neither providers.yaml nor the model's Modelfile sets one. */
 export const DEFAULT_OLLAMA_WINDOW = 16_384;

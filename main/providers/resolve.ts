@@ -4,21 +4,18 @@
  * runtime. A user with Ollama running and no configuration gets its first model; a user with
  * nothing gets provider `local` and the first model in the models folder.
  */
+import { PROVIDER_KINDS } from "../core/provider-kinds.ts";
 import type { ModelInfo } from "../core/types.ts";
 import { ModelFileError, pickLocalModel } from "../models/index.ts";
-import { AnthropicProvider } from "./anthropic.ts";
-import { isLocalUrl } from "./common.ts";
 import {
   ConfigError,
   mergeProvidersConfigs,
-  PROVIDER_KINDS,
   type ProviderConfig,
   type ProvidersConfig,
 } from "./config.ts";
 import { detectLocalServers, type DetectedServer } from "./detect.ts";
-import { defaultModelsDir, LocalProvider } from "./local/index.ts";
-import { DEFAULT_OLLAMA_URL, OllamaProvider } from "./ollama.ts";
-import { OpenAIProvider } from "./openai.ts";
+import { createProvider, PROVIDER_FACTORIES } from "./kinds.ts";
+import { defaultModelsDir } from "./local/index.ts";
 import { withTextToolProtocol } from "./text-tools.ts";
 import type { Provider, ProviderKind } from "./types.ts";
 
@@ -53,7 +50,7 @@ export interface ResolvedProvider {
 }
 
 function isKind(name: string): name is ProviderKind {
-  return (PROVIDER_KINDS as string[]).includes(name);
+  return (PROVIDER_KINDS as readonly string[]).includes(name);
 }
 
 function guessKind(url: string): ProviderKind {
@@ -71,86 +68,6 @@ export const EMBEDDED: ProviderConfig = { name: "local", type: "local", tools: "
 
 function fromDetected(s: DetectedServer): ProviderConfig {
   return { name: s.id, type: s.kind, baseUrl: s.baseUrl, tools: "auto", source: "" };
-}
-
-function where(c: ProviderConfig, field: string): string {
-  return c.source ? `${c.source}: providers.${c.name}.${field}` : `--provider ${c.name}`;
-}
-
-function seconds(s: number | undefined): number | undefined {
-  return s === undefined ? undefined : Math.round(s * 1000);
-}
-
-/**
- * Builds the provider for a config; the API key comes from the environment only. `modelsDir` is
- * the home's models folder (`modelsDir(homes.global)` from main/models): where `local` finds its
- * GGUF files. Required so that no caller falls back to another home's folder.
- */
-export function createProvider(
-  c: ProviderConfig,
-  env: Record<string, string | undefined>,
-  modelsDir: string,
-): Provider {
-  if (c.type === "local") {
-    return new LocalProvider({
-      name: c.name,
-      modelsDir,
-      contextLength: c.contextLength,
-      toolSyntax: c.tools === "text" ? "text" : "auto",
-      timeouts: c.timeouts && {
-        firstTokenMs: seconds(c.timeouts.firstToken),
-        idleMs: seconds(c.timeouts.idle),
-      },
-      runtimeOptions: {
-        ...(c.unloadAfter !== undefined ? { unloadAfterMs: c.unloadAfter * 1000 } : {}),
-        ...(c.threads !== undefined ? { threads: c.threads } : {}),
-        ...(c.gpu === false ? { gpu: false as const } : {}),
-      },
-    });
-  }
-  const baseUrl =
-    c.baseUrl ??
-    (c.type === "ollama" ? DEFAULT_OLLAMA_URL : c.type === "anthropic" ? undefined : "");
-  if (baseUrl === "") {
-    throw new ConfigError(
-      `${where(c, "base_url")}: openai-compatible needs a base URL (e.g. --base-url http://127.0.0.1:8080/v1)`,
-    );
-  }
-  // Conventional key variables; OPENAI_API_KEY is not sent to servers on this machine or LAN.
-  const conventional =
-    c.type === "anthropic"
-      ? "ANTHROPIC_API_KEY"
-      : c.type === "openai-compatible" && !isLocalUrl(baseUrl ?? "")
-        ? "OPENAI_API_KEY"
-        : undefined;
-  const keyEnv = c.apiKeyEnv ?? conventional;
-  const apiKey = keyEnv ? env[keyEnv] || undefined : undefined;
-  if (c.apiKeyEnv && !apiKey) {
-    throw new ConfigError(
-      `${where(c, "api_key_env")}: ${c.apiKeyEnv} is not set in the environment (or the env file)`,
-    );
-  }
-  if (c.type === "anthropic" && !apiKey) {
-    throw new ConfigError(
-      `${c.name}: no API key — set ANTHROPIC_API_KEY (or api_key_env in providers.yaml)`,
-    );
-  }
-  const common = {
-    name: c.name,
-    apiKey,
-    apiKeyEnv: keyEnv,
-    headers: c.headers,
-    contextLength: c.contextLength,
-    capabilities: c.capabilities,
-    timeouts: c.timeouts && {
-      connectMs: seconds(c.timeouts.connect),
-      firstTokenMs: seconds(c.timeouts.firstToken),
-      idleMs: seconds(c.timeouts.idle),
-    },
-  };
-  if (c.type === "ollama") return new OllamaProvider({ ...common, baseUrl });
-  if (c.type === "anthropic") return new AnthropicProvider({ ...common, baseUrl });
-  return new OpenAIProvider({ ...common, baseUrl: baseUrl ?? "" });
 }
 
 class Detection {
@@ -223,12 +140,7 @@ async function chooseModel(
   if (direct) return direct;
   const models = await provider.listModels(opts.signal).catch(() => []);
   if (models[0]) return models[0].name;
-  const pull =
-    config.type === "ollama"
-      ? " (or pull one: `ollama pull qwen3:8b`)"
-      : config.type === "local"
-        ? " (or download one: `islet models pull NAME`)"
-        : "";
+  const pull = PROVIDER_FACTORIES[config.type].noModelHint ?? "";
   throw new ConfigError(
     `${config.name}: no model chosen — pass --model or set default.model in providers.yaml${pull}`,
   );

@@ -1,11 +1,13 @@
 /** The provider contract: one streamed chat call, model listing and model info. */
 import type { Message, ToolCallRequest } from "../core/message.ts";
+import type { ProviderKind } from "../core/provider-kinds.ts";
 import type { ErrorType, ModelInfo, ThinkMode } from "../core/types.ts";
 
 /** The stage that stalled, named as in providers.yaml (`timeouts: { connect, first_token, idle }`). */
 export type TimeoutKind = "connect" | "first_token" | "idle";
 
-export type ProviderKind = "ollama" | "openai-compatible" | "anthropic" | "local";
+/** The kinds are rows of one table (main/core/provider-kinds.ts). */
+export type { ProviderKind };
 
 /** A JSON Schema object as sent to models (always type "object" at the top). */
 export type JsonSchema = {

@@ -6,21 +6,9 @@
 import type { AppSettingsStore } from "../../config/app-settings.ts";
 import type { ModelSource } from "../../engine/model-source.ts";
 import { readGlobalFeatures } from "../../code-plugins/loader/features-edit.ts";
-import { isLocalUrl } from "../../providers/common.ts";
-import type { ProviderConfig, ProvidersConfig } from "../../providers/index.ts";
+import { keyVariable, type ProvidersConfig } from "../../providers/index.ts";
 import { DEFAULT_APPROVAL_RULES, type ApprovalPolicy } from "../../tools/approval.ts";
 import type { ProviderView, SettingsView } from "../schemas/settings.ts";
-
-/** The variable a provider's key comes from (as createProvider chooses it), or none needed. */
-export function keyVariable(
-  c: Pick<ProviderConfig, "type" | "apiKeyEnv" | "baseUrl">,
-): string | null {
-  if (c.apiKeyEnv) return c.apiKeyEnv;
-  if (c.type === "anthropic") return "ANTHROPIC_API_KEY";
-  if (c.type === "openai-compatible" && c.baseUrl && !isLocalUrl(c.baseUrl))
-    return "OPENAI_API_KEY";
-  return null;
-}
 
 /** Where Settings stores a provider's key: ISLET_KEY_<NAME>. */
 export function storedKeyName(provider: string): string {

@@ -7,13 +7,12 @@ import type { AppSettingsStore } from "../../config/app-settings.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { editGlobalFeatures, readGlobalFeatures } from "../../code-plugins/loader/features-edit.ts";
 import { removeProviderEntry, saveProviderEntry } from "../../providers/config-edit.ts";
-import { loadProvidersFile, type ProviderConfig } from "../../providers/index.ts";
+import { keyVariable, loadProvidersFile, type ProviderConfig } from "../../providers/index.ts";
 import type { ApprovalPolicy } from "../../tools/approval.ts";
 import type { CallRequest } from "../contract.ts";
 import { EVERYONE, type BridgeService, type CallHandlers } from "../service.ts";
 import { configuredModels, modelSource, type ModelsPort } from "./models.ts";
 import {
-  keyVariable,
   settingsView,
   storedKeyName,
   type SettingsViewPort,

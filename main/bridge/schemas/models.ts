@@ -1,5 +1,6 @@
 /** `models/*`: local servers and configured providers with their models, and choosing one. */
 import { z } from "zod";
+import { ProviderKindSchema } from "../../core/provider-kinds.ts";
 
 export const ModelRef = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
 export type ModelRef = z.infer<typeof ModelRef>;
@@ -10,7 +11,7 @@ export const ModelServer = z.strictObject({
   /** What to show ("Ollama", "LM Studio", the configured name…). */
   label: z.string(),
   /** "local": the embedded runtime (its baseUrl is the models folder). */
-  kind: z.enum(["ollama", "openai-compatible", "anthropic", "local"]),
+  kind: ProviderKindSchema,
   baseUrl: z.string(),
   source: z.enum(["detected", "configured", "embedded"]),
   models: z.array(z.string()),

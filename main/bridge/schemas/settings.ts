@@ -3,6 +3,7 @@
  * the renderer only learns whether one is set.
  */
 import { z } from "zod";
+import { PROVIDER_KIND_CHOICES, PROVIDER_KINDS } from "../../core/provider-kinds.ts";
 import { ModelRef } from "./models.ts";
 
 const THEME = z.enum(["system", "light", "dark"], {
@@ -12,9 +13,7 @@ const RULE = z.enum(["ask", "allow", "deny"], { error: "expected ask, allow or d
 const RUNTIME = z.enum(["auto", "isolated-vm", "quickjs"], {
   error: "pluginRuntime: expected auto, isolated-vm or quickjs",
 });
-const KIND = z.enum(["ollama", "openai-compatible", "anthropic", "local"], {
-  error: "type: expected ollama, openai-compatible, anthropic or local",
-});
+const KIND = z.enum(PROVIDER_KINDS, { error: `type: expected ${PROVIDER_KIND_CHOICES}` });
 const PROVIDER_NAME = z
   .string()
   .regex(

@@ -3,18 +3,13 @@
  * set, and what is typed goes to the key store, never back to this page.
  */
 import { useId, useState } from "react";
+import { PROVIDER_FORM_KINDS, providerKind } from "../../../main/core/provider-kinds.ts";
 import type { ProviderView } from "./useSettings.ts";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
 import type { SettingsState } from "./useSettings.ts";
 
 type Kind = ProviderView["type"];
-
-const KINDS: { value: Kind; label: string; url: string }[] = [
-  { value: "openai-compatible", label: "OpenAI-compatible", url: "https://api.openai.com/v1" },
-  { value: "anthropic", label: "Anthropic", url: "https://api.anthropic.com" },
-  { value: "ollama", label: "Ollama", url: "http://127.0.0.1:11434" },
-];
 
 export function ProviderForm({
   existing,
@@ -30,7 +25,7 @@ export function ProviderForm({
   const bridge = useBridge();
   const id = useId();
   const [name, setName] = useState(existing?.name ?? "");
-  const [type, setType] = useState<Kind>(existing?.type ?? "openai-compatible");
+  const [type, setType] = useState<Kind>(existing?.type ?? PROVIDER_FORM_KINDS[0].kind);
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? "");
   const [model, setModel] = useState(existing?.model ?? "");
   const [apiKey, setApiKey] = useState("");
@@ -38,7 +33,7 @@ export function ProviderForm({
   const [error, setError] = useState<string | null>(null);
   const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null);
   const [working, setWorking] = useState<"save" | "test" | null>(null);
-  const kind = KINDS.find((k) => k.value === type) ?? KINDS[0];
+  const kind = PROVIDER_FORM_KINDS.find((k) => k.kind === type) ?? PROVIDER_FORM_KINDS[0];
 
   const draft = {
     name: name.trim(),
@@ -107,8 +102,8 @@ export function ProviderForm({
           value={type}
           onChange={(e) => setType(e.target.value as Kind)}
         >
-          {KINDS.map((k) => (
-            <option key={k.value} value={k.value}>
+          {PROVIDER_FORM_KINDS.map((k) => (
+            <option key={k.kind} value={k.kind}>
               {k.label}
             </option>
           ))}
@@ -120,7 +115,7 @@ export function ProviderForm({
           value={baseUrl}
           inputMode="url"
           placeholder={kind.url}
-          required={type === "openai-compatible"}
+          required={providerKind(type).urlRequired !== undefined}
           onChange={(e) => setBaseUrl(e.target.value)}
         />
         <label htmlFor={`${id}-model`}>Default model</label>
@@ -141,7 +136,11 @@ export function ProviderForm({
             value={apiKey}
             disabled={!keys.available}
             placeholder={
-              existing?.key === "set" ? "•••••••• (set)" : type === "ollama" ? "not needed" : "sk-…"
+              existing?.key === "set"
+                ? "•••••••• (set)"
+                : providerKind(type).key
+                  ? "sk-…"
+                  : "not needed"
             }
             aria-describedby={`${id}-key-hint`}
             onChange={(e) => setApiKey(e.target.value)}

@@ -1,5 +1,6 @@
 /** Settings → Providers: the configured providers, each testable, editable and removable. */
 import { useState } from "react";
+import { providerKind } from "../../../main/core/provider-kinds.ts";
 import type { SettingsView } from "./useSettings.ts";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
@@ -8,13 +9,6 @@ import { PlusIcon } from "../ui/more-icons.tsx";
 import { ProviderForm } from "./ProviderForm.tsx";
 import { Section } from "./Section.tsx";
 import type { SettingsState } from "./useSettings.ts";
-
-const KIND_LABEL = {
-  "openai-compatible": "OpenAI-compatible",
-  anthropic: "Anthropic",
-  ollama: "Ollama",
-  local: "Embedded (llama.cpp)",
-};
 
 export function ProvidersSection({
   view,
@@ -102,7 +96,7 @@ export function ProvidersSection({
               <div className="provider-main">
                 <p className="provider-name">
                   {p.name}
-                  <span className="tag">{KIND_LABEL[p.type]}</span>
+                  <span className="tag">{providerKind(p.type).label}</span>
                   {p.source === "project" ? <span className="tag">this workspace</span> : null}
                 </p>
                 <p className="provider-detail">
