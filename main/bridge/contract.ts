@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { AgentEvent } from "../core/events.ts";
+import { SandboxBackendNameSchema } from "../core/sandbox-backends.ts";
 import { formatProblem, Problem } from "../host/problem.ts";
 import { ANSWERS, PermissionState, Question, type QuestionKind } from "../host/questions.ts";
 import type { CallName, EventName, StreamName } from "./names.ts";
@@ -67,7 +68,7 @@ export const AppInfo = z.strictObject({
 export type AppInfo = z.infer<typeof AppInfo>;
 
 export const SandboxBackend = z.strictObject({
-  name: z.enum(["isolated-vm", "quickjs"]),
+  name: SandboxBackendNameSchema,
   /** One line: the flag, the features file, or the host's probe that chose it. */
   reason: z.string(),
 });

@@ -1,5 +1,6 @@
 /** Flag parsing on node:util parseArgs, with usage errors in one line. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isSandboxBackendName, SANDBOX_BACKEND_CHOICES } from "../core/sandbox-backends.ts";
 import { UsageError } from "./usage.ts";
 
 export const COMMON_OPTIONS = {
@@ -73,8 +74,8 @@ export function pluginFlags(values: {
   "plugin-runtime"?: string;
 }): { withoutPlugins?: boolean; unsafePlugins?: boolean; pluginRuntime?: string } {
   const runtime = values["plugin-runtime"];
-  if (runtime !== undefined && runtime !== "isolated-vm" && runtime !== "quickjs") {
-    throw new UsageError(`--plugin-runtime: expected isolated-vm or quickjs, got "${runtime}"`);
+  if (runtime !== undefined && !isSandboxBackendName(runtime)) {
+    throw new UsageError(`--plugin-runtime: expected ${SANDBOX_BACKEND_CHOICES}, got "${runtime}"`);
   }
   return {
     withoutPlugins: values["without-plugins"],

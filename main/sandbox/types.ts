@@ -6,8 +6,10 @@
  * Everything crossing the boundary is JSON-shaped data (copied, never shared); the plugin gets
  * host services only through the capability calls below.
  */
+import type { SandboxBackendName } from "../core/sandbox-backends.ts";
 
-export type SandboxBackendName = "isolated-vm" | "quickjs";
+/** The backends are rows of one table (main/core/sandbox-backends.ts). */
+export type { SandboxBackendName };
 
 export interface SandboxLimits {
   /** Heap limit for the plugin (MB). Exceeding it kills the sandbox (fault "memory"). */

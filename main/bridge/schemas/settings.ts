@@ -4,15 +4,16 @@
  */
 import { z } from "zod";
 import { PROVIDER_KIND_CHOICES, PROVIDER_KINDS } from "../../core/provider-kinds.ts";
+import { SANDBOX_BACKEND_NAMES } from "../../core/sandbox-backends.ts";
+import { oneOf } from "../../core/words.ts";
 import { ModelRef } from "./models.ts";
 
 const THEME = z.enum(["system", "light", "dark"], {
   error: "theme: expected system, light or dark",
 });
 const RULE = z.enum(["ask", "allow", "deny"], { error: "expected ask, allow or deny" });
-const RUNTIME = z.enum(["auto", "isolated-vm", "quickjs"], {
-  error: "pluginRuntime: expected auto, isolated-vm or quickjs",
-});
+const RUNTIMES = ["auto", ...SANDBOX_BACKEND_NAMES] as const;
+const RUNTIME = z.enum(RUNTIMES, { error: `pluginRuntime: expected ${oneOf(RUNTIMES)}` });
 const KIND = z.enum(PROVIDER_KINDS, { error: `type: expected ${PROVIDER_KIND_CHOICES}` });
 const PROVIDER_NAME = z
   .string()

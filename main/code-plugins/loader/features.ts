@@ -7,6 +7,12 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import {
+  isSandboxBackendName,
+  SANDBOX_BACKEND_CHOICES,
+  SANDBOX_BACKEND_NAMES,
+  type SandboxBackendName,
+} from "../../core/sandbox-backends.ts";
 import { configDir, homeLayers, type Homes } from "../../config/homes.ts";
 import {
   describeIssue,
@@ -17,8 +23,8 @@ import {
   withoutNulls,
 } from "./yaml-errors.ts";
 
-export const PLUGIN_RUNTIMES = ["isolated-vm", "quickjs"] as const;
-export type PluginRuntimeName = (typeof PLUGIN_RUNTIMES)[number];
+/** A sandbox backend plugins.runtime can name (main/core/sandbox-backends.ts lists them). */
+export type PluginRuntimeName = SandboxBackendName;
 
 export type HomeSource = "global" | "project";
 
@@ -91,7 +97,7 @@ const layerSchema = z
     unsafe: z.boolean({ error: expected("true or false") }),
     include: patterns,
     exclude: patterns,
-    runtime: z.enum(PLUGIN_RUNTIMES, { error: expected("isolated-vm or quickjs") }),
+    runtime: z.enum(SANDBOX_BACKEND_NAMES, { error: expected(SANDBOX_BACKEND_CHOICES) }),
     config: z
       .object({
         global: configMap,
@@ -206,11 +212,11 @@ export function applyPluginFlags(
   if (flags.unsafePlugins) out.unsafe = true;
   if (flags.withoutPlugins) out.withoutPlugins = true;
   if (flags.pluginRuntime !== undefined) {
-    if ((PLUGIN_RUNTIMES as readonly string[]).includes(flags.pluginRuntime)) {
-      out.runtime = flags.pluginRuntime as PluginRuntimeName;
+    if (isSandboxBackendName(flags.pluginRuntime)) {
+      out.runtime = flags.pluginRuntime;
       out.runtimeSource = "--plugin-runtime";
     } else {
-      const message = `--plugin-runtime: expected isolated-vm or quickjs, got ${describeValue(flags.pluginRuntime)}`;
+      const message = `--plugin-runtime: expected ${SANDBOX_BACKEND_CHOICES}, got ${describeValue(flags.pluginRuntime)}`;
       errors.push({ file: "--plugin-runtime", message });
     }
   }

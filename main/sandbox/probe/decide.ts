@@ -6,6 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { isSandboxBackendName } from "../../core/sandbox-backends.ts";
 import type { SandboxBackendName } from "../types.ts";
 
 export interface ProbeProcess {
@@ -39,9 +40,7 @@ export interface DecideOptions {
 async function readCache(file: string, key: string): Promise<BackendVerdict | undefined> {
   try {
     const v = JSON.parse(await readFile(file, "utf8")) as BackendVerdict;
-    return v.key === key && (v.backend === "isolated-vm" || v.backend === "quickjs")
-      ? v
-      : undefined;
+    return v.key === key && isSandboxBackendName(v.backend) ? v : undefined;
   } catch {
     return undefined; // missing or unreadable: probe again
   }

@@ -1,7 +1,11 @@
 /** Which sandbox backend runs the plugins, and why — at the top of the plugin browser. */
+import { Fragment } from "react";
 import type { SandboxBackend } from "../../../main/bridge/contract.ts";
+import {
+  SANDBOX_BACKEND_NAMES,
+  SANDBOX_BACKEND_TABLE,
+} from "../../../main/core/sandbox-backends.ts";
 import { ShieldIcon } from "../ui/icons.tsx";
-import { BACKEND_LABEL, BACKEND_SUMMARY } from "./format.ts";
 
 export function BackendBanner({ backend }: { backend: SandboxBackend | null }) {
   if (backend === null)
@@ -26,27 +30,22 @@ export function BackendBanner({ backend }: { backend: SandboxBackend | null }) {
       </span>
       <div className="backend-text">
         <p className="backend-title">
-          Plugins run in <strong>{BACKEND_LABEL[backend.name]}</strong>
+          Plugins run in <strong>{SANDBOX_BACKEND_TABLE[backend.name].label}</strong>
           <span className="backend-reason"> — {backend.reason}</span>
         </p>
-        <p className="backend-summary">{BACKEND_SUMMARY[backend.name]}</p>
+        <p className="backend-summary">{SANDBOX_BACKEND_TABLE[backend.name].summary}</p>
         <details className="backend-more">
           <summary>About the two sandbox backends</summary>
           <dl className="backend-compare">
-            <dt>isolated-vm</dt>
-            <dd>
-              One V8 isolate per plugin: fastest, each with a memory and time limit. The desktop app
-              uses it only after a probe has shown it is safe under its Electron build.
-            </dd>
-            <dt>QuickJS</dt>
-            <dd>
-              A JavaScript engine compiled to WebAssembly: no native module, a hard memory limit,
-              about 20× slower on heavy computation. Hooks that only inspect the conversation do not
-              notice.
-            </dd>
+            {SANDBOX_BACKEND_NAMES.map((name) => (
+              <Fragment key={name}>
+                <dt>{SANDBOX_BACKEND_TABLE[name].label}</dt>
+                <dd>{SANDBOX_BACKEND_TABLE[name].about}</dd>
+              </Fragment>
+            ))}
           </dl>
           <p className="backend-pick">
-            Pick one with <code>--plugin-runtime isolated-vm|quickjs</code> or{" "}
+            Pick one with <code>--plugin-runtime {SANDBOX_BACKEND_NAMES.join("|")}</code> or{" "}
             <code>plugins.runtime</code> in <code>config/features/plugins.yaml</code>.
           </p>
         </details>

@@ -4,7 +4,6 @@ import type {
   PluginList,
   Problem,
   ReloadResult,
-  SandboxBackend,
 } from "../../../main/bridge/contract.ts";
 import { formatProblem, problemLocation } from "../../../main/host/problem.ts";
 
@@ -20,18 +19,6 @@ export const STATUS_HINT: Record<PluginEntry["status"], string> = {
   disabled: "Turned off (disabled: true in plugin.yaml, or excluded in features/plugins.yaml)",
   failed: "Did not load: fix the error below and save, the plugin reloads by itself",
   errored: "Stopped after faulting repeatedly: fix it and save, or reload",
-};
-
-export const BACKEND_LABEL: Record<SandboxBackend["name"], string> = {
-  "isolated-vm": "isolated-vm",
-  quickjs: "QuickJS",
-};
-
-export const BACKEND_SUMMARY: Record<SandboxBackend["name"], string> = {
-  "isolated-vm":
-    "Each plugin runs in its own V8 isolate: native speed, with its own heap, memory limit and time limit.",
-  quickjs:
-    "Each plugin runs in its own QuickJS interpreter compiled to WebAssembly: strongly isolated, no native module, slower on heavy computation.",
 };
 
 /** Hook timings in the order they happen around a turn, with a heading per phase. */

@@ -1,5 +1,9 @@
 /** Settings → Tool approvals and Plugins (runtime, unsafe mode): what the engine enforces. */
 import { useState } from "react";
+import {
+  SANDBOX_BACKEND_NAMES,
+  SANDBOX_BACKEND_TABLE,
+} from "../../../main/core/sandbox-backends.ts";
 import type { SettingsView } from "./useSettings.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { Row, Section, Segmented } from "./Section.tsx";
@@ -114,8 +118,10 @@ export function PluginsSection({
           value={runtime}
           options={[
             { value: "auto", label: "Automatic" },
-            { value: "isolated-vm", label: "isolated-vm" },
-            { value: "quickjs", label: "QuickJS" },
+            ...SANDBOX_BACKEND_NAMES.map((name) => ({
+              value: name,
+              label: SANDBOX_BACKEND_TABLE[name].label,
+            })),
           ]}
           onChange={async (next) => {
             showRuntime(next);
