@@ -7,6 +7,7 @@
  * SPEC §10) or INTERNAL_EVENTS (UI only). Plain zod, no Node: the renderer bundles this file.
  */
 import { z } from "zod";
+import { HookTimingSchema } from "./hook-timings.ts";
 import type { ErrorType, Stats, TokenState } from "./types.ts";
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
@@ -44,19 +45,6 @@ export const TokenStateSchema = z.strictObject({
   percent: z.number(),
   max: z.number(),
 }) satisfies z.ZodType<TokenState>;
-
-/** The hook points, in the order a turn reaches them (agent/hooks/types.ts keys its contexts by these). */
-export const HookTimingSchema = z.enum([
-  "beforeChat",
-  "afterResponse",
-  "beforeToolExecution",
-  "afterToolExecution",
-  "onError",
-  "beforeCompaction",
-  "afterCompaction",
-  "onAgentSwitch",
-  "transformMessages",
-]);
 
 /**
  * What a hook's result changed, one label each: "message" (injected), "notice", "disableTools",

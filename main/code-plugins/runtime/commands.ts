@@ -1,4 +1,5 @@
 /** Slash commands about plugins: /plugins, /reload, /assert. Built-in priority. */
+import { HOOK_TIMING_TABLE } from "../../core/hook-timings.ts";
 import { HOOK_TIMINGS } from "../../turn/hooks/types.ts";
 import type { SlashCommand } from "../../commands/types.ts";
 import type { OnceTracker } from "./handlers.ts";
@@ -17,18 +18,6 @@ export interface PluginListing {
   reloadAll(): Promise<readonly { name: string; ok: boolean; error?: string }[]>;
 }
 
-const TITLE: Record<string, string> = {
-  beforeChat: "BeforeChat",
-  afterResponse: "AfterResponse",
-  beforeToolExecution: "BeforeToolExecution",
-  afterToolExecution: "AfterToolExecution",
-  onError: "OnError",
-  beforeCompaction: "BeforeCompaction",
-  afterCompaction: "AfterCompaction",
-  onAgentSwitch: "OnAgentSwitch",
-  transformMessages: "TransformMessages",
-};
-
 /** Hooks grouped by timing, as in the seed's /plugins listing. */
 export function describeHooks(runtime: PluginListing): string {
   const out: string[] = [];
@@ -42,11 +31,15 @@ export function describeHooks(runtime: PluginListing): string {
       if (entry.spec.condition) extra += ` condition="${entry.spec.condition}"`;
       if (entry.spec.once)
         extra += ` once=true${runtime.once.anyFired(name, timing) ? " (fired)" : ""}`;
-      rows.push([`${name}/${TITLE[timing]}`, `${status}${extra}`]);
+      rows.push([`${name}/${HOOK_TIMING_TABLE[timing].title}`, `${status}${extra}`]);
     }
     if (rows.length === 0) continue;
     const width = Math.max(...rows.map(([l]) => l.length));
-    out.push(`${TITLE[timing]}:`, ...rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`), "");
+    out.push(
+      `${HOOK_TIMING_TABLE[timing].title}:`,
+      ...rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`),
+      "",
+    );
   }
   const others = runtime
     .names()

@@ -17,7 +17,7 @@ import type {
   Result,
   TransformContext,
 } from "../../../plugins/sdk/index.ts";
-import { HookTimingSchema } from "../../core/events.ts";
+import { HookTimingSchema, type HookTimingName } from "../../core/hook-timings.ts";
 
 export interface HookContexts {
   beforeChat: BeforeChatContext;
@@ -43,9 +43,12 @@ export interface HookResults {
   transformMessages: SdkMessage[];
 }
 
-export type HookTiming = keyof HookContexts;
+/** Only timings in the list (core/hook-timings.ts): a context for another one does not compile. */
+type Listed<T extends HookTimingName> = T;
 
-/** In the order a turn reaches them; the one list lives with the event schemas. */
+export type HookTiming = Listed<keyof HookContexts>;
+
+/** In the order a turn reaches them; the one list lives with their names (core/hook-timings.ts). */
 export const HOOK_TIMINGS: readonly HookTiming[] = HookTimingSchema.options;
 
 /** A handler's `when` condition as it was tested for this call. */

@@ -4,20 +4,9 @@
  */
 import { useState } from "react";
 import type { HookTraceEntry } from "../../../main/core/events.ts";
+import { HOOK_TIMING_TABLE } from "../../../main/core/hook-timings.ts";
 import { ChevronIcon, HookIcon } from "./chat-icons.tsx";
 import { formatDuration } from "./format.ts";
-
-const TIMING_LABEL: Record<HookTraceEntry["timing"], string> = {
-  beforeChat: "before the model",
-  afterResponse: "after the response",
-  beforeToolExecution: "before a tool",
-  afterToolExecution: "after a tool",
-  onError: "on an error",
-  beforeCompaction: "before compaction",
-  afterCompaction: "after compaction",
-  onAgentSwitch: "on agent switch",
-  transformMessages: "transforming messages",
-};
 
 /** What a result label means to a person (HookTraceEntry.changed). */
 const CHANGE_LABEL: Record<string, string> = {
@@ -73,7 +62,7 @@ export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; t
           <li key={i} className={`hook hook-${e.status}`}>
             <span className="hook-dot" aria-hidden="true" />
             <span className="hook-source">{e.source}</span>
-            <span className="hook-timing">{TIMING_LABEL[e.timing]}</span>
+            <span className="hook-timing">{HOOK_TIMING_TABLE[e.timing].label}</span>
             <span className={`hook-status hook-status-${e.status}`}>
               {e.status === "ok" ? "ran" : e.status === "skipped" ? "skipped" : "failed"}
             </span>

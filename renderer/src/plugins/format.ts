@@ -5,6 +5,7 @@ import type {
   Problem,
   ReloadResult,
 } from "../../../main/bridge/contract.ts";
+import { hookPhases } from "../../../main/core/hook-timings.ts";
 import { formatProblem, problemLocation } from "../../../main/host/problem.ts";
 
 export const STATUS_LABEL: Record<PluginEntry["status"], string> = {
@@ -22,14 +23,7 @@ export const STATUS_HINT: Record<PluginEntry["status"], string> = {
 };
 
 /** Hook timings in the order they happen around a turn, with a heading per phase. */
-const HOOK_PHASES: { label: string; hooks: string[] }[] = [
-  { label: "Before the model", hooks: ["beforeChat", "transformMessages"] },
-  { label: "After the response", hooks: ["afterResponse"] },
-  { label: "Around tool calls", hooks: ["beforeToolExecution", "afterToolExecution"] },
-  { label: "On errors", hooks: ["onError"] },
-  { label: "Compaction", hooks: ["beforeCompaction", "afterCompaction"] },
-  { label: "Agent switch", hooks: ["onAgentSwitch"] },
-];
+const HOOK_PHASES: { label: string; hooks: string[] }[] = hookPhases();
 
 export function hooksByPhase(hooks: readonly string[]): { label: string; hooks: string[] }[] {
   const known = new Set(HOOK_PHASES.flatMap((p) => p.hooks));
