@@ -165,6 +165,7 @@ export class Engine {
     this.approvals = new ApprovalPolicy({
       globalHome: opts.homes.global,
       workdir: opts.homes.workdir,
+      tools: this.tools,
       warn: opts.warn,
     });
   }

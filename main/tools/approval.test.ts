@@ -4,6 +4,9 @@ import path from "node:path";
 import { test } from "node:test";
 import { YES_FOR_THIS_RUN, type Question, type QuestionPort } from "../host/questions.ts";
 import { approvalsFile, ApprovalPolicy, type ApprovalAnswer } from "./approval.ts";
+import { defineTool } from "./define.ts";
+import { builtinTools } from "./index.ts";
+import { ToolRegistry } from "./registry.ts";
 import { tempWorkspace } from "./test-support.ts";
 
 /** A host that answers approval questions from a list and records what it was asked. */
@@ -210,6 +213,34 @@ test("arguments a plugin rewrote are confirmed by a person: not by --yes, not by
       (await policy.decide("Read", { path: "a" }, { rewrittenBy: ["tidy"] })).allowed,
       true,
     );
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("defaults come from the tools: what each declares, an override keeping the one it replaces", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const tool = (name: string, extra: { approval?: "allow"; override?: boolean } = {}) =>
+      defineTool({
+        name,
+        description: name,
+        args: {},
+        parallel: true,
+        ...extra,
+        execute: async () => "",
+      });
+    const tools = new ToolRegistry();
+    for (const t of builtinTools()) tools.register(t);
+    tools.register(tool("Lookup", { approval: "allow" }));
+    tools.register(tool("Read", { override: true }));
+    tools.register(tool("plugin_tool"));
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project", tools });
+    assert.equal(await policy.rule("Lookup"), "allow");
+    assert.equal(await policy.rule("Read"), "allow");
+    assert.equal(await policy.rule("Bash"), "ask");
+    assert.equal(await policy.rule("plugin_tool"), "ask");
+    for (const t of builtinTools()) assert.ok(t.approval, `${t.name} declares its rule`);
   } finally {
     await ws.cleanup();
   }

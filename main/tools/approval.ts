@@ -8,8 +8,10 @@ import path from "node:path";
 import { writeAtomically } from "../config/atomic-write.ts";
 import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
+import { builtinTools } from "./index.ts";
+import type { ApprovalRule } from "./types.ts";
 
-export type ApprovalRule = "ask" | "allow" | "deny";
+export type { ApprovalRule };
 
 /** "always"/"never" answer this call and remember the rule for the workspace. */
 export type ApprovalAnswer = AnswerFor<"approval">;
@@ -29,28 +31,21 @@ export interface ApprovalDecision {
   reason?: string;
 }
 
-/** Reading and planning are harmless; changing files and running commands need a yes. */
-export const DEFAULT_APPROVAL_RULES: Readonly<Record<string, ApprovalRule>> = {
-  Read: "allow",
-  Glob: "allow",
-  Grep: "allow",
-  Ls: "allow",
-  TodoWrite: "allow",
-  Done: "allow",
-  // Loading a skill's text, and handing work to a sub-agent whose every call is approved on its
-  // own (a skill's !`cmd` lines ask as Bash does).
-  Skill: "allow",
-  Task: "allow",
-  // It asks the user itself (the plugin-activation question, with what the plugin would run).
-  activate_plugin: "allow",
-  Write: "ask",
-  Patch: "ask",
-  Bash: "ask",
+/** Where a tool's rule before anyone chose one is read: the `approval` its definition declares. */
+export interface ToolApprovals {
+  approval(toolName: string): ApprovalRule | undefined;
+}
+
+/** The built-in tools' own rules, for a policy given no tools. */
+const BUILTIN_APPROVALS: ToolApprovals = {
+  approval: (toolName) => builtinTools().find((t) => t.name === toolName)?.approval,
 };
 
 export interface ApprovalPolicyOptions {
   globalHome: string;
   workdir: string;
+  /** The tools whose declared rules are the defaults (the engine's registry); else the built-in tools. */
+  tools?: ToolApprovals;
   defaults?: Readonly<Record<string, ApprovalRule>>;
   /** Where the one-line report about an unreadable approvals file goes (default stderr). */
   warn?: (line: string) => void;
@@ -77,15 +72,16 @@ export class ApprovalPolicy {
     this.workdir = path.resolve(options.workdir);
   }
 
-  /** The rule a tool has before anyone chose one: the defaults, else "ask". */
-  private defaultRule(toolName: string): ApprovalRule {
-    return this.options.defaults?.[toolName] ?? DEFAULT_APPROVAL_RULES[toolName] ?? "ask";
+  /** The rule a tool has before anyone chose one: the defaults, else what the tool declares, else "ask". */
+  defaultRule(toolName: string): ApprovalRule {
+    const tools = this.options.tools ?? BUILTIN_APPROVALS;
+    return this.options.defaults?.[toolName] ?? tools.approval(toolName) ?? "ask";
   }
 
-  /** The rule in force for a tool here: remembered, else the default, else "ask". */
+  /** The rule in force for a tool here: remembered, else the default. */
   async rule(toolName: string): Promise<ApprovalRule> {
     const stored = (await this.load()).store[this.workdir]?.[toolName];
-    return stored ?? this.options.defaults?.[toolName] ?? DEFAULT_APPROVAL_RULES[toolName] ?? "ask";
+    return stored ?? this.defaultRule(toolName);
   }
 
   /** Rules remembered for this workspace. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ToolPaths } from "../../plugins/sdk/index.ts";
 import type { JsonSchema } from "../providers/types.ts";
 import { ToolError } from "./types.ts";
-import type { Tool, ToolContext, ToolSource, Validation } from "./types.ts";
+import type { ApprovalRule, Tool, ToolContext, ToolSource, Validation } from "./types.ts";
 
 type ObjectShape = Record<string, z.ZodType>;
 
@@ -18,6 +18,8 @@ export interface ToolDefinition<Shape extends ObjectShape> {
   source?: ToolSource;
   override?: boolean;
   optIn?: boolean;
+  /** Its rule before anyone chose one (the approval policy reads it); missing: "ask". */
+  approval?: ApprovalRule;
   execute(args: z.output<z.ZodObject<Shape>>, ctx: ToolContext): Promise<string>;
   paths?(args: z.output<z.ZodObject<Shape>>, ctx: ToolContext): ToolPaths;
   timeoutMs?(args: z.output<z.ZodObject<Shape>>): number | undefined;
@@ -43,6 +45,7 @@ export function defineTool<Shape extends ObjectShape>(def: ToolDefinition<Shape>
     parallel: def.parallel,
     override: def.override,
     optIn: def.optIn,
+    approval: def.approval,
     validate(args: unknown): Validation {
       const result = schema.safeParse(args);
       if (result.success) return { ok: true, value: result.data };

@@ -4,7 +4,7 @@
  */
 import { LayeredRegistry, type Registration } from "../lifecycle/layered.ts";
 import type { ToolSpec } from "../providers/types.ts";
-import type { Tool } from "./types.ts";
+import type { ApprovalRule, Tool } from "./types.ts";
 import { toolSpec } from "./types.ts";
 
 export interface ToolFilter {
@@ -56,6 +56,14 @@ export class ToolRegistry {
 
   names(): string[] {
     return this.layers.names();
+  }
+
+  /**
+   * The rule a name's tools declare for before anyone chose one: the lowest that declares one, so
+   * an override keeps the rule of the tool it replaces (rules are remembered by name, too).
+   */
+  approval(name: string): ApprovalRule | undefined {
+    return this.layers.contributions(name).find((t) => t.approval)?.approval;
   }
 
   filter(filter: ToolFilter = {}): Tool[] {

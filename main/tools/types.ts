@@ -6,6 +6,9 @@ import type { QuestionPort } from "../host/questions.ts";
 
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
 
+/** Whether a call runs without a question ("allow"), after one ("ask"), or never ("deny"). */
+export type ApprovalRule = "ask" | "allow" | "deny";
+
 export type Validation =
   { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
@@ -77,6 +80,11 @@ export interface Tool {
   readonly override?: boolean;
   /** Hidden unless an enabled list names it exactly (wildcards do not enable it). */
   readonly optIn?: boolean;
+  /**
+   * Its rule before anyone chose one (the user's always/never, approvals.json); missing: "ask".
+   * Plugin and MCP tools never declare one.
+   */
+  readonly approval?: ApprovalRule;
   /** Checks arguments against the schema; unknown fields, wrong types, missing required fail. */
   validate(args: unknown): Validation;
   /** Returns the output for the model; throws ToolError (or any Error) for a failed call. */

@@ -7,7 +7,7 @@ import type { AppSettingsStore } from "../../config/app-settings.ts";
 import type { ModelSource } from "../../engine/model-source.ts";
 import { readGlobalFeatures } from "../../code-plugins/loader/features-edit.ts";
 import { keyVariable, type ProvidersConfig } from "../../providers/index.ts";
-import { DEFAULT_APPROVAL_RULES, type ApprovalPolicy } from "../../tools/approval.ts";
+import type { ApprovalPolicy } from "../../tools/approval.ts";
 import type { ProviderView, SettingsView } from "../schemas/settings.ts";
 
 /** Where Settings stores a provider's key: ISLET_KEY_<NAME>. */
@@ -19,8 +19,8 @@ export function storedKeyName(provider: string): string {
 export interface SettingsViewPort {
   readonly globalHome: string;
   readonly workdir: string;
-  /** The tool rules remembered for this workspace, and their file. */
-  readonly approvals: Pick<ApprovalPolicy, "remembered" | "file">;
+  /** The tool rules remembered for this workspace, their file, and each tool's default. */
+  readonly approvals: Pick<ApprovalPolicy, "remembered" | "file" | "defaultRule">;
   toolNames(): string[];
   hasAgent(name: string): boolean;
 }
@@ -71,7 +71,7 @@ export async function settingsView(deps: ViewDeps): Promise<SettingsView> {
   }
   const remembered = await port.approvals.remembered();
   const tools = port.toolNames().map((tool) => {
-    const defaultRule = DEFAULT_APPROVAL_RULES[tool] ?? "ask";
+    const defaultRule = port.approvals.defaultRule(tool);
     return { tool, rule: remembered[tool] ?? defaultRule, defaultRule };
   });
   const features = await readGlobalFeatures(port.globalHome);

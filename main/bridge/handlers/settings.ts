@@ -33,7 +33,7 @@ const DRAFT_KEY = "ISLET_DRAFT_KEY";
 
 /** What the Settings calls ask of the engine. */
 export interface SettingsPort extends SettingsViewPort, Pick<ModelsPort, "models"> {
-  readonly approvals: Pick<ApprovalPolicy, "remembered" | "remember" | "file">;
+  readonly approvals: Pick<ApprovalPolicy, "remembered" | "remember" | "file" | "defaultRule">;
   /** The sandbox the plugins run in now; null with plugins off. */
   pluginBackend(): string | null;
 }

@@ -23,6 +23,8 @@ export function activatePluginTool(registry: ActivationRegistry): Tool {
     },
     // One question at a time; activation changes the tool set.
     parallel: false,
+    // It asks the user itself (the plugin-activation question, with what the plugin would run).
+    approval: "allow",
     // The user reads the consent details, then a runner may pull its image: not the usual 2 min.
     timeoutMs: () => 30 * 60_000,
     async execute({ name, reason }, ctx) {

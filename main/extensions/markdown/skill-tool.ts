@@ -23,6 +23,8 @@ export function createSkillTool(deps: {
       args: z.string().optional().describe("Arguments for the skill, if it takes any"),
     },
     parallel: true,
+    // Loading a skill's text (its !`cmd` lines ask as Bash does).
+    approval: "allow",
     source: "extension",
     async execute(args, ctx) {
       const found = deps.commands.get(args.skill);

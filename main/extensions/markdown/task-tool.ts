@@ -50,6 +50,8 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
       subagent_type: z.string().min(1).describe("The agent to run, by name"),
     },
     parallel: true,
+    // Handing work to a sub-agent, whose every call is approved on its own.
+    approval: "allow",
     source: "extension",
     timeoutMs: () => MAX_TIMEOUT_MS,
     async execute(args, ctx) {

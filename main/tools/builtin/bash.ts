@@ -23,6 +23,8 @@ export const bashTool = defineTool({
       .describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS})`),
   },
   parallel: false,
+  // Running commands needs a yes.
+  approval: "ask",
   timeoutMs: (args) => args.timeout_ms,
   async execute(args, ctx) {
     const result = await runShell(args.command, {

@@ -11,6 +11,7 @@ export const doneTool = defineTool({
     summary: z.string().min(1).describe("What was accomplished"),
   },
   parallel: false,
+  approval: "allow",
   async execute(args, ctx) {
     ctx.state.done = { summary: args.summary };
     return "Task marked as done.";

@@ -16,6 +16,7 @@ export const globTool = defineTool({
     path: z.string().min(1).optional().describe("Directory to search (default: working directory)"),
   },
   parallel: true,
+  approval: "allow",
   paths: (args, ctx) => ({ read: [resolveToolPath(ctx.workdir, args.path ?? ".")] }),
   // The search runs in a worker (search-pool.ts): a glob pattern can backtrack for minutes.
   execute: (args, ctx) =>

@@ -40,6 +40,7 @@ export const grepTool = defineTool({
       .describe(`Maximum lines/files listed (default ${DEFAULT_MAX_RESULTS})`),
   },
   parallel: true,
+  approval: "allow",
   paths: (args, ctx) => ({ read: [resolveToolPath(ctx.workdir, args.path ?? ".")] }),
   // The search runs in a worker (search-pool.ts): a pattern can backtrack for minutes.
   execute: (args, ctx) =>

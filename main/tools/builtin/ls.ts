@@ -18,6 +18,7 @@ export const lsTool = defineTool({
     path: z.string().min(1).optional().describe("Directory to list (default: working directory)"),
   },
   parallel: true,
+  approval: "allow",
   paths: (args, ctx) => ({ read: [resolveToolPath(ctx.workdir, args.path ?? ".")] }),
   async execute(args, ctx) {
     const dir = resolveToolPath(ctx.workdir, args.path ?? ".");

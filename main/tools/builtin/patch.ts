@@ -19,6 +19,8 @@ export const patchTool = defineTool({
     replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
   },
   parallel: false,
+  // Changing files needs a yes.
+  approval: "ask",
   paths: (args, ctx) => {
     const file = resolveToolPath(ctx.workdir, args.path);
     return { read: [file], write: [file], guard: [file], record: [file] };

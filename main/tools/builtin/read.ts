@@ -29,6 +29,8 @@ export const readTool = defineTool({
       .describe(`Number of lines to show (default ${DEFAULT_LIMIT})`),
   },
   parallel: true,
+  // Reading and planning are harmless: no question before they run.
+  approval: "allow",
   paths: (args, ctx) => {
     const file = resolveToolPath(ctx.workdir, args.path);
     return { read: [file], record: [file] };

@@ -26,6 +26,7 @@ export const todoWriteTool = defineTool({
       .describe("The complete list; it replaces the previous one"),
   },
   parallel: false,
+  approval: "allow",
   async execute(args, ctx) {
     ctx.state.todos = args.todos.map((t) => ({ content: t.content, status: t.status }));
     return summarizeTodos(ctx.state.todos);

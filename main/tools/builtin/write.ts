@@ -17,6 +17,8 @@ export const writeTool = defineTool({
     content: z.string().describe("The complete new file content"),
   },
   parallel: false,
+  // Changing files needs a yes.
+  approval: "ask",
   paths: (args, ctx) => {
     const file = resolveToolPath(ctx.workdir, args.path);
     return { write: [file], guard: [file], record: [file] };
