@@ -16,7 +16,7 @@ export interface Floor {
 export const FLOORS: readonly Floor[] = [
   {
     path: "main/core/",
-    what: "the engine's core types: messages, models, stats, conversation events, the version",
+    what: "core types and tables: messages, models, stats, events, provider kinds, sandbox backends, hook timings",
     node: false,
     packages: ["zod"],
   },
