@@ -115,7 +115,7 @@ export function realisticMessages(count: number, seed = 7): Message[] {
   return out;
 }
 
-/** The display events the engine saves beside a message (conversation/history.ts). */
+/** The display events the engine saves beside a message (main/core/history.ts). */
 export function eventsOf(m: Message): AgentEvent[] {
   if (m.role === "user") return [{ type: "user_message", text: m.content }];
   if (m.role === "tool")

@@ -124,7 +124,7 @@ export const INTERNAL_EVENTS = [
   event("tokens", { tokens: TokenStateSchema }),
   event("retry", { attempt: z.number(), delayMs: z.number(), reason: z.string() }),
   /**
-   * Output of a running tool as it arrives (agent/tool-output.ts: coalesced, capped; `dropped`:
+   * Output of a running tool as it arrives (main/turn/tool-output.ts: coalesced, capped; `dropped`:
    * characters left out just before `text`). Never saved: the `tool_result` is.
    */
   event("tool_output", { id: z.string(), text: z.string(), dropped: z.number().optional() }),

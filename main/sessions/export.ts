@@ -10,7 +10,7 @@ export const EXPORT_VERSION = 1;
 /**
  * The JSON export, version 1. Fields are only ever added; a change of meaning bumps `version`.
  * `messages` is the reconstructed history (removals and compaction applied), oldest first, each
- * a Message as in main/agent/message.ts; `stats` is null when the session never finished a turn.
+ * a Message as in main/core/message.ts; `stats` is null when the session never finished a turn.
  */
 export interface SessionExport {
   format: typeof EXPORT_FORMAT;

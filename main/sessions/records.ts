@@ -108,7 +108,7 @@ export const recordSchemas = {
    */
   state: z.object({ t: z.literal("state"), key: z.string().min(1), value: z.unknown() }),
   /**
-   * One display event (an AgentEvent of conversation/history.ts HISTORY_EVENT_TYPES), in the order
+   * One display event (an AgentEvent of main/core/history.ts HISTORY_EVENT_TYPES), in the order
    * it was emitted: what the app shows when the session is reopened. Only `type` is checked when
    * a file loads; the event is validated when the history is read (a bad one is skipped there).
    * Added within format 1: older readers skip it as an unknown record.
