@@ -34,6 +34,9 @@ export class ProblemError extends Error {
   }
 }
 
+/** Where problems go as they arise: the CLI prints each one's line, the bridge sends it whole. */
+export type ProblemSink = (problem: Problem) => void;
+
 /** `file:line:column`, as far as it is known; else the source. */
 export function problemLocation(p: Problem): string {
   if (p.file === undefined) return p.source;
@@ -41,14 +44,30 @@ export function problemLocation(p: Problem): string {
   return p.column === undefined ? `${p.file}:${p.line}` : `${p.file}:${p.line}:${p.column}`;
 }
 
-/** One line: `where: title (cause); suggestion`. */
-export function formatProblem(p: Problem): string {
-  let line = `${problemLocation(p)}: ${p.title}`;
-  if (p.cause) line += ` (${p.cause})`;
-  if (p.suggestion) line += `; ${p.suggestion}`;
-  return line.replace(/\s*\n\s*/g, " ");
+/** Whether the title names its own location first (`/s/x.jsonl is not a file`). */
+function titleLeads(p: Problem, location: string): boolean {
+  return p.title.startsWith(`${location} `);
 }
 
+/** The line after its location: `title (cause); suggestion`. */
+export function problemText(p: Problem): string {
+  const location = problemLocation(p);
+  let text = titleLeads(p, location) ? p.title.slice(location.length + 1) : p.title;
+  if (p.cause) text += ` (${p.cause})`;
+  if (p.suggestion) text += `; ${p.suggestion}`;
+  return text.replace(/\s*\n\s*/g, " ");
+}
+
+/**
+ * The one line a problem reads as, wherever it is shown (the CLI prints it, the app shows it):
+ * `where: title (cause); suggestion`. A title that starts with its location reads as a sentence
+ * about it (`/s/x.jsonl is not a file: skipped`), so the location is not repeated before it.
+ */
+export function formatProblem(p: Problem): string {
+  const location = problemLocation(p);
+  const line = `${location}${titleLeads(p, location) ? " " : ": "}${problemText(p)}`;
+  return line.replace(/\s*\n\s*/g, " ");
+}
 // `/abs/file.ts:3:14: text`, `C:\dir\file:3: text`, `/abs/plugin.yaml: text`, `name: text`.
 const FILE_POSITION = /^((?:[A-Za-z]:)?[^:\n]*[/\\][^:\n]*?):(\d+)(?::(\d+))?: (.+)$/s;
 const FILE_ONLY = /^((?:[A-Za-z]:)?[/\\~.][^:\n]*): (.+)$/s;

@@ -6,7 +6,7 @@ import type {
   ReloadResult,
   SandboxBackend,
 } from "../../../main/bridge/contract.ts";
-import { formatProblem, problemLocation } from "../../../main/host/problem.ts";
+import { formatProblem, problemText } from "../../../main/host/problem.ts";
 
 export const STATUS_LABEL: Record<PluginEntry["status"], string> = {
   active: "Active",
@@ -94,7 +94,7 @@ export function splitLocation(
 
 /** A problem as a short location (relative to `base`) and the rest of its line. */
 export function problemParts(problem: Problem, base?: string): { location: string; text: string } {
-  const text = formatProblem(problem).slice(problemLocation(problem).length + 2);
+  const text = problemText(problem);
   if (problem.file === undefined) return { location: problem.source, text };
   const position =
     problem.line === undefined
