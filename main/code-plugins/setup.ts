@@ -25,6 +25,7 @@ import type { PluginPort, PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
 import { createSandbox, DEFAULT_SANDBOX_BACKEND } from "../sandbox/backends.ts";
 import { DEFAULT_LIMITS, type SandboxBackendName, type SandboxLimits } from "../sandbox/types.ts";
+import type { Problem } from "../host/problem.ts";
 
 /** Which sandbox backend runs the plugins, and one line on why (shown by the plugin browser). */
 export interface ChosenBackend {
@@ -40,7 +41,7 @@ export interface PluginSetupOptions {
   /** Where the plugins' hooks, tools and commands go (the engine's contributions). */
   registrar: ContributionRegistrar;
   contextFallback: ContextFallback;
-  warn(line: string): void;
+  warn(problem: Problem): void;
   limits?: Partial<SandboxLimits>;
   /**
    * The host's own choice (SPEC §6): what runs when nobody chose a backend, and why. The desktop

@@ -24,12 +24,15 @@ export const Problem = z.strictObject({
 });
 export type Problem = z.infer<typeof Problem>;
 
-/** An error that carries its problem whole (a handler's refusal with a suggestion). */
+/**
+ * An error that carries its problem whole (a handler's refusal with a suggestion, a file a loader
+ * could not read). It reads as any Error does ("Error: <the problem's line>"), so code that throws
+ * one where it threw a plain Error changes nothing a person sees.
+ */
 export class ProblemError extends Error {
   readonly problem: Problem;
-  constructor(problem: Problem) {
-    super(formatProblem(problem));
-    this.name = "ProblemError";
+  constructor(problem: Problem, options?: ErrorOptions) {
+    super(formatProblem(problem), options);
     this.problem = problem;
   }
 }

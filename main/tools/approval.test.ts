@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { YES_FOR_THIS_RUN, type Question, type QuestionPort } from "../host/questions.ts";
 import { approvalsFile, ApprovalPolicy, type ApprovalAnswer } from "./approval.ts";
 import { tempWorkspace } from "./test-support.ts";
+import { formatProblem } from "../host/problem.ts";
 
 /** A host that answers approval questions from a list and records what it was asked. */
 function asking(answers: ApprovalAnswer[]): { questions: QuestionPort; asked: Question[] } {
@@ -157,7 +158,7 @@ test("a corrupt file is reported in one line, treated as empty, and kept aside o
     const policy = new ApprovalPolicy({
       globalHome: ws.dir,
       workdir: "/p",
-      warn: (l) => warnings.push(l),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
     assert.equal(await policy.rule("Read"), "allow");
     assert.equal(await policy.rule("Bash"), "ask");

@@ -4,6 +4,7 @@
  */
 import type { Engine } from "../../engine/engine.ts";
 import { chooseOutputStyle } from "../../extensions/output-styles/command.ts";
+import { formatProblem } from "../../host/problem.ts";
 import type { Chats } from "../chats.ts";
 import type { CallHandlers } from "../service.ts";
 
@@ -24,7 +25,7 @@ export function outputStyleHandlers(
       return {
         styles,
         current: session.state.outputStyle?.name ?? "default",
-        errors: found.errors,
+        errors: found.errors.map(formatProblem),
       };
     },
     "outputStyles/select": ({ conversationId, style }, { client }) => {

@@ -1,7 +1,6 @@
 /** `plugins/*`: the plugin browser's list, reload and restart; changes go to every client. */
 import type { Engine } from "../../engine/engine.ts";
 import { listExtensions } from "./extension-entries.ts";
-import { problemFromLine, type Problem } from "../../host/problem.ts";
 import { listPlugins } from "../../code-plugins/runtime/describe.ts";
 import type { PluginRuntime } from "../../code-plugins/runtime/runtime.ts";
 import type { PluginList, ReloadResult } from "../contract.ts";
@@ -23,16 +22,6 @@ function loadedPlugins(engine: Engine): PluginRuntime {
   return engine.plugins;
 }
 
-/** A loader problem with its file and position (messages may or may not start with the file). */
-export function loadProblem(problem: { file: string; message: string }): Problem {
-  let parsed = problemFromLine(problem.message, "plugins");
-  // "file: file:2:1: reason" (a problem that names its file twice): keep the precise one.
-  if (parsed.file !== undefined && parsed.title.startsWith(parsed.file))
-    parsed = problemFromLine(parsed.title, "plugins");
-  if (parsed.file !== undefined) return parsed;
-  return { source: "plugins", file: problem.file, title: problem.message };
-}
-
 export function pluginHandlers(
   engine: Engine,
   service: Pick<BridgeService, "emit">,
@@ -46,7 +35,7 @@ export function pluginHandlers(
       return {
         backend: runtime.backend,
         plugins: listPlugins(runtime),
-        problems: runtime.problems.map(loadProblem),
+        problems: runtime.problems,
         extensions,
       };
     },

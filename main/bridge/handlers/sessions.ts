@@ -4,6 +4,7 @@
  * written by a chat (see withSessionEvents).
  */
 import type { Engine } from "../../engine/engine.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 import { exportJson, exportMarkdown } from "../../sessions/export.ts";
 import type { LoadedSession } from "../../sessions/store.ts";
 import type { Chats } from "../chats.ts";
@@ -51,10 +52,11 @@ export function sessionHandlers(
   const store = engine.store;
   // A damaged session file is reported once, not on every refresh of every window's list.
   const warned = new Set<string>();
-  const warn = (line: string) => {
+  const warn = (problem: Problem) => {
+    const line = formatProblem(problem);
     if (warned.has(line)) return;
     warned.add(line);
-    service.emit(EVERYONE, "engine/warning", { source: "sessions", title: line });
+    service.emit(EVERYONE, "engine/warning", problem);
   };
   return {
     "sessions/list": async ({ query }, { signal }) => {

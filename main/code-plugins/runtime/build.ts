@@ -6,7 +6,7 @@
 import { ExecOutputRoute } from "../capabilities/exec-output.ts";
 import { HOOK_TIMINGS, type HookTiming } from "../../turn/hooks/types.ts";
 import { SandboxFault, type SandboxModule } from "../../sandbox/types.ts";
-import { LoadedPlugin, type PluginExports } from "./loaded-plugin.ts";
+import { LoadedPlugin, ownLine, type PluginExports } from "./loaded-plugin.ts";
 import { PluginLog } from "./plugin-log.ts";
 import type { BundleOutput, PluginPort, PluginSpec } from "./port.ts";
 import { commandSchemaSchema, describeIssue, toolSchemaSchema } from "./result-schema.ts";
@@ -203,10 +203,10 @@ export async function buildPlugin(
       bundle,
     };
   }
-  const warnings = [...spec.warnings, ...signatureWarnings(module)];
+  const texts = signatureWarnings(module);
   let exports: PluginExports;
   try {
-    exports = await probe(spec, module, port, warnings);
+    exports = await probe(spec, module, port, texts);
   } catch (err) {
     module.dispose();
     const message =
@@ -225,7 +225,9 @@ export async function buildPlugin(
     execOutput,
   });
   plugin.exports = exports;
+  // Signature warnings are the plugin's own; the manifest's name its plugin.yaml.
+  const warnings = [...spec.warnings, ...texts.map((title) => ({ source: spec.name, title }))];
   plugin.warnings.push(...warnings);
-  for (const w of warnings) log.write("warn", w);
+  for (const w of warnings) log.write("warn", ownLine(spec.name, w));
   return { plugin, condition, bundle };
 }

@@ -2,7 +2,7 @@
 import type { HookTiming } from "../../turn/hooks/types.ts";
 import type { PermissionState } from "../../host/questions.ts";
 import type { SandboxBackendName } from "../../sandbox/types.ts";
-import type { PluginStatus } from "./loaded-plugin.ts";
+import { ownLine, type PluginStatus } from "./loaded-plugin.ts";
 import type { PluginRuntime } from "./runtime.ts";
 
 export interface PluginInfo {
@@ -70,7 +70,7 @@ export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | u
       : null,
     sdk: spec.sdkStatus,
     backend: runtime.backend,
-    warnings: [...plugin.warnings],
+    warnings: plugin.warnings.map((w) => ownLine(name, w)),
     faults: plugin.totalFaults,
     lastFault: plugin.lastFault,
     restarts: plugin.restarts,

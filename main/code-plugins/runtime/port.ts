@@ -7,6 +7,7 @@ import type { ConditionCheck } from "./handlers.ts";
 import type { PluginLog } from "./plugin-log.ts";
 import type { HostCapabilities, PluginSandbox, SandboxLimits } from "../../sandbox/types.ts";
 import type { ToolConfig } from "../../../plugins/sdk/index.ts";
+import type { Problem } from "../../host/problem.ts";
 import type { PermissionState } from "../../host/questions.ts";
 
 export interface PluginSpec {
@@ -28,16 +29,11 @@ export interface PluginSpec {
   sdkProblem: string | undefined;
   sdkStatus: "compatible" | "incompatible" | "unchecked";
   /** Warnings from reading the manifest (unknown fields…). */
-  warnings: string[];
+  warnings: Problem[];
   /** plugin.yaml asks for WebAssembly (`permissions.wasm`); the sandbox has none otherwise. */
   allowWasm: boolean;
   /** `activation: on-demand`: discovered, loaded only once activated (PluginRuntime.activate). */
   onDemand?: boolean;
-}
-
-export interface LoadProblem {
-  file: string;
-  message: string;
 }
 
 export interface BundleOutput {
@@ -47,7 +43,7 @@ export interface BundleOutput {
 }
 
 export interface PluginPort {
-  discover(): Promise<{ plugins: PluginSpec[]; errors: LoadProblem[] }>;
+  discover(): Promise<{ plugins: PluginSpec[]; errors: Problem[] }>;
   /** Rejects with an Error whose message is the one-line (or per-line) build error. */
   bundle(spec: PluginSpec): Promise<BundleOutput>;
   /**
