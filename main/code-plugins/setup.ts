@@ -12,6 +12,7 @@ import type { EffectiveRights } from "./consent/requests.ts";
 import { conditionCheck, runBashCondition } from "./conditions/index.ts";
 import {
   bundlePlugin,
+  bundleProblem,
   loadPlugins,
   pluginCacheDir,
   pluginConfigFor,
@@ -21,7 +22,7 @@ import {
   type PluginFlags,
 } from "./loader/index.ts";
 import type { ContextFallback } from "./runtime/plugin-tool.ts";
-import type { PluginPort, PluginSpec } from "./runtime/port.ts";
+import { BundleError, type PluginPort, type PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
 import { createSandbox, DEFAULT_SANDBOX_BACKEND } from "../sandbox/backends.ts";
 import { DEFAULT_LIMITS, type SandboxBackendName, type SandboxLimits } from "../sandbox/types.ts";
@@ -142,7 +143,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     },
     async bundle(spec) {
       const result = await bundlePlugin({ entry: spec.entry, pluginDir: spec.dir, cacheDir });
-      if (!result.ok) throw new Error(result.message);
+      if (!result.ok) throw new BundleError(result.errors.map(bundleProblem));
       return { code: result.code, inputs: result.inputs };
     },
     condition: (text, workdir, spec) =>

@@ -1,7 +1,9 @@
 /**
  * A problem for the person using Islet: what went wrong, where (a file and position when known),
- * why, and what to do. Bridge errors, engine warnings and plugin load problems travel as these;
- * the CLI prints them as one line (formatProblem).
+ * why, and what to do. Bridge errors, engine warnings and plugin load problems travel as these
+ * from where they arise to the edge: the bridge sends them whole, the editor marks them, and the
+ * CLI prints each as one line. formatProblem is the one place a problem becomes a line; nothing
+ * reads a line back into a problem.
  *
  * Plain zod and no Node imports: the bridge contract (bundled into the renderer) uses the schema.
  */
@@ -70,32 +72,4 @@ export function formatProblem(p: Problem): string {
   const location = problemLocation(p);
   const line = `${location}${titleLeads(p, location) ? " " : ": "}${problemText(p)}`;
   return line.replace(/\s*\n\s*/g, " ");
-}
-// `/abs/file.ts:3:14: text`, `C:\dir\file:3: text`, `/abs/plugin.yaml: text`, `name: text`.
-const FILE_POSITION = /^((?:[A-Za-z]:)?[^:\n]*[/\\][^:\n]*?):(\d+)(?::(\d+))?: (.+)$/s;
-const FILE_ONLY = /^((?:[A-Za-z]:)?[/\\~.][^:\n]*): (.+)$/s;
-const SOURCE = /^([^\s:][^:\n]{0,80}?): (.+)$/s;
-
-/**
- * A problem from one of the engine's one-line reports (`where: what`), which name their file as
- * `file:line:column:` or `file:` and otherwise start with who reports it. formatProblem gives the
- * same line back, so the app shows what the CLI prints.
- */
-export function problemFromLine(line: string, source: string): Problem {
-  const positioned = FILE_POSITION.exec(line);
-  if (positioned && Number(positioned[2]) > 0 && Number(positioned[3] ?? 1) > 0) {
-    const [, file, row, column, title] = positioned;
-    return {
-      source,
-      file,
-      line: Number(row),
-      ...(column !== undefined ? { column: Number(column) } : {}),
-      title,
-    };
-  }
-  const inFile = FILE_ONLY.exec(line);
-  if (inFile) return { source, file: inFile[1], title: inFile[2] };
-  const named = SOURCE.exec(line);
-  if (named) return { source: named[1], title: named[2] };
-  return { source, title: line };
 }

@@ -64,6 +64,8 @@ export class LoadedPlugin {
   status: PluginStatus;
   /** Why it failed to load or was marked errored. */
   error: string | undefined;
+  /** Why it failed to load, whole: where each problem is (a bundle error's file, line, column). */
+  problems: Problem[];
   /** Manifest warnings (in plugin.yaml) and its own (signatures, a shadowed command…). */
   readonly warnings: Problem[] = [];
   exports: PluginExports = { hooks: [], tool: null, command: null };
@@ -85,6 +87,7 @@ export class LoadedPlugin {
     name: string;
     status: PluginStatus;
     error?: string;
+    problems?: Problem[];
     module: SandboxModule | null;
     relaunch: (() => Promise<SandboxModule>) | null;
     log: PluginLog;
@@ -94,6 +97,7 @@ export class LoadedPlugin {
     this.name = opts.name;
     this.status = opts.status;
     this.error = opts.error;
+    this.problems = opts.problems ?? [];
     this.module = opts.module;
     this.relaunch = opts.relaunch;
     this.log = opts.log;

@@ -7,7 +7,7 @@ import type { ConditionCheck } from "./handlers.ts";
 import type { PluginLog } from "./plugin-log.ts";
 import type { HostCapabilities, PluginSandbox, SandboxLimits } from "../../sandbox/types.ts";
 import type { ToolConfig } from "../../../plugins/sdk/index.ts";
-import type { Problem } from "../../host/problem.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 import type { PermissionState } from "../../host/questions.ts";
 
 export interface PluginSpec {
@@ -36,6 +36,16 @@ export interface PluginSpec {
   onDemand?: boolean;
 }
 
+/** A bundle that failed: one line per error, and the same errors whole (file, line, column). */
+export class BundleError extends Error {
+  readonly problems: Problem[];
+  constructor(problems: Problem[]) {
+    super(problems.map(formatProblem).join("\n"));
+    this.name = "BundleError";
+    this.problems = problems;
+  }
+}
+
 export interface BundleOutput {
   code: string;
   /** Every file the bundle read (the watcher maps changes back to the plugin through them). */
@@ -44,7 +54,7 @@ export interface BundleOutput {
 
 export interface PluginPort {
   discover(): Promise<{ plugins: PluginSpec[]; errors: Problem[] }>;
-  /** Rejects with an Error whose message is the one-line (or per-line) build error. */
+  /** Rejects with a BundleError (or an Error whose message says why it could not bundle). */
   bundle(spec: PluginSpec): Promise<BundleOutput>;
   /**
    * Throws with a clear message for an invalid expression. `spec`: the plugin whose manifest holds

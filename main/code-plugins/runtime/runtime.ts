@@ -31,6 +31,8 @@ interface Entry {
   contributions: ScopedRegistrar | null;
   /** The last reload attempt failed; the previous version keeps serving. */
   reloadError?: string;
+  /** The same failure whole (a bundle error's file, line and column). */
+  reloadProblems?: Problem[];
 }
 
 const LOAD_CONCURRENCY = 4;
@@ -186,6 +188,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     if (built.plugin.status === "failed" && current && current.plugin.status === "active") {
       // Atomic swap, failure side: the last good version keeps serving.
       current.reloadError = built.plugin.error;
+      current.reloadProblems = built.plugin.problems;
       report = { name: spec.name, ok: false, ms, error: built.plugin.error };
     } else {
       await this.install(spec, built, true);
@@ -234,6 +237,9 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
         built.plugin.dispose();
         built.plugin.status = "failed";
         built.plugin.error = `${spec.manifestFile}: ${(err as Error).message}`;
+        built.plugin.problems = [
+          { source: spec.name, file: spec.manifestFile, title: (err as Error).message },
+        ];
       }
     }
     if (built.plugin.status === "active" && exp.command) {
@@ -309,9 +315,20 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     return () => this.reportListeners.delete(listener);
   }
 
-  get(name: string): { spec: PluginSpec; plugin: LoadedPlugin; reloadError?: string } | undefined {
+  get(
+    name: string,
+  ):
+    | { spec: PluginSpec; plugin: LoadedPlugin; reloadError?: string; reloadProblems?: Problem[] }
+    | undefined {
     const e = this.entries.get(name);
-    return e && { spec: e.spec, plugin: e.plugin, reloadError: e.reloadError };
+    return (
+      e && {
+        spec: e.spec,
+        plugin: e.plugin,
+        reloadError: e.reloadError,
+        reloadProblems: e.reloadProblems,
+      }
+    );
   }
 
   /**
