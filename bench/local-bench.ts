@@ -33,6 +33,7 @@ import {
 import type { LoadedInfo } from "../main/providers/local/protocol.ts";
 import type { Figure } from "./figure.ts";
 import { measureRates } from "./local-rate.ts";
+import { formatProblem } from "../main/host/problem.ts";
 
 /**
  * One thread: llama.cpp's threads wait for each other at every step, so on a busy machine (this
@@ -155,7 +156,7 @@ async function firstTokenOfTurn20(dirs: ReturnType<typeof setup>): Promise<Figur
     workdir: dirs.workdir,
     env: {},
     plugins: {},
-    warn: (l) => console.error(l),
+    warn: (problem) => console.error(formatProblem(problem)),
   });
   const RUNS = 2;
   const firsts: number[] = [];

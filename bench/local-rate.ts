@@ -14,6 +14,7 @@ import { toChatHistory } from "../main/providers/local/runtime/history.ts";
 import { toGrammarSchema } from "../main/providers/local/runtime/tool-schema.ts";
 import { withTextProtocol } from "../main/providers/local/runtime/tool-syntax.ts";
 import type { ChatRequest } from "../main/providers/types.ts";
+import { formatProblem } from "../main/host/problem.ts";
 
 const RUNS = 7;
 
@@ -56,7 +57,7 @@ export async function measureRates(opts: {
     env: {},
     plugins: {},
     maxSteps: 1,
-    warn: (l) => console.error(l),
+    warn: (problem) => console.error(formatProblem(problem)),
   });
   const llama = await getLlama({
     build: "never",

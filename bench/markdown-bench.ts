@@ -15,6 +15,7 @@ import { resolveHomes } from "../main/config/homes.ts";
 import { toolSpec } from "../main/tools/types.ts";
 import type { AgentConfig } from "../main/agents/definition.ts";
 import type { ResolvedModel } from "../main/turn/state.ts";
+import { ProblemError } from "../main/host/problem.ts";
 
 const SKILLS = 50;
 const COMMANDS = 20;
@@ -42,8 +43,8 @@ function engineWith(skills: number, commands: number): { engine: Engine; clean()
     resolveModel: (_agent: AgentConfig): Promise<ResolvedModel> => {
       throw new Error("no model in this benchmark");
     },
-    warn: (line) => {
-      throw new Error(line);
+    warn: (problem) => {
+      throw new ProblemError(problem);
     },
   });
   return { engine, clean: () => rmSync(root, { recursive: true, force: true }) };

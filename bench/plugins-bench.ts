@@ -24,6 +24,7 @@ import type { PluginRuntime } from "../main/code-plugins/runtime/runtime.ts";
 import type { SandboxBackendName } from "../main/sandbox/types.ts";
 import { watchPlugins } from "../main/code-plugins/runtime/watch.ts";
 import type { Figure } from "./figure.ts";
+import { formatProblem } from "../main/host/problem.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]) =>
@@ -117,7 +118,7 @@ async function setup(count: number): Promise<{
     env: {},
     registrar: contributions.registrar(),
     contextFallback: realisticContext,
-    warn: (l) => console.error(l),
+    warn: (problem) => console.error(formatProblem(problem)),
   });
   return {
     root,

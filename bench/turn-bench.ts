@@ -27,6 +27,7 @@ import { SessionStore } from "../main/sessions/store.ts";
 import { defineTool } from "../main/tools/define.ts";
 import { ToolRegistry } from "../main/tools/registry.ts";
 import { newToolSessionState, toolSpec } from "../main/tools/types.ts";
+import { formatProblem } from "../main/host/problem.ts";
 
 const ANSWER_TOKENS = 2000;
 const RUNS = 30;
@@ -83,7 +84,7 @@ async function tenPlugins(
     contextFallback: () => {
       throw new Error("no plugin tools here");
     },
-    warn: (l) => console.error(l),
+    warn: (problem) => console.error(formatProblem(problem)),
   });
   return { runtime, contributions };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { loadHomeAgents, parseAgentFile } from "./load.ts";
+import { formatProblem } from "../host/problem.ts";
 
 test("an agent file: frontmatter fields, body as system prompt, name from the file", () => {
   const a = parseAgentFile(
@@ -46,8 +47,8 @@ test("project agents override global ones; broken files are reported and skipped
     assert.ok(agents.has("default"));
     assert.ok(!agents.has("broken"));
     assert.equal(errors.length, 2);
-    assert.match(errors[0], /broken\.md: max_steps/);
-    assert.match(errors[1], /coder\.md: failover: unknown agent "ghost"/);
+    assert.match(formatProblem(errors[0]), /broken\.md: max_steps/);
+    assert.match(formatProblem(errors[1]), /coder\.md: failover: unknown agent "ghost"/);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

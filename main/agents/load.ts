@@ -9,12 +9,14 @@ import path from "node:path";
 import { z } from "zod";
 import { configDir } from "../config/homes.ts";
 import {
+  fileProblem,
   looseText,
   readMarkdownFile,
   toolList,
   toolPatterns,
   type Loaded,
 } from "../config/frontmatter-fields.ts";
+import type { Problem } from "../host/problem.ts";
 import { markdownFiles } from "../config/markdown-walk.ts";
 import { DEFAULT_AGENT, DEFAULT_MAX_STEPS, type AgentConfig } from "./definition.ts";
 
@@ -37,17 +39,17 @@ const AGENT_FIELDS = {
 
 export interface AgentLoad {
   agents: Map<string, AgentConfig>;
-  /** One line per broken file; broken files are skipped, the rest load. */
-  errors: string[];
+  /** One per broken file; broken files are skipped, the rest load. */
+  errors: Problem[];
   /** Unknown fields (the file loaded). */
-  warnings: string[];
+  warnings: Problem[];
 }
 
 export function readAgentFile(
   file: string,
   text: string,
   opts: { namespace?: string } = {},
-): { agent: AgentConfig; warnings: string[] } {
+): { agent: AgentConfig; warnings: Problem[] } {
   const { data: d, body, warnings } = readMarkdownFile(file, text, AGENT_FIELDS);
   const bare = d.name ?? path.basename(file).replace(/\.md$/i, "");
   return {
@@ -83,17 +85,23 @@ export function loadAgents(dir: string, opts: { namespace?: string } = {}): Load
       out.items.push(agent);
       out.warnings.push(...warnings);
     } catch (err) {
-      out.errors.push((err as Error).message);
+      out.errors.push(fileProblem(err, file));
     }
   }
   return out;
 }
 
+/** An agent's failover names no agent: in its file, or (a built-in one) under its name. */
+export function unknownFailover(agent: AgentConfig, next: string): Problem {
+  const title = `failover: unknown agent "${next}"`;
+  return agent.file ? { source: "agents", file: agent.file, title } : { source: agent.name, title };
+}
+
 /** The homes' agents (later homes override earlier ones) and the built-in default. */
 export function loadHomeAgents(homeLayers: readonly string[]): AgentLoad {
   const agents = new Map<string, AgentConfig>([[DEFAULT_AGENT.name, DEFAULT_AGENT]]);
-  const errors: string[] = [];
-  const warnings: string[] = [];
+  const errors: Problem[] = [];
+  const warnings: Problem[] = [];
   for (const home of homeLayers) {
     const loaded = loadAgents(configDir(home, "agents"));
     for (const agent of loaded.items) agents.set(agent.name, agent);
@@ -102,8 +110,7 @@ export function loadHomeAgents(homeLayers: readonly string[]): AgentLoad {
   }
   for (const agent of agents.values()) {
     for (const next of agent.failover) {
-      if (!agents.has(next))
-        errors.push(`${agent.file ?? agent.name}: failover: unknown agent "${next}"`);
+      if (!agents.has(next)) errors.push(unknownFailover(agent, next));
     }
   }
   return { agents, errors, warnings };

@@ -80,6 +80,8 @@ export const PluginEntry = z.strictObject({
   status: z.enum(["active", "disabled", "failed", "errored"]),
   error: z.string().nullable(),
   reloadError: z.string().nullable(),
+  /** What `reloadError` (else `error`) is about, whole: the app shows each one's place. */
+  problems: z.array(Problem),
   source: z.enum(["global", "project"]),
   dir: z.string(),
   entry: z.string(),
@@ -129,6 +131,8 @@ export const ReloadResult = z.strictObject({
   ok: z.boolean(),
   ms: z.number(),
   error: z.string().optional(),
+  /** What `error` is about, whole (file, line, column). */
+  problems: z.array(Problem).optional(),
 });
 export type ReloadResult = z.infer<typeof ReloadResult>;
 

@@ -6,7 +6,7 @@
 import { JsonAppSettingsStore, type AppSettingsStore } from "../config/app-settings.ts";
 import { createEngine, type HostOptions } from "../engine/bootstrap.ts";
 import type { Engine } from "../engine/engine.ts";
-import { problemFromLine } from "../host/problem.ts";
+import type { Problem } from "../host/problem.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { Chats } from "./chats.ts";
 import { chatsPort, enginePorts } from "./engine-ports.ts";
@@ -25,7 +25,7 @@ export interface BridgeHost {
 export async function openBridgeHost(
   opts: Omit<HostOptions, "warn"> & {
     host: HostInfo;
-    warn?(line: string): void;
+    warn?(problem: Problem): void;
     /** The app's settings file; default: the engine's own JSON store in the global home. */
     settings?: AppSettingsStore;
     /** Plugin packs; default: the pack manager on the engine's homes. */
@@ -42,10 +42,10 @@ export async function openBridgeHost(
   // goes to the conversation's windows (Chats).
   const engineQuestions: QuestionPort = opts.questions ?? questions.port(() => EVERYONE);
   // Warnings while loading reach no UI (none is connected yet; the plugin list carries the
-  // plugin problems); later ones are pushed to every window as problems.
-  const warn = (line: string) => {
-    opts.warn?.(line);
-    service.emit(EVERYONE, "engine/warning", problemFromLine(line, "engine"));
+  // plugin problems); later ones are pushed to every window, whole.
+  const warn = (problem: Problem) => {
+    opts.warn?.(problem);
+    service.emit(EVERYONE, "engine/warning", problem);
   };
   const engine = await createEngine({ ...opts, questions: engineQuestions, warn });
   const chats = new Chats(chatsPort(engine), service, questions);

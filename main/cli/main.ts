@@ -1,6 +1,6 @@
 /** The `islet` command line (SPEC §10). Exit codes: 0 success, 1 failure, 2 bad usage. */
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
-import { processOutput, type Output } from "./render.ts";
+import { processOutput, type Output, warningLines } from "./render.ts";
 import { USAGE, UsageError } from "./usage.ts";
 import { APP_VERSION } from "../core/version.ts";
 
@@ -25,7 +25,7 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
           envFile: values["env-file"],
           plugins: pluginFlags(values),
           questions: cliQuestions({ yes: values.yes, interactive: terminalAttached() }),
-          warn: (l) => io.err(`warning: ${l}\n`),
+          warn: warningLines(io),
         });
         try {
           await engine.askPluginPermissions();

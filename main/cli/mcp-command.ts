@@ -1,7 +1,7 @@
 /** `islet mcp list [--json]`: each MCP server with its source, status and tools (servers are started to list them). */
 import type { McpServerStatus } from "../extensions/mcp/manager.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
 export async function mcpCommand(argv: string[], io: Output): Promise<number> {
@@ -21,7 +21,7 @@ export async function mcpCommand(argv: string[], io: Output): Promise<number> {
     envFile: values["env-file"],
     plugins: pluginFlags(values),
     questions: cliQuestions({ yes: values.yes, interactive: terminalAttached() }),
-    warn: (l) => io.err(`warning: ${l}\n`),
+    warn: warningLines(io),
   });
   try {
     await engine.mcp.startAll();

@@ -17,7 +17,7 @@ import type { PackInstallQuestion, PackUpdateQuestion } from "../host/questions.
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import { progressPrinter } from "./pack-progress.ts";
 import { cliQuestions, terminalAttached } from "./questions-tty.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
 const short = (commit: string | undefined) => (commit ? commit.slice(0, 12) : "");
@@ -97,7 +97,7 @@ export async function packsCommand(
   if (positionals.length > 2)
     throw new UsageError(`plugins ${sub}: one ${sub === "add" ? "source" : "name"} at a time`);
   const homes = resolveHomes({ home: values.home, workdir: values.workdir });
-  const manager = packManager({ homes, env: process.env, warn: (l) => io.err(`warning: ${l}\n`) });
+  const manager = packManager({ homes, env: process.env, warn: warningLines(io) });
   const interactive = terminalAttached();
   const progress = progressPrinter({ isTTY: process.stderr.isTTY, write: (t) => io.err(t) });
   const hooks: PackOperationHooks = {

@@ -9,7 +9,7 @@ import { GrantStore, grantKey } from "../code-plugins/consent/grants.ts";
 import { itemKey, requestedItems } from "../code-plugins/consent/requests.ts";
 import { loadPlugins } from "../code-plugins/loader/index.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
 export async function permissionsCommand(argv: string[], io: Output): Promise<number> {
@@ -21,7 +21,7 @@ export async function permissionsCommand(argv: string[], io: Output): Promise<nu
   const name = positionals[1];
   if (!name) throw new UsageError("plugins permissions: a plugin name is required");
   const homes = resolveHomes({ home: values.home, workdir: values.workdir });
-  const store = new GrantStore(homes.global, (l) => io.err(`warning: ${l}\n`));
+  const store = new GrantStore(homes.global, warningLines(io));
   if (values.reset) {
     const n = await store.revoke(name);
     io.out(

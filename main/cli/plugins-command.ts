@@ -7,7 +7,8 @@ import { createEngine } from "../engine/bootstrap.ts";
 import { listPlugins, pluginInfo, type PluginInfo } from "../code-plugins/runtime/describe.ts";
 import { describeHooks } from "../code-plugins/runtime/commands.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
+import { formatProblem } from "../host/problem.ts";
 import { UsageError } from "./usage.ts";
 import { describePermission } from "../host/permission-text.ts";
 import { permissionsCommand } from "./plugin-permissions-command.ts";
@@ -92,20 +93,25 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
     workdir: values.workdir,
     envFile: values["env-file"],
     plugins: pluginFlags(values),
-    warn: (line) => io.err(`warning: ${line}\n`),
+    warn: warningLines(io),
   });
   try {
     const runtime = engine.plugins!;
     const packs = await packManager({
       homes: engine.homes,
-      warn: (l) => io.err(`warning: ${l}\n`),
+      warn: warningLines(io),
     }).list();
     if (sub === "list") {
       const all = listPlugins(runtime);
       const onDemand = engine.activation.list();
+      // `--json` keeps its shape: each problem as its file (or flag) and its line.
+      const problems = runtime.problems.map((p) => ({
+        file: p.file ?? p.source,
+        message: formatProblem(p),
+      }));
       if (values.json)
         io.out(
-          `${JSON.stringify({ backend: runtime.backend, plugins: all, onDemand, problems: runtime.problems, packs }, null, 2)}\n`,
+          `${JSON.stringify({ backend: runtime.backend, plugins: all, onDemand, problems, packs }, null, 2)}\n`,
         );
       else
         io.out(

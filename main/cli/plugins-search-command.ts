@@ -7,11 +7,11 @@ import { JsonAppSettingsStore } from "../config/app-settings.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { searchCatalog } from "../host/catalog-search.ts";
 import { installedFromCatalog } from "../packs/catalog/installed.ts";
-import { loadCatalogs, type CatalogPack } from "../packs/catalog/load.ts";
+import { loadCatalogs, statusLines, type CatalogPack } from "../packs/catalog/load.ts";
 import { defaultCatalogFile } from "../packs/catalog/sources.ts";
 import { packManager, type InstalledPack } from "../packs/index.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
 
 export interface SearchDeps {
   /** The installed packs of both scopes (the pack manager's list). */
@@ -52,7 +52,7 @@ export async function searchCommand(
   // argv is the whole `plugins` command line: positionals[0] is "search".
   const term = positionals.slice(1).join(" ");
   const homes = resolveHomes({ home: values.home, workdir: values.workdir });
-  const warn = (line: string) => io.err(`warning: ${line}\n`);
+  const warn = warningLines(io);
   const { catalogs } = await new JsonAppSettingsStore(homes.global, warn).read();
   const [set, installed] = await Promise.all([
     loadCatalogs({
@@ -71,7 +71,8 @@ export async function searchCommand(
   const matches = installedFromCatalog(found, installed);
   if (values.json) {
     const packs = found.map((p) => ({ ...p, installed: matches.get(p)?.[0] ?? null }));
-    io.out(`${JSON.stringify({ packs, catalogs: set.catalogs }, null, 2)}\n`);
+    const statuses = set.catalogs.map(statusLines);
+    io.out(`${JSON.stringify({ packs, catalogs: statuses }, null, 2)}\n`);
     return 0;
   }
   if (found.length === 0) {

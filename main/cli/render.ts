@@ -1,5 +1,6 @@
 /** How `islet run` shows events: JSON lines, or text for a person (answer on stdout, the rest on stderr). */
 import { AgentEvent, PUBLIC_EVENT_TYPES, type EventSink } from "../core/events.ts";
+import { formatProblem, type ProblemSink } from "../host/problem.ts";
 
 export interface Output {
   out(text: string): void;
@@ -10,6 +11,11 @@ export const processOutput: Output = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
 };
+
+/** Where the CLI's problems go: one `warning:` line each on stderr. */
+export function warningLines(io: Output): ProblemSink {
+  return (problem) => io.err(`warning: ${formatProblem(problem)}\n`);
+}
 
 /**
  * `run --json`: the public events, one JSON object per line, each checked against its schema

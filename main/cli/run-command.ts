@@ -10,7 +10,7 @@ import {
   parseVars,
   pluginFlags,
 } from "./options.ts";
-import { jsonRenderer, textRenderer, type Output } from "./render.ts";
+import { jsonRenderer, textRenderer, type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
 async function readStdin(): Promise<string> {
@@ -46,7 +46,7 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     maxSteps,
     vars,
     plugins: pluginFlags(values),
-    warn: (line) => io.err(`warning: ${line}\n`),
+    warn: warningLines(io),
   });
   // Plugins asking for more than they were granted: asked before the turn, so it runs with them.
   await engine.askPluginPermissions();

@@ -7,7 +7,7 @@ import { resolveHomes } from "../config/homes.ts";
 import { homeSecretStore } from "../secrets/home-file.ts";
 import { assertRendererBuilt, startServer } from "../serve/server.ts";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parseFlags, parseVars, pluginFlags } from "./options.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 import { cliQuestions, terminalAttached } from "./questions-tty.ts";
 
@@ -29,7 +29,7 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
     throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
   const port = parsePort(values.port);
   assertRendererBuilt();
-  const warn = (line: string) => io.err(`warning: ${line}\n`);
+  const warn = warningLines(io);
   const globalHome = resolveHomes({ home: values.home, workdir: values.workdir }).global;
   const host = await openBridgeHost({
     home: values.home,

@@ -4,7 +4,7 @@ import { exportJson, exportMarkdown } from "../sessions/export.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { SessionStore } from "../sessions/store.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
 const USAGE =
@@ -26,11 +26,11 @@ export async function sessionsCommand(argv: string[], io: Output): Promise<numbe
     resolveHomes({ home: values.home, workdir: values.workdir }).global,
   );
   const [sub, ...rest] = positionals;
-  const warn = (line: string) => io.err(`warning: ${line}\n`);
+  const warn = warningLines(io);
   // Damaged lines, worded as resuming the session reports them (reconstruct.ts).
   const load = async (what: string) => {
     const loaded = await store.load(await store.resolve(need(rest[0], what)));
-    for (const line of loaded.warnings) warn(line);
+    for (const problem of loaded.warnings) warn(problem);
     return loaded;
   };
   switch (sub) {

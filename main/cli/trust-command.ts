@@ -4,7 +4,7 @@ import { resolveHomes } from "../config/homes.ts";
 import { TrustStore } from "../trust/store.ts";
 import { projectWidening } from "../trust/held-back.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
-import type { Output } from "./render.ts";
+import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
 export async function trustCommand(argv: string[], io: Output): Promise<number> {
@@ -14,7 +14,7 @@ export async function trustCommand(argv: string[], io: Output): Promise<number> 
   });
   const [sub = "list", dir] = positionals;
   const homes = resolveHomes({ home: values.home, workdir: values.workdir });
-  const store = new TrustStore(homes.global, (l) => io.err(`warning: ${l}\n`));
+  const store = new TrustStore(homes.global, warningLines(io));
   const folder = path.resolve(homes.workdir, dir ?? ".");
   switch (sub) {
     case "list": {

@@ -12,6 +12,7 @@ import type { EffectiveRights } from "./consent/requests.ts";
 import { conditionCheck, runBashCondition } from "./conditions/index.ts";
 import {
   bundlePlugin,
+  bundleProblem,
   loadPlugins,
   pluginCacheDir,
   pluginConfigFor,
@@ -21,10 +22,11 @@ import {
   type PluginFlags,
 } from "./loader/index.ts";
 import type { ContextFallback } from "./runtime/plugin-tool.ts";
-import type { PluginPort, PluginSpec } from "./runtime/port.ts";
+import { BundleError, type PluginPort, type PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
 import { createSandbox, DEFAULT_SANDBOX_BACKEND } from "../sandbox/backends.ts";
 import { DEFAULT_LIMITS, type SandboxBackendName, type SandboxLimits } from "../sandbox/types.ts";
+import type { Problem } from "../host/problem.ts";
 
 /** Which sandbox backend runs the plugins, and one line on why (shown by the plugin browser). */
 export interface ChosenBackend {
@@ -40,7 +42,7 @@ export interface PluginSetupOptions {
   /** Where the plugins' hooks, tools and commands go (the engine's contributions). */
   registrar: ContributionRegistrar;
   contextFallback: ContextFallback;
-  warn(line: string): void;
+  warn(problem: Problem): void;
   limits?: Partial<SandboxLimits>;
   /**
    * The host's own choice (SPEC §6): what runs when nobody chose a backend, and why. The desktop
@@ -141,7 +143,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     },
     async bundle(spec) {
       const result = await bundlePlugin({ entry: spec.entry, pluginDir: spec.dir, cacheDir });
-      if (!result.ok) throw new Error(result.message);
+      if (!result.ok) throw new BundleError(result.errors.map(bundleProblem));
       return { code: result.code, inputs: result.inputs };
     },
     condition: (text, workdir, spec) =>

@@ -9,6 +9,7 @@ import { test } from "node:test";
 import Conf from "conf";
 import { tempDir } from "../code-plugins/loader/testing.ts";
 import { appSettingsFile, JsonAppSettingsStore } from "./app-settings.ts";
+import { formatProblem } from "../host/problem.ts";
 
 test("settings.json is shared with electron-store's format both ways", async () => {
   const dir = tempDir("islet-app-settings-");
@@ -22,7 +23,7 @@ test("settings.json is shared with electron-store's format both ways", async () 
     conf().set({ theme: "dark", windowBounds: { width: 900 } });
     assert.equal(conf().path, appSettingsFile(dir.root));
     const warnings: string[] = [];
-    const store = new JsonAppSettingsStore(dir.root, (l) => warnings.push(l));
+    const store = new JsonAppSettingsStore(dir.root, (p) => warnings.push(formatProblem(p)));
     assert.deepEqual(await store.read(), { theme: "dark", defaultAgent: "default", catalogs: [] });
     await store.update({ theme: "light", defaultAgent: "reviewer" });
     const back = conf();
@@ -41,7 +42,7 @@ test("a bad value falls back alone; a damaged file is kept aside, not overwritte
     const file = appSettingsFile(dir.root);
     writeFileSync(file, JSON.stringify({ theme: "purple", defaultAgent: "reviewer" }));
     const warnings: string[] = [];
-    const store = new JsonAppSettingsStore(dir.root, (l) => warnings.push(l));
+    const store = new JsonAppSettingsStore(dir.root, (p) => warnings.push(formatProblem(p)));
     assert.deepEqual(await store.read(), {
       theme: "system",
       defaultAgent: "reviewer",

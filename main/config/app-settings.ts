@@ -8,6 +8,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { JsonStore } from "./json-store.ts";
+import type { ProblemSink } from "../host/problem.ts";
 
 export const THEMES = ["system", "light", "dark"] as const;
 export type Theme = (typeof THEMES)[number];
@@ -66,7 +67,7 @@ export function withDefaults(data: unknown): AppSettings {
 export class JsonAppSettingsStore implements AppSettingsStore {
   readonly #store: JsonStore<AppSettingsFile>;
 
-  constructor(globalHome: string, warn: (line: string) => void) {
+  constructor(globalHome: string, warn: ProblemSink) {
     this.#store = new JsonStore(appSettingsFile(globalHome), AppSettingsFile, () => ({}), warn);
   }
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { parseFrontmatter } from "./frontmatter.ts";
+import { ProblemError, type Problem } from "../host/problem.ts";
 
 /** "Read, Bash(git add:*)", "Read Grep" or a list: separators inside parentheses are kept. */
 export const toolList = z
@@ -64,11 +65,28 @@ function plainLines(block: string): Record<string, unknown> | null {
 export interface MarkdownFile<T> {
   data: T;
   body: string;
-  /** One line each: unknown fields, ignored. */
-  warnings: string[];
+  /** Unknown fields, ignored. */
+  warnings: Problem[];
 }
 
-/** Parses `text` (the content of `file`) against `shape`; throws one line naming file and field. */
+/** A problem with a markdown file (a command, skill, agent or output style). */
+function inMarkdown(file: string, title: string): Problem {
+  return { source: "markdown", file, title };
+}
+
+/**
+ * The problem behind an error reading `file`: a ProblemError's own (readMarkdownFile throws
+ * those), else its message's first line in that file.
+ */
+export function fileProblem(err: unknown, file: string): Problem {
+  if (err instanceof ProblemError) return err.problem;
+  return inMarkdown(file, (err instanceof Error ? err.message : String(err)).split("\n")[0]);
+}
+
+/**
+ * Parses `text` (the content of `file`) against `shape`; throws a ProblemError naming file and
+ * field.
+ */
 export function readMarkdownFile<Shape extends z.ZodRawShape>(
   file: string,
   text: string,
@@ -82,7 +100,7 @@ export function readMarkdownFile<Shape extends z.ZodRawShape>(
     const data = block && plainLines(block[1]);
     if (!block || !data) {
       const message = (err as Error).message.split("\n")[0];
-      throw new Error(`${file}: frontmatter: ${message}`, { cause: err });
+      throw new ProblemError(inMarkdown(file, `frontmatter: ${message}`), { cause: err });
     }
     doc = { data, body: text.slice(block[0].length) };
   }
@@ -90,21 +108,21 @@ export function readMarkdownFile<Shape extends z.ZodRawShape>(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.length > 0 ? issue.path.join(".") : "frontmatter";
-    throw new Error(`${file}: ${field}: ${issue.message}`);
+    throw new ProblemError(inMarkdown(file, `${field}: ${issue.message}`));
   }
   const warnings = Object.keys(doc.data)
     .filter((k) => !(k in shape))
-    .map((k) => `${file}: ${k}: unknown field, ignored`);
+    .map((k) => inMarkdown(file, `${k}: unknown field, ignored`));
   return { data: parsed.data, body: doc.body, warnings };
 }
 
-/** What every loader returns: what loaded, and one line per problem. */
+/** What every loader returns: what loaded, and its problems. */
 export interface Loaded<T> {
   items: T[];
   /** Broken files (skipped). */
-  errors: string[];
+  errors: Problem[];
   /** Unknown fields and the like (the file loaded). */
-  warnings: string[];
+  warnings: Problem[];
 }
 
 /** Tool name patterns from Claude's permission rules: "Bash(git add:*)" allows the Bash tool. */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { z } from "zod";
 import { JsonStore } from "./json-store.ts";
+import { formatProblem } from "../host/problem.ts";
 
 test("a damaged file reads as empty with one line, and is kept aside before the next write", async () => {
   const dir = await mkdtemp(path.join(tmpdir(), "islet-json-store-"));
@@ -16,7 +17,7 @@ test("a damaged file reads as empty with one line, and is kept aside before the 
       file,
       z.object({ n: z.number() }),
       () => ({ n: 0 }),
-      (l) => warnings.push(l),
+      (p) => warnings.push(formatProblem(p)),
     );
     assert.deepEqual(await store.read(), { n: 0 });
     assert.match(warnings[0] ?? "", /trust\.json: not valid JSON; treating it as empty/);

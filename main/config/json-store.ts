@@ -8,12 +8,13 @@
 import fs from "node:fs/promises";
 import type { z } from "zod";
 import { writeAtomically } from "./atomic-write.ts";
+import type { ProblemSink } from "../host/problem.ts";
 
 export class JsonStore<T> {
   readonly file: string;
   readonly #schema: z.ZodType<T>;
   readonly #empty: () => T;
-  readonly #warn: (line: string) => void;
+  readonly #warn: ProblemSink;
   readonly #mode: number | undefined;
   #writes: Promise<unknown> = Promise.resolve();
 
@@ -21,7 +22,7 @@ export class JsonStore<T> {
     file: string,
     schema: z.ZodType<T>,
     empty: () => T,
-    warn: (line: string) => void,
+    warn: ProblemSink,
     opts: { mode?: number } = {},
   ) {
     this.file = file;
@@ -49,23 +50,38 @@ export class JsonStore<T> {
     return next;
   }
 
+  get #where() {
+    return { source: "config", file: this.file };
+  }
+
   async #load(): Promise<{ data: T; damaged: boolean }> {
     let text: string;
     try {
       text = await fs.readFile(this.file, "utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT")
-        this.#warn(`${this.file}: cannot read (${(err as Error).message}); treating it as empty`);
+        this.#warn({
+          ...this.#where,
+          title: "cannot read",
+          cause: (err as Error).message,
+          suggestion: "treating it as empty",
+        });
       return { data: this.#empty(), damaged: false };
     }
     try {
       const parsed = this.#schema.safeParse(JSON.parse(text));
       if (parsed.success) return { data: parsed.data, damaged: false };
-      this.#warn(
-        `${this.file}: not in the expected shape; treating it as empty (fix or delete it)`,
-      );
+      this.#warn({
+        ...this.#where,
+        title: "not in the expected shape",
+        suggestion: "treating it as empty (fix or delete it)",
+      });
     } catch {
-      this.#warn(`${this.file}: not valid JSON; treating it as empty (fix or delete it)`);
+      this.#warn({
+        ...this.#where,
+        title: "not valid JSON",
+        suggestion: "treating it as empty (fix or delete it)",
+      });
     }
     return { data: this.#empty(), damaged: true };
   }

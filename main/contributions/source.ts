@@ -3,18 +3,14 @@
  * as the engine drives it: find what is there, contribute it through a registrar, and take it all
  * back on dispose.
  */
+import type { Problem } from "../host/problem.ts";
 import type { ContributionRegistrar } from "./registrar.ts";
-
-/** A file that could not be read as an extension, and why (one line). */
-export interface DiscoveryProblem {
-  file: string;
-  message: string;
-}
 
 export interface Discovery<Found> {
   /** What would be loaded, in load order. */
   found: Found[];
-  problems: DiscoveryProblem[];
+  /** The files that could not be read as an extension, and why. */
+  problems: Problem[];
 }
 
 export interface ExtensionSource<Found = unknown> {

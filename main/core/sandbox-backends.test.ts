@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { SandboxBackend } from "../bridge/contract.ts";
 import { SettingsSet } from "../bridge/schemas/settings.ts";
 import { parseFeaturesLayer } from "../code-plugins/loader/features.ts";
+import { formatProblem } from "../host/problem.ts";
 import { createSandbox, SANDBOX_BACKENDS } from "../sandbox/backends.ts";
 import {
   SANDBOX_BACKEND_CHOICES,
@@ -23,6 +24,6 @@ test("sandbox backends: the schemas, the features file and the factory take exac
     assert.equal(parseFeaturesLayer(`plugins:\n  runtime: ${name}\n`, "f").layer.runtime, name);
     assert.equal(createSandbox(name).backend, name);
   }
-  const wrong = parseFeaturesLayer("plugins:\n  runtime: v8\n", "f").errors[0].message;
+  const wrong = formatProblem(parseFeaturesLayer("plugins:\n  runtime: v8\n", "f").errors[0]);
   assert.equal(wrong, `f: plugins.runtime: expected ${SANDBOX_BACKEND_CHOICES}, got "v8"`);
 });

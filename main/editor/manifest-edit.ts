@@ -6,6 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseDocument } from "yaml";
 import { parseManifest } from "../code-plugins/loader/manifest.ts";
+import { ProblemError } from "../host/problem.ts";
 
 export type ConfigFieldType = "boolean" | "number" | "string" | "list" | "json";
 
@@ -51,7 +52,7 @@ export async function configFields(
   overriddenKeys: ReadonlySet<string>,
 ): Promise<ConfigField[]> {
   const read = parseManifest(await readFile(file, "utf8"), file);
-  if (!read.ok) throw new Error(read.errors[0]);
+  if (!read.ok) throw new ProblemError(read.errors[0]);
   return Object.entries(read.manifest.config).map(([key, value]) => ({
     key,
     type: fieldType(value),
@@ -71,7 +72,7 @@ export async function saveConfig(
   values: Record<string, unknown>,
 ): Promise<void> {
   const read = parseManifest(await readFile(file, "utf8"), file);
-  if (!read.ok) throw new Error(read.errors[0]);
+  if (!read.ok) throw new ProblemError(read.errors[0]);
   const defaults = read.manifest.config;
   for (const [key, value] of Object.entries(values)) {
     if (!(key in defaults))

@@ -1,18 +1,15 @@
 /**
- * A plugin's problems as the editor marks them: bundle errors (`file:line:column: text`, one per
- * line), a failed reload, the last runtime fault; files relative to the plugin folder so the
- * editor can put each marker in the file and at the line it names.
+ * A plugin's problems as the editor marks them: why it failed to load or reload (each bundle
+ * error at its file, line and column), the last runtime fault; files relative to the plugin
+ * folder so the editor can put each marker in the file and at the line it names.
  */
 import path from "node:path";
-import { problemFromLine, type Problem } from "../host/problem.ts";
+import type { Problem } from "../host/problem.ts";
 import { isInside } from "../code-plugins/capabilities/files.ts";
 
-/** One problem per line of an error report (a bundle error lists every error it found). */
-export function errorProblems(error: string, plugin: string, dir: string): Problem[] {
-  return error
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => relativeTo(problemFromLine(line, plugin), plugin, dir));
+/** A failed load's problems, as the editor shows them. */
+export function loadProblems(problems: readonly Problem[], plugin: string, dir: string): Problem[] {
+  return problems.map((problem) => relativeTo(problem, plugin, dir));
 }
 
 /** A runtime fault: where the plugin's stack says it happened, when it names a plugin file. */

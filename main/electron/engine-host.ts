@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
 import { resolveHomes } from "../config/homes.ts";
 import type { HostOptions } from "../engine/bootstrap.ts";
+import { formatProblem, type Problem } from "../host/problem.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import { setRuntimeSpawner } from "../providers/local/runtime-spawn.ts";
 import { utilityRuntimeSpawner } from "./local-runtime-spawn.ts";
@@ -29,7 +30,7 @@ export async function startEngineHost(
   const verdict = await chooseSandboxBackend();
   setRuntimeSpawner(utilityRuntimeSpawner);
   const globalHome = resolveHomes({ home: overrides.home }).global;
-  const warn = (line: string) => console.warn(`[islet] ${line}`);
+  const warn = (problem: Problem) => console.warn(`[islet] ${formatProblem(problem)}`);
   return openBridgeHost({
     secrets: await desktopSecretStore(),
     settings: desktopSettingsStore(globalHome, warn),

@@ -7,6 +7,7 @@
 import path from "node:path";
 import { app, safeStorage } from "electron";
 import { EncryptedFileSecretStore } from "../secrets/encrypted-file.ts";
+import { formatProblem } from "../host/problem.ts";
 
 export async function desktopSecretStore(): Promise<EncryptedFileSecretStore | undefined> {
   if (!(await safeStorage.isAsyncEncryptionAvailable())) return undefined;
@@ -21,6 +22,6 @@ export async function desktopSecretStore(): Promise<EncryptedFileSecretStore | u
     basic
       ? "not secure on this system: no keyring was found, so keys are only obfuscated (install gnome-keyring or KWallet)"
       : "encrypted with the operating system's keychain",
-    (line) => console.warn(`[islet] ${line}`),
+    (problem) => console.warn(`[islet] ${formatProblem(problem)}`),
   );
 }

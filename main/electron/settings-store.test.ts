@@ -9,6 +9,7 @@ import { registerHooks } from "node:module";
 import { test } from "node:test";
 import { tempDir } from "../code-plugins/loader/testing.ts";
 import { appSettingsFile } from "../config/app-settings.ts";
+import { formatProblem } from "../host/problem.ts";
 
 const fakeUrl = new URL("./testing/fake-electron.ts", import.meta.url).href;
 registerHooks({
@@ -42,7 +43,7 @@ test("a damaged settings.json is kept as .bad and the app starts from the defaul
     const file = appSettingsFile(dir.root);
     writeFileSync(file, "{ not json");
     const warnings: string[] = [];
-    const store = desktopSettingsStore(dir.root, (l) => warnings.push(l));
+    const store = desktopSettingsStore(dir.root, (p) => warnings.push(formatProblem(p)));
     assert.deepEqual(await store.read(), {
       theme: "system",
       defaultAgent: "default",

@@ -12,6 +12,7 @@ import {
   type AppSettings,
   type AppSettingsStore,
 } from "../config/app-settings.ts";
+import type { ProblemSink } from "../host/problem.ts";
 
 type Store = ElectronStore<Record<string, unknown>>;
 
@@ -19,7 +20,7 @@ type Store = ElectronStore<Record<string, unknown>>;
  * electron-store would empty a file it cannot parse; like the engine's JsonStore, keep it aside
  * as `settings.json.bad` (the user's data is never destroyed) and start from the defaults.
  */
-function openStore(globalHome: string, warn: (line: string) => void): Store {
+function openStore(globalHome: string, warn: ProblemSink): Store {
   const open = () =>
     new ElectronStore({ cwd: globalHome, name: "settings", clearInvalidConfig: false });
   try {
@@ -27,7 +28,12 @@ function openStore(globalHome: string, warn: (line: string) => void): Store {
   } catch (err) {
     const file = appSettingsFile(globalHome);
     renameSync(file, `${file}.bad`);
-    warn(`${file}: ${(err as Error).message}; kept as ${file}.bad, using the defaults`);
+    warn({
+      source: "settings",
+      file,
+      title: (err as Error).message,
+      suggestion: `kept as ${file}.bad, using the defaults`,
+    });
     return open();
   }
 }
@@ -38,10 +44,7 @@ function applyTheme(settings: AppSettings): AppSettings {
   return settings;
 }
 
-export function desktopSettingsStore(
-  globalHome: string,
-  warn: (line: string) => void,
-): AppSettingsStore {
+export function desktopSettingsStore(globalHome: string, warn: ProblemSink): AppSettingsStore {
   const store = openStore(globalHome, warn);
   applyTheme(withDefaults(store.store));
   return {

@@ -12,6 +12,7 @@ import type { SandboxLimits } from "../sandbox/types.ts";
 import type { ChosenBackend } from "../code-plugins/setup.ts";
 import { Engine } from "./engine.ts";
 import { ModelSource } from "./model-source.ts";
+import type { Problem } from "../host/problem.ts";
 
 export interface HostOptions {
   home?: string;
@@ -34,7 +35,7 @@ export interface HostOptions {
   pluginLimits?: Partial<SandboxLimits>;
   /** The host's sandbox choice when nobody configured one (the desktop app's probe verdict). */
   hostBackend?: ChosenBackend;
-  warn(line: string): void;
+  warn(problem: Problem): void;
 }
 
 export async function createEngine(opts: HostOptions): Promise<Engine> {

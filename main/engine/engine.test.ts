@@ -10,6 +10,7 @@ import { writePlugin } from "./testing.ts";
 import { startFakeOllama, startFakeOpenAI } from "../providers/testing/index.ts";
 import { YES_FOR_THIS_RUN } from "../host/questions.ts";
 import { createEngine } from "./bootstrap.ts";
+import { formatProblem } from "../host/problem.ts";
 
 async function homes() {
   const root = await mkdtemp(path.join(tmpdir(), "islet-engine-"));
@@ -44,7 +45,7 @@ test("providers.yaml in a trusted project home wins, keys come from the env file
       workdir: h.workdir,
       env: {},
       questions: YES_FOR_THIS_RUN, // trusts the folder for this run, as --yes does
-      warn: (l) => warnings.push(l),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
     assert.equal(engine.trust.trusted, true);
     const events: AgentEvent[] = [];

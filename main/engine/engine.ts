@@ -243,7 +243,10 @@ export class Engine {
       try {
         this.store.append(session, { t: "state", key: `once:${plugin}:${timing}`, value: true });
       } catch (err) {
-        this.opts.warn(`could not save once-state for ${plugin}: ${(err as Error).message}`);
+        this.opts.warn({
+          source: "sessions",
+          title: `could not save once-state for ${plugin}: ${(err as Error).message}`,
+        });
       }
     };
     // On-demand plugins: listed, and the workspace's recorded activations loaded again.
@@ -261,7 +264,7 @@ export class Engine {
       env: this.opts.env,
     });
     const { problems } = await this.mcpConfig.discover();
-    for (const p of problems) this.opts.warn(p.message);
+    for (const p of problems) this.opts.warn(p);
     await this.mcpConfig.load(this.extensions.registrar());
   }
 

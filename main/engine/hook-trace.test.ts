@@ -11,6 +11,7 @@ import { tempDir, type TempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../providers/testing/index.ts";
 import { createEngine } from "./bootstrap.ts";
 import type { Engine } from "./engine.ts";
+import { formatProblem } from "../host/problem.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;
 
@@ -84,7 +85,7 @@ describe("hook timeline of a turn", () => {
       env: {},
       plugins: {},
       flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (line) => assert.fail(line),
+      warn: (p) => assert.fail(formatProblem(p)),
     });
   });
 

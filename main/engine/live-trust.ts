@@ -8,13 +8,14 @@
 import type { Homes } from "../config/homes.ts";
 import { TrustStore } from "../trust/store.ts";
 import { recordedTrust, type WorkspaceTrust } from "../trust/workspace-trust.ts";
+import type { Problem, ProblemSink } from "../host/problem.ts";
 
 export class LiveTrust {
   private state: WorkspaceTrust;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly homes: Homes;
   private readonly apply: () => Promise<void>;
-  private readonly warn: (line: string) => void;
+  private readonly warn: ProblemSink;
 
   constructor(opts: {
     homes: Homes;
@@ -22,7 +23,7 @@ export class LiveTrust {
     initial?: WorkspaceTrust;
     /** Brings the project's parts in or takes them away, after a change either way. */
     apply(): Promise<void>;
-    warn(line: string): void;
+    warn(problem: Problem): void;
   }) {
     this.homes = opts.homes;
     this.apply = opts.apply;

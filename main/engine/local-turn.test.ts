@@ -11,6 +11,7 @@ import { TEST_MODELS } from "../providers/local/testing/models.ts";
 import { writeTinyGguf } from "../providers/local/testing/tiny-gguf.ts";
 import { createEngine } from "./bootstrap.ts";
 import type { Engine } from "./engine.ts";
+import { formatProblem } from "../host/problem.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;
 
@@ -47,7 +48,7 @@ describe("a turn on the embedded runtime", () => {
       env: {},
       plugins: {},
       maxSteps: 2,
-      warn: (line) => assert.fail(line),
+      warn: (p) => assert.fail(formatProblem(p)),
     });
   });
 

@@ -6,6 +6,7 @@ import type { WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { ResolvedModel } from "../turn/state.ts";
 import type { ThinkMode } from "../../plugins/sdk/index.ts";
 import type { ModelSource } from "./model-source.ts";
+import type { Problem } from "../host/problem.ts";
 
 export interface EngineOptions {
   homes: Homes;
@@ -23,7 +24,7 @@ export interface EngineOptions {
   vars?: Record<string, string>;
   thinkMode?: ThinkMode;
   /** One-line reports about broken configuration (they never stop the engine). */
-  warn(line: string): void;
+  warn(problem: Problem): void;
   /** Whether the workspace's `.islet/` may widen anything; missing: not trusted. */
   trust?: WorkspaceTrust;
   /** Env files holding keys: no plugin may read them. */

@@ -13,6 +13,7 @@ import {
   type FakeServer,
   type ScriptedResponse,
 } from "../providers/testing/index.ts";
+import { formatProblem, type Problem } from "../host/problem.ts";
 import { YES_FOR_THIS_RUN, type QuestionPort } from "../host/questions.ts";
 import type { PluginFlags } from "../code-plugins/loader/index.ts";
 import type { SandboxLimits } from "../sandbox/types.ts";
@@ -34,7 +35,10 @@ export interface PluginHarness {
   conversation: Conversation;
   server: FakeServer;
   events: AgentEvent[];
+  /** The engine's warnings as the CLI prints them (formatProblem)… */
   warnings: string[];
+  /** …and as they came (what the bridge sends). */
+  problems: Problem[];
   of<T extends AgentEvent["type"]>(type: T): Extract<AgentEvent, { type: T }>[];
   /** The messages a chat request carried (OpenAI wire shape). */
   sent(index: number): { role: string; content: string; tool_call_id?: string }[];
@@ -88,6 +92,7 @@ export async function startPluginHarness(opts: {
   const server = await startFakeOpenAI(opts.script ?? []);
   const events: AgentEvent[] = [];
   const warnings: string[] = [];
+  const problems: Problem[] = [];
   const engine = await createEngine({
     home,
     workdir,
@@ -97,7 +102,10 @@ export async function startPluginHarness(opts: {
     plugins: opts.flags ?? { pluginRuntime: process.env.ISLET_TEST_PLUGIN_RUNTIME },
     pluginLimits: { callTimeoutMs: 1000, ...opts.limits },
     questions: opts.questions ?? YES_FOR_THIS_RUN,
-    warn: (l) => warnings.push(l),
+    warn: (problem) => {
+      problems.push(problem);
+      warnings.push(formatProblem(problem));
+    },
   });
   await engine.askPluginPermissions();
   const conversation = await engine.open({ agent: opts.agent, emit: (e) => events.push(e) });
@@ -110,6 +118,7 @@ export async function startPluginHarness(opts: {
     server,
     events,
     warnings,
+    problems,
     of: <T extends AgentEvent["type"]>(type: T) =>
       events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type),
     sent: (i) =>

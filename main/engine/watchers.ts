@@ -7,6 +7,7 @@ import { watchHomes, type HomeReloads } from "../extensions/watch-homes.ts";
 import type { Homes } from "../config/homes.ts";
 import type { PluginRuntime, ReloadReport } from "../code-plugins/runtime/runtime.ts";
 import { watchPlugins, type PluginWatcher } from "../code-plugins/runtime/watch.ts";
+import type { Problem } from "../host/problem.ts";
 
 export class EngineWatchers {
   private plugins: PluginWatcher | null = null;
@@ -14,7 +15,7 @@ export class EngineWatchers {
   /** The host's hot-reload listener, kept so a new plugin runtime is watched the same way. */
   private listener: ((reports: ReloadReport[]) => void) | null = null;
   private readonly opts: {
-    warn(line: string): void;
+    warn(problem: Problem): void;
     /** The engine's own follow-ups to a plugin reload, before the host's listener. */
     afterPluginReload(reports: ReloadReport[]): void;
   };
@@ -47,7 +48,7 @@ export class EngineWatchers {
         this.opts.afterPluginReload(reports);
         this.listener?.(reports);
       },
-      onError: (e) => this.opts.warn(`plugin watcher: ${e.message}`),
+      onError: (e) => this.opts.warn({ source: "plugin watcher", title: e.message }),
     });
     await this.plugins.ready;
   }
@@ -56,7 +57,7 @@ export class EngineWatchers {
     if (this.homes) return;
     this.homes = watchHomes(homes, {
       ...handlers,
-      onError: (e) => this.opts.warn(`home watcher: ${e.message}`),
+      onError: (e) => this.opts.warn({ source: "home watcher", title: e.message }),
     });
     await this.homes.ready;
   }

@@ -12,11 +12,12 @@ import type { ExtensionSource } from "../contributions/source.ts";
 import type { PluginFlags } from "../code-plugins/loader/features.ts";
 import { ClaudePluginSource } from "./claude/source.ts";
 import { ShellHookSource } from "./shell-hooks/source.ts";
+import type { Problem } from "../host/problem.ts";
 
 export interface DeclarativeOptions {
   homes: Homes;
   trustedProject: boolean;
-  warn(line: string): void;
+  warn(problem: Problem): void;
   /** `${VAR}` values for Claude Code plugins' .mcp.json (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -74,7 +75,7 @@ export class DeclarativeExtensions {
       ...((await this.claudePlugins?.sessionEnd(ctx, reason)) ?? []),
       ...(await this.shellHooks.sessionEnd(ctx, reason)),
     ];
-    for (const line of failures) this.opts.warn(line);
+    for (const failure of failures) this.opts.warn(failure);
   }
 
   /**
@@ -91,7 +92,7 @@ export class DeclarativeExtensions {
       (await this.claudePlugins?.subagentStop(session, agent, active)) ?? none,
       await this.shellHooks.subagentStop(session, agent, active),
     ];
-    for (const line of results.flatMap((r) => r.failures)) this.opts.warn(line);
+    for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
     const reasons = results.flatMap((r) => r.reasons);
     return reasons.length > 0 ? reasons.join("\n") : undefined;
   }
@@ -116,7 +117,7 @@ export class DeclarativeExtensions {
             this.claudePlugins?.notification(session, message, "permission_prompt") ?? [],
             this.shellHooks.notification(session, message, "permission_prompt"),
           ]).then((lists) => {
-            for (const line of lists.flat()) this.opts.warn(line);
+            for (const failure of lists.flat()) this.opts.warn(failure);
           });
         }
         return port.ask(question, signal);

@@ -11,6 +11,7 @@ import { createEngine } from "../engine/bootstrap.ts";
 import { tempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { TrustStore } from "../trust/store.ts";
+import { formatProblem } from "../host/problem.ts";
 
 async function until(what: string, ok: () => boolean): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -32,7 +33,7 @@ test("the homes' commands, skills, agents and hooks are live on the next turn", 
     home: dirs.path("home"),
     workdir: dirs.path("work"),
     env: {},
-    warn: (l) => warnings.push(l),
+    warn: (p) => warnings.push(formatProblem(p)),
   });
   let batches = 0;
   try {

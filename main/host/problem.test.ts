@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatProblem, Problem, problemFromLine, ProblemError } from "./problem.ts";
+import { formatProblem, ProblemError, problemText } from "./problem.ts";
 
 test("a problem is one line: where, what, why, what to do", () => {
   assert.equal(
@@ -20,43 +20,28 @@ test("a problem is one line: where, what, why, what to do", () => {
     "plugins/reload: plugins are off",
   );
   assert.equal(formatProblem({ source: "x", title: "two\n  lines" }), "x: two lines");
+  assert.equal(
+    formatProblem({ source: "config", file: "/h/a.json", title: "not valid JSON", cause: "at 3" }),
+    "/h/a.json: not valid JSON (at 3)",
+  );
   const error = new ProblemError({ source: "chat/send", title: "no such conversation" });
   assert.equal(error.message, "chat/send: no such conversation");
 });
 
-test("the engine's one-line reports become problems with their file and position, and format back unchanged", () => {
-  const cases: [string, Partial<Problem>][] = [
-    [
-      "/h/plugins/bad/plugin.yaml:3:7: invalid YAML: Nested mappings are not allowed",
-      {
-        file: "/h/plugins/bad/plugin.yaml",
-        line: 3,
-        column: 7,
-        title: "invalid YAML: Nested mappings are not allowed",
-      },
-    ],
-    [
-      "/h/plugins/x/index.ts:12: oops: deep",
-      { file: "/h/plugins/x/index.ts", line: 12, title: "oops: deep" },
-    ],
-    [
-      "/h/config/features/plugins.yaml: plugins.include: expected a list",
-      { file: "/h/config/features/plugins.yaml", title: "plugins.include: expected a list" },
-    ],
-    [
-      "notes: paths is exported but is not a function",
-      { source: "notes", title: "paths is exported but is not a function" },
-    ],
-    ["plugin watcher: EMFILE", { source: "plugin watcher", title: "EMFILE" }],
-  ];
-  for (const [line, expected] of cases) {
-    const problem = problemFromLine(line, "engine");
-    assert.ok(Problem.safeParse(problem).success, line);
-    assert.deepEqual(problem, { source: "engine", ...expected }, line);
-    assert.equal(formatProblem(problem), line);
-  }
-  assert.deepEqual(problemFromLine("no colon here", "engine"), {
-    source: "engine",
-    title: "no colon here",
-  });
+test("a title that starts with its location is a sentence about it: the location is not repeated", () => {
+  const link = {
+    source: "sessions",
+    file: "/s/a.jsonl",
+    title: "/s/a.jsonl is a symbolic link; session files are never followed: skipped",
+  };
+  assert.equal(formatProblem(link), link.title);
+  assert.equal(problemText(link), "is a symbolic link; session files are never followed: skipped");
+  const named = { source: "notifier", title: "notifier asks for network", cause: "x.example" };
+  assert.equal(formatProblem(named), "notifier asks for network (x.example)");
+  // Only a whole word: a title merely starting with the same letters is not about the location.
+  assert.equal(
+    formatProblem({ source: "plugins", title: "plugins/x is odd" }),
+    "plugins: plugins/x is odd",
+  );
+  assert.equal(problemText({ source: "mcp", title: "down" }), "down");
 });

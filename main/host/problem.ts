@@ -1,7 +1,9 @@
 /**
  * A problem for the person using Islet: what went wrong, where (a file and position when known),
- * why, and what to do. Bridge errors, engine warnings and plugin load problems travel as these;
- * the CLI prints them as one line (formatProblem).
+ * why, and what to do. Bridge errors, engine warnings and plugin load problems travel as these
+ * from where they arise to the edge: the bridge sends them whole, the editor marks them, and the
+ * CLI prints each as one line. formatProblem is the one place a problem becomes a line; nothing
+ * reads a line back into a problem.
  *
  * Plain zod and no Node imports: the bridge contract (bundled into the renderer) uses the schema.
  */
@@ -24,15 +26,21 @@ export const Problem = z.strictObject({
 });
 export type Problem = z.infer<typeof Problem>;
 
-/** An error that carries its problem whole (a handler's refusal with a suggestion). */
+/**
+ * An error that carries its problem whole (a handler's refusal with a suggestion, a file a loader
+ * could not read). It reads as any Error does ("Error: <the problem's line>"), so code that throws
+ * one where it threw a plain Error changes nothing a person sees.
+ */
 export class ProblemError extends Error {
   readonly problem: Problem;
-  constructor(problem: Problem) {
-    super(formatProblem(problem));
-    this.name = "ProblemError";
+  constructor(problem: Problem, options?: ErrorOptions) {
+    super(formatProblem(problem), options);
     this.problem = problem;
   }
 }
+
+/** Where problems go as they arise: the CLI prints each one's line, the bridge sends it whole. */
+export type ProblemSink = (problem: Problem) => void;
 
 /** `file:line:column`, as far as it is known; else the source. */
 export function problemLocation(p: Problem): string {
@@ -41,39 +49,27 @@ export function problemLocation(p: Problem): string {
   return p.column === undefined ? `${p.file}:${p.line}` : `${p.file}:${p.line}:${p.column}`;
 }
 
-/** One line: `where: title (cause); suggestion`. */
-export function formatProblem(p: Problem): string {
-  let line = `${problemLocation(p)}: ${p.title}`;
-  if (p.cause) line += ` (${p.cause})`;
-  if (p.suggestion) line += `; ${p.suggestion}`;
-  return line.replace(/\s*\n\s*/g, " ");
+/** Whether the title names its own location first (`/s/x.jsonl is not a file`). */
+function titleLeads(p: Problem, location: string): boolean {
+  return p.title.startsWith(`${location} `);
 }
 
-// `/abs/file.ts:3:14: text`, `C:\dir\file:3: text`, `/abs/plugin.yaml: text`, `name: text`.
-const FILE_POSITION = /^((?:[A-Za-z]:)?[^:\n]*[/\\][^:\n]*?):(\d+)(?::(\d+))?: (.+)$/s;
-const FILE_ONLY = /^((?:[A-Za-z]:)?[/\\~.][^:\n]*): (.+)$/s;
-const SOURCE = /^([^\s:][^:\n]{0,80}?): (.+)$/s;
+/** The line after its location: `title (cause); suggestion`. */
+export function problemText(p: Problem): string {
+  const location = problemLocation(p);
+  let text = titleLeads(p, location) ? p.title.slice(location.length + 1) : p.title;
+  if (p.cause) text += ` (${p.cause})`;
+  if (p.suggestion) text += `; ${p.suggestion}`;
+  return text.replace(/\s*\n\s*/g, " ");
+}
 
 /**
- * A problem from one of the engine's one-line reports (`where: what`), which name their file as
- * `file:line:column:` or `file:` and otherwise start with who reports it. formatProblem gives the
- * same line back, so the app shows what the CLI prints.
+ * The one line a problem reads as, wherever it is shown (the CLI prints it, the app shows it):
+ * `where: title (cause); suggestion`. A title that starts with its location reads as a sentence
+ * about it (`/s/x.jsonl is not a file: skipped`), so the location is not repeated before it.
  */
-export function problemFromLine(line: string, source: string): Problem {
-  const positioned = FILE_POSITION.exec(line);
-  if (positioned && Number(positioned[2]) > 0 && Number(positioned[3] ?? 1) > 0) {
-    const [, file, row, column, title] = positioned;
-    return {
-      source,
-      file,
-      line: Number(row),
-      ...(column !== undefined ? { column: Number(column) } : {}),
-      title,
-    };
-  }
-  const inFile = FILE_ONLY.exec(line);
-  if (inFile) return { source, file: inFile[1], title: inFile[2] };
-  const named = SOURCE.exec(line);
-  if (named) return { source: named[1], title: named[2] };
-  return { source, title: line };
+export function formatProblem(p: Problem): string {
+  const location = problemLocation(p);
+  const line = `${location}${titleLeads(p, location) ? " " : ": "}${problemText(p)}`;
+  return line.replace(/\s*\n\s*/g, " ");
 }

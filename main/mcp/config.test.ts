@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { loadMcpConfig } from "./config.ts";
+import { formatProblem } from "../host/problem.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "islet-mcp-config-"));
 function file(name: string, text: string): string {
@@ -81,14 +82,14 @@ test("a broken server is one line naming file and field; the others still load",
     ["good"],
   );
   assert.equal(got.problems.length, 4);
-  for (const line of got.problems) {
+  for (const line of got.problems.map(formatProblem)) {
     assert.ok(line.startsWith(`${f}: field "mcpServers.`), line);
     assert.ok(!line.includes("\n"), line);
   }
-  assert.match(got.problems[0], /mcpServers\.noCommand\.command.*needs a "command"/);
-  assert.match(got.problems[1], /mcpServers\.badArgs\.args.*list of strings/);
-  assert.match(got.problems[2], /mcpServers\.badType\.type.*"stdio" or "http"/);
-  assert.match(got.problems[3], /NOT_SET_ANYWHERE is not set/);
+  assert.match(formatProblem(got.problems[0]), /mcpServers\.noCommand\.command.*needs a "command"/);
+  assert.match(formatProblem(got.problems[1]), /mcpServers\.badArgs\.args.*list of strings/);
+  assert.match(formatProblem(got.problems[2]), /mcpServers\.badType\.type.*"stdio" or "http"/);
+  assert.match(formatProblem(got.problems[3]), /NOT_SET_ANYWHERE is not set/);
 });
 
 test("a file that is not JSON is one line; a missing file is nothing", () => {
@@ -97,7 +98,7 @@ test("a file that is not JSON is one line; a missing file is nothing", () => {
   assert.deepEqual(got.servers, []);
   assert.equal(got.problems.length, 1);
   assert.match(
-    got.problems[0],
+    formatProblem(got.problems[0]),
     new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON`),
   );
   assert.deepEqual(loadMcpConfig(path.join(dir, "none.json")), { servers: [], problems: [] });

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { expandVars } from "./expand.ts";
+import type { Problem } from "../host/problem.ts";
 
 export interface StdioServer {
   transport: "stdio";
@@ -33,8 +34,8 @@ export type McpServerSpec = (StdioServer | HttpServer) & {
 
 export interface McpConfigResult {
   servers: McpServerSpec[];
-  /** One line each: file, field, what to do. */
-  problems: string[];
+  /** One each: file, field, what to do. */
+  problems: Problem[];
 }
 
 export interface McpConfigOptions {
@@ -53,7 +54,7 @@ export function loadMcpConfig(file: string, opts: McpConfigOptions = {}): McpCon
     text = readFileSync(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { servers: [], problems: [] };
-    return { servers: [], problems: [`${file}: cannot read (${(err as Error).message})`] };
+    return { servers: [], problems: [mcpProblem(file, "cannot read", (err as Error).message)] };
   }
   const yaml = /\.ya?ml$/i.test(file);
   let data: unknown;
@@ -61,7 +62,10 @@ export function loadMcpConfig(file: string, opts: McpConfigOptions = {}): McpCon
     data = yaml ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
     const msg = (err as Error).message.split("\n")[0];
-    return { servers: [], problems: [`${file}: not valid ${yaml ? "YAML" : "JSON"} (${msg})`] };
+    return {
+      servers: [],
+      problems: [mcpProblem(file, `not valid ${yaml ? "YAML" : "JSON"}`, msg)],
+    };
   }
   if (yaml && isObject(data) && !("mcpServers" in data)) {
     // config/mcp/NAME.yaml holds one server.
@@ -78,7 +82,9 @@ export function parseMcpServers(
 ): McpConfigResult {
   const out: McpConfigResult = { servers: [], problems: [] };
   if (!isObject(data)) {
-    out.problems.push(`${file}: expected an object of servers ({"mcpServers": {NAME: {...}}})`);
+    out.problems.push(
+      mcpProblem(file, 'expected an object of servers ({"mcpServers": {NAME: {...}}})'),
+    );
     return out;
   }
   let servers: unknown = data;
@@ -87,13 +93,15 @@ export function parseMcpServers(
     servers = data.mcpServers;
     prefix = "mcpServers.";
     if (!isObject(servers)) {
-      out.problems.push(`${file}: field "mcpServers" must be an object of servers by name`);
+      out.problems.push(
+        mcpProblem(file, 'field "mcpServers" must be an object of servers by name'),
+      );
       return out;
     }
   }
   for (const [name, cfg] of Object.entries(servers as Record<string, unknown>)) {
-    const parsed = parseServer(name, cfg, `${file}: field "${prefix}${name}`, opts, file);
-    if (typeof parsed === "string") out.problems.push(parsed);
+    const parsed = parseServer(name, cfg, `field "${prefix}${name}`, opts, file);
+    if (typeof parsed === "string") out.problems.push(mcpProblem(file, parsed));
     else out.servers.push(parsed);
   }
   return out;
@@ -164,6 +172,11 @@ function parseServer(
   if (missing.size > 0)
     return `${where}": environment variable ${[...missing].join(", ")} is not set; set it or give a default as \${VAR:-default}`;
   return spec;
+}
+
+/** A problem with an MCP config file; `cause` is the parser's or the file system's reason. */
+export function mcpProblem(file: string, title: string, cause?: string): Problem {
+  return { source: "mcp", file, title, ...(cause !== undefined ? { cause } : {}) };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -6,16 +6,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { writeAtomically } from "../config/atomic-write.ts";
+import type { ProblemSink } from "../host/problem.ts";
 
 type State = Record<string, { disabled?: string[] }>;
 
 export class McpDisabledStore {
   readonly file: string;
   private readonly workdir: string;
-  private readonly warn: (line: string) => void;
+  private readonly warn: ProblemSink;
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(globalHome: string, workdir: string, warn: (line: string) => void) {
+  constructor(globalHome: string, workdir: string, warn: ProblemSink) {
     this.file = path.join(globalHome, "mcp-state.json");
     this.workdir = path.resolve(workdir);
     this.warn = warn;
@@ -37,8 +38,12 @@ export class McpDisabledStore {
       await writeAtomically(this.file, `${JSON.stringify(state, null, 2)}\n`);
     });
     return this.writes.catch((err: unknown) =>
-      this.warn(`${this.file}: could not save (${(err as Error).message})`),
+      this.warn({ ...this.where, title: "could not save", cause: (err as Error).message }),
     );
+  }
+
+  private get where() {
+    return { source: "mcp", file: this.file };
   }
 
   private read(): State {
@@ -51,9 +56,18 @@ export class McpDisabledStore {
     try {
       const data: unknown = JSON.parse(text);
       if (data && typeof data === "object" && !Array.isArray(data)) return data as State;
-      this.warn(`${this.file}: expected an object by workspace folder; ignoring it`);
+      this.warn({
+        ...this.where,
+        title: "expected an object by workspace folder",
+        suggestion: "ignoring it",
+      });
     } catch (err) {
-      this.warn(`${this.file}: not valid JSON (${(err as Error).message}); ignoring it`);
+      this.warn({
+        ...this.where,
+        title: "not valid JSON",
+        cause: (err as Error).message,
+        suggestion: "ignoring it",
+      });
     }
     return {};
   }

@@ -11,6 +11,7 @@ import { createEngine } from "../engine/bootstrap.ts";
 import { tempDir } from "../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { EVERYTHING } from "./testing/servers.ts";
+import { formatProblem } from "../host/problem.ts";
 
 const mcpJson = JSON.stringify({
   mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } },
@@ -57,7 +58,7 @@ test("an MCP tool call through the turn loop: approval asked, a plugin hook bloc
     plugins: {},
     questions,
     flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-    warn: (line) => warnings.push(line),
+    warn: (p) => warnings.push(formatProblem(p)),
   });
   try {
     assert.deepEqual(
@@ -109,7 +110,7 @@ test("an untrusted workspace's .mcp.json is held back, with one line saying so",
     workdir: dirs.path("work"),
     env: {},
     flags: { provider: "openai-compatible", baseUrl: "http://127.0.0.1:9", model: "m" },
-    warn: (line) => warnings.push(line),
+    warn: (p) => warnings.push(formatProblem(p)),
   });
   try {
     assert.deepEqual(engine.mcp.list(), []);

@@ -10,6 +10,7 @@ import { Contributions } from "../contributions/contributions.ts";
 import { newToolSessionState, type ToolContext } from "../tools/types.ts";
 import { McpManager } from "../extensions/mcp/manager.ts";
 import { changingStdio } from "./testing/servers.ts";
+import { formatProblem } from "../host/problem.ts";
 
 function ctx(): ToolContext {
   return {
@@ -30,7 +31,9 @@ async function until(what: string, ok: () => boolean, ms = 30_000): Promise<void
 
 function setup() {
   const ext = new Contributions();
-  const manager = new McpManager(ext.mcpServers, ext.registrar(), { warn: (l) => assert.fail(l) });
+  const manager = new McpManager(ext.mcpServers, ext.registrar(), {
+    warn: (p) => assert.fail(formatProblem(p)),
+  });
   const spec = changingStdio();
   ext.registrar().mcpServer({ name: spec.name, source: spec.source, spec });
   return { ext, manager };

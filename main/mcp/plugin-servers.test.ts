@@ -9,6 +9,7 @@ import { newToolSessionState } from "../tools/types.ts";
 import { McpManager } from "../extensions/mcp/manager.ts";
 import { pluginMcpServers } from "./plugin-servers.ts";
 import { EVERYTHING } from "./testing/servers.ts";
+import { formatProblem } from "../host/problem.ts";
 
 test("a plugin's .mcp.json and inline manifest servers, with CLAUDE_PLUGIN_ROOT, run as mcp__plugin_<p>_<s>__<tool>", async () => {
   const root = mkdtempSync(path.join(tmpdir(), "islet-mcp-plugin-"));
@@ -35,9 +36,9 @@ test("a plugin's .mcp.json and inline manifest servers, with CLAUDE_PLUGIN_ROOT,
     ],
   );
   assert.equal(found.problems.length, 1);
-  assert.match(found.problems[0], /plugin\.json: field "mcpServers\.bad\.command"/);
+  assert.match(formatProblem(found.problems[0]), /plugin\.json: field "mcpServers\.bad\.command"/);
   const outside = pluginMcpServers(root, "kit", { manifest: "./../x.json", env: {} });
-  assert.match(outside.problems[0], /leaves the plugin folder/);
+  assert.match(formatProblem(outside.problems[0]), /leaves the plugin folder/);
 
   const ext = new Contributions();
   const manager = new McpManager(ext.mcpServers, ext.registrar(), { warn: () => {} });

@@ -6,7 +6,7 @@
  * `registrar.mcpServer({ name: spec.name, source: spec.source, spec })` in the plugin's scope.
  */
 import path from "node:path";
-import { loadMcpConfig, parseMcpServers, type McpConfigResult } from "./config.ts";
+import { loadMcpConfig, mcpProblem, parseMcpServers, type McpConfigResult } from "./config.ts";
 import { pluginServerName } from "./tool.ts";
 
 export function pluginMcpServers(
@@ -25,12 +25,16 @@ export function pluginMcpServers(
   const manifestFile = path.join(root, ".claude-plugin", "plugin.json");
   const fromPath = (p: unknown) => {
     if (typeof p !== "string" || !p.startsWith("./")) {
-      out.problems.push(`${manifestFile}: field "mcpServers": a path must start with "./"`);
+      out.problems.push(
+        mcpProblem(manifestFile, 'field "mcpServers": a path must start with "./"'),
+      );
       return;
     }
     const file = path.resolve(root, p);
     if (path.relative(root, file).startsWith(".."))
-      out.problems.push(`${manifestFile}: field "mcpServers": "${p}" leaves the plugin folder`);
+      out.problems.push(
+        mcpProblem(manifestFile, `field "mcpServers": "${p}" leaves the plugin folder`),
+      );
     else if (file !== path.join(root, ".mcp.json")) add(loadMcpConfig(file, base));
   };
   if (declared === undefined) return out;

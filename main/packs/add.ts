@@ -7,7 +7,7 @@ import { cp, realpath } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "../code-plugins/loader/origin-scope.ts";
 import { buildCheck } from "./build-check.ts";
-import { installQuestion, recordGrants } from "./consent.ts";
+import { grantsNotRecorded, installQuestion, recordGrants } from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { cloneSource } from "./git.ts";
 import { excludeIslands } from "./git-local.ts";
@@ -171,9 +171,7 @@ export async function addPack(
     await moveIntoPlace(staging.pack, target);
     // Installed: failing to record the grants only means the plugins ask again when they load.
     await recordGrants(ctx.grants, target, staged.plugins).catch((err: unknown) =>
-      ctx.warn(
-        `${name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
-      ),
+      ctx.warn(grantsNotRecorded(name, err)),
     );
     report(hooks, "done", `Installed ${name}`);
     return {

@@ -14,6 +14,7 @@ import { itemKey } from "../code-plugins/consent/requests.ts";
 import { isInside } from "../code-plugins/loader/origin-scope.ts";
 import { isSkippedFolder, MANIFEST_NAME } from "../code-plugins/loader/walk.ts";
 import { PackError } from "./types.ts";
+import type { Problem, ProblemSink } from "../host/problem.ts";
 
 export interface ClaudePlugin {
   name: string;
@@ -145,10 +146,14 @@ function elsewhere(source: Json): string {
   return "another repository: it cannot be installed from this pack";
 }
 
+function marketProblem(file: string, title: string): Problem {
+  return { source: "packs", file, title };
+}
+
 async function fromMarketplace(
   root: string,
   label: string,
-  warn: (l: string) => void,
+  warn: ProblemSink,
 ): Promise<ClaudePlugin[]> {
   const file = `${label}/.claude-plugin/marketplace.json`;
   const market = await readJson(path.join(root, ".claude-plugin", "marketplace.json"), file);
@@ -162,16 +167,16 @@ async function fromMarketplace(
   const out: ClaudePlugin[] = [];
   for (const [i, entry] of market.plugins.entries()) {
     if (!isObject(entry) || typeof entry.name !== "string") {
-      warn(`${file}: plugins[${i}]: no name, skipped`);
+      warn(marketProblem(file, `plugins[${i}]: no name, skipped`));
       continue;
     }
     const source = entry.source;
     if (isObject(source)) {
-      warn(`${file}: plugin "${entry.name}" comes from ${elsewhere(source)}`);
+      warn(marketProblem(file, `plugin "${entry.name}" comes from ${elsewhere(source)}`));
       continue;
     }
     if (typeof source !== "string") {
-      warn(`${file}: plugin "${entry.name}": no source, skipped`);
+      warn(marketProblem(file, `plugin "${entry.name}": no source, skipped`));
       continue;
     }
     const rel =
@@ -183,11 +188,21 @@ async function fromMarketplace(
     try {
       real = await realpath(dir);
     } catch {
-      warn(`${file}: plugin "${entry.name}": ${source} does not exist in the repository, skipped`);
+      warn(
+        marketProblem(
+          file,
+          `plugin "${entry.name}": ${source} does not exist in the repository, skipped`,
+        ),
+      );
       continue;
     }
     if (!isInside(realRoot, real)) {
-      warn(`${file}: plugin "${entry.name}": ${source} leads outside the repository, skipped`);
+      warn(
+        marketProblem(
+          file,
+          `plugin "${entry.name}": ${source} leads outside the repository, skipped`,
+        ),
+      );
       continue;
     }
     out.push(await pluginAt(dir, entry.name, `${label}/${path.relative(root, dir)}`, entry));
@@ -199,7 +214,7 @@ async function fromMarketplace(
 export async function findClaudePlugins(
   root: string,
   label: string,
-  warn: (l: string) => void,
+  warn: ProblemSink,
 ): Promise<ClaudePlugin[]> {
   const found = await fromMarketplace(root, label, warn);
   const listed = new Set(found.map((p) => p.dir));

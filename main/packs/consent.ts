@@ -15,6 +15,7 @@ import { GrantStore, grantKey } from "../code-plugins/consent/grants.ts";
 import { itemKey, requestHash } from "../code-plugins/consent/requests.ts";
 import type { CommitSummary, FileChange } from "./git-local.ts";
 import type { PackScope } from "./types.ts";
+import type { Problem } from "../host/problem.ts";
 import type { StagedPlugin } from "./validate.ts";
 
 function summary(p: StagedPlugin, permissions: PermissionItem[]): PackPluginSummary {
@@ -108,6 +109,16 @@ export async function recordGrants(
     });
   }
   await store.recordMany(entries);
+}
+
+/** Installed, but the grants could not be recorded: its plugins will ask again when they load. */
+export function grantsNotRecorded(pack: string, err: unknown): Problem {
+  return {
+    source: pack,
+    title: "could not record the permissions you accepted",
+    cause: (err as Error).message,
+    suggestion: "they will be asked for at load",
+  };
 }
 
 /** Forgets the grants of folders under `packDir` that no plugin of `plugins` is installed in. */

@@ -4,11 +4,12 @@ import type { Homes } from "../config/homes.ts";
 import type { GrantStore } from "../code-plugins/consent/grants.ts";
 import type { GitContext } from "./git.ts";
 import { PackError, type PackOperationHooks, type PackPhase } from "./types.ts";
+import type { Problem } from "../host/problem.ts";
 
 export interface PackContext {
   homes: Homes;
   env: NodeJS.ProcessEnv;
-  warn(line: string): void;
+  warn(problem: Problem): void;
   grants: GrantStore;
   /**
    * Hands over work that may finish after the operation answers (deleting the copy an update

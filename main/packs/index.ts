@@ -19,6 +19,7 @@ import type {
   PackUpdateOutcome,
 } from "./types.ts";
 import { updatePack, updateResolved } from "./update.ts";
+import type { Problem } from "../host/problem.ts";
 
 export * from "./types.ts";
 
@@ -41,7 +42,7 @@ export function packManager(opts: {
   homes: Homes;
   /** Tokens, SSH_AUTH_SOCK, HOME, PATH (for git and npm). Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  warn?(line: string): void;
+  warn?(problem: Problem): void;
   /** How long an operation waits for another process's to finish (default 10 s). */
   lockWaitMs?: number;
 }): PackManager {
@@ -65,7 +66,7 @@ export function packManager(opts: {
           // The caller has its answer at once; the lock is held until the tidying is done.
           tidied = Promise.allSettled(tidying)
             .then(() => lock.release())
-            .catch((err: unknown) => warn(`${what}: ${(err as Error).message}`));
+            .catch((err: unknown) => warn({ source: what, title: (err as Error).message }));
         }
       } catch (err) {
         throw asPackError(err, what);

@@ -14,6 +14,7 @@ import { isSkippedFolder } from "../code-plugins/loader/walk.ts";
 import { findClaudePlugins } from "./claude.ts";
 import { hasOrigin, readOrigin } from "./origin.ts";
 import { PackError, type InstalledPack, type PackScope } from "./types.ts";
+import type { ProblemSink } from "../host/problem.ts";
 
 /** The plugins dir of each home (features/plugins.yaml `dir:`, default `<home>/plugins`). */
 export async function packsDirs(homes: Homes): Promise<Record<PackScope, string>> {
@@ -36,7 +37,7 @@ async function isDir(full: string, entry: Dirent): Promise<boolean> {
 }
 
 /** A pack's folder and origin, and its plugins being listed. */
-async function readHead(dir: string, scope: PackScope, warn: (line: string) => void) {
+async function readHead(dir: string, scope: PackScope, warn: ProblemSink) {
   const name = path.basename(dir);
   const sidecar = await hasOrigin(dir);
   let origin: InstalledPack["origin"];
@@ -44,7 +45,8 @@ async function readHead(dir: string, scope: PackScope, warn: (line: string) => v
     try {
       origin = await readOrigin(dir);
     } catch (err) {
-      warn((err as Error).message);
+      const problem = err instanceof PackError ? err.problem : undefined;
+      warn(problem ?? { source: name, title: (err as Error).message });
     }
   }
   const listing = (async () => {
@@ -66,7 +68,7 @@ async function readHead(dir: string, scope: PackScope, warn: (line: string) => v
 export async function readPack(
   dir: string,
   scope: PackScope,
-  warn: (line: string) => void,
+  warn: ProblemSink,
 ): Promise<InstalledPack | undefined> {
   const { head, sidecar, listing } = await readHead(dir, scope, warn);
   const { names, errors } = await listing;
@@ -83,10 +85,7 @@ export function asFound(pack: InstalledPack): FoundPack {
   return { ...pack, plugins: Promise.resolve(pack.plugins) };
 }
 
-export async function listPacks(
-  homes: Homes,
-  warn: (line: string) => void,
-): Promise<InstalledPack[]> {
+export async function listPacks(homes: Homes, warn: ProblemSink): Promise<InstalledPack[]> {
   const dirs = await packsDirs(homes);
   const scopes: PackScope[] = dirs.project === dirs.global ? ["global"] : ["global", "project"];
   const out: InstalledPack[] = [];
@@ -150,7 +149,7 @@ export function resolvePack(
 export async function findPack(
   homes: Homes,
   nameOrPlugin: string,
-  warn: (line: string) => void,
+  warn: ProblemSink,
 ): Promise<{ pack: FoundPack; viaPlugin: boolean; packs: () => Promise<InstalledPack[]> }> {
   let all: Promise<InstalledPack[]> | undefined;
   const packs = () => (all ??= listPacks(homes, warn));

@@ -46,10 +46,10 @@ export async function hasOrigin(packDir: string): Promise<boolean> {
   }
 }
 
+const REINSTALL = "fix the file, or reinstall: islet plugins remove, then add";
+
 function field(file: string, name: string, problem: string): PackError {
-  return new PackError(
-    `${file}: ${name}: ${problem} (fix the file, or reinstall: islet plugins remove, then add)`,
-  );
+  return new PackError({ source: "packs", file, title: `${name}: ${problem}`, cause: REINSTALL });
 }
 
 function isoTime(
@@ -79,15 +79,11 @@ export async function readOrigin(packDir: string): Promise<PackOrigin> {
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    throw new PackError(
-      `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-    );
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new PackError({ source: "packs", file, title: "cannot read", cause: code });
   }
-  const read = readYaml(text, file);
-  if (!read.ok)
-    throw new PackError(
-      `${read.error} (fix the file, or reinstall: islet plugins remove, then add)`,
-    );
+  const read = readYaml(text, file, "packs");
+  if (!read.ok) throw new PackError({ ...read.error, cause: REINSTALL });
   const data = read.data;
   if (!isMap(data))
     throw field(file, "(top)", `expected a map of fields, got ${describeValue(data)}`);

@@ -20,12 +20,11 @@ export async function removePack(ctx: PackContext, nameOrPlugin: string): Promis
     );
   const key = await grantKey(pack.dir); // before it is gone: the key is the real path
   await removeInstalled(pack.dir, path.dirname(pack.dir));
-  await ctx.grants
-    .forgetUnder(key)
-    .catch((err: unknown) =>
-      ctx.warn(
-        `${pack.name} was removed, but its permission grants could not be forgotten (${(err as Error).message}): \`islet plugins permissions NAME --reset\` forgets them`,
-      ),
-    );
+  await ctx.grants.forgetUnder(key).catch((err: unknown) =>
+    ctx.warn({
+      source: pack.name,
+      title: `${pack.name} was removed, but its permission grants could not be forgotten (${(err as Error).message}): \`islet plugins permissions NAME --reset\` forgets them`,
+    }),
+  );
   return pack;
 }

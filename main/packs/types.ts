@@ -4,6 +4,7 @@
  * (plugin.yaml at its root) or several (in subfolders), installed from git or copied from a path;
  * a git pack carries `.origin.yaml`.
  */
+import { formatProblem, type Problem } from "../host/problem.ts";
 import type { PackInstallQuestion, PackUpdateQuestion } from "../host/questions.ts";
 
 export type PackScope = "global" | "project";
@@ -89,4 +90,10 @@ export interface PackUpdateOutcome {
 /** Every failure is one of these, with a one-line message naming what and what to do. */
 export class PackError extends Error {
   override name = "PackError";
+  /** The problem, when it is about one file (a pack's `.origin.yaml`): a listing reports it whole. */
+  readonly problem: Problem | undefined;
+  constructor(what: string | Problem) {
+    super(typeof what === "string" ? what : formatProblem(what));
+    this.problem = typeof what === "string" ? undefined : what;
+  }
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { buildCheck, pluginsToBuild } from "./build-check.ts";
 import {
   forgetDropped,
+  grantsNotRecorded,
   installedDir,
   notGrantedYet,
   recordGrants,
@@ -225,11 +226,7 @@ export async function updateResolved(
     await Promise.all([
       recordGrants(ctx.grants, pack.dir, asked),
       forgetDropped(ctx.grants, pack.dir, staged.plugins),
-    ]).catch((err: unknown) =>
-      ctx.warn(
-        `${pack.name}: could not record the permissions you accepted (${(err as Error).message}); they will be asked for at load`,
-      ),
-    );
+    ]).catch((err: unknown) => ctx.warn(grantsNotRecorded(pack.name, err)));
     report(hooks, "done", `Updated ${pack.name}`);
     return {
       pack: { ...pack, origin: newOrigin, plugins: names },

@@ -14,6 +14,7 @@ import type { PluginManifest } from "../code-plugins/loader/manifest.ts";
 import { isInside } from "../code-plugins/loader/origin-scope.ts";
 import { findClaudePlugins, type ClaudePlugin } from "./claude.ts";
 import { PackError, type PackScope } from "./types.ts";
+import type { Problem } from "../host/problem.ts";
 
 export interface StagedPlugin {
   name: string;
@@ -41,6 +42,16 @@ export interface StagedPack {
 /** Replaces the staging folder in a message with the pack's name. */
 export function relabel(message: string, root: string, label: string): string {
   return message.split(root).join(label);
+}
+
+/** The same in every text of a problem (its file above all). */
+function relabelProblem(problem: Problem, root: string, label: string): Problem {
+  const out: Problem = { ...problem };
+  for (const key of ["source", "file", "title", "cause", "suggestion"] as const) {
+    const text = out[key];
+    if (text !== undefined) out[key] = relabel(text, root, label);
+  }
+  return out;
 }
 
 /** The subpath's folder: inside the pack, also after resolving symlinks. */
@@ -109,7 +120,7 @@ export async function validateStaged(opts: {
   /** Where it comes from, for messages ("https://…" or a folder). */
   where: string;
   scope: PackScope;
-  warn(line: string): void;
+  warn(problem: Problem): void;
 }): Promise<StagedPack> {
   const { root, label } = opts;
   const scope = await scopeFolder(root, opts.subpath, opts.where);
@@ -117,13 +128,13 @@ export async function validateStaged(opts: {
   const [links, discovered, claudeFound] = await Promise.allSettled([
     checkSymlinks(root, label),
     discoverPlugins({ dirs: [{ dir: scope, home: scope, source: opts.scope }] }),
-    findClaudePlugins(scope, label, (w) => opts.warn(relabel(w, root, label))),
+    findClaudePlugins(scope, label, (w) => opts.warn(relabelProblem(w, root, label))),
   ]);
   for (const r of [links, discovered, claudeFound]) if (r.status === "rejected") throw r.reason;
   const found = (discovered as PromiseFulfilledResult<Discovery>).value;
   const claude = (claudeFound as PromiseFulfilledResult<ClaudePlugin[]>).value;
-  if (found.errors.length > 0) throw new PackError(relabel(found.errors[0].message, root, label));
-  for (const w of found.warnings) opts.warn(relabel(w, root, label));
+  if (found.errors.length > 0) throw new PackError(relabelProblem(found.errors[0], root, label));
+  for (const w of found.warnings) opts.warn(relabelProblem(w, root, label));
   const rel = (dir: string) => path.relative(root, dir).split(path.sep).join("/");
   const plugins: StagedPlugin[] = found.plugins.map((p) => ({
     name: p.name,

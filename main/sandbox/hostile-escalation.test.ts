@@ -16,6 +16,7 @@ import { effectiveRights } from "../code-plugins/consent/requests.ts";
 import { parseManifest } from "../code-plugins/loader/manifest.ts";
 import { pluginEnv } from "../code-plugins/setup.ts";
 import { forEachBackend, loadPlugin } from "./testing.ts";
+import { formatProblem } from "../host/problem.ts";
 
 let base: string;
 let home: string;
@@ -49,7 +50,7 @@ after(() => {
 /** The capabilities the runtime gives a plugin with this manifest and these granted keys. */
 function hostFor(manifestYaml: string, granted: string[], unsafe = true) {
   const parsed = parseManifest(manifestYaml, path.join(pluginDir, "plugin.yaml"));
-  if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+  if (!parsed.ok) throw new Error(parsed.errors.map(formatProblem).join("; "));
   const rights = effectiveRights(parsed.manifest, new Set(granted));
   return createHostCapabilities({
     plugin: "mallory",

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { JsonStore } from "../config/json-store.ts";
 import type { SecretStore } from "../host/secrets.ts";
+import { formatProblem, type ProblemSink } from "../host/problem.ts";
 
 /** What encrypts the values (Electron safeStorage in the app). */
 export interface SecretCipher {
@@ -30,7 +31,7 @@ export class EncryptedFileSecretStore implements SecretStore {
     file: string,
     cipher: SecretCipher,
     protection: string,
-    warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+    warn: ProblemSink = (problem) => process.stderr.write(`${formatProblem(problem)}\n`),
   ) {
     this.#cipher = cipher;
     this.protection = protection;

@@ -9,6 +9,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeAtomically } from "../config/atomic-write.ts";
 import { EncryptedFileSecretStore, type SecretCipher } from "./encrypted-file.ts";
+import type { ProblemSink } from "../host/problem.ts";
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -52,10 +53,7 @@ export function homeKeyCipher(keyFile: string): SecretCipher {
   };
 }
 
-export function homeSecretStore(
-  globalHome: string,
-  warn: (line: string) => void,
-): EncryptedFileSecretStore {
+export function homeSecretStore(globalHome: string, warn: ProblemSink): EncryptedFileSecretStore {
   return new EncryptedFileSecretStore(
     path.join(globalHome, "secrets.json"),
     homeKeyCipher(path.join(globalHome, "secrets.key")),

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { crashContent } from "./crash-writer.ts";
 import { SessionStore } from "./store.ts";
 import { baseSession, msg, tempDir } from "./testing.ts";
+import { formatProblem } from "../host/problem.ts";
 
 const WRITER = fileURLToPath(new URL("./crash-writer.ts", import.meta.url));
 
@@ -58,9 +59,9 @@ test(
         assert.equal(m.content, crashContent(i));
       });
       // The only thing a kill may leave is one torn last line.
-      assert.ok(loaded.warnings.length <= 1, loaded.warnings.join("\n"));
+      assert.ok(loaded.warnings.length <= 1, loaded.warnings.map(formatProblem).join("\n"));
       if (loaded.warnings.length === 1) {
-        assert.match(loaded.warnings[0], /dropped torn last line/);
+        assert.match(formatProblem(loaded.warnings[0]), /dropped torn last line/);
         tornTails++;
       }
 

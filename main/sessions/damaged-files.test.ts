@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { SessionError, SessionStore } from "./store.ts";
 import { baseSession, damagedSession, metaLine as meta, msg, tempDir } from "./testing.ts";
+import { formatProblem } from "../host/problem.ts";
 
 test("list skips a folder, a link and an unreadable file named like sessions, naming each", async (t) => {
   const dir = tempDir(t);
@@ -24,7 +25,7 @@ test("list skips a folder, a link and an unreadable file named like sessions, na
   writeFileSync(join(dir, "locked.jsonl"), meta("locked"));
   chmodSync(join(dir, "locked.jsonl"), 0o000);
   const warnings: string[] = [];
-  const list = await store.list({ warn: (line) => warnings.push(line) });
+  const list = await store.list({ warn: (p) => warnings.push(formatProblem(p)) });
   const root = process.getuid?.() === 0; // root reads anything: no EACCES to report
   assert.deepEqual(list.map((s) => s.id).sort(), root ? [good, "locked"] : [good]);
   assert.deepEqual(warnings.sort(), [
@@ -64,7 +65,7 @@ test("list and load agree on a damaged session: same count, load names each dama
   );
   assert.equal(summary.messageCount, loaded.messages.length);
   const file = join(dir, `${id}.jsonl`);
-  assert.deepEqual(loaded.warnings, [
+  assert.deepEqual(loaded.warnings.map(formatProblem), [
     `${file}:3: skipped line: not valid JSON`,
     `${file}:4: skipped line: message.role is invalid (robot)`,
     `${file}:6: dropped torn last line`,

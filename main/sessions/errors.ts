@@ -1,4 +1,5 @@
 /** Errors the session store reports, with a code callers (CLI, bridge) can branch on. */
+import { formatProblem, type Problem } from "../host/problem.ts";
 
 export type SessionErrorCode =
   | "not_found"
@@ -11,10 +12,13 @@ export type SessionErrorCode =
 
 export class SessionError extends Error {
   readonly code: SessionErrorCode;
-  constructor(code: SessionErrorCode, message: string) {
-    super(message);
+  /** The problem, when it is about one file: a listing reports it whole and goes on. */
+  readonly problem: Problem | undefined;
+  constructor(code: SessionErrorCode, what: string | Problem) {
+    super(typeof what === "string" ? what : formatProblem(what));
     this.name = "SessionError";
     this.code = code;
+    this.problem = typeof what === "string" ? undefined : what;
   }
 }
 

@@ -6,6 +6,7 @@ import { displayHistory } from "./history.ts";
 import { encodeRecord } from "./records.ts";
 import { reconstruct } from "./reconstruct.ts";
 import { metaLine, msg, storeWithSession } from "./testing.ts";
+import { formatProblem } from "../host/problem.ts";
 
 const fallback = { id: "s", createdAt: "2026-11-21T10:00:00.000Z" };
 
@@ -59,14 +60,14 @@ test("the store refuses an event record without a type; a damaged one in a file 
     '{"t":"event","event":{"type":"notice","sou',
   ].join("\n");
   const state = reconstruct(text, "s.jsonl", fallback, { history: true });
-  assert.deepEqual(state.warnings, [
+  assert.deepEqual(state.warnings.map(formatProblem), [
     "s.jsonl:4: skipped line: event.event must be an object",
     "s.jsonl:5: dropped torn last line",
   ]);
   const history = displayHistory(state.history!);
   assert.deepEqual(history.events, [{ type: "notice", source: "p", text: "ok" }]);
   assert.equal(history.warnings.length, 1);
-  assert.match(history.warnings[0], /^s\.jsonl:3: skipped event: text: /);
+  assert.match(formatProblem(history.warnings[0]), /^s\.jsonl:3: skipped event: text: /);
   // The same file loads for a resume without a word about its events.
   writeFileSync(store.fileOf(id), text);
   const plain = await store.load(id);

@@ -8,10 +8,14 @@ import { AgentEvent } from "../core/events.ts";
 import { historyFromMessages } from "../core/history.ts";
 import type { SavedHistory } from "./reconstruct.ts";
 import type { SessionStore } from "./store.ts";
+import type { Problem, ProblemSink } from "../host/problem.ts";
 
-export function displayHistory(saved: SavedHistory): { events: AgentEvent[]; warnings: string[] } {
+export function displayHistory(saved: SavedHistory): {
+  events: AgentEvent[];
+  warnings: Problem[];
+} {
   const events = historyFromMessages(saved.legacy);
-  const warnings: string[] = [];
+  const warnings: Problem[] = [];
   for (const { event, where } of saved.events) {
     const parsed = AgentEvent.safeParse(event);
     if (parsed.success) {
@@ -20,7 +24,11 @@ export function displayHistory(saved: SavedHistory): { events: AgentEvent[]; war
     }
     const issue = parsed.error.issues[0];
     const at = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    warnings.push(`${where}: skipped event: ${at}${issue?.message ?? "invalid"}`);
+    warnings.push({
+      source: "sessions",
+      ...where,
+      title: `skipped event: ${at}${issue?.message ?? "invalid"}`,
+    });
   }
   return { events, warnings };
 }
@@ -33,7 +41,7 @@ export function displayHistory(saved: SavedHistory): { events: AgentEvent[]; war
 export async function savedDisplayHistory(
   store: Pick<SessionStore, "load">,
   sessionId: string,
-  warn: (line: string) => void,
+  warn: ProblemSink,
 ): Promise<AgentEvent[]> {
   const saved = await store.load(sessionId, { history: true });
   const { events, warnings } = displayHistory(saved.history ?? { legacy: [], events: [] });

@@ -11,6 +11,7 @@ import { isSafeSessionId } from "./ids.ts";
 import { entryFor, INDEX_FILE, readIndex, writeIndex, type IndexEntry } from "./index-cache.ts";
 import { linkRefused, notAFile, readSessionFile } from "./session-file.ts";
 import { scanSummary, type SessionSummary } from "./summary.ts";
+import type { Problem, ProblemSink } from "../host/problem.ts";
 
 export const SESSION_EXT = ".jsonl";
 /** Enough parallel reads to hide latency without opening hundreds of files at once. */
@@ -51,7 +52,7 @@ export async function sessionIds(dir: string): Promise<string[]> {
 /** Summaries, most recently updated first (ties: newer id first); `warn` hears of skipped entries. */
 export async function listSummaries(
   dir: string,
-  warn: (line: string) => void = () => {},
+  warn: ProblemSink = () => {},
 ): Promise<SessionSummary[]> {
   const ids = await sessionIds(dir);
   const indexPath = join(dir, INDEX_FILE);
@@ -59,7 +60,7 @@ export async function listSummaries(
   const fresh = new Map<string, IndexEntry>();
   let changed = cached.size !== ids.length;
   // Files are read several at a time: skipped ones are told afterwards, in name order.
-  const skipped = new Map<string, string>();
+  const skipped = new Map<string, Problem>();
   const rows = await mapLimited(ids, LIST_CONCURRENCY, async (id) => {
     const file = join(dir, id + SESSION_EXT);
     try {
@@ -82,7 +83,11 @@ export async function listSummaries(
       // Deleted while listing: simply gone.
       if (isErrno(err, "ENOENT") || (err instanceof SessionError && err.code === "not_found"))
         return null;
-      skipped.set(id, `${err instanceof Error ? err.message : String(err)}: skipped`);
+      const problem =
+        err instanceof SessionError && err.problem
+          ? err.problem
+          : { source: "sessions", file, title: err instanceof Error ? err.message : String(err) };
+      skipped.set(id, { ...problem, title: `${problem.title}: skipped` });
       changed = true;
       return null;
     }

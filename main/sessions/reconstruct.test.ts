@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { reconstruct } from "./reconstruct.ts";
 import { encodeRecord, type SessionRecord } from "./records.ts";
 import { msg, stats } from "./testing.ts";
+import { formatProblem } from "../host/problem.ts";
 
 const meta: SessionRecord = {
   t: "meta",
@@ -112,7 +113,7 @@ test("a torn last line is dropped with a warning; nothing before it is lost", ()
     ["a"],
   );
   assert.equal(s.warnings.length, 1);
-  assert.match(s.warnings[0], /^\/h\/s1\.jsonl:3: dropped torn last line/);
+  assert.match(formatProblem(s.warnings[0]), /^\/h\/s1\.jsonl:3: dropped torn last line/);
 });
 
 test("a complete last record without its newline is kept", () => {
@@ -143,10 +144,13 @@ test("bad middle lines are skipped with a warning naming file and line", () => {
     ["b", "c"],
   );
   assert.equal(s.warnings.length, 4);
-  assert.match(s.warnings[0], /^\/h\/s1\.jsonl:2: skipped line: not valid JSON/);
-  assert.match(s.warnings[1], /^\/h\/s1\.jsonl:4: skipped line: message\.role is invalid/);
-  assert.match(s.warnings[2], /:5: skipped line: unknown record type "hologram"/);
-  assert.match(s.warnings[3], /:6: skipped line: invalid todos record: todos:/);
+  assert.match(formatProblem(s.warnings[0]), /^\/h\/s1\.jsonl:2: skipped line: not valid JSON/);
+  assert.match(
+    formatProblem(s.warnings[1]),
+    /^\/h\/s1\.jsonl:4: skipped line: message\.role is invalid/,
+  );
+  assert.match(formatProblem(s.warnings[2]), /:5: skipped line: unknown record type "hologram"/);
+  assert.match(formatProblem(s.warnings[3]), /:6: skipped line: invalid todos record: todos:/);
 });
 
 test("a lost meta line still yields the messages, with placeholder metadata", () => {
@@ -160,7 +164,7 @@ test("a lost meta line still yields the messages, with placeholder metadata", ()
   );
   assert.equal(s.title, "hi");
   assert.equal(s.warnings.length, 2);
-  assert.match(s.warnings[1], /no valid meta record/);
+  assert.match(formatProblem(s.warnings[1]), /no valid meta record/);
 });
 
 test("a file from a newer format loads what it understands and says so", () => {
@@ -169,8 +173,8 @@ test("a file from a newer format loads what it understands and says so", () => {
     '{"t":"future"}\n';
   const s = reconstruct(text, "f", fallback);
   assert.equal(s.messages.length, 1);
-  assert.match(s.warnings[0], /newer Islet \(format v99\)/);
-  assert.match(s.warnings[1], /unknown record type "future"/);
+  assert.match(formatProblem(s.warnings[0]), /newer Islet \(format v99\)/);
+  assert.match(formatProblem(s.warnings[1]), /unknown record type "future"/);
 });
 
 test("an empty file loads as an empty session with a warning", () => {

@@ -2,6 +2,7 @@
 import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../core/types.ts";
+import type { Problem } from "../host/problem.ts";
 import { messageProblem } from "./message-check.ts";
 import type { AgentEvent } from "../core/events.ts";
 import {
@@ -16,11 +17,17 @@ import {
 } from "./records.ts";
 import { isTitleSource, titleFromText } from "./title.ts";
 
+/** A line of a session file, as its problems name it. */
+export interface LineOf {
+  file: string;
+  line: number;
+}
+
 /** A saved display event, checked only for its `type` so far, and where it was read. */
 export interface SavedEvent {
   event: AgentEvent;
-  /** `file:line`, for the warning when the event turns out to be invalid. */
-  where: string;
+  /** The file and line, for the warning when the event turns out to be invalid. */
+  where: LineOf;
 }
 
 /** What a session's display history is made of (see sessions/history.ts). */
@@ -52,8 +59,8 @@ export interface SessionState {
   loadedTools: string[];
   /** Namespaced engine/plugin state (see the `state` record). */
   state: Record<string, unknown>;
-  /** One line per skipped or dropped line, naming the file and line number. */
-  warnings: string[];
+  /** One per skipped or dropped line, naming the file and line number. */
+  warnings: Problem[];
   /** Null unless asked for (ReconstructOptions.history). */
   history: SavedHistory | null;
 }
@@ -190,7 +197,7 @@ class Builder {
     }
   }
 
-  addEvent(event: AgentEvent, where: string, ref: string | undefined): void {
+  addEvent(event: AgentEvent, where: LineOf, ref: string | undefined): void {
     this.legacy ??= [...this.messages.values()];
     // A copy: the text filled in below must not change the parsed line's object.
     const saved = ref === undefined ? event : ({ ...event } as AgentEvent);
@@ -214,7 +221,7 @@ class Builder {
     }
   }
 
-  finish(warnings: string[], history: boolean): SessionState {
+  finish(warnings: Problem[], history: boolean): SessionState {
     const messages = [...this.messages.values()];
     return {
       meta: this.meta,
@@ -270,7 +277,9 @@ export function reconstruct(
   const lines = text.split("\n");
   // A file ending in "\n" splits into a trailing "": that is not a line.
   if (lines[lines.length - 1] === "") lines.pop();
-  const warnings: string[] = [];
+  const warnings: Problem[] = [];
+  const warn = (where: LineOf | { file: string }, title: string) =>
+    warnings.push({ source: "sessions", ...where, title });
   let builder: Builder | null = null;
   let version = SESSION_FORMAT_VERSION;
 
@@ -280,14 +289,12 @@ export function reconstruct(
     // Display events are most of a file's lines after messages: a plain load skips them unparsed.
     if (!history && builder !== null && line.startsWith(EVENT_LINE_PREFIX)) continue;
     const isLast = i === lines.length - 1;
-    const where = `${file}:${i + 1}`;
+    const where = { file, line: i + 1 };
     let raw: unknown;
     try {
       raw = JSON.parse(line);
     } catch {
-      warnings.push(
-        isLast ? `${where}: dropped torn last line` : `${where}: skipped line: not valid JSON`,
-      );
+      warn(where, isLast ? "dropped torn last line" : "skipped line: not valid JSON");
       continue;
     }
     if (builder === null) {
@@ -296,22 +303,20 @@ export function reconstruct(
         builder = new Builder(meta.data);
         version = meta.data.v;
         if (version > SESSION_FORMAT_VERSION) {
-          warnings.push(
-            `${where}: written by a newer Islet (format v${version}); unknown records are skipped`,
-          );
+          warn(where, `written by a newer Islet (format v${version}); unknown records are skipped`);
         }
         continue;
       }
-      warnings.push(`${where}: no valid meta record at the start; using placeholder metadata`);
+      warn(where, "no valid meta record at the start; using placeholder metadata");
       builder = new Builder(placeholderMeta(fallback));
     }
     const decoded = decode(raw, version);
     if (!decoded.ok) {
-      warnings.push(`${where}: ${isLast ? "dropped last line" : "skipped line"}: ${decoded.why}`);
+      warn(where, `${isLast ? "dropped last line" : "skipped line"}: ${decoded.why}`);
       continue;
     }
     if (decoded.record.t === "meta") {
-      warnings.push(`${where}: skipped line: a second meta record`);
+      warn(where, "skipped line: a second meta record");
       continue;
     }
     if (decoded.record.t === "event") {
@@ -321,7 +326,7 @@ export function reconstruct(
     builder.apply(decoded.record);
   }
   if (builder === null) {
-    warnings.push(`${file}: no records (empty session file); using placeholder metadata`);
+    warn({ file }, "no records (empty session file); using placeholder metadata");
     builder = new Builder(placeholderMeta(fallback));
   }
   return builder.finish(warnings, history);

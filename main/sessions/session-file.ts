@@ -25,12 +25,14 @@ export function unusableSessionFile(file: string, err: unknown): SessionError {
   if (isErrno(err, "ELOOP") || isErrno(err, "EMLINK")) return linkRefused(file);
   if (isErrno(err, "EISDIR")) return notAFile(file);
   const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-  return new SessionError("unreadable", `${file}: cannot read it (${code})`);
+  return unreadable(file, `cannot read it (${code})`);
 }
 
+const unreadable = (file: string, title: string) =>
+  new SessionError("unreadable", { source: "sessions", file, title });
 export const linkRefused = (file: string) =>
-  new SessionError("unreadable", `${file} is a symbolic link; session files are never followed`);
-export const notAFile = (file: string) => new SessionError("unreadable", `${file} is not a file`);
+  unreadable(file, `${file} is a symbolic link; session files are never followed`);
+export const notAFile = (file: string) => unreadable(file, `${file} is not a file`);
 
 export interface SessionFileText {
   text: string;

@@ -6,6 +6,7 @@ import { INDEX_FILE } from "./index-cache.ts";
 import { encodeRecord } from "./records.ts";
 import { SessionError, SessionStore } from "./store.ts";
 import { baseSession, msg, stats, storeWithSession, tempDir } from "./testing.ts";
+import { formatProblem } from "../host/problem.ts";
 
 test("create, append, flush and load round-trip the whole session state", async (t) => {
   const { store, id } = await storeWithSession(t);
@@ -69,7 +70,10 @@ test("appending to a file with a torn tail cuts the tail off first", async (t) =
     ["a"],
   );
   assert.equal(torn.warnings.length, 1);
-  assert.match(torn.warnings[0], new RegExp(`${id}\\.jsonl:3: dropped torn last line`));
+  assert.match(
+    formatProblem(torn.warnings[0]),
+    new RegExp(`${id}\\.jsonl:3: dropped torn last line`),
+  );
 
   const reopened = new SessionStore(store.dir);
   t.after(() => reopened.close());
@@ -111,7 +115,9 @@ test("a corrupt middle line is skipped and everything around it loads", async (t
     s.messages.map((m) => m.id),
     ["m0", "m2"],
   );
-  assert.deepEqual(s.warnings, [`${store.fileOf(id)}:3: skipped line: not valid JSON`]);
+  assert.deepEqual(s.warnings.map(formatProblem), [
+    `${store.fileOf(id)}:3: skipped line: not valid JSON`,
+  ]);
 });
 
 test("list: newest first, with counts after removals, titles and switches", async (t) => {

@@ -29,6 +29,7 @@ import {
   type MetaRecord,
 } from "./records.ts";
 import type { SessionSummary } from "./summary.ts";
+import type { Problem } from "../host/problem.ts";
 
 export type { SessionSummary } from "./summary.ts";
 export type { SessionState } from "./reconstruct.ts";
@@ -202,7 +203,7 @@ export class SessionStore {
    * Summaries, most recently updated first; unchanged files come from the index cache. Entries
    * that cannot be read are skipped, each with one line to `warn`.
    */
-  list(options: { warn?(line: string): void } = {}): Promise<SessionSummary[]> {
+  list(options: { warn?(problem: Problem): void } = {}): Promise<SessionSummary[]> {
     return listSummaries(this.dir, options.warn);
   }
 

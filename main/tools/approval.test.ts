@@ -8,6 +8,7 @@ import { defineTool } from "./define.ts";
 import { builtinTools } from "./index.ts";
 import { ToolRegistry } from "./registry.ts";
 import { tempWorkspace } from "./test-support.ts";
+import { formatProblem } from "../host/problem.ts";
 
 /** A host that answers approval questions from a list and records what it was asked. */
 function asking(answers: ApprovalAnswer[]): { questions: QuestionPort; asked: Question[] } {
@@ -160,7 +161,7 @@ test("a corrupt file is reported in one line, treated as empty, and kept aside o
     const policy = new ApprovalPolicy({
       globalHome: ws.dir,
       workdir: "/p",
-      warn: (l) => warnings.push(l),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
     assert.equal(await policy.rule("Read"), "allow");
     assert.equal(await policy.rule("Bash"), "ask");

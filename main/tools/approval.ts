@@ -8,6 +8,7 @@ import path from "node:path";
 import { writeAtomically } from "../config/atomic-write.ts";
 import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
+import { formatProblem, type Problem, type ProblemSink } from "../host/problem.ts";
 import { builtinTools } from "./index.ts";
 import type { ApprovalRule } from "./types.ts";
 
@@ -48,7 +49,7 @@ export interface ApprovalPolicyOptions {
   tools?: ToolApprovals;
   defaults?: Readonly<Record<string, ApprovalRule>>;
   /** Where the one-line report about an unreadable approvals file goes (default stderr). */
-  warn?: (line: string) => void;
+  warn?: ProblemSink;
 }
 
 const storeSchema = z.record(z.string(), z.record(z.string(), z.enum(["ask", "allow", "deny"])));
@@ -165,18 +166,26 @@ export class ApprovalPolicy {
       text = await fs.readFile(this.file, "utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return { store: {}, corrupt: false };
-      this.warnOnce(
-        `${this.file}: cannot read it (${(err as Error).message}); approval rules ignored`,
-      );
+      this.warnOnce({
+        source: "approvals",
+        file: this.file,
+        title: "cannot read it",
+        cause: (err as Error).message,
+        suggestion: "approval rules ignored",
+      });
       return { store: {}, corrupt: false };
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (err) {
-      this.warnOnce(
-        `${this.file}: not valid JSON (${(err as Error).message}); approval rules ignored`,
-      );
+      this.warnOnce({
+        source: "approvals",
+        file: this.file,
+        title: "not valid JSON",
+        cause: (err as Error).message,
+        suggestion: "approval rules ignored",
+      });
       return { store: {}, corrupt: true };
     }
     const parsed = storeSchema.safeParse(json);
@@ -184,17 +193,23 @@ export class ApprovalPolicy {
       const issue = parsed.error.issues[0];
       const field =
         issue.path.length > 0 ? `"${issue.path.map(String).join('" > "')}"` : "top level";
-      this.warnOnce(
-        `${this.file}: ${field}: ${issue.message} (expected {"<workdir>": {"<tool>": "ask"|"allow"|"deny"}}); approval rules ignored`,
-      );
+      this.warnOnce({
+        source: "approvals",
+        file: this.file,
+        title: `${field}: ${issue.message}`,
+        cause: 'expected {"<workdir>": {"<tool>": "ask"|"allow"|"deny"}}',
+        suggestion: "approval rules ignored",
+      });
       return { store: {}, corrupt: true };
     }
     return { store: parsed.data, corrupt: false };
   }
 
-  private warnOnce(line: string): void {
+  private warnOnce(problem: Problem): void {
+    const line = formatProblem(problem);
     if (this.warned.has(line)) return;
     this.warned.add(line);
-    (this.options.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+    if (this.options.warn) this.options.warn(problem);
+    else process.stderr.write(`${line}\n`);
   }
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import { JsonStore } from "../config/json-store.ts";
 import { isInside } from "../code-plugins/capabilities/files.ts";
+import type { ProblemSink } from "../host/problem.ts";
 
 const Decision = z.enum(["trusted", "untrusted"]);
 export type TrustDecision = z.infer<typeof Decision>;
@@ -36,7 +37,7 @@ export async function trustKey(folder: string): Promise<string> {
 export class TrustStore {
   readonly #store: JsonStore<TrustFile>;
 
-  constructor(globalHome: string, warn: (line: string) => void) {
+  constructor(globalHome: string, warn: ProblemSink) {
     this.#store = new JsonStore(
       trustFile(globalHome),
       TrustFile,

@@ -9,6 +9,7 @@ import { ask, type QuestionPort } from "../host/questions.ts";
 import type { Homes } from "../config/homes.ts";
 import { projectWidening } from "./held-back.ts";
 import { TrustStore } from "./store.ts";
+import type { Problem, ProblemSink } from "../host/problem.ts";
 
 export interface WorkspaceTrust {
   trusted: boolean;
@@ -23,7 +24,7 @@ export interface WorkspaceTrust {
 export async function resolveWorkspaceTrust(opts: {
   homes: Homes;
   questions?: QuestionPort;
-  warn(line: string): void;
+  warn(problem: Problem): void;
 }): Promise<WorkspaceTrust> {
   const { homes } = opts;
   if (homes.project === homes.global)
@@ -40,10 +41,14 @@ export async function resolveWorkspaceTrust(opts: {
   if (heldBack.length === 0)
     return { trusted: false, why: "not trusted (its .islet/ asks for nothing more)", heldBack };
   const notice = (why: string) =>
-    opts.warn(
-      `${homes.workdir} is not trusted (${why}); held back: ${heldBack.join("; ")}. ` +
-        "Trust it with `islet trust add` to use them.",
-    );
+    opts.warn({
+      source: "trust",
+      file: homes.workdir,
+      title: `${homes.workdir} is not trusted`,
+      cause: why,
+      suggestion:
+        `held back: ${heldBack.join("; ")}. ` + "Trust it with `islet trust add` to use them.",
+    });
   if (record?.decision === "untrusted") {
     notice(`you chose not to trust it on ${record.at.slice(0, 10)}`);
     return { trusted: false, why: "you chose not to trust it", heldBack };
@@ -73,7 +78,7 @@ export async function resolveWorkspaceTrust(opts: {
 export async function recordedTrust(
   homes: Homes,
   current: WorkspaceTrust,
-  warn: (line: string) => void,
+  warn: ProblemSink,
 ): Promise<WorkspaceTrust> {
   if (homes.project === homes.global) return current;
   const record = await new TrustStore(homes.global, warn).lookup(homes.workdir);

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Problem } from "../../host/problem.ts";
 import { configFields, saveConfig, setDisabled } from "../../editor/manifest-edit.ts";
 import { mapToSource } from "../../editor/fault-location.ts";
-import { errorProblems, faultProblem } from "../../editor/problems.ts";
+import { faultProblem, loadProblems } from "../../editor/problems.ts";
 import { reloadAfter } from "../../editor/reload-wait.ts";
 import { createFromTemplate, defaultTemplatesDir, listTemplates } from "../../editor/templates.ts";
 import type { PluginFeatures } from "../../code-plugins/loader/features.ts";
@@ -62,9 +62,8 @@ async function currentProblems(port: EditorPort, name: string): Promise<Problem[
   if (!entry) return [];
   const { spec, plugin } = entry;
   const out: Problem[] = [];
-  if (plugin.status === "failed" && plugin.error)
-    out.push(...errorProblems(plugin.error, name, spec.dir));
-  if (entry.reloadError) out.push(...errorProblems(entry.reloadError, name, spec.dir));
+  if (plugin.status === "failed") out.push(...loadProblems(plugin.problems, name, spec.dir));
+  if (entry.reloadProblems) out.push(...loadProblems(entry.reloadProblems, name, spec.dir));
   if (plugin.lastFault) {
     let fault = faultProblem(plugin.lastFault, name, spec.dir, spec.entry);
     // The stack names a line of the bundle that ran: map it back to the source the author wrote.

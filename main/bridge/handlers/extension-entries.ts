@@ -7,6 +7,7 @@ import type { ExtensionEntry } from "../schemas/extensions.ts";
 import type { ClaudePlugin } from "../../extensions/claude/plugin.ts";
 import type { DeclarativeExtensions } from "../../extensions/declarative.ts";
 import type { HomeMarkdownFolder } from "../../extensions/markdown/home-source.ts";
+import { formatProblem } from "../../host/problem.ts";
 import type { ShellHookSpec } from "../../extensions/shell-hooks/config.ts";
 import { UNWIRED_EVENTS } from "../../extensions/shell-hooks/event-input.ts";
 import type { ShellHookFile } from "../../extensions/shell-hooks/source.ts";
@@ -35,8 +36,8 @@ function hookFileEntry(f: ShellHookFile): ExtensionEntry {
     agents: [],
     mcpServers: [],
     outputStyles: [],
-    errors: f.errors,
-    warnings: f.warnings,
+    errors: f.errors.map(formatProblem),
+    warnings: f.warnings.map(formatProblem),
   };
 }
 
@@ -54,8 +55,8 @@ function claudeEntry(p: ClaudePlugin): ExtensionEntry {
     agents: p.agents.map((a) => a.name),
     mcpServers: p.mcpServers.map((m) => m.name),
     outputStyles: p.outputStyles.map((s) => s.name),
-    errors: p.errors,
-    warnings: p.warnings,
+    errors: p.errors.map(formatProblem),
+    warnings: p.warnings.map(formatProblem),
   };
 }
 
@@ -77,8 +78,8 @@ function markdownEntry(f: HomeMarkdownFolder): ExtensionEntry {
     agents: f.agents,
     mcpServers: [],
     outputStyles: [],
-    errors: f.errors,
-    warnings: f.warnings,
+    errors: f.errors.map(formatProblem),
+    warnings: f.warnings.map(formatProblem),
   };
 }
 

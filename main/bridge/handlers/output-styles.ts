@@ -3,6 +3,7 @@
  * as `/output-style NAME` (the session file records it; the next model call uses it).
  */
 import { chooseOutputStyle, type OutputStyleDeps } from "../../extensions/output-styles/command.ts";
+import { formatProblem } from "../../host/problem.ts";
 import type { Chats } from "../chats.ts";
 import type { CallHandlers } from "../service.ts";
 
@@ -29,7 +30,7 @@ export function outputStyleHandlers(
       return {
         styles,
         current: session.state.outputStyle?.name ?? "default",
-        errors: found.errors,
+        errors: found.errors.map(formatProblem),
       };
     },
     "outputStyles/select": ({ conversationId, style }, { client }) => {

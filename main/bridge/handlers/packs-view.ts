@@ -4,7 +4,7 @@
  */
 import { catalogTags } from "../../host/catalog-search.ts";
 import { installedFromCatalog } from "../../packs/catalog/installed.ts";
-import type { CatalogSet } from "../../packs/catalog/load.ts";
+import { statusLines, type CatalogSet } from "../../packs/catalog/load.ts";
 import type { InstalledPack } from "../../packs/types.ts";
 import type { CatalogView, InstalledPackView } from "../schemas/packs.ts";
 
@@ -52,7 +52,7 @@ export function catalogView(
     };
   });
   return {
-    catalogs: set.catalogs,
+    catalogs: set.catalogs.map(statusLines),
     packs,
     tags: catalogTags(set.packs),
     others: installed.filter((i) => !listed.has(i)).map(installedView),

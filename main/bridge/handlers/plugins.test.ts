@@ -1,11 +1,10 @@
 /** The contract's plugin calls against a real engine and real plugin sandboxes. */
 import assert from "node:assert/strict";
-import { after, before, describe, it, test } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { emptyContext } from "../../turn/hooks/testing.ts";
 import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import type { PluginList } from "../contract.ts";
 import { openBridgeHost, type BridgeHost } from "../host.ts";
-import { loadProblem } from "./plugins.ts";
 import { recordingClient, type RecordingClient } from "../testing.ts";
 
 describe("bridge: plugin calls on a real engine", () => {
@@ -91,22 +90,4 @@ describe("bridge: plugin calls on a real engine", () => {
       /plugins\/restart: invalid payload/,
     );
   });
-});
-
-test("a loader problem keeps its most precise location, and says where when its message does not", () => {
-  assert.deepEqual(
-    loadProblem({
-      file: "/h/p/plugin.yaml",
-      message: "/h/p/plugin.yaml: /h/p/plugin.yaml:2:1: bad",
-    }),
-    { source: "plugins", file: "/h/p/plugin.yaml", line: 2, column: 1, title: "bad" },
-  );
-  assert.deepEqual(
-    loadProblem({ file: "/h/a/plugin.yaml", message: 'duplicate plugin name "a": /h/a and /h/b' }),
-    {
-      source: "plugins",
-      file: "/h/a/plugin.yaml",
-      title: 'duplicate plugin name "a": /h/a and /h/b',
-    },
-  );
 });

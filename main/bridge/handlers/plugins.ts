@@ -1,6 +1,6 @@
 /** `plugins/*`: the plugin browser's list, reload and restart; changes go to every client. */
-import { problemFromLine, type Problem } from "../../host/problem.ts";
 import { listPlugins } from "../../code-plugins/runtime/describe.ts";
+import { ProblemError } from "../../host/problem.ts";
 import type { PluginRuntime } from "../../code-plugins/runtime/runtime.ts";
 import type { PluginList, ReloadResult } from "../contract.ts";
 import type { ExtensionEntry } from "../schemas/extensions.ts";
@@ -34,16 +34,6 @@ export function loadedPlugins(port: Pick<PluginsPort, "plugins">): PluginRuntime
   return runtime;
 }
 
-/** A loader problem with its file and position (messages may or may not start with the file). */
-export function loadProblem(problem: { file: string; message: string }): Problem {
-  let parsed = problemFromLine(problem.message, "plugins");
-  // "file: file:2:1: reason" (a problem that names its file twice): keep the precise one.
-  if (parsed.file !== undefined && parsed.title.startsWith(parsed.file))
-    parsed = problemFromLine(parsed.title, "plugins");
-  if (parsed.file !== undefined) return parsed;
-  return { source: "plugins", file: problem.file, title: problem.message };
-}
-
 export function pluginHandlers(
   port: PluginsPort,
   service: Pick<BridgeService, "emit">,
@@ -57,7 +47,7 @@ export function pluginHandlers(
       return {
         backend: runtime.backend,
         plugins: listPlugins(runtime),
-        problems: runtime.problems.map(loadProblem),
+        problems: runtime.problems,
         extensions,
       };
     },
@@ -84,6 +74,7 @@ export function pluginHandlers(
           ok: false,
           ms: performance.now() - started,
           error: (err as Error).message,
+          ...(err instanceof ProblemError ? { problems: [err.problem] } : {}),
         };
       }
       service.emit(EVERYONE, "plugins/changed", { cause: "restart", reports: [report] });

@@ -3,6 +3,7 @@
  * everyone (`sessions/changed`) so other windows refresh their lists; so are sessions created or
  * written by a chat (see withSessionEvents).
  */
+import { formatProblem, type Problem } from "../../host/problem.ts";
 import { exportJson, exportMarkdown } from "../../sessions/export.ts";
 import type { LoadedSession, SessionStore } from "../../sessions/store.ts";
 import type { Chats } from "../chats.ts";
@@ -55,10 +56,11 @@ export function sessionHandlers(
 ): Pick<CallHandlers, Names> {
   // A damaged session file is reported once, not on every refresh of every window's list.
   const warned = new Set<string>();
-  const warn = (line: string) => {
+  const warn = (problem: Problem) => {
+    const line = formatProblem(problem);
     if (warned.has(line)) return;
     warned.add(line);
-    service.emit(EVERYONE, "engine/warning", { source: "sessions", title: line });
+    service.emit(EVERYONE, "engine/warning", problem);
   };
   return {
     "sessions/list": async ({ query }, { signal }) => {

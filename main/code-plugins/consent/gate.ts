@@ -23,6 +23,7 @@ import {
   requestHash,
   type EffectiveRights,
 } from "./requests.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 
 export interface ConsentGateOptions {
   globalHome: string;
@@ -30,7 +31,7 @@ export interface ConsentGateOptions {
   questions?: QuestionPort;
   /** Whether the workspace's own `.islet/` may widen anything (workspace trust). */
   trustedProject: boolean;
-  warn(line: string): void;
+  warn(problem: Problem): void;
 }
 
 interface Pending {
@@ -114,9 +115,11 @@ export class ConsentGate {
       this.#queue.push({ plugin, key, flight, items, asked, granted: grantedItems });
     }
     if (untrusted.length > 0)
-      this.#noticeOnce(
-        `permissions of project plugins ${untrusted.join(", ")} held back: this folder is not trusted (they run with default rights; \`islet trust add\` trusts it)`,
-      );
+      this.#noticeOnce({
+        source: "permissions",
+        title: `permissions of project plugins ${untrusted.join(", ")} held back: this folder is not trusted`,
+        cause: "they run with default rights; `islet trust add` trusts it",
+      });
     return out;
   }
 
@@ -135,7 +138,10 @@ export class ConsentGate {
     this.#settling = this.#settling
       .then(() => this.#drain())
       .catch((err: unknown) => {
-        this.#opts.warn(`asking about plugin permissions failed: ${(err as Error).message}`);
+        this.#opts.warn({
+          source: "permissions",
+          title: `asking about plugin permissions failed: ${(err as Error).message}`,
+        });
       });
     return this.#settling;
   }
@@ -178,23 +184,28 @@ export class ConsentGate {
         changed.push(plugin.dir);
       } else if (answered) {
         await this.store.record(key, { name: plugin.name, hash, denied: keys });
-        this.#opts.warn(
-          `${plugin.name}: not granted: ${asked.map(describePermission).join("; ")} (it runs without them; \`islet plugins permissions ${plugin.name} --reset\` asks again)`,
-        );
+        this.#opts.warn({
+          source: plugin.name,
+          title: `not granted: ${asked.map(describePermission).join("; ")}`,
+          cause: `it runs without them; \`islet plugins permissions ${plugin.name} --reset\` asks again`,
+        });
       } else {
         addAll(this.#deniedThisRun, key, keys);
-        this.#opts.warn(
-          `${plugin.name} asks for ${asked.map(describePermission).join("; ")}: not granted, nobody to ask (run at a terminal, or pass --yes for this run)`,
-        );
+        this.#opts.warn({
+          source: plugin.name,
+          title: `${plugin.name} asks for ${asked.map(describePermission).join("; ")}: not granted, nobody to ask`,
+          cause: "run at a terminal, or pass --yes for this run",
+        });
       }
     }
     if (changed.length > 0) await this.onChanged(changed);
   }
 
-  #noticeOnce(line: string): void {
+  #noticeOnce(problem: Problem): void {
+    const line = formatProblem(problem);
     if (this.#noticed.has(line)) return;
     this.#noticed.add(line);
-    this.#opts.warn(line);
+    this.#opts.warn(problem);
   }
 }
 

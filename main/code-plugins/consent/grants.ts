@@ -7,6 +7,7 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { JsonStore } from "../../config/json-store.ts";
+import type { ProblemSink } from "../../host/problem.ts";
 
 const PluginGrant = z.object({
   name: z.string(),
@@ -36,7 +37,7 @@ export async function grantKey(pluginDir: string): Promise<string> {
 export class GrantStore {
   readonly #store: JsonStore<GrantsFile>;
 
-  constructor(globalHome: string, warn: (line: string) => void) {
+  constructor(globalHome: string, warn: ProblemSink) {
     this.#store = new JsonStore(
       grantsFile(globalHome),
       GrantsFile,

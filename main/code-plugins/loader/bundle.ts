@@ -17,6 +17,7 @@ import {
 import { BUNDLE_GUARD_VERSION, bundleGuard } from "./bundle-guard.ts";
 import { trackedFilesFor } from "./bundle-inputs.ts";
 import { explainUnresolved } from "./node-builtins.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 
 export type { BundleMessage } from "./bundle-cache.ts";
 
@@ -77,10 +78,15 @@ export async function warmUpBundler(): Promise<void> {
   await esbuild.transform("", { loader: "ts" });
 }
 
+/** A bundle error or warning as a problem at its file, line and column (as far as esbuild knew). */
+export function bundleProblem(m: BundleMessage): Problem {
+  const at = m.line > 0 ? { line: m.line, column: m.column } : {};
+  return { source: "plugins", file: m.file, ...at, title: m.text };
+}
+
 /** `file:line:column: text`, dropping the parts esbuild did not know. */
 export function formatBundleMessage(m: BundleMessage): string {
-  const where = m.line > 0 ? `${m.file}:${m.line}:${m.column}` : m.file;
-  return `${where}: ${m.text}`;
+  return formatProblem(bundleProblem(m));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { PluginDir } from "./features.ts";
 import { loadPlugins, pluginConfigFor } from "./index.ts";
 import { pluginFiles, tempDir, type TempDir } from "./testing.ts";
 import { findPluginFolders } from "./walk.ts";
+import { formatProblem, problemText } from "../../host/problem.ts";
 
 let t: TempDir;
 beforeEach(() => {
@@ -118,13 +119,10 @@ describe("discoverPlugins", () => {
       plugins.map((p) => p.name),
       ["unique"],
     );
-    assert.deepEqual(
-      errors.map((e) => e.message),
-      [
-        `duplicate plugin name "same": ${t.path("g/plugins/a/same")} and ${t.path("g/plugins/b/deeper/same")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
-        `duplicate plugin name "twin": ${t.path("g/plugins/named")} and ${t.path("w/.islet/plugins/twin")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
-      ],
-    );
+    assert.deepEqual(errors.map(problemText), [
+      `duplicate plugin name "same": ${t.path("g/plugins/a/same")} and ${t.path("g/plugins/b/deeper/same")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
+      `duplicate plugin name "twin": ${t.path("g/plugins/named")} and ${t.path("w/.islet/plugins/twin")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
+    ]);
     assert.equal(errors[1].file, t.path("w/.islet/plugins/twin/plugin.yaml"));
   });
 
@@ -193,13 +191,10 @@ describe("discoverPlugins", () => {
         ["mts", t.path("g/plugins/mts/index.mts")],
       ],
     );
-    assert.deepEqual(
-      errors.map((e) => e.message),
-      [
-        `${t.path("g/plugins/badmain/plugin.yaml")}: main: "lib/missing.ts" does not exist in ${t.path("g/plugins/badmain")}`,
-        `${t.path("g/plugins/none")}: no entry module: add index.ts (or index.js, index.mjs, index.mts), or set main: in plugin.yaml`,
-      ],
-    );
+    assert.deepEqual(errors.map(formatProblem), [
+      `${t.path("g/plugins/badmain/plugin.yaml")}: main: "lib/missing.ts" does not exist in ${t.path("g/plugins/badmain")}`,
+      `${t.path("g/plugins/none")}: no entry module: add index.ts (or index.js, index.mjs, index.mts), or set main: in plugin.yaml`,
+    ]);
   });
 
   it("manifest errors are load errors; skipped plugins only warn", async () => {
@@ -210,14 +205,17 @@ describe("discoverPlugins", () => {
     });
     const { plugins, errors, warnings } = await discover({ exclude: ["broken-excluded"] });
     assert.deepEqual(plugins, []);
-    assert.deepEqual(errors, [
-      {
-        file: t.path("g/plugins/broken/plugin.yaml"),
-        message: `${t.path("g/plugins/broken/plugin.yaml")}: once: expected true or false, got "yes"`,
-      },
-    ]);
+    assert.deepEqual(
+      errors.map((e) => ({ file: e.file, message: formatProblem(e) })),
+      [
+        {
+          file: t.path("g/plugins/broken/plugin.yaml"),
+          message: `${t.path("g/plugins/broken/plugin.yaml")}: once: expected true or false, got "yes"`,
+        },
+      ],
+    );
     assert.equal(warnings.length, 2);
-    assert.ok(warnings.every((w) => w.endsWith("(plugin skipped)")));
+    assert.ok(warnings.map(formatProblem).every((w) => w.endsWith("(plugin skipped)")));
   });
 
   it("an incompatible sdk: is an error and the plugin is not enabled", async () => {
@@ -237,7 +235,7 @@ describe("discoverPlugins", () => {
     );
     assert.equal(errors.length, 1);
     assert.match(
-      errors[0].message,
+      problemText(errors[0]),
       /^plugin "new": plugin requires SDK ~0\.2\.0, host has 0\.1\.4/,
     );
   });
@@ -257,7 +255,7 @@ describe("discoverPlugins", () => {
     t.write(pluginFiles("g/plugins/w", "opt-in: true\n"));
     const { plugins } = await discover();
     assert.equal(plugins[0].warnings.length, 1);
-    assert.match(plugins[0].warnings[0], /did you mean opt_in\?/);
+    assert.match(formatProblem(plugins[0].warnings[0]), /did you mean opt_in\?/);
   });
 
   it("the walk hands each code plugin's plugin.yaml text to discovery, runners' not", async () => {
@@ -287,7 +285,7 @@ describe("discoverPlugins", () => {
     const { plugins, errors } = await discover();
     assert.deepEqual(plugins, []);
     assert.equal(errors.length, 1);
-    assert.match(errors[0].message, /disabled/);
+    assert.match(formatProblem(errors[0]), /disabled/);
     t.write({ "g/plugins/p/plugin.yaml": 'name: renamed\ndescription: "second"\n' });
     const again = await discover();
     assert.deepEqual(

@@ -5,7 +5,8 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import type { HomeSource, LoadProblem, PluginDir } from "./features.ts";
+import type { Problem } from "../../host/problem.ts";
+import type { HomeSource, PluginDir } from "./features.ts";
 import { readManifest, type PluginManifest } from "./manifest.ts";
 import {
   hostSdkVersion,
@@ -14,6 +15,7 @@ import {
   type SdkCompatibility,
 } from "./sdk-version.ts";
 import { findPluginFolders, MANIFEST_NAME } from "./walk.ts";
+import { problemIn } from "./yaml-errors.ts";
 
 export type PluginStatus =
   /** To be loaded. */
@@ -37,7 +39,7 @@ export interface DiscoveredPlugin {
   status: PluginStatus;
   sdk: SdkCompatibility;
   /** Manifest warnings (unknown fields…). */
-  warnings: string[];
+  warnings: Problem[];
 }
 
 export interface DiscoverOptions {
@@ -52,8 +54,8 @@ export interface DiscoverOptions {
 
 export interface Discovery {
   plugins: DiscoveredPlugin[];
-  errors: LoadProblem[];
-  warnings: string[];
+  errors: Problem[];
+  warnings: Problem[];
 }
 
 export const DEFAULT_ENTRIES = ["index.ts", "index.js", "index.mjs", "index.mts"];
@@ -84,18 +86,21 @@ function findEntry(
   dir: string,
   manifest: PluginManifest,
   manifestFile: string,
-): { entry: string } | { error: string } {
+): { entry: string } | { error: Problem } {
   if (manifest.main !== undefined) {
     const entry = path.resolve(dir, manifest.main);
     if (isFile(entry)) return { entry };
-    return { error: `${manifestFile}: main: "${manifest.main}" does not exist in ${dir}` };
+    return { error: problemIn(manifestFile, `main: "${manifest.main}" does not exist in ${dir}`) };
   }
   for (const name of DEFAULT_ENTRIES) {
     const entry = path.join(dir, name);
     if (isFile(entry)) return { entry };
   }
   return {
-    error: `${dir}: no entry module: add index.ts (or index.js, index.mjs, index.mts), or set main: in plugin.yaml`,
+    error: problemIn(
+      dir,
+      "no entry module: add index.ts (or index.js, index.mjs, index.mts), or set main: in plugin.yaml",
+    ),
   };
 }
 
@@ -113,8 +118,11 @@ async function readPlugin(
   if (!read.ok) {
     const name = read.partial.name ?? leaf;
     const skipped = read.partial.disabled === true || !isSelected(name, opts.include, opts.exclude);
-    if (skipped) out.warnings.push(...read.errors.map((e) => `${e} (plugin skipped)`));
-    else out.errors.push(...read.errors.map((message) => ({ file: manifestFile, message })));
+    if (skipped)
+      out.warnings.push(
+        ...read.errors.map((e) => ({ ...e, title: `${e.title} (plugin skipped)` })),
+      );
+    else out.errors.push(...read.errors);
     out.warnings.push(...read.warnings);
     return;
   }
@@ -127,14 +135,14 @@ async function readPlugin(
       : "excluded";
   const found = findEntry(folder, manifest, manifestFile);
   if ("error" in found && status === "enabled") {
-    out.errors.push({ file: manifestFile, message: found.error });
+    out.errors.push(found.error);
     return;
   }
   const sdk = sdkCompatibility(manifest, opts.hostSdk ?? hostSdkVersion);
   if (sdk.status === "incompatible" && status === "enabled") {
     status = "incompatible";
-    const message = sdkLoadError(name, manifest, opts.hostSdk ?? hostSdkVersion) ?? "";
-    out.errors.push({ file: manifestFile, message });
+    const title = sdkLoadError(name, manifest, opts.hostSdk ?? hostSdkVersion) ?? "";
+    out.errors.push(problemIn(manifestFile, title));
   }
   out.plugins.push({
     name,
@@ -162,10 +170,12 @@ function dropDuplicates(out: Discovery): void {
     if (group.length < 2) continue;
     const [first, ...rest] = group;
     for (const other of rest) {
-      out.errors.push({
-        file: other.manifestFile,
-        message: `duplicate plugin name "${name}": ${first.dir} and ${other.dir} (rename one with name: in its plugin.yaml, or set disabled: true)`,
-      });
+      out.errors.push(
+        problemIn(
+          other.manifestFile,
+          `duplicate plugin name "${name}": ${first.dir} and ${other.dir} (rename one with name: in its plugin.yaml, or set disabled: true)`,
+        ),
+      );
     }
     for (const p of group) dropped.add(p);
   }

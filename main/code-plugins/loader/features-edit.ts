@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { isMap, parseDocument } from "yaml";
 import { writeAtomically } from "../../config/atomic-write.ts";
 import { queuedEdit } from "../../config/file-queue.ts";
+import { ProblemError } from "../../host/problem.ts";
 import { featuresFile, parseFeaturesLayer, type PluginRuntimeName } from "./features.ts";
 
 export interface FeaturesEdit {
@@ -52,6 +53,6 @@ async function applyEdit(file: string, edit: FeaturesEdit): Promise<void> {
   if (edit.unsafe !== undefined) doc.setIn(["plugins", "unsafe"], edit.unsafe);
   const out = doc.toString();
   const { errors } = parseFeaturesLayer(out, file);
-  if (errors.length > 0) throw new Error(errors[0].message);
+  if (errors.length > 0) throw new ProblemError(errors[0]);
   await writeAtomically(file, out);
 }

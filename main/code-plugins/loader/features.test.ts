@@ -11,6 +11,7 @@ import {
   parseFeaturesLayer,
 } from "./features.ts";
 import { tempDir } from "./testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const FILE = "/g/config/features/plugins.yaml";
 
@@ -51,20 +52,16 @@ describe("parseFeaturesLayer", () => {
       "plugins:\n  unsafe: yes\n  runtime: v8\n  include: notepad\n  exclude: [a]\n",
       FILE,
     );
-    assert.deepEqual(
-      errors.map((e) => e.message),
-      [
-        `${FILE}: plugins.unsafe: expected true or false, got "yes"`,
-        `${FILE}: plugins.include: expected a list of plugin names or patterns, e.g. [notepad, "diagnostic-*"], got "notepad"`,
-        `${FILE}: plugins.runtime: expected isolated-vm or quickjs, got "v8"`,
-      ],
-    );
+    assert.deepEqual(errors.map(formatProblem), [
+      `${FILE}: plugins.unsafe: expected true or false, got "yes"`,
+      `${FILE}: plugins.include: expected a list of plugin names or patterns, e.g. [notepad, "diagnostic-*"], got "notepad"`,
+      `${FILE}: plugins.runtime: expected isolated-vm or quickjs, got "v8"`,
+    ]);
     assert.deepEqual(layer, { exclude: ["a"] });
     const local = parseFeaturesLayer("plugins:\n  config:\n    local: { foo: 3 }\n", FILE);
-    assert.deepEqual(
-      local.errors.map((e) => e.message),
-      [`${FILE}: plugins.config.local.foo: expected a map of config values, got 3`],
-    );
+    assert.deepEqual(local.errors.map(formatProblem), [
+      `${FILE}: plugins.config.local.foo: expected a map of config values, got 3`,
+    ]);
   });
 
   it("warns about unknown and misplaced fields", () => {
@@ -72,7 +69,7 @@ describe("parseFeaturesLayer", () => {
       "unsafe: true\nplugins:\n  unsafe_mode: true\n  config: { globals: {} }\n",
       FILE,
     );
-    assert.deepEqual(warnings, [
+    assert.deepEqual(warnings.map(formatProblem), [
       `${FILE}: field "unsafe" ignored: it belongs under plugins:`,
       `${FILE}: plugins: unknown field "unsafe_mode" (ignored; did you mean unsafe?)`,
       `${FILE}: plugins.config: unknown field "globals" (ignored; did you mean global?)`,
@@ -81,11 +78,11 @@ describe("parseFeaturesLayer", () => {
 
   it("YAML errors and wrong shapes", () => {
     assert.match(
-      parseFeaturesLayer("plugins: [", FILE).errors[0].message,
+      formatProblem(parseFeaturesLayer("plugins: [", FILE).errors[0]),
       /^\/g\/config\/features\/plugins\.yaml:\d+:\d+: invalid YAML/,
     );
     assert.equal(
-      parseFeaturesLayer("plugins: 3", FILE).errors[0].message,
+      formatProblem(parseFeaturesLayer("plugins: 3", FILE).errors[0]),
       `${FILE}: plugins: expected a map of settings, got 3`,
     );
   });
@@ -157,7 +154,7 @@ describe("merging", () => {
     assert.equal(base.runtimeSource, `plugins.runtime in ${featuresFile("/g")}`);
     const bad = applyPluginFlags(base, { pluginRuntime: "v8" });
     assert.equal(
-      bad.errors[0].message,
+      formatProblem(bad.errors[0]),
       '--plugin-runtime: expected isolated-vm or quickjs, got "v8"',
     );
     assert.equal(bad.features.runtime, "quickjs");

@@ -13,11 +13,13 @@ import {
   SANDBOX_BACKEND_NAMES,
   type SandboxBackendName,
 } from "../../core/sandbox-backends.ts";
+import type { Problem } from "../../host/problem.ts";
 import { configDir, homeLayers, type Homes } from "../../config/homes.ts";
 import {
   describeIssue,
   describeValue,
   isMap,
+  problemIn,
   readYaml,
   unknownFieldWarnings,
   withoutNulls,
@@ -76,11 +78,6 @@ export interface PluginFlags {
   pluginRuntime?: string;
 }
 
-export interface LoadProblem {
-  file: string;
-  message: string;
-}
-
 type ErrorFn = (issue: { input?: unknown }) => string;
 const expected =
   (what: string): ErrorFn =>
@@ -115,40 +112,44 @@ const LAYER_FIELDS = ["dir", "unsafe", "include", "exclude", "runtime", "config"
 export function parseFeaturesLayer(
   source: string,
   file: string,
-): { layer: FeaturesLayer; errors: LoadProblem[]; warnings: string[] } {
+): { layer: FeaturesLayer; errors: Problem[]; warnings: Problem[] } {
   const read = readYaml(source, file);
-  if (!read.ok) return { layer: {}, errors: [{ file, message: read.error }], warnings: [] };
+  if (!read.ok) return { layer: {}, errors: [read.error], warnings: [] };
   const top = read.data ?? {};
   if (!isMap(top)) {
-    const message = `${file}: expected a map with a plugins: section, got ${describeValue(top)}`;
-    return { layer: {}, errors: [{ file, message }], warnings: [] };
+    const title = `expected a map with a plugins: section, got ${describeValue(top)}`;
+    return { layer: {}, errors: [problemIn(file, title)], warnings: [] };
   }
   const warnings = Object.keys(top)
     .filter((k) => k !== "plugins")
     .map((k) =>
-      LAYER_FIELDS.includes(k)
-        ? `${file}: field "${k}" ignored: it belongs under plugins:`
-        : `${file}: unknown field "${k}" (ignored)`,
+      problemIn(
+        file,
+        LAYER_FIELDS.includes(k)
+          ? `field "${k}" ignored: it belongs under plugins:`
+          : `unknown field "${k}" (ignored)`,
+      ),
     );
   const section = top.plugins ?? {};
   if (!isMap(section)) {
-    const message = `${file}: plugins: expected a map of settings, got ${describeValue(section)}`;
-    return { layer: {}, errors: [{ file, message }], warnings };
+    const title = `plugins: expected a map of settings, got ${describeValue(section)}`;
+    return { layer: {}, errors: [problemIn(file, title)], warnings };
   }
   const fields = withoutNulls(section);
-  warnings.push(...unknownFieldWarnings(fields, LAYER_FIELDS, `${file}: plugins: `));
+  const at = { source: "plugins", file };
+  warnings.push(...unknownFieldWarnings(fields, LAYER_FIELDS, { ...at, field: "plugins" }));
   const config = fields.config;
   if (isMap(config)) {
     fields.config = withoutNulls(config);
     warnings.push(
-      ...unknownFieldWarnings(config, ["global", "local"], `${file}: plugins.config: `),
+      ...unknownFieldWarnings(config, ["global", "local"], { ...at, field: "plugins.config" }),
     );
   }
-  const errors: LoadProblem[] = [];
+  const errors: Problem[] = [];
   let parsed = layerSchema.safeParse(fields, { reportInput: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      errors.push({ file, message: `${file}: ${describeIssue(issue, "plugins")}` });
+      errors.push(problemIn(file, describeIssue(issue, "plugins")));
       delete fields[String(issue.path[0])];
     }
     parsed = layerSchema.safeParse(fields);
@@ -206,9 +207,9 @@ export function mergeFeatures(
 export function applyPluginFlags(
   features: PluginFeatures,
   flags: PluginFlags,
-): { features: PluginFeatures; errors: LoadProblem[] } {
+): { features: PluginFeatures; errors: Problem[] } {
   const out = { ...features };
-  const errors: LoadProblem[] = [];
+  const errors: Problem[] = [];
   if (flags.unsafePlugins) out.unsafe = true;
   if (flags.withoutPlugins) out.withoutPlugins = true;
   if (flags.pluginRuntime !== undefined) {
@@ -216,8 +217,10 @@ export function applyPluginFlags(
       out.runtime = flags.pluginRuntime;
       out.runtimeSource = "--plugin-runtime";
     } else {
-      const message = `--plugin-runtime: expected ${SANDBOX_BACKEND_CHOICES}, got ${describeValue(flags.pluginRuntime)}`;
-      errors.push({ file: "--plugin-runtime", message });
+      errors.push({
+        source: "--plugin-runtime",
+        title: `expected ${SANDBOX_BACKEND_CHOICES}, got ${describeValue(flags.pluginRuntime)}`,
+      });
     }
   }
   return { features: out, errors };
@@ -233,8 +236,8 @@ async function readLayer(file: string) {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { layer: {}, errors: [], warnings: [] };
-    const message = `${file}: cannot read (${code ?? String(err)})`;
-    return { layer: {}, errors: [{ file, message }], warnings: [] };
+    const errors = [problemIn(file, "cannot read", code ?? String(err))];
+    return { layer: {}, errors, warnings: [] };
   }
 }
 
@@ -242,7 +245,7 @@ async function readLayer(file: string) {
 export async function loadPluginFeatures(
   homes: Homes,
   flags: PluginFlags = {},
-): Promise<{ features: PluginFeatures; errors: LoadProblem[]; warnings: string[] }> {
+): Promise<{ features: PluginFeatures; errors: Problem[]; warnings: Problem[] }> {
   const homeList = homeLayers(homes);
   const reads = await Promise.all(homeList.map((home) => readLayer(featuresFile(home))));
   const merged = mergeFeatures(

@@ -8,10 +8,10 @@ import { discoverPlugins, type DiscoveredPlugin } from "./discover.ts";
 import {
   loadPluginFeatures,
   mergePluginConfig,
-  type LoadProblem,
   type PluginFeatures,
   type PluginFlags,
 } from "./features.ts";
+import type { Problem } from "../../host/problem.ts";
 
 export * from "./bundle.ts";
 export * from "./discover.ts";
@@ -23,8 +23,8 @@ export { findPluginFolders, isSkippedFolder, MANIFEST_NAME } from "./walk.ts";
 export interface PluginLoad {
   features: PluginFeatures;
   plugins: DiscoveredPlugin[];
-  errors: LoadProblem[];
-  warnings: string[];
+  errors: Problem[];
+  warnings: Problem[];
 }
 
 /** Reads features/plugins.yaml in both homes, applies the flags, and discovers every plugin. */

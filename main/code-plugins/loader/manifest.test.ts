@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseManifest, readManifest } from "./manifest.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const FILE = "/p/.islet/plugins/foo/plugin.yaml";
 
 function errorsOf(yaml: string): string[] {
   const r = parseManifest(yaml, FILE);
   assert.equal(r.ok, false, `expected errors for ${JSON.stringify(yaml)}`);
-  return r.ok ? [] : r.errors;
+  return r.ok ? [] : r.errors.map(formatProblem);
 }
 
 describe("parseManifest", () => {
@@ -131,7 +132,7 @@ describe("parseManifest", () => {
   it("unknown fields are warnings with a suggestion", () => {
     const r = parseManifest("opt-in: true\nauthor: me\n", FILE);
     assert.ok(r.ok);
-    assert.deepEqual(r.warnings, [
+    assert.deepEqual(r.warnings.map(formatProblem), [
       `${FILE}: unknown field "opt-in" (ignored; did you mean opt_in?)`,
       `${FILE}: unknown field "author" (ignored)`,
     ]);
@@ -147,6 +148,8 @@ describe("parseManifest", () => {
     const r = await readManifest("/definitely/missing/plugin.yaml");
     assert.equal(r.ok, false);
     if (!r.ok)
-      assert.deepEqual(r.errors, ["/definitely/missing/plugin.yaml: cannot read (ENOENT)"]);
+      assert.deepEqual(r.errors.map(formatProblem), [
+        "/definitely/missing/plugin.yaml: cannot read (ENOENT)",
+      ]);
   });
 });

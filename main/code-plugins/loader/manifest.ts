@@ -12,11 +12,13 @@ import {
   type PluginPermissions,
 } from "../capabilities/permissions.ts";
 import { parseCondition, type Condition } from "../conditions/parse.ts";
+import type { Problem } from "../../host/problem.ts";
 import { SEMVER_PATTERN } from "./sdk-version.ts";
 import {
   describeIssue,
   describeValue,
   isMap,
+  problemIn,
   readYaml,
   unknownFieldWarnings,
   withoutNulls,
@@ -133,34 +135,37 @@ const manifestSchema = z
   .partial();
 
 export type ManifestResult =
-  | { ok: true; manifest: PluginManifest; warnings: string[] }
+  | { ok: true; manifest: PluginManifest; warnings: Problem[] }
   | {
       ok: false;
-      /** One line each: `file: field: what is wrong`. */
-      errors: string[];
-      warnings: string[];
+      /** One each, in the file: `field: what is wrong`. */
+      errors: Problem[];
+      warnings: Problem[];
       /** Whatever identity fields were readable, so exclude/disabled still apply to a broken plugin. */
       partial: { name?: string; disabled?: boolean };
     };
 
-/** Validates plugin.yaml text; `file` prefixes every message. */
+/** Validates plugin.yaml text; every problem names `file`. */
 export function parseManifest(source: string, file: string): ManifestResult {
   const read = readYaml(source, file);
   if (!read.ok) return { ok: false, errors: [read.error], warnings: [], partial: {} };
   const raw = read.data ?? {};
   if (!isMap(raw)) {
-    const error = `${file}: expected fields such as description: "…", got ${describeValue(raw)}`;
+    const error = problemIn(
+      file,
+      `expected fields such as description: "…", got ${describeValue(raw)}`,
+    );
     return { ok: false, errors: [error], warnings: [], partial: {} };
   }
   const fields = withoutNulls(raw);
-  const warnings = unknownFieldWarnings(fields, MANIFEST_FIELDS, `${file}: `);
+  const warnings = unknownFieldWarnings(fields, MANIFEST_FIELDS, { source: "plugins", file });
   const parsed = manifestSchema.safeParse(fields, { reportInput: true });
   if (!parsed.success) {
     const partial = {
       name: typeof fields.name === "string" ? fields.name : undefined,
       disabled: typeof fields.disabled === "boolean" ? fields.disabled : undefined,
     };
-    const errors = parsed.error.issues.map((i) => `${file}: ${describeIssue(i)}`);
+    const errors = parsed.error.issues.map((i) => problemIn(file, describeIssue(i)));
     return { ok: false, errors, warnings, partial };
   }
   const m = parsed.data;
@@ -192,7 +197,9 @@ export async function readManifest(file: string, source?: string): Promise<Manif
     source = await readFile(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    return { ok: false, errors: [`${file}: cannot read (${code})`], warnings: [], partial: {} };
+    // The code stays in the title: discovery appends "(plugin skipped)" to it.
+    const errors = [problemIn(file, `cannot read (${code})`)];
+    return { ok: false, errors, warnings: [], partial: {} };
   }
   return parseManifest(source, file);
 }

@@ -7,11 +7,12 @@
  */
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { describeValue, isMap, readYaml } from "./yaml-errors.ts";
+import type { Problem } from "../../host/problem.ts";
+import { describeValue, isMap, problemIn, readYaml } from "./yaml-errors.ts";
 
 export const ORIGIN_FILE = ".origin.yaml";
 
-export type OriginScope = { folder: string } | { error: string };
+export type OriginScope = { folder: string } | { error: Problem };
 
 /** Whether `inner` is `outer` or inside it (both real paths). */
 export function isInside(outer: string, inner: string): boolean {
@@ -26,16 +27,17 @@ export async function originScope(packDir: string): Promise<OriginScope> {
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    return {
-      error: `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-    };
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    return { error: problemIn(file, "cannot read", code) };
   }
-  const read = readYaml(text, file);
   const fix = "reinstall the pack (islet plugins remove, then add) or fix the file";
-  if (!read.ok) return { error: `${read.error} (${fix})` };
+  // In parentheses after the problem, as every line about a pack's sidecar says it.
+  const fail = (problem: Problem) => ({ error: { ...problem, cause: fix } });
+  const read = readYaml(text, file);
+  if (!read.ok) return fail(read.error);
   const data = read.data ?? {};
   if (!isMap(data))
-    return { error: `${file}: expected a map of fields, got ${describeValue(data)} (${fix})` };
+    return fail(problemIn(file, `expected a map of fields, got ${describeValue(data)}`));
   const subpath = data.subpath;
   if (subpath === undefined || subpath === null || subpath === "") return { folder: packDir };
   const parts =
@@ -51,18 +53,18 @@ export async function originScope(packDir: string): Promise<OriginScope> {
     /^[A-Za-z]:/.test(subpath) ||
     parts.includes("..")
   )
-    return {
-      error: `${file}: subpath: expected a folder inside the pack, got ${describeValue(subpath)} (${fix})`,
-    };
+    return fail(
+      problemIn(file, `subpath: expected a folder inside the pack, got ${describeValue(subpath)}`),
+    );
   const folder = path.join(packDir, ...parts);
   try {
     const [outer, inner] = await Promise.all([realpath(packDir), realpath(folder)]);
     if (!isInside(outer, inner))
-      return {
-        error: `${file}: subpath: "${subpath}" leads outside the pack through a symlink (${fix})`,
-      };
+      return fail(
+        problemIn(file, `subpath: "${subpath}" leads outside the pack through a symlink`),
+      );
   } catch {
-    return { error: `${file}: subpath: "${subpath}" does not exist in ${packDir} (${fix})` };
+    return fail(problemIn(file, `subpath: "${subpath}" does not exist in ${packDir}`));
   }
   return { folder };
 }

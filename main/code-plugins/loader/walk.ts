@@ -11,7 +11,9 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } 
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
+import type { Problem } from "../../host/problem.ts";
 import { ORIGIN_FILE, originScope } from "./origin-scope.ts";
+import { problemIn } from "./yaml-errors.ts";
 
 export const MANIFEST_NAME = "plugin.yaml";
 /** A Claude Code plugin's manifest, relative to its folder. */
@@ -33,7 +35,7 @@ export interface WalkResult {
   claudeFolders: string[];
   /** Absolute runner plugin folders, sorted. */
   runnerFolders: string[];
-  errors: { file: string; message: string }[];
+  errors: Problem[];
   /**
    * Each code plugin folder's plugin.yaml as read here (the runner check reads it anyway), so
    * discovery validates this text instead of reading the file a second time.
@@ -69,7 +71,7 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       real = await realpath(dir);
     } catch (err) {
       if (!isRoot || (err as NodeJS.ErrnoException).code !== "ENOENT") {
-        result.errors.push({ file: dir, message: `${dir}: cannot open (${errCode(err)})` });
+        result.errors.push(problemIn(dir, "cannot open", errCode(err)));
       }
       return;
     }
@@ -81,9 +83,9 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
     } catch (err) {
       const code = errCode(err);
       if (isRoot && code === "ENOTDIR") {
-        result.errors.push({ file: dir, message: `${dir}: plugins dir is not a folder` });
+        result.errors.push(problemIn(dir, "plugins dir is not a folder"));
       } else {
-        result.errors.push({ file: dir, message: `${dir}: cannot list (${code})` });
+        result.errors.push(problemIn(dir, "cannot list", code));
       }
       return;
     }
@@ -91,7 +93,7 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
     if (depth === 1 && entries.some((e) => e.name === ORIGIN_FILE && e.isFile())) {
       const scope = await originScope(dir);
       if ("error" in scope) {
-        result.errors.push({ file: path.join(dir, ORIGIN_FILE), message: scope.error });
+        result.errors.push(scope.error);
         return;
       }
       if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);

@@ -4,7 +4,13 @@
  */
 import { parseDocument } from "yaml";
 import type { z } from "zod";
+import type { Problem } from "../../host/problem.ts";
 import { closest } from "../conditions/vocabulary.ts";
+
+/** A problem with a plugin's file (plugin.yaml, features/plugins.yaml…) as the loader reports it. */
+export function problemIn(file: string, title: string, cause?: string): Problem {
+  return { source: "plugins", file, title, ...(cause !== undefined ? { cause } : {}) };
+}
 
 /** How a found value is named in a message: strings quoted, containers by kind. */
 export function describeValue(value: unknown): string {
@@ -56,18 +62,18 @@ export function describeIssue(issue: z.core.$ZodIssue, prefix = ""): string {
   return field === "" ? what : `${field}: ${what}`;
 }
 
-export type YamlRead = { ok: true; data: unknown } | { ok: false; error: string };
+export type YamlRead = { ok: true; data: unknown } | { ok: false; error: Problem };
 
-/** Parses YAML text; a syntax error becomes `file:line:column: invalid YAML: …`. */
-export function readYaml(text: string, file: string): YamlRead {
+/** Parses YAML text; a syntax error is a problem at its file, line and column: `invalid YAML: …`. */
+export function readYaml(text: string, file: string, source = "plugins"): YamlRead {
   const doc = parseDocument(text);
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0];
     // Pretty messages end their first line with "at line L, column C:"; the position leads instead.
     const firstLine = err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    const where = pos ? `${file}:${pos.line}:${pos.col}` : file;
-    return { ok: false, error: `${where}: invalid YAML: ${firstLine}` };
+    const at = pos ? { line: pos.line, column: pos.col } : {};
+    return { ok: false, error: { source, file, ...at, title: `invalid YAML: ${firstLine}` } };
   }
   return { ok: true, data: doc.toJS() };
 }
@@ -83,16 +89,21 @@ export function isMap(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** `unknown field "opt-in" (ignored; did you mean opt_in?)` for each key not in `known`. */
+/**
+ * `unknown field "opt-in" (ignored; did you mean opt_in?)` for each key not in `known`, in `file`
+ * (`field`: the map's own field, which leads the title).
+ */
 export function unknownFieldWarnings(
   map: Record<string, unknown>,
   known: readonly string[],
-  where: string,
-): string[] {
+  at: { source: string; file: string; field?: string },
+): Problem[] {
+  const lead = at.field === undefined ? "" : `${at.field}: `;
   return Object.keys(map)
     .filter((k) => !known.includes(k))
     .map((k) => {
       const guess = closest(k, known);
-      return `${where}unknown field "${k}" (ignored${guess ? `; did you mean ${guess}?` : ""})`;
+      const title = `${lead}unknown field "${k}" (ignored${guess ? `; did you mean ${guess}?` : ""})`;
+      return { source: at.source, file: at.file, title };
     });
 }

@@ -6,9 +6,10 @@
 import { ExecOutputRoute } from "../capabilities/exec-output.ts";
 import { HOOK_TIMINGS, type HookTiming } from "../../turn/hooks/types.ts";
 import { SandboxFault, type SandboxModule } from "../../sandbox/types.ts";
-import { LoadedPlugin, type PluginExports } from "./loaded-plugin.ts";
+import { LoadedPlugin, ownLine, type PluginExports } from "./loaded-plugin.ts";
 import { PluginLog } from "./plugin-log.ts";
-import type { BundleOutput, PluginPort, PluginSpec } from "./port.ts";
+import { BundleError, type BundleOutput, type PluginPort, type PluginSpec } from "./port.ts";
+import type { Problem } from "../../host/problem.ts";
 import { commandSchemaSchema, describeIssue, toolSchemaSchema } from "./result-schema.ts";
 import type { ConditionCheck } from "./handlers.ts";
 import type { ToolSchema } from "../../../plugins/sdk/index.ts";
@@ -49,6 +50,7 @@ function failed(
   spec: PluginSpec,
   log: PluginLog,
   message: string,
+  problems: Problem[],
   limits: { budgetMs: number; memoryMb: number },
 ): LoadedPlugin {
   log.write("error", message);
@@ -56,6 +58,7 @@ function failed(
     name: spec.name,
     status: "failed",
     error: message,
+    problems,
     module: null,
     relaunch: null,
     log,
@@ -148,8 +151,9 @@ export async function buildPlugin(
   log: PluginLog = new PluginLog(port.logFile(spec.name)),
 ): Promise<Built> {
   const limits = { budgetMs: port.limits.callTimeoutMs, memoryMb: port.limits.memoryMb };
-  const fail = (message: string): Built => ({
-    plugin: failed(spec, log, message, limits),
+  /** `message`: the plugin's error; `problems`: the same whole, each where it is when known. */
+  const fail = (message: string, problems: Problem[]) => ({
+    plugin: failed(spec, log, message, problems, limits),
     condition: null,
     bundle: null,
   });
@@ -167,20 +171,25 @@ export async function buildPlugin(
       bundle: null,
     };
   }
-  if (spec.sdkProblem) return fail(spec.sdkProblem);
+  // Problems in plugin.yaml, or the entry module the plugin failed in.
+  const inManifest = (title: string) => [{ source: spec.name, file: spec.manifestFile, title }];
+  const inEntry = (title: string) => [{ source: spec.name, file: spec.entry, title }];
+  if (spec.sdkProblem) return fail(spec.sdkProblem, inManifest(spec.sdkProblem));
   let condition: ConditionCheck | null = null;
   if (spec.condition) {
     try {
       condition = port.condition(spec.condition, port.workdir, spec);
     } catch (err) {
-      return fail(`${spec.manifestFile}: condition: ${(err as Error).message}`);
+      const title = `condition: ${(err as Error).message}`;
+      return fail(`${spec.manifestFile}: ${title}`, inManifest(title));
     }
   }
   let bundle: BundleOutput;
   try {
     bundle = await port.bundle(spec);
   } catch (err) {
-    return fail((err as Error).message);
+    const message = (err as Error).message;
+    return fail(message, err instanceof BundleError ? err.problems : inEntry(message));
   }
   // Shared by every sandbox of this build (restarts too): the plugin's tool calls enter it.
   const execOutput = new ExecOutputRoute();
@@ -196,24 +205,20 @@ export async function buildPlugin(
   try {
     module = await launch();
   } catch (err) {
-    return {
-      ...fail(
-        err instanceof SandboxFault ? err.message : `${spec.entry}: ${(err as Error).message}`,
-      ),
-      bundle,
-    };
+    const message = (err as Error).message;
+    // A sandbox fault names the entry itself.
+    const error = err instanceof SandboxFault ? message : `${spec.entry}: ${message}`;
+    return { ...fail(error, inEntry(message)), bundle };
   }
-  const warnings = [...spec.warnings, ...signatureWarnings(module)];
+  const texts = signatureWarnings(module);
   let exports: PluginExports;
   try {
-    exports = await probe(spec, module, port, warnings);
+    exports = await probe(spec, module, port, texts);
   } catch (err) {
     module.dispose();
-    const message =
-      err instanceof BuildError
-        ? `${spec.name}: ${err.message}`
-        : `${spec.name}: loading failed: ${(err as Error).message}`;
-    return { ...fail(message), bundle };
+    const title =
+      err instanceof BuildError ? err.message : `loading failed: ${(err as Error).message}`;
+    return { ...fail(`${spec.name}: ${title}`, [{ source: spec.name, title }]), bundle };
   }
   const plugin = new LoadedPlugin({
     name: spec.name,
@@ -225,7 +230,9 @@ export async function buildPlugin(
     execOutput,
   });
   plugin.exports = exports;
+  // Signature warnings are the plugin's own; the manifest's name its plugin.yaml.
+  const warnings = [...spec.warnings, ...texts.map((title) => ({ source: spec.name, title }))];
   plugin.warnings.push(...warnings);
-  for (const w of warnings) log.write("warn", w);
+  for (const w of warnings) log.write("warn", ownLine(spec.name, w));
   return { plugin, condition, bundle };
 }

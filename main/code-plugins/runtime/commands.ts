@@ -5,7 +5,8 @@ import type { SlashCommand } from "../../commands/types.ts";
 import type { OnceTracker } from "./handlers.ts";
 import type { LoadedPlugin } from "./loaded-plugin.ts";
 import type { OnDemandPlugins } from "./on-demand.ts";
-import type { LoadProblem, PluginPort, PluginSpec } from "./port.ts";
+import type { PluginPort, PluginSpec } from "./port.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 
 /** What these commands read of the plugin runtime (runtime.ts registers them with itself). */
 export interface PluginListing {
@@ -13,7 +14,7 @@ export interface PluginListing {
   get(name: string): { spec: PluginSpec; plugin: LoadedPlugin } | undefined;
   readonly once: Pick<OnceTracker, "anyFired">;
   readonly onDemand: Pick<OnDemandPlugins, "list" | "isActivated">;
-  readonly problems: readonly LoadProblem[];
+  readonly problems: readonly Problem[];
   readonly port: Pick<PluginPort, "condition" | "workdir">;
   reloadAll(): Promise<readonly { name: string; ok: boolean; error?: string }[]>;
 }
@@ -63,7 +64,7 @@ export function describeHooks(runtime: PluginListing): string {
   for (const spec of runtime.onDemand.list())
     if (!runtime.onDemand.isActivated(spec.name))
       out.push(`${spec.name}: on demand, inactive (\`/plugin activate ${spec.name}\` loads it)`);
-  for (const p of runtime.problems) out.push(`load error: ${p.file}: ${p.message}`);
+  for (const p of runtime.problems) out.push(`load error: ${formatProblem(p)}`);
   return out.join("\n").trim() || "No plugins loaded.";
 }
 

@@ -1,8 +1,9 @@
 /** A plugin as `islet plugins list|show --json`, /plugins and the plugin browser see it. */
 import type { HookTiming } from "../../turn/hooks/types.ts";
+import type { Problem } from "../../host/problem.ts";
 import type { PermissionState } from "../../host/questions.ts";
 import type { SandboxBackendName } from "../../sandbox/types.ts";
-import type { PluginStatus } from "./loaded-plugin.ts";
+import { ownLine, type PluginStatus } from "./loaded-plugin.ts";
 import type { PluginRuntime } from "./runtime.ts";
 
 export interface PluginInfo {
@@ -12,6 +13,8 @@ export interface PluginInfo {
   error: string | null;
   /** The last hot reload failed; the previous version is still serving. */
   reloadError: string | null;
+  /** What `reloadError` (else `error`) is about, whole: the app shows each one's place. */
+  problems: Problem[];
   source: "global" | "project";
   dir: string;
   entry: string;
@@ -46,6 +49,7 @@ export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | u
     status: plugin.status,
     error: plugin.error ?? null,
     reloadError: entry.reloadError ?? null,
+    problems: entry.reloadError !== undefined ? (entry.reloadProblems ?? []) : plugin.problems,
     source: spec.source,
     dir: spec.dir,
     entry: spec.entry,
@@ -70,7 +74,7 @@ export function pluginInfo(runtime: PluginRuntime, name: string): PluginInfo | u
       : null,
     sdk: spec.sdkStatus,
     backend: runtime.backend,
-    warnings: [...plugin.warnings],
+    warnings: plugin.warnings.map((w) => ownLine(name, w)),
     faults: plugin.totalFaults,
     lastFault: plugin.lastFault,
     restarts: plugin.restarts,

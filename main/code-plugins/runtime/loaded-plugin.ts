@@ -9,6 +9,7 @@ import { SandboxFault, type SandboxModule } from "../../sandbox/types.ts";
 import type { HookTiming } from "../../turn/hooks/types.ts";
 import type { CommandSchema, ToolSchema } from "../../../plugins/sdk/index.ts";
 import type { PluginLog } from "./plugin-log.ts";
+import { formatProblem, problemLocation, problemText, type Problem } from "../../host/problem.ts";
 
 export type PluginStatus = "active" | "disabled" | "failed" | "errored";
 
@@ -63,7 +64,10 @@ export class LoadedPlugin {
   status: PluginStatus;
   /** Why it failed to load or was marked errored. */
   error: string | undefined;
-  readonly warnings: string[] = [];
+  /** Why it failed to load, whole: where each problem is (a bundle error's file, line, column). */
+  problems: Problem[];
+  /** Manifest warnings (in plugin.yaml) and its own (signatures, a shadowed command…). */
+  readonly warnings: Problem[] = [];
   exports: PluginExports = { hooks: [], tool: null, command: null };
   restarts = 0;
   faults = 0;
@@ -83,6 +87,7 @@ export class LoadedPlugin {
     name: string;
     status: PluginStatus;
     error?: string;
+    problems?: Problem[];
     module: SandboxModule | null;
     relaunch: (() => Promise<SandboxModule>) | null;
     log: PluginLog;
@@ -92,6 +97,7 @@ export class LoadedPlugin {
     this.name = opts.name;
     this.status = opts.status;
     this.error = opts.error;
+    this.problems = opts.problems ?? [];
     this.module = opts.module;
     this.relaunch = opts.relaunch;
     this.log = opts.log;
@@ -198,6 +204,11 @@ export class LoadedPlugin {
   heapUsed(): number {
     return this.module && !this.module.disposed ? this.module.heapUsed() : 0;
   }
+}
+
+/** A warning as the plugin's own card and log show it: its name is not repeated before it. */
+export function ownLine(plugin: string, problem: Problem): string {
+  return problemLocation(problem) === plugin ? problemText(problem) : formatProblem(problem);
 }
 
 /** A load error's first line (the rest is a stack or a bundler's listing), for one-line reports. */

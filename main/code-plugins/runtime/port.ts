@@ -7,6 +7,7 @@ import type { ConditionCheck } from "./handlers.ts";
 import type { PluginLog } from "./plugin-log.ts";
 import type { HostCapabilities, PluginSandbox, SandboxLimits } from "../../sandbox/types.ts";
 import type { ToolConfig } from "../../../plugins/sdk/index.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 import type { PermissionState } from "../../host/questions.ts";
 
 export interface PluginSpec {
@@ -28,16 +29,21 @@ export interface PluginSpec {
   sdkProblem: string | undefined;
   sdkStatus: "compatible" | "incompatible" | "unchecked";
   /** Warnings from reading the manifest (unknown fields…). */
-  warnings: string[];
+  warnings: Problem[];
   /** plugin.yaml asks for WebAssembly (`permissions.wasm`); the sandbox has none otherwise. */
   allowWasm: boolean;
   /** `activation: on-demand`: discovered, loaded only once activated (PluginRuntime.activate). */
   onDemand?: boolean;
 }
 
-export interface LoadProblem {
-  file: string;
-  message: string;
+/** A bundle that failed: one line per error, and the same errors whole (file, line, column). */
+export class BundleError extends Error {
+  readonly problems: Problem[];
+  constructor(problems: Problem[]) {
+    super(problems.map(formatProblem).join("\n"));
+    this.name = "BundleError";
+    this.problems = problems;
+  }
 }
 
 export interface BundleOutput {
@@ -47,8 +53,8 @@ export interface BundleOutput {
 }
 
 export interface PluginPort {
-  discover(): Promise<{ plugins: PluginSpec[]; errors: LoadProblem[] }>;
-  /** Rejects with an Error whose message is the one-line (or per-line) build error. */
+  discover(): Promise<{ plugins: PluginSpec[]; errors: Problem[] }>;
+  /** Rejects with a BundleError (or an Error whose message says why it could not bundle). */
   bundle(spec: PluginSpec): Promise<BundleOutput>;
   /**
    * Throws with a clear message for an invalid expression. `spec`: the plugin whose manifest holds

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { SANDBOX_BACKENDS } from "../../sandbox/backends.ts";
 import { startPluginHarness as startHarness } from "../../engine/testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 for (const backend of SANDBOX_BACKENDS) {
   describe(`[${backend}]`, () => {
@@ -217,7 +218,8 @@ for (const backend of SANDBOX_BACKENDS) {
         assert.ok(
           rt.problems.some(
             (p) =>
-              /badcond.*plugin\.yaml/.test(p.file) && /did you mean context_above/.test(p.message),
+              /badcond.*plugin\.yaml/.test(p.file ?? "") &&
+              /did you mean context_above/.test(formatProblem(p)),
           ),
           JSON.stringify(rt.problems),
         );

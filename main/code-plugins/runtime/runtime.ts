@@ -18,7 +18,8 @@ import { firstLine, type LoadedPlugin } from "./loaded-plugin.ts";
 import { OnDemandPlugins } from "./on-demand.ts";
 import { pluginCommand } from "./plugin-command.ts";
 import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
-import type { LoadProblem, PluginPort, PluginSpec } from "./port.ts";
+import type { PluginPort, PluginSpec } from "./port.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 
 interface Entry {
   spec: PluginSpec;
@@ -30,6 +31,8 @@ interface Entry {
   contributions: ScopedRegistrar | null;
   /** The last reload attempt failed; the previous version keeps serving. */
   reloadError?: string;
+  /** The same failure whole (a bundle error's file, line and column). */
+  reloadProblems?: Problem[];
 }
 
 const LOAD_CONCURRENCY = 4;
@@ -56,6 +59,8 @@ export interface ReloadReport {
   ok: boolean;
   ms: number;
   error?: string;
+  /** What `error` is about, whole (file, line, column). */
+  problems?: Problem[];
 }
 
 /** When the rebuild behind a report read the plugin's files (`performance.now()`). */
@@ -67,7 +72,7 @@ export interface RuntimeOptions {
   /** Plugin tools get it when run outside a turn. */
   contextFallback: ContextFallback;
   /** Signature and manifest warnings (stderr in the CLI, the log panel in the app). */
-  warn(line: string): void;
+  warn(problem: Problem): void;
   onReload?(report: ReloadReport): void;
 }
 
@@ -76,7 +81,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   readonly port: PluginPort;
   readonly once = new OnceTracker();
   /** Discovery problems (bad manifests, duplicates) as of the last load. */
-  problems: LoadProblem[] = [];
+  problems: Problem[] = [];
   /** `activation: on-demand` plugins: found by each discovery, loaded only while activated. */
   readonly onDemand = new OnDemandPlugins({
     load: async (spec) => this.install(spec, await buildPlugin(spec, this.port), false),
@@ -124,7 +129,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   /** Discovers and loads every plugin (replacing whatever was loaded). */
   async loadAll(): Promise<void> {
     const plugins = await this.discoverLoadable();
-    for (const p of this.problems) this.opts.warn(`${p.file}: ${p.message}`);
+    for (const p of this.problems) this.opts.warn(p);
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
     // Builds overlap (esbuild runs in its own process, file reads are async); installs keep the
@@ -185,16 +190,29 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     if (built.plugin.status === "failed" && current && current.plugin.status === "active") {
       // Atomic swap, failure side: the last good version keeps serving.
       current.reloadError = built.plugin.error;
-      report = { name: spec.name, ok: false, ms, error: built.plugin.error };
+      current.reloadProblems = built.plugin.problems;
+      report = {
+        name: spec.name,
+        ok: false,
+        ms,
+        error: built.plugin.error,
+        problems: built.plugin.problems,
+      };
     } else {
       await this.install(spec, built, true);
       const installed = this.entries.get(spec.name)!;
       report =
         installed.plugin.status === "failed"
-          ? { name: spec.name, ok: false, ms, error: installed.plugin.error }
+          ? {
+              name: spec.name,
+              ok: false,
+              ms,
+              error: installed.plugin.error,
+              problems: installed.plugin.problems,
+            }
           : { name: spec.name, ok: true, ms };
     }
-    for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
+    for (const w of built.plugin.warnings) this.opts.warn(w);
     this.opts.onReload?.(report);
     for (const listener of this.reportListeners) listener(report, { readAt });
     return report;
@@ -233,6 +251,9 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
         built.plugin.dispose();
         built.plugin.status = "failed";
         built.plugin.error = `${spec.manifestFile}: ${(err as Error).message}`;
+        built.plugin.problems = [
+          { source: spec.name, file: spec.manifestFile, title: (err as Error).message },
+        ];
       }
     }
     if (built.plugin.status === "active" && exp.command) {
@@ -244,9 +265,10 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       );
       const serving = contributions.command(command).serving();
       if (serving && serving !== command && serving.source !== "plugin") {
-        built.plugin.warnings.push(
-          `command /${exp.command.name} is shadowed by a ${serving.source} command of the same name`,
-        );
+        built.plugin.warnings.push({
+          source: spec.name,
+          title: `command /${exp.command.name} is shadowed by a ${serving.source} command of the same name`,
+        });
       }
     }
     if (built.plugin.status === "active") {
@@ -255,7 +277,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     }
     this.entries.set(spec.name, entry);
     previous?.plugin.dispose();
-    if (!reloading) for (const w of built.plugin.warnings) this.opts.warn(`${spec.name}: ${w}`);
+    if (!reloading) for (const w of built.plugin.warnings) this.opts.warn(w);
     this.handlerCache.clear();
   }
 
@@ -285,9 +307,13 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
             onceTracker: this.once,
             pluginConfig: entry.spec.config,
             onSlow: (plugin, t, ms) => {
-              const line = `${plugin}: ${t} took ${ms} ms (slow plugins delay every turn)`;
-              this.entries.get(plugin)?.plugin.log.write("warn", line);
-              this.opts.warn(line);
+              const slow = {
+                source: plugin,
+                title: `${t} took ${ms} ms`,
+                cause: "slow plugins delay every turn",
+              };
+              this.entries.get(plugin)?.plugin.log.write("warn", formatProblem(slow));
+              this.opts.warn(slow);
             },
           }),
         );
@@ -303,9 +329,20 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     return () => this.reportListeners.delete(listener);
   }
 
-  get(name: string): { spec: PluginSpec; plugin: LoadedPlugin; reloadError?: string } | undefined {
+  get(
+    name: string,
+  ):
+    | { spec: PluginSpec; plugin: LoadedPlugin; reloadError?: string; reloadProblems?: Problem[] }
+    | undefined {
     const e = this.entries.get(name);
-    return e && { spec: e.spec, plugin: e.plugin, reloadError: e.reloadError };
+    return (
+      e && {
+        spec: e.spec,
+        plugin: e.plugin,
+        reloadError: e.reloadError,
+        reloadProblems: e.reloadProblems,
+      }
+    );
   }
 
   /**

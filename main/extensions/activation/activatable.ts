@@ -6,6 +6,7 @@
  * workspace, and deactivates (processes stopped) on request and when the session ends.
  */
 import type { ContributionRegistrar } from "../../contributions/registrar.ts";
+import type { Problem } from "../../host/problem.ts";
 
 export type ActivatableKind = "runner" | "code";
 
@@ -41,7 +42,7 @@ export interface ActivatableSource {
   readonly id: string;
   discover(): Promise<{
     plugins: ActivatablePlugin[];
-    problems: { file: string; message: string }[];
+    problems: Problem[];
   }>;
 }
 

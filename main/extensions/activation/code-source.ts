@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { describePermission } from "../../host/permission-text.ts";
+import type { Problem } from "../../host/problem.ts";
 import { requestedItems } from "../../code-plugins/consent/requests.ts";
 import { parseManifest } from "../../code-plugins/loader/manifest.ts";
 import type { ConsentGate } from "../../code-plugins/consent/gate.ts";
@@ -35,17 +36,21 @@ export class CodePluginSource implements ActivatableSource {
 
   async discover(): Promise<{
     plugins: ActivatablePlugin[];
-    problems: { file: string; message: string }[];
+    problems: Problem[];
   }> {
     const runtime = this.runtime();
     if (!runtime) return { plugins: [], problems: [] };
-    const problems: { file: string; message: string }[] = [];
+    const problems: Problem[] = [];
     const plugins: ActivatablePlugin[] = [];
     for (const spec of runtime.onDemand.list()) {
       try {
         plugins.push(await this.plugin(spec));
       } catch (err) {
-        problems.push({ file: spec.manifestFile, message: (err as Error).message });
+        problems.push({
+          source: "activation",
+          file: spec.manifestFile,
+          title: (err as Error).message,
+        });
       }
     }
     return { plugins, problems };

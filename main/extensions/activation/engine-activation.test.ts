@@ -13,6 +13,7 @@ import { startPluginHarness, writePlugin, type PluginFiles } from "../../engine/
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 import { activationFile } from "./store.ts";
 import { answering, type ChatBody } from "./testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const wordCount: PluginFiles = {
   yaml: 'description: "Counts the words of a text."\nactivation: on-demand\n',
@@ -196,7 +197,7 @@ test("remembered per workspace: a new engine re-activates it without asking; a c
       flags: { provider: "openai-compatible", baseUrl: srv.url, model: "m" },
       plugins: {},
       questions,
-      warn: (l) => warnings.push(l),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
     return { engine, warnings };
   };

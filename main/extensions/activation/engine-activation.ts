@@ -40,7 +40,10 @@ export function setupActivation(
         offered = registrar.tool(tool);
       } catch (err) {
         // Another tool took the name (a plugin's, without override): say so, list anyway.
-        ctx.warn(`activate_plugin is not offered to the model: ${(err as Error).message}`);
+        ctx.warn({
+          source: "activate_plugin",
+          title: `activate_plugin is not offered to the model: ${(err as Error).message}`,
+        });
         return;
       }
     }

@@ -17,6 +17,7 @@ import type {
 } from "./activatable.ts";
 import { activationFragment } from "./fragment.ts";
 import type { ActivationStore } from "./store.ts";
+import type { Problem } from "../../host/problem.ts";
 
 /** What an activation came to, as one line for the model or the user. */
 export type ActivationOutcome =
@@ -37,7 +38,7 @@ export interface ActivationOptions {
   questions?: QuestionPort;
   /** Tool names now (to tell the model which tools an activation added). */
   toolNames(): string[];
-  warn(line: string): void;
+  warn(problem: Problem): void;
 }
 
 interface Held {
@@ -72,17 +73,24 @@ export class ActivationRegistry {
         found = await source.discover();
       } catch (err) {
         // A source that cannot list now keeps what it had; the others go on (never throws).
-        this.opts.warn(`${source.id}: could not list its plugins: ${(err as Error).message}`);
+        this.opts.warn({
+          source: source.id,
+          title: `could not list its plugins: ${(err as Error).message}`,
+        });
         for (const [name, held] of this.held) if (held.source === source.id) next.set(name, held);
         continue;
       }
       const { plugins, problems } = found;
-      for (const p of problems) this.opts.warn(`${p.file}: ${p.message}`);
+      for (const p of problems) this.opts.warn(p);
       for (const plugin of plugins) {
         if (next.has(plugin.name)) {
-          this.opts.warn(
-            `${plugin.manifestFile}: another activatable plugin is named "${plugin.name}" (${next.get(plugin.name)!.plugin.manifestFile}); rename one`,
-          );
+          this.opts.warn({
+            source: "activation",
+            file: plugin.manifestFile,
+            title: `another activatable plugin is named "${plugin.name}"`,
+            cause: next.get(plugin.name)!.plugin.manifestFile,
+            suggestion: "rename one",
+          });
           continue;
         }
         const old = this.held.get(plugin.name);
@@ -209,11 +217,12 @@ export class ActivationRegistry {
     const outcome = await this.start(held, how.signal);
     // Remembered for the workspace when a person said yes (not --yes: that holds for one run).
     if (outcome.kind === "activated" && !port?.automatic)
-      await this.opts.store
-        .record(name, held.plugin.fingerprint)
-        .catch((err: Error) =>
-          this.opts.warn(`could not remember ${name}'s activation: ${err.message}`),
-        );
+      await this.opts.store.record(name, held.plugin.fingerprint).catch((err: Error) =>
+        this.opts.warn({
+          source: "activation",
+          title: `could not remember ${name}'s activation: ${err.message}`,
+        }),
+      );
     return outcome;
   }
 
@@ -244,7 +253,9 @@ export class ActivationRegistry {
   /** Deactivates and forgets the workspace's record; false when it was not active. */
   async deactivate(name: string): Promise<boolean> {
     const held = this.held.get(name);
-    await this.opts.store.forget(name).catch((err: Error) => this.opts.warn(err.message));
+    await this.opts.store
+      .forget(name)
+      .catch((err: Error) => this.opts.warn({ source: "activation", title: err.message }));
     if (held?.status !== "active") return false;
     await this.stop(held);
     this.set(held, "inactive");
@@ -260,13 +271,18 @@ export class ActivationRegistry {
       const held = this.held.get(record.plugin);
       if (!held || held.status !== "inactive") continue;
       if (held.plugin.fingerprint !== record.fingerprint) {
-        this.opts.warn(
-          `${held.plugin.manifestFile}: ${record.plugin} changed since it was activated; it stays inactive until activated again`,
-        );
+        this.opts.warn({
+          source: "activation",
+          file: held.plugin.manifestFile,
+          title: `${record.plugin} changed since it was activated`,
+          suggestion: "it stays inactive until activated again",
+        });
         continue;
       }
       const outcome = await this.start(held);
-      if (outcome.kind === "failed") this.opts.warn(outcome.line);
+      // The line names the plugin first ("x failed to activate: …"): the plugin reports it.
+      if (outcome.kind === "failed")
+        this.opts.warn({ source: held.plugin.name, title: outcome.line });
     }
   }
 
@@ -304,7 +320,10 @@ export class ActivationRegistry {
     try {
       await held.plugin.deactivate();
     } catch (err) {
-      this.opts.warn(`${held.plugin.name}: deactivating failed: ${(err as Error).message}`);
+      this.opts.warn({
+        source: held.plugin.name,
+        title: `deactivating failed: ${(err as Error).message}`,
+      });
     }
     held.scope?.dispose();
     held.scope = null;

@@ -10,6 +10,7 @@ import type { PluginRuntime } from "../../code-plugins/runtime/runtime.ts";
 import type { ActivatableSource } from "./activatable.ts";
 import { RunnerPluginSource } from "../runners/source.ts";
 import { CodePluginSource } from "./code-source.ts";
+import type { Problem } from "../../host/problem.ts";
 
 /** What a source may need from the engine. */
 export interface ActivationContext {
@@ -17,7 +18,7 @@ export interface ActivationContext {
   /** Whether the project's `.islet/` may widen anything (a getter: trust can come later). */
   readonly trustedProject: boolean;
   env: Record<string, string | undefined>;
-  warn(line: string): void;
+  warn(problem: Problem): void;
   /** The engine's code plugin runtime now (null before loadPlugins or with --without-plugins). */
   plugins(): PluginRuntime | null;
   /** Plugins' permission requests (an on-demand code plugin's are asked when it is activated). */

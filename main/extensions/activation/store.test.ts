@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { activationFile, ActivationStore } from "./store.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 async function temp(): Promise<{ root: string; home: string; work: string }> {
   const root = await mkdtemp(path.join(tmpdir(), "islet-activation-store-"));
@@ -45,7 +46,7 @@ test("a damaged file is one warning line and reads as empty; the next record kee
     await mkdir(home);
     await writeFile(activationFile(home), "{ not json");
     const warnings: string[] = [];
-    const store = new ActivationStore(home, work, (l) => warnings.push(l));
+    const store = new ActivationStore(home, work, (p) => warnings.push(formatProblem(p)));
     assert.deepEqual(await store.list(), []);
     assert.equal(warnings.length, 1);
     assert.ok(!warnings[0].includes("\n"));

@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { JsonStore } from "../../config/json-store.ts";
 import { trustKey } from "../../trust/store.ts";
+import type { ProblemSink } from "../../host/problem.ts";
 
 const Record_ = z.object({ fingerprint: z.string(), at: z.string() });
 const ActivationFile = z.object({
@@ -30,7 +31,7 @@ export class ActivationStore {
   readonly #workdir: string;
   #key: Promise<string> | null = null;
 
-  constructor(globalHome: string, workdir: string, warn: (line: string) => void) {
+  constructor(globalHome: string, workdir: string, warn: ProblemSink) {
     this.#workdir = workdir;
     this.#store = new JsonStore(
       activationFile(globalHome),

@@ -17,6 +17,7 @@ import { findPluginFolders } from "../../code-plugins/loader/walk.ts";
 import { pluginFiles, tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 import { ClaudePluginSource } from "./source.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "code-review");
 
@@ -54,7 +55,7 @@ describe("a Claude Code plugin", () => {
       env: {},
       plugins: {},
       flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (line) => warnings.push(line),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
   });
 
@@ -126,14 +127,16 @@ describe("a Claude Code plugin", () => {
     const broken = engine.declarative.claudePlugins?.plugins.find((p) => p.name === "broken");
     assert.ok(broken);
     assert.ok(engine.agents.get("broken:helper"), "its agent still loads");
-    assert.equal(broken.errors.length, 2, broken.errors.join("\n"));
-    assert.match(broken.errors[0], /broken\/\.claude-plugin\/plugin\.json: not valid JSON: /);
+    const errors = broken.errors.map(formatProblem);
+    assert.equal(errors.length, 2, errors.join("\n"));
+    assert.match(errors[0], /broken\/\.claude-plugin\/plugin\.json: not valid JSON: /);
     assert.match(
-      broken.errors[1],
+      errors[1],
       /broken\/hooks\/hooks\.json: field "hooks\.PreToolUse\[0\]\.hooks\[0\]\.command": expected a command line/,
     );
-    assert.ok(broken.warnings.some((w) => /unknown hook event "Bogus" ignored/.test(w)));
-    for (const line of [...broken.errors, ...broken.warnings]) {
+    const brokenWarnings = broken.warnings.map(formatProblem);
+    assert.ok(brokenWarnings.some((w) => /unknown hook event "Bogus" ignored/.test(w)));
+    for (const line of [...errors, ...brokenWarnings]) {
       assert.ok(!line.includes("\n"), line);
       assert.ok(warnings.includes(line), "reported through warn");
     }

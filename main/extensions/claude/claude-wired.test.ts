@@ -18,6 +18,7 @@ import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
 import { Contributions } from "../../contributions/contributions.ts";
 import { ClaudePluginSource } from "./source.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "code-review");
 const MCP_TOOL = "mcp__plugin_code-review_notes__lookup";
@@ -60,7 +61,7 @@ describe("a Claude Code plugin's parts in real turns", () => {
       plugins: {},
       questions: YES_FOR_THIS_RUN,
       flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (line) => warnings.push(line),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
   });
 

@@ -10,7 +10,8 @@ import { loadAgents, readAgentFile } from "../../agents/load.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
 import { pluginMcpServers } from "../../mcp/plugin-servers.ts";
 import { loadCommands, parseCommandFile, type MarkdownCommand } from "../markdown/commands.ts";
-import type { Loaded } from "../../config/frontmatter-fields.ts";
+import { fileProblem, type Loaded } from "../../config/frontmatter-fields.ts";
+import type { Problem } from "../../host/problem.ts";
 import { loadSkill, loadSkills, type Skill } from "../markdown/skills.ts";
 
 export type Found<T> = Loaded<T>;
@@ -37,7 +38,7 @@ const sessionModel = (m: string | undefined) => (m && CLAUDE_MODEL_ALIASES.has(m
 function gather<T>(
   paths: readonly string[],
   load: (dir: string) => Loaded<T>,
-  one: (file: string) => { item: T; warnings: string[] },
+  one: (file: string) => { item: T; warnings: Problem[] },
 ): Loaded<T> {
   const out: Loaded<T> = { items: [], errors: [], warnings: [] };
   for (const p of paths) {
@@ -47,7 +48,7 @@ function gather<T>(
         out.items.push(item);
         out.warnings.push(...warnings);
       } catch (err) {
-        out.errors.push((err as Error).message.split("\n")[0]);
+        out.errors.push(fileProblem(err, p));
       }
       continue;
     }

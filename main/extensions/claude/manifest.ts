@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { Problem } from "../../host/problem.ts";
 
 export interface ClaudeManifest {
   name: string;
@@ -27,8 +28,8 @@ export interface ClaudeManifest {
 
 export interface ManifestRead {
   manifest: ClaudeManifest;
-  errors: string[];
-  warnings: string[];
+  errors: Problem[];
+  warnings: Problem[];
 }
 
 const KNOWN = new Set([
@@ -67,20 +68,24 @@ export function readClaudeManifest(dir: string): ManifestRead {
     data = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
     const why = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-    out.errors.push(
-      `${file}: not valid JSON: ${why} (loading the plugin's folders as "${out.manifest.name}")`,
-    );
+    out.errors.push({
+      ...inManifest(file, `not valid JSON: ${why}`),
+      cause: `loading the plugin's folders as "${out.manifest.name}"`,
+    });
     return out;
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    out.errors.push(`${file}: expected a JSON object`);
+    out.errors.push(inManifest(file, "expected a JSON object"));
     return out;
   }
   const m = data as Record<string, unknown>;
   const bad = (field: string, expected: string) =>
-    out.errors.push(`${file}: field "${field}": expected ${expected}; ignored`);
+    out.errors.push({
+      ...inManifest(file, `field "${field}": expected ${expected}`),
+      suggestion: "ignored",
+    });
   for (const key of Object.keys(m))
-    if (!KNOWN.has(key)) out.warnings.push(`${file}: unknown field "${key}" ignored`);
+    if (!KNOWN.has(key)) out.warnings.push(inManifest(file, `unknown field "${key}" ignored`));
 
   if (typeof m.name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(m.name))
     out.manifest.name = m.name;
@@ -122,6 +127,10 @@ export function readClaudeManifest(dir: string): ManifestRead {
     });
   }
   return out;
+}
+
+function inManifest(file: string, title: string): Problem {
+  return { source: "claude-plugins", file, title };
 }
 
 function pathList(v: unknown): string[] | null {

@@ -7,7 +7,14 @@ import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
 import type { HomeSource } from "../../code-plugins/loader/features.ts";
-import { parseHooksFile, readHooksData, type ShellHookSpec } from "../shell-hooks/config.ts";
+import {
+  hookProblem,
+  parseHooksFile,
+  readHooksData,
+  type ShellHookSpec,
+} from "../shell-hooks/config.ts";
+import { fileProblem } from "../../config/frontmatter-fields.ts";
+import type { Problem } from "../../host/problem.ts";
 import type { MarkdownCommand } from "../markdown/commands.ts";
 import { loadSkill, type Skill } from "../markdown/skills.ts";
 import { unwiredWarnings } from "../shell-hooks/source.ts";
@@ -37,8 +44,8 @@ export interface ClaudePlugin {
   /** Named `plugin_<plugin>_<server>`; `${CLAUDE_PLUGIN_ROOT}` expanded. */
   mcpServers: McpServerSpec[];
   hooks: ShellHookSpec[];
-  errors: string[];
-  warnings: string[];
+  errors: Problem[];
+  warnings: Problem[];
 }
 
 export function readClaudePlugin(
@@ -79,7 +86,7 @@ export function readClaudePlugin(
       plugin.skills.push({ ...skill, name: ns, bareName: ns });
       plugin.warnings.push(...w);
     } catch (err) {
-      plugin.errors.push((err as Error).message.split("\n")[0]);
+      plugin.errors.push(fileProblem(err, at("SKILL.md")));
     }
   }
   plugin.agents = take(pluginAgents(manifest.agents ?? [at("agents")], ns));
@@ -98,12 +105,14 @@ export function readClaudePlugin(
       plugin.warnings.push(...parsed.warnings);
       plugin.hooks.push(...parsed.hooks);
     } else if (path.resolve(entry) === path.resolve(defaultHooks)) {
-      plugin.warnings.push(
-        `${dir}/.claude-plugin/plugin.json: field "hooks": hooks/hooks.json is always loaded; listing it again is ignored`,
-      );
+      plugin.warnings.push({
+        source: "claude-plugins",
+        file: `${dir}/.claude-plugin/plugin.json`,
+        title: 'field "hooks": hooks/hooks.json is always loaded; listing it again is ignored',
+      });
     } else plugin.hooks.push(...readHookFile(entry, plugin, true));
   });
-  plugin.warnings.push(...unwiredWarnings(`${ns} hooks`, plugin.hooks));
+  plugin.warnings.push(...unwiredWarnings({ source: `${ns} hooks` }, plugin.hooks));
   return plugin;
 }
 
@@ -115,7 +124,7 @@ function readHookFile(file: string, plugin: ClaudePlugin, named: boolean): Shell
   } catch (err) {
     if (named || (err as NodeJS.ErrnoException).code !== "ENOENT")
       plugin.errors.push(
-        `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        hookProblem(file, `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`),
       );
     return [];
   }

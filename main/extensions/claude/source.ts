@@ -20,12 +20,13 @@ import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { Discovery, ExtensionSource } from "../../contributions/source.ts";
 import { ShellHookRegistry } from "../shell-hooks/registry.ts";
 import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
+import type { Problem, ProblemSink } from "../../host/problem.ts";
 
 export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   readonly id = "claude-plugins";
   private readonly homes: Homes;
   private readonly flags: PluginFlags;
-  private readonly warn: (line: string) => void;
+  private readonly warn: ProblemSink;
   private readonly env: Record<string, string | undefined> | undefined;
   private registries: ShellHookRegistry[] = [];
   /** What the last load found (the plugin browser and `islet plugins list` show it). */
@@ -34,7 +35,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   constructor(opts: {
     homes: Homes;
     flags: PluginFlags;
-    warn(line: string): void;
+    warn(problem: Problem): void;
     /** `${VAR}` values for .mcp.json (default process.env). */
     env?: Record<string, string | undefined>;
   }) {
@@ -60,7 +61,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
         if (!isSelected(plugin.name, features.include, features.exclude))
           plugin.status = "excluded";
         out.found.push(plugin);
-        for (const message of plugin.errors) out.problems.push({ file: dir, message });
+        out.problems.push(...plugin.errors);
       }
     }
     out.found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -71,7 +72,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     const { found } = await this.discover();
     this.plugins = found;
     for (const plugin of found) {
-      for (const line of [...plugin.errors, ...plugin.warnings]) this.warn(line);
+      for (const problem of [...plugin.errors, ...plugin.warnings]) this.warn(problem);
       if (plugin.status !== "enabled") continue;
       const scope = registrar.scope();
       const pluginData = path.join(this.homes.global, "plugin-data", plugin.name);
@@ -90,9 +91,10 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
       try {
         mkdirSync(pluginData, { recursive: true });
       } catch (err) {
-        this.warn(
-          `${plugin.name}: cannot create its data folder ${pluginData}: ${(err as Error).message}`,
-        );
+        this.warn({
+          source: plugin.name,
+          title: `cannot create its data folder ${pluginData}: ${(err as Error).message}`,
+        });
       }
       const registry = new ShellHookRegistry({
         hooks: plugin.hooks.map((spec) => ({
@@ -101,29 +103,29 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
         })),
         globalHome: this.homes.global,
       });
-      for (const line of registry.problems) {
-        plugin.errors.push(line);
-        this.warn(line);
+      for (const problem of registry.problems) {
+        plugin.errors.push(problem);
+        this.warn(problem);
       }
       this.registries.push(registry);
       scope.hooks(registry, HOOK_SOURCE_ORDER.claudePlugins);
     }
   }
 
-  /** SessionEnd for a closed conversation, plugin by plugin; failures one line each. */
-  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
-    const failures: string[] = [];
+  /** SessionEnd for a closed conversation, plugin by plugin; their failures. */
+  async sessionEnd(ctx: Context, reason: string): Promise<Problem[]> {
+    const failures: Problem[] = [];
     for (const r of this.registries) failures.push(...(await r.sessionEnd(ctx, reason)));
     return failures;
   }
 
-  /** SubagentStop hooks, plugin by plugin: failures one line each, reasons to go on. */
+  /** SubagentStop hooks, plugin by plugin: their failures, reasons to go on. */
   async subagentStop(
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
-  ): Promise<{ failures: string[]; reasons: string[] }> {
-    const out = { failures: [] as string[], reasons: [] as string[] };
+  ): Promise<{ failures: Problem[]; reasons: string[] }> {
+    const out = { failures: [] as Problem[], reasons: [] as string[] };
     for (const r of this.registries) {
       const one = await r.subagentStop(session, agent, active);
       out.failures.push(...one.failures);
@@ -132,13 +134,13 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     return out;
   }
 
-  /** Notification hooks, plugin by plugin; failures one line each. */
+  /** Notification hooks, plugin by plugin; their failures. */
   async notification(
     session: { id: string; workdir: string },
     message: string,
     type: string,
-  ): Promise<string[]> {
-    const failures: string[] = [];
+  ): Promise<Problem[]> {
+    const failures: Problem[] = [];
     for (const r of this.registries)
       failures.push(...(await r.notification(session, message, type)));
     return failures;

@@ -6,12 +6,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import {
+  fileProblem,
   hintText,
   looseText,
   readMarkdownFile,
   toolList,
   type Loaded,
 } from "../../config/frontmatter-fields.ts";
+import type { Problem } from "../../host/problem.ts";
 import { markdownFiles } from "../../config/markdown-walk.ts";
 
 export interface MarkdownCommand {
@@ -62,7 +64,7 @@ export function parseCommandFile(
   file: string,
   text: string,
   opts: LoadOptions & { label?: string } = {},
-): { command: MarkdownCommand; warnings: string[] } {
+): { command: MarkdownCommand; warnings: Problem[] } {
   const { data, body, warnings } = readMarkdownFile(file, text, COMMAND_FIELDS);
   const bareName = path.basename(file).replace(/\.md$/i, "");
   const prompt = body.trim();
@@ -96,7 +98,7 @@ export function loadCommands(dir: string, opts: LoadOptions = {}): Loaded<Markdo
       out.items.push(command);
       out.warnings.push(...warnings);
     } catch (err) {
-      out.errors.push((err as Error).message);
+      out.errors.push(fileProblem(err, file));
     }
   }
   return out;

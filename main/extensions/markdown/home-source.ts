@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
-import { loadAgents } from "../../agents/load.ts";
+import { loadAgents, unknownFailover } from "../../agents/load.ts";
 import { configDir, homeLayers, type Homes } from "../../config/homes.ts";
 import type { Contributions } from "../../contributions/contributions.ts";
 import type { Disposable } from "../../lifecycle/disposable.ts";
@@ -16,6 +16,7 @@ import { registerMarkdownCommands } from "./command.ts";
 import { loadCommands } from "./commands.ts";
 import { registerSkills } from "./skill-command.ts";
 import { loadSkills } from "./skills.ts";
+import type { Problem } from "../../host/problem.ts";
 
 /** What one home's markdown folders hold, for the plugin browser and the held-back listing. */
 export interface HomeMarkdownFolder {
@@ -27,15 +28,15 @@ export interface HomeMarkdownFolder {
   commands: string[];
   skills: string[];
   agents: string[];
-  errors: string[];
-  warnings: string[];
+  errors: Problem[];
+  warnings: Problem[];
 }
 
 export interface HomeMarkdownOptions {
   homes: Homes;
   /** Read at every load: trusting the folder and loading again brings the project's in. */
   trustedProject(): boolean;
-  warn(line: string): void;
+  warn(problem: Problem): void;
 }
 
 export class HomeMarkdown {
@@ -77,7 +78,7 @@ export class HomeMarkdown {
         warnings,
       });
       if (heldBack) continue;
-      for (const line of [...errors, ...warnings]) warn(line);
+      for (const problem of [...errors, ...warnings]) warn(problem);
       registerMarkdownCommands(registrar, commands.items, { source: "custom" });
       registerSkills(registrar, skills.items, { source: "custom" });
       for (const agent of found.items) agents.set(agent.name, agent);
@@ -87,8 +88,7 @@ export class HomeMarkdown {
       this.agentRegistrations.push(this.contributions.agents.add(agent, "config"));
     for (const agent of agents.values())
       for (const next of agent.failover)
-        if (!this.contributions.agents.has(next))
-          warn(`${agent.file ?? agent.name}: failover: unknown agent "${next}"`);
+        if (!this.contributions.agents.has(next)) warn(unknownFailover(agent, next));
     this.registrar = registrar;
     this.folders = folders;
   }

@@ -12,6 +12,7 @@ import type { FakeServer } from "../../providers/testing/index.ts";
 import { registerMarkdownCommands } from "./command.ts";
 import { Contributions } from "../../contributions/contributions.ts";
 import type { MarkdownCommand } from "./commands.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 interface Body {
   messages: { role: string; content: unknown }[];
@@ -44,7 +45,7 @@ async function engineFor(h: { home: string; workdir: string }, srv: FakeServer, 
     workdir: h.workdir,
     env: {},
     questions: yes ? YES_FOR_THIS_RUN : undefined,
-    warn: (l) => warnings.push(l),
+    warn: (p) => warnings.push(formatProblem(p)),
   });
   return { engine, warnings };
 }

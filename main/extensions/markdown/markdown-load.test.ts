@@ -6,6 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { loadCommands } from "./commands.ts";
 import { loadSkills } from "./skills.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 async function tree(
   files: Record<string, string>,
@@ -48,13 +49,19 @@ test("commands: Claude's frontmatter, sub-folders as labels, unknown fields warn
     const lint = items.find((c) => c.name === "lint")!;
     assert.equal(lint.description, "Lint the UI", "the body's first line by default");
     assert.equal(lint.label, "frontend");
-    assert.deepEqual(warnings, [
+    assert.deepEqual(warnings.map(formatProblem), [
       `${path.join(t.dir, "review.md")}: colour: unknown field, ignored`,
     ]);
     assert.equal(errors.length, 2);
-    assert.match(errors[0], new RegExp(`^${path.join(t.dir, "bad-field.md")}: model: `));
-    assert.match(errors[1], new RegExp(`^${path.join(t.dir, "bad-yaml.md")}: frontmatter: `));
-    for (const e of errors) assert.doesNotMatch(e, /\n/, "one line");
+    assert.match(
+      formatProblem(errors[0]),
+      new RegExp(`^${path.join(t.dir, "bad-field.md")}: model: `),
+    );
+    assert.match(
+      formatProblem(errors[1]),
+      new RegExp(`^${path.join(t.dir, "bad-yaml.md")}: frontmatter: `),
+    );
+    for (const e of errors.map(formatProblem)) assert.doesNotMatch(e, /\n/, "one line");
   } finally {
     await t.clean();
   }
@@ -103,8 +110,13 @@ test("skills: NAME/SKILL.md with its folder and NAME.md; fields; broken ones nam
     assert.equal(haiku.description, "Write a haiku about $ARGUMENTS.");
     assert.equal(items.find((s) => s.name === "quiet")!.modelInvocable, false);
     assert.equal(errors.length, 1);
-    assert.match(errors[0], new RegExp(`^${path.join(t.dir, "broken", "SKILL.md")}: name: `));
-    assert.deepEqual(warnings, [`${path.join(t.dir, "quiet.md")}: foo: unknown field, ignored`]);
+    assert.match(
+      formatProblem(errors[0]),
+      new RegExp(`^${path.join(t.dir, "broken", "SKILL.md")}: name: `),
+    );
+    assert.deepEqual(warnings.map(formatProblem), [
+      `${path.join(t.dir, "quiet.md")}: foo: unknown field, ignored`,
+    ]);
   } finally {
     await t.clean();
   }

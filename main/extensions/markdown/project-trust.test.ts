@@ -14,6 +14,7 @@ import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 import { TrustStore } from "../../trust/store.ts";
 import { listExtensions } from "../../bridge/handlers/extension-entries.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 test("an untrusted project's commands, skills, agents, output styles and hooks are held back until the folder is trusted", async () => {
   const dirs = tempDir("islet-md-trust-");
@@ -39,7 +40,7 @@ test("an untrusted project's commands, skills, agents, output styles and hooks a
     home: dirs.path("home"),
     workdir: dirs.path("work"),
     env: {},
-    warn: (l) => warnings.push(l),
+    warn: (p) => warnings.push(formatProblem(p)),
   });
   try {
     assert.equal(engine.trust.trusted, false);

@@ -7,12 +7,14 @@ import path from "node:path";
 import { z } from "zod";
 import { firstLine } from "./commands.ts";
 import {
+  fileProblem,
   hintText,
   looseText,
   readMarkdownFile,
   toolList,
   type Loaded,
 } from "../../config/frontmatter-fields.ts";
+import type { Problem } from "../../host/problem.ts";
 
 export interface Skill {
   name: string;
@@ -69,7 +71,7 @@ export function parseSkillFile(
   file: string,
   text: string,
   opts: { namespace?: string; dir: string | null },
-): { skill: Skill; warnings: string[] } {
+): { skill: Skill; warnings: Problem[] } {
   const { data, body, warnings } = readMarkdownFile(file, text, SKILL_FIELDS);
   const fromPath = opts.dir ? path.basename(opts.dir) : path.basename(file).replace(/\.md$/i, "");
   const bareName = data.name ?? fromPath;
@@ -108,7 +110,7 @@ function isFile(p: string): boolean {
 export function loadSkill(
   file: string,
   opts: { namespace?: string } = {},
-): { skill: Skill; warnings: string[] } {
+): { skill: Skill; warnings: Problem[] } {
   return parseSkillFile(file, readFileSync(file, "utf8"), {
     namespace: opts.namespace,
     dir: path.dirname(file),
@@ -137,7 +139,7 @@ export function loadSkills(dir: string, opts: { namespace?: string } = {}): Load
       out.items.push(skill);
       out.warnings.push(...warnings);
     } catch (err) {
-      out.errors.push((err as Error).message);
+      out.errors.push(fileProblem(err, file));
     }
   }
   return out;

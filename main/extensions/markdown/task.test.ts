@@ -17,6 +17,7 @@ import {
   type QuestionPort,
 } from "../../host/questions.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 interface Body {
   messages: { role: string; content: unknown }[];
@@ -43,10 +44,12 @@ test("loadAgents(dir): Claude's fields, a namespace, unknown fields warned, a br
     assert.equal(r.model, undefined, "inherit is the session's model");
     assert.equal(r.maxSteps, 5);
     assert.equal(r.systemPrompt, "You review.");
-    assert.deepEqual(errors, [
+    assert.deepEqual(errors.map(formatProblem), [
       `${path.join(dir, "broken.md")}: maxTurns: Invalid input: expected number, received string`,
     ]);
-    assert.deepEqual(warnings, [`${path.join(dir, "reviewer.md")}: mood: unknown field, ignored`]);
+    assert.deepEqual(warnings.map(formatProblem), [
+      `${path.join(dir, "reviewer.md")}: mood: unknown field, ignored`,
+    ]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -88,7 +91,7 @@ test("Task runs a sub-agent with only its tools, streams its progress under the 
       workdir,
       env: {},
       questions: YES_FOR_THIS_RUN,
-      warn: (l) => warnings.push(l),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
     assert.deepEqual(warnings, []);
     const events: AgentEvent[] = [];

@@ -14,6 +14,7 @@ import type { McpServerSpec } from "../../mcp/config.ts";
 import { McpDisabledStore } from "../../mcp/disabled-store.ts";
 import { McpManager } from "./manager.ts";
 import { crashingStdio, everythingStdio, startEverythingHttp } from "../../mcp/testing/servers.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 function ctx(): ToolContext {
   return {
@@ -28,7 +29,7 @@ function setup(specs: McpServerSpec[], backoff = { baseMs: 50, maxMs: 1000 }) {
   const ext = new Contributions();
   const warnings: string[] = [];
   const manager = new McpManager(ext.mcpServers, ext.registrar(), {
-    warn: (l) => warnings.push(l),
+    warn: (p) => warnings.push(formatProblem(p)),
     backoff,
   });
   const source = ext.registrar();
@@ -157,11 +158,11 @@ test("disable stops a server and takes its tools away; enable and restart bring 
 
 test("a disabled server stays disabled in the next engine of the same workspace", async () => {
   const home = mkdtempSync(path.join(tmpdir(), "islet-mcp-state-"));
-  const store = () => new McpDisabledStore(home, "/work/a", (l) => assert.fail(l));
+  const store = () => new McpDisabledStore(home, "/work/a", (p) => assert.fail(formatProblem(p)));
   const open = () => {
     const ext = new Contributions();
     const manager = new McpManager(ext.mcpServers, ext.registrar(), {
-      warn: (l) => assert.fail(l),
+      warn: (p) => assert.fail(formatProblem(p)),
       disabledStore: store(),
     });
     const spec = everythingStdio("ev");

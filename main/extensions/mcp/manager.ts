@@ -11,6 +11,7 @@ import { McpConnection, type Backoff, type McpStatus } from "../../mcp/connectio
 import type { McpDisabledStore } from "../../mcp/disabled-store.ts";
 import { resourceTools } from "../../mcp/resource-tools.ts";
 import { mcpTool, mcpToolName } from "../../mcp/tool.ts";
+import type { Problem } from "../../host/problem.ts";
 
 export interface McpServerStatus {
   name: string;
@@ -24,7 +25,7 @@ export interface McpServerStatus {
 }
 
 export interface McpManagerOptions {
-  warn(line: string): void;
+  warn(problem: Problem): void;
   backoff?: Partial<Backoff>;
   connectTimeoutMs?: number;
   /** Where the user's Disable is remembered (missing: for this run only). */
@@ -65,9 +66,7 @@ export class McpManager {
   async startAll(): Promise<void> {
     const waiting = [...this.running.values()]
       .filter((r) => r.conn.status === "stopped" || r.conn.status === "starting")
-      .map((r) =>
-        r.conn.ready().catch((err: unknown) => this.opts.warn(`${(err as Error).message}`)),
-      );
+      .map((r) => r.conn.ready().catch((err: unknown) => this.notReady(r, err)));
     await Promise.all(waiting);
   }
 
@@ -79,7 +78,12 @@ export class McpManager {
     if (this.closed) return;
     for (const r of this.running.values())
       if (r.conn.status === "stopped")
-        r.conn.ready().catch((err: unknown) => this.opts.warn(`${(err as Error).message}`));
+        r.conn.ready().catch((err: unknown) => this.notReady(r, err));
+  }
+
+  /** A server that could not start: its error names it ("MCP server "x" is not running: …"). */
+  private notReady(r: Running, err: unknown): void {
+    this.opts.warn({ source: `MCP server "${r.conn.spec.name}"`, title: (err as Error).message });
   }
 
   list(): McpServerStatus[] {
@@ -186,9 +190,10 @@ export class McpManager {
           try {
             scope.tool(mcpTool(conn, info));
           } catch (err) {
-            this.opts.warn(
-              `MCP server "${conn.spec.name}" (${conn.spec.source}): ${(err as Error).message}`,
-            );
+            this.opts.warn({
+              source: `MCP server "${conn.spec.name}" (${conn.spec.source})`,
+              title: (err as Error).message,
+            });
           }
         }
         r.tools = scope;

@@ -56,7 +56,7 @@ export class McpConfigSource implements ExtensionSource<McpServerSpec> {
         source: shortPath(this.opts.homes.workdir, file),
       });
       found.push(...result.servers);
-      for (const message of result.problems) problems.push({ file, message });
+      problems.push(...result.problems);
     }
     return { found, problems };
   }

@@ -9,6 +9,7 @@ import type { AgentSession } from "../../turn/loop.ts";
 import type { SlashCommand } from "../../commands/types.ts";
 import type { Loaded } from "../../config/frontmatter-fields.ts";
 import type { OutputStyle } from "./styles.ts";
+import { formatProblem, type ProblemSink } from "../../host/problem.ts";
 
 /** The session-file state key holding the chosen style's name. */
 export const OUTPUT_STYLE_KEY = "outputStyle";
@@ -37,7 +38,7 @@ export function outputStyleCommand(deps: OutputStyleDeps): SlashCommand {
             `${s.name.toLowerCase() === current.toLowerCase() ? "*" : " "} ${s.name}` +
             (s.description ? ` — ${s.description}` : ""),
         );
-        return { output: [...lines, ...found.errors].join("\n") };
+        return { output: [...lines, ...found.errors.map(formatProblem)].join("\n") };
       }
       return { output: `Output style: ${chooseOutputStyle(deps, env.session, args)}.` };
     },
@@ -91,13 +92,15 @@ export function restoreOutputStyle(
   session: AgentSession,
   saved: unknown,
   styles: () => Loaded<OutputStyle>,
-  warn: (line: string) => void,
+  warn: ProblemSink,
 ): void {
   if (typeof saved !== "string" || saved === "") return;
   const style = pickStyle(styles().items, saved);
   if (style) setOutputStyle(session, style);
   else
-    warn(
-      `output style "${saved}" of this session is gone; using the default (/output-style lists them)`,
-    );
+    warn({
+      source: `output style "${saved}"`,
+      title: `output style "${saved}" of this session is gone`,
+      suggestion: "using the default (/output-style lists them)",
+    });
 }

@@ -12,6 +12,7 @@ import { createEngine } from "../../engine/bootstrap.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
 import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "..", "claude", "fixtures", "code-review");
 
@@ -37,7 +38,7 @@ test("/output-style lists, switches and keeps the style; the model gets its syst
     plugins: {},
     questions: YES_FOR_THIS_RUN,
     flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-    warn: (line) => warnings.push(line),
+    warn: (p) => warnings.push(formatProblem(p)),
   });
   const system = (i: number): string => {
     const body = model.chatRequests[i].body as { messages: { role: string; content: string }[] };

@@ -8,7 +8,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { configDir, homeLayers, type Homes } from "../../config/homes.ts";
-import { looseText, readMarkdownFile, type Loaded } from "../../config/frontmatter-fields.ts";
+import {
+  fileProblem,
+  looseText,
+  readMarkdownFile,
+  type Loaded,
+} from "../../config/frontmatter-fields.ts";
 import { markdownFiles } from "../../config/markdown-walk.ts";
 
 export interface OutputStyle {
@@ -62,7 +67,7 @@ export function findOutputStyles(
       out.warnings.push(...found.warnings);
       for (const s of found.items) byName.set(s.name.toLowerCase(), s);
     } catch (err) {
-      out.errors.push((err as Error).message);
+      out.errors.push(fileProblem(err, file));
     }
   };
   const homesRead = homeLayers(homes).filter((h) => h === homes.global || opts.trustedProject);

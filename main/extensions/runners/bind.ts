@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { ENGINE_CONFIGS } from "./container-engine.ts";
 import type { RunnerConfig, RunnerConfigs } from "./configs.ts";
-import type { RunnerManifest } from "./manifest.ts";
+import { runnerProblem, type RunnerManifest } from "./manifest.ts";
+import type { Problem } from "../../host/problem.ts";
 import {
   bindTemplate,
   expandBound,
@@ -31,30 +32,40 @@ export function candidateConfigs(
   manifest: RunnerManifest,
   manifestFile: string,
   runnerConfigs: RunnerConfigs,
-): { configs: RunnerConfig[] } | { error: string } {
+): { configs: RunnerConfig[] } | { error: Problem } {
   const known = () => [...runnerConfigs.configs.keys()].join(", ");
   if (manifest.runnerConfig !== undefined) {
     const config = runnerConfigs.configs.get(manifest.runnerConfig);
     if (!config)
       return {
-        error: `${manifestFile}: runner_config: "${manifest.runnerConfig}" is not a runner config (known: ${known()})`,
+        error: runnerProblem(
+          manifestFile,
+          `runner_config: "${manifest.runnerConfig}" is not a runner config (known: ${known()})`,
+        ),
       };
     const isContainer = config.engine !== undefined;
     if (isContainer !== (manifest.runner === "container"))
       return {
-        error: `${manifestFile}: runner_config: "${config.name}" is a ${isContainer ? "container" : "native"} runner config but runner is ${manifest.runner}`,
+        error: runnerProblem(
+          manifestFile,
+          `runner_config: "${config.name}" is a ${isContainer ? "container" : "native"} runner config but runner is ${manifest.runner}`,
+        ),
       };
     return { configs: [config] };
   }
   if (manifest.runner === "native") {
     const native = runnerConfigs.configs.get("native");
-    if (!native) return { error: `${manifestFile}: runner: no "native" runner config is defined` };
+    if (!native)
+      return { error: runnerProblem(manifestFile, 'runner: no "native" runner config is defined') };
     return { configs: [native] };
   }
   const configs = ENGINE_CONFIGS.flatMap((e) => runnerConfigs.configs.get(e.config) ?? []);
   if (configs.length === 0)
     return {
-      error: `${manifestFile}: runner: no docker-config or podman-config runner config is defined`,
+      error: runnerProblem(
+        manifestFile,
+        "runner: no docker-config or podman-config runner config is defined",
+      ),
     };
   return { configs };
 }
@@ -64,7 +75,7 @@ export function bindRunner(
   manifestFile: string,
   config: RunnerConfig,
   workingDir: string,
-): BoundRunner | { error: string } {
+): BoundRunner | { error: Problem } {
   const values = {
     working_dir: workingDir,
     plugin_dir: path.dirname(manifestFile),
@@ -74,12 +85,15 @@ export function bindRunner(
   const bind = (
     template: Template | undefined,
     field: string,
-  ): { bound?: BoundEntry[]; error?: string } => {
+  ): { bound?: BoundEntry[]; error?: Problem } => {
     if (!template) return {};
     const r = bindTemplate(template, { manifest: manifest.raw, values });
     if ("error" in r)
       return {
-        error: `${manifestFile}: runner config "${config.name}" (${config.file}) ${field}${r.error}`,
+        error: runnerProblem(
+          manifestFile,
+          `runner config "${config.name}" (${config.file}) ${field}${r.error}`,
+        ),
       };
     return r;
   };

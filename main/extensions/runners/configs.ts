@@ -10,6 +10,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { configDir, type Homes } from "../../config/homes.ts";
 import { isMap, unknownFieldWarnings } from "../../code-plugins/loader/yaml-errors.ts";
+import type { Problem } from "../../host/problem.ts";
+import { runnerProblem } from "./manifest.ts";
 import { parseTemplate, type Template } from "./template.ts";
 
 export const RUNNER_CONFIGS_FILE = "runner-configs.json";
@@ -30,8 +32,8 @@ export interface RunnerConfig {
 
 export interface RunnerConfigs {
   configs: Map<string, RunnerConfig>;
-  problems: { file: string; message: string }[];
-  warnings: string[];
+  problems: Problem[];
+  warnings: Problem[];
 }
 
 const FIELDS = [
@@ -74,7 +76,7 @@ export async function loadRunnerConfigs(opts: {
       const code = (err as NodeJS.ErrnoException).code;
       // Only the built-in file must exist.
       if (code !== "ENOENT" || i === 0)
-        out.problems.push({ file, message: `${file}: cannot read (${code ?? String(err)})` });
+        out.problems.push(runnerProblem(file, "cannot read", code ?? String(err)));
       continue;
     }
     parseRunnerConfigs(text, file, out);
@@ -88,21 +90,23 @@ export function parseRunnerConfigs(text: string, file: string, out: RunnerConfig
   try {
     data = JSON.parse(text);
   } catch (err) {
-    out.problems.push({ file, message: `${file}: invalid JSON: ${(err as Error).message}` });
+    out.problems.push(runnerProblem(file, `invalid JSON: ${(err as Error).message}`));
     return;
   }
   if (!isMap(data)) {
-    out.problems.push({ file, message: `${file}: expected a map of runner configs by name` });
+    out.problems.push(runnerProblem(file, "expected a map of runner configs by name"));
     return;
   }
   for (const [name, entry] of Object.entries(data)) {
     const fail = (field: string, what: string) =>
-      out.problems.push({ file, message: `${file}: ${name}${field}: ${what}` });
+      out.problems.push(runnerProblem(file, `${name}${field}: ${what}`));
     if (!isMap(entry)) {
       fail("", "expected a map with command_run");
       continue;
     }
-    out.warnings.push(...unknownFieldWarnings(entry, FIELDS, `${file}: ${name}: `));
+    out.warnings.push(
+      ...unknownFieldWarnings(entry, FIELDS, { source: "runners", file, field: name }),
+    );
     const templates: Partial<Record<"exists" | "install" | "run" | "stop", Template>> = {};
     let ok = true;
     for (const [key, field] of [

@@ -9,6 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { DOTNET_TEST, fakeEngines } from "./fake-engine.ts";
 import { activated, call, runnerWorld, type RunnerWorld } from "./testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const exists = (file: string) =>
   access(file).then(
@@ -27,7 +28,7 @@ async function load(w: RunnerWorld, manifest: Record<string, unknown>, env?: Nod
   const source = w.source({ env });
   const { plugins, problems } = await source.discover();
   if (plugins.length > 0) await activated(source, plugins[0].name).catch(() => {});
-  return { file, problems: problems.map((p) => p.message), loaded: plugins.length > 0 };
+  return { file, problems: problems.map(formatProblem), loaded: plugins.length > 0 };
 }
 
 const MANIFEST_ATTACKS: {

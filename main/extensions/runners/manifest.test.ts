@@ -7,6 +7,7 @@ import { projectWidening } from "../../trust/held-back.ts";
 import { Contributions } from "../../contributions/contributions.ts";
 import { RunnerPluginSource } from "./source.ts";
 import { activated, call, runnerWorld, type RunnerWorld } from "./testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const NATIVE = { description: "Echoes.", command: "echo", runner: "native" };
 
@@ -26,7 +27,7 @@ test("a malformed JSON path in a runner config: one line naming the file and the
   await w.plugin("echoer", { ...NATIVE, runner_config: "broken" });
   const { plugins, problems } = await w.source().discover();
   assert.equal(plugins.length, 0);
-  const messages = problems.map((p) => p.message);
+  const messages = problems.map(formatProblem);
   assert.equal(messages.length, 2, messages.join("\n"));
   assert.match(
     messages[0],
@@ -46,12 +47,9 @@ test("a JSON path that matches nothing in the manifest: a load error naming both
   const manifest = await w.plugin("echoer", { ...NATIVE, runner_config: "tagged", tga: "x" });
   const { plugins, problems } = await w.source().discover();
   assert.equal(plugins.length, 0);
-  assert.deepEqual(
-    problems.map((p) => p.message),
-    [
-      `${manifest}: runner config "tagged" (${configs}) command_run[1]: {plugin.tag} matches nothing in the manifest`,
-    ],
-  );
+  assert.deepEqual(problems.map(formatProblem), [
+    `${manifest}: runner config "tagged" (${configs}) command_run[1]: {plugin.tag} matches nothing in the manifest`,
+  ]);
 });
 
 test("a JSON path in a runner config reads the manifest, nested fields included", async (t) => {
@@ -72,16 +70,18 @@ test("manifest errors name the file and field; unknown fields are warnings", asy
   const file = await w.plugin("bad", { description: "x", command: "echo", runner: "vm" });
   const okFile = await w.plugin("ok", { ...NATIVE, colour: "blue" });
   const warnings: string[] = [];
-  const source = new RunnerPluginSource({ homes: w.homes, warn: (l) => warnings.push(l) });
+  const source = new RunnerPluginSource({
+    homes: w.homes,
+    warn: (p) => warnings.push(formatProblem(p)),
+  });
   const { plugins, problems } = await source.discover();
   assert.deepEqual(
     plugins.map((p) => p.name),
     ["ok"],
   );
-  assert.deepEqual(
-    problems.map((p) => p.message),
-    [`${file}: runner: expected "native" or "container"`],
-  );
+  assert.deepEqual(problems.map(formatProblem), [
+    `${file}: runner: expected "native" or "container"`,
+  ]);
   assert.deepEqual(warnings, [`${okFile}: unknown field "colour" (ignored)`]);
 });
 
@@ -132,7 +132,7 @@ test("an untrusted project: its runner configs are not read and its runner plugi
   const untrusted = await w.source().discover();
   assert.deepEqual(untrusted.plugins, []);
   assert.match(
-    untrusted.problems[0].message,
+    formatProblem(untrusted.problems[0]),
     /runner_config: "project-only" is not a runner config/,
   );
 
@@ -170,12 +170,9 @@ test("a plugin named after a folder whose name is no tool name: a load error nam
   const file = await w.plugin("my plugin", NATIVE);
   const { plugins, problems } = await w.source().discover();
   assert.deepEqual(plugins, []);
-  assert.deepEqual(
-    problems.map((p) => p.message),
-    [
-      `${file}: name: missing, and the folder name "my plugin" is not a tool name: set name: (letters, digits, _ or -)`,
-    ],
-  );
+  assert.deepEqual(problems.map(formatProblem), [
+    `${file}: name: missing, and the folder name "my plugin" is not a tool name: set name: (letters, digits, _ or -)`,
+  ]);
 });
 
 test("the user's runner-configs.json replaces a built-in config of the same name", async (t) => {

@@ -15,6 +15,7 @@ import {
   readYaml,
   unknownFieldWarnings,
 } from "../../code-plugins/loader/yaml-errors.ts";
+import type { Problem } from "../../host/problem.ts";
 import { commandArgv } from "./command-line.ts";
 
 export const RUNNER_MANIFEST_JSON = "manifest.json";
@@ -52,8 +53,8 @@ export interface RunnerManifest {
 }
 
 export type RunnerManifestRead =
-  | { ok: true; manifest: RunnerManifest; warnings: string[] }
-  | { ok: false; errors: string[]; warnings: string[] };
+  | { ok: true; manifest: RunnerManifest; warnings: Problem[] }
+  | { ok: false; errors: Problem[]; warnings: Problem[] };
 
 const FIELDS = [
   "name",
@@ -99,6 +100,11 @@ const schema = z.object({
   hooks: z.unknown().optional(),
 });
 
+/** A problem with a runner plugin's files (its manifest, a runner config). */
+export function runnerProblem(file: string, title: string, cause?: string): Problem {
+  return { source: "runners", file, title, ...(cause !== undefined ? { cause } : {}) };
+}
+
 /** The manifest file of a runner plugin folder, if it has one: manifest.json, or plugin.yaml. */
 export async function readRunnerManifest(
   file: string,
@@ -109,7 +115,7 @@ export async function readRunnerManifest(
     text = await readFile(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    return { ok: false, errors: [`${file}: cannot read (${code})`], warnings: [] };
+    return { ok: false, errors: [runnerProblem(file, "cannot read", code)], warnings: [] };
   }
   let data: unknown;
   if (path.basename(file) === RUNNER_MANIFEST_JSON) {
@@ -118,12 +124,12 @@ export async function readRunnerManifest(
     } catch (err) {
       return {
         ok: false,
-        errors: [`${file}: invalid JSON: ${(err as Error).message}`],
+        errors: [runnerProblem(file, `invalid JSON: ${(err as Error).message}`)],
         warnings: [],
       };
     }
   } else {
-    const read = readYaml(text, file);
+    const read = readYaml(text, file, "runners");
     if (!read.ok) return { ok: false, errors: [read.error], warnings: [] };
     data = read.data;
   }
@@ -136,21 +142,22 @@ export function parseRunnerManifest(
   values: { workingDir: string },
 ): RunnerManifestRead {
   if (!isMap(data))
-    return { ok: false, errors: [`${file}: expected a map of fields`], warnings: [] };
-  const warnings = unknownFieldWarnings(data, FIELDS, `${file}: `);
+    return { ok: false, errors: [runnerProblem(file, "expected a map of fields")], warnings: [] };
+  const warnings = unknownFieldWarnings(data, FIELDS, { source: "runners", file });
   if (data.hooks !== undefined)
-    warnings.push(`${file}: hooks: runner plugins have no hooks yet (ignored)`);
+    warnings.push(runnerProblem(file, "hooks: runner plugins have no hooks yet (ignored)"));
   const parsed = schema.safeParse(data);
   if (!parsed.success)
     return {
       ok: false,
-      errors: parsed.error.issues.map((i) => `${file}: ${describeIssue(i)}`),
+      errors: parsed.error.issues.map((i) => runnerProblem(file, describeIssue(i))),
       warnings,
     };
   const m = parsed.data;
   const dir = path.dirname(file);
-  const errors: string[] = [];
-  const fail = (field: string, what: string) => errors.push(`${file}: ${field}: ${what}`);
+  const errors: Problem[] = [];
+  const fail = (field: string, what: string) =>
+    errors.push(runnerProblem(file, `${field}: ${what}`));
   const dirs = { working_dir: values.workingDir, plugin_dir: dir };
   const raw = replaceDirs(data, dirs) as JsonValue;
   const rawMap = raw as Record<string, JsonValue>;

@@ -20,9 +20,10 @@ import type { ActivatableSource } from "../activation/activatable.ts";
 import { bindRunner, candidateConfigs, type BoundRunner } from "./bind.ts";
 import { loadRunnerConfigs } from "./configs.ts";
 import type { ConfirmInstall } from "./health.ts";
-import { readRunnerManifest } from "./manifest.ts";
+import { readRunnerManifest, runnerProblem } from "./manifest.ts";
 import { RunnerPlugin } from "./plugin.ts";
 import { compileParameters } from "./tool.ts";
+import type { Problem } from "../../host/problem.ts";
 
 export interface RunnerPluginSourceOptions {
   homes: Homes;
@@ -35,13 +36,11 @@ export interface RunnerPluginSourceOptions {
   confirmInstall?: ConfirmInstall;
   /** The environment commands run with (default: this process's). */
   env?: NodeJS.ProcessEnv;
-  /** Warnings (unknown fields…), one line each. */
-  warn?(line: string): void;
+  /** Warnings (unknown fields…). */
+  warn?(problem: Problem): void;
   /** Tests: another built-in runner-configs.json. */
   builtinConfigsFile?: string;
 }
-
-type Problem = { file: string; message: string };
 
 export class RunnerPluginSource implements ActivatableSource {
   readonly id = "runner-plugins";
@@ -80,12 +79,12 @@ export class RunnerPluginSource implements ActivatableSource {
         const read = await readRunnerManifest(file, { workingDir: homes.workdir });
         read.warnings.forEach(warn);
         if (!read.ok) {
-          problems.push(...read.errors.map((message) => ({ file, message })));
+          problems.push(...read.errors);
           continue;
         }
         const { manifest } = read;
         if (!isSelected(manifest.name, features.include, features.exclude)) continue;
-        const error = (message: string) => problems.push({ file, message });
+        const error = (problem: Problem) => problems.push(problem);
         const candidates = candidateConfigs(manifest, file, configs);
         if ("error" in candidates) {
           error(candidates.error);
@@ -137,10 +136,12 @@ function withoutDuplicates(plugins: RunnerPlugin[], problems: Problem[]): Runner
       kept.push(group[0]);
       continue;
     }
-    problems.push({
-      file: group[1].manifestFile,
-      message: `duplicate runner plugin name "${name}": ${group.map((p) => p.manifestFile).join(" and ")} (rename one with name: in its manifest)`,
-    });
+    problems.push(
+      runnerProblem(
+        group[1].manifestFile,
+        `duplicate runner plugin name "${name}": ${group.map((p) => p.manifestFile).join(" and ")} (rename one with name: in its manifest)`,
+      ),
+    );
   }
   return kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -13,6 +13,7 @@ import { Contributions } from "../../contributions/contributions.ts";
 import type { ConfirmInstall } from "./health.ts";
 import type { RunnerPlugin } from "./plugin.ts";
 import { RunnerPluginSource } from "./source.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 export interface RunnerWorld {
   root: string;
@@ -74,7 +75,7 @@ export async function activated(
 ): Promise<{ plugin: RunnerPlugin; tool: Tool; contributions: Contributions }> {
   const { plugins, problems } = await source.discover();
   const plugin = plugins.find((p) => p.name === name);
-  if (!plugin) throw new Error(`no plugin ${name}: ${problems.map((p) => p.message).join(" | ")}`);
+  if (!plugin) throw new Error(`no plugin ${name}: ${problems.map(formatProblem).join(" | ")}`);
   const contributions = new Contributions();
   await plugin.activate(contributions.registrar());
   const tool = contributions.tools.get(name);

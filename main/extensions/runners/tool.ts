@@ -11,7 +11,8 @@ import { runProgram } from "../../tools/builtin/process-tree.ts";
 import { ToolError, type Tool, type Validation } from "../../tools/types.ts";
 import type { JsonSchema } from "../../providers/types.ts";
 import { argvOf, newRunName, type BoundRunner } from "./bind.ts";
-import type { RunnerManifest } from "./manifest.ts";
+import { runnerProblem, type RunnerManifest } from "./manifest.ts";
+import type { Problem } from "../../host/problem.ts";
 import { commandText, runCheck } from "./probe.ts";
 
 /** How long a runner's `command_stop` (docker rm -f) may take after a stopped call. */
@@ -40,13 +41,13 @@ export function defaultParameters(manifest: RunnerManifest): JsonSchema {
 export function compileParameters(
   manifest: RunnerManifest,
   manifestFile: string,
-): { schema: JsonSchema; check: ValidateFunction } | { error: string } {
+): { schema: JsonSchema; check: ValidateFunction } | { error: Problem } {
   const schema = (manifest.parameters as JsonSchema | undefined) ?? defaultParameters(manifest);
   try {
     return { schema, check: ajv.compile(schema) };
   } catch (err) {
     const line = (err as Error).message.split("\n")[0];
-    return { error: `${manifestFile}: parameters: not a usable JSON schema (${line})` };
+    return { error: runnerProblem(manifestFile, "parameters: not a usable JSON schema", line) };
   }
 }
 

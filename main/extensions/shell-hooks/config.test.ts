@@ -10,6 +10,7 @@ import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { parseHooksFile } from "./config.ts";
 import { compileMatcher } from "./matcher.ts";
 import { ShellHookSource } from "./source.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 describe("hook files", () => {
   it("reads Claude's hooks.json layout with defaults", () => {
@@ -55,23 +56,23 @@ OnFire:
       parsed.hooks.map((h) => h.command),
       ["ok"],
     );
-    assert.deepEqual(parsed.errors, [
+    assert.deepEqual(parsed.errors.map(formatProblem), [
       '/h/config/hooks/x.yaml: field "PreToolUse[0].hooks[1].command": expected a command line, got 42',
       '/h/config/hooks/x.yaml: field "PreToolUse[0].hooks[2].timeout": expected seconds (a positive number), got "soon"',
       '/h/config/hooks/x.yaml: field "PostToolUse": expected a list of matchers, got "nope"',
     ]);
     assert.equal(parsed.warnings.length, 2);
     assert.match(
-      parsed.warnings[0],
+      formatProblem(parsed.warnings[0]),
       /x\.yaml: unknown field "PreToolUse\[0\]\.hooks\[0\]\.colour" ignored/,
     );
-    assert.match(parsed.warnings[1], /x\.yaml: unknown hook event "OnFire" ignored/);
+    assert.match(formatProblem(parsed.warnings[1]), /x\.yaml: unknown hook event "OnFire" ignored/);
   });
 
   it("says which file does not parse, in one line", () => {
     const parsed = parseHooksFile("/h/hooks.json", '{"hooks": {');
     assert.equal(parsed.errors.length, 1);
-    assert.match(parsed.errors[0], /^\/h\/hooks\.json: not valid JSON: [^\n]+$/);
+    assert.match(formatProblem(parsed.errors[0]), /^\/h\/hooks\.json: not valid JSON: [^\n]+$/);
   });
 
   it("matches as Claude does: all, exact names, regex", () => {

@@ -4,6 +4,7 @@
  * a warning, a broken entry one line naming file and field, and every other entry still loads.
  */
 import { parse as parseYaml } from "yaml";
+import type { Problem } from "../../host/problem.ts";
 
 /** Claude Code's hook events, in the order a session reaches them. */
 export const SHELL_HOOK_EVENTS = [
@@ -38,10 +39,15 @@ export interface ShellHookSpec {
 
 export interface ParsedHooks {
   hooks: ShellHookSpec[];
-  /** Broken entries: one line each, naming file and field. */
-  errors: string[];
-  /** Unknown events and fields: one line each; the rest loads. */
-  warnings: string[];
+  /** Broken entries: one each, naming file and field. */
+  errors: Problem[];
+  /** Unknown events and fields: one each; the rest loads. */
+  warnings: Problem[];
+}
+
+/** A problem with a hook file (its field leads the title). */
+export function hookProblem(file: string, title: string): Problem {
+  return { source: "shell-hooks", file, title };
 }
 
 const KNOWN_TOP = new Set(["hooks", "description", "$schema"]);
@@ -64,7 +70,9 @@ export function parseHooksFile(file: string, text: string): ParsedHooks {
     data = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     const why = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-    out.errors.push(`${file}: not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${why}`);
+    out.errors.push(
+      hookProblem(file, `not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${why}`),
+    );
     return out;
   }
   return readHooksData(file, data);
@@ -75,7 +83,9 @@ export function readHooksData(file: string, data: unknown): ParsedHooks {
   const out: ParsedHooks = { hooks: [], errors: [], warnings: [] };
   if (data === null || data === undefined) return out; // an empty file defines nothing
   if (!isRecord(data)) {
-    out.errors.push(`${file}: expected a map of events (or "hooks": {…}), got ${kind(data)}`);
+    out.errors.push(
+      hookProblem(file, `expected a map of events (or "hooks": {…}), got ${kind(data)}`),
+    );
     return out;
   }
   // Claude's files wrap the events in `hooks`; the Islet YAML may list them at the top.
@@ -84,9 +94,12 @@ export function readHooksData(file: string, data: unknown): ParsedHooks {
   const prefix = wrapped ? "hooks." : "";
   if (wrapped) {
     for (const key of Object.keys(data))
-      if (!KNOWN_TOP.has(key)) out.warnings.push(`${file}: unknown field "${key}" ignored`);
+      if (!KNOWN_TOP.has(key))
+        out.warnings.push(hookProblem(file, `unknown field "${key}" ignored`));
   } else if ("hooks" in data) {
-    out.errors.push(`${file}: field "hooks": expected a map of events, got ${kind(data.hooks)}`);
+    out.errors.push(
+      hookProblem(file, `field "hooks": expected a map of events, got ${kind(data.hooks)}`),
+    );
     return out;
   }
   for (const [event, groups] of Object.entries(events)) {
@@ -94,12 +107,17 @@ export function readHooksData(file: string, data: unknown): ParsedHooks {
     const at = `${prefix}${event}`;
     if (!isEvent(event)) {
       out.warnings.push(
-        `${file}: unknown hook event "${event}" ignored (known: ${SHELL_HOOK_EVENTS.join(", ")})`,
+        hookProblem(
+          file,
+          `unknown hook event "${event}" ignored (known: ${SHELL_HOOK_EVENTS.join(", ")})`,
+        ),
       );
       continue;
     }
     if (!Array.isArray(groups)) {
-      out.errors.push(`${file}: field "${at}": expected a list of matchers, got ${kind(groups)}`);
+      out.errors.push(
+        hookProblem(file, `field "${at}": expected a list of matchers, got ${kind(groups)}`),
+      );
       continue;
     }
     groups.forEach((group, g) => readGroup(file, event, `${at}[${g}]`, group, out));
@@ -115,39 +133,54 @@ function readGroup(
   out: ParsedHooks,
 ): void {
   if (!isRecord(group)) {
-    out.errors.push(`${file}: field "${at}": expected { matcher, hooks }, got ${kind(group)}`);
+    out.errors.push(
+      hookProblem(file, `field "${at}": expected { matcher, hooks }, got ${kind(group)}`),
+    );
     return;
   }
   for (const key of Object.keys(group))
-    if (!KNOWN_GROUP.has(key)) out.warnings.push(`${file}: unknown field "${at}.${key}" ignored`);
+    if (!KNOWN_GROUP.has(key))
+      out.warnings.push(hookProblem(file, `unknown field "${at}.${key}" ignored`));
   const matcher = group.matcher ?? "";
   if (typeof matcher !== "string") {
-    out.errors.push(`${file}: field "${at}.matcher": expected text, got ${kind(matcher)}`);
+    out.errors.push(
+      hookProblem(file, `field "${at}.matcher": expected text, got ${kind(matcher)}`),
+    );
     return;
   }
   if (!Array.isArray(group.hooks)) {
-    out.errors.push(`${file}: field "${at}.hooks": expected a list, got ${kind(group.hooks)}`);
+    out.errors.push(
+      hookProblem(file, `field "${at}.hooks": expected a list, got ${kind(group.hooks)}`),
+    );
     return;
   }
   group.hooks.forEach((hook: unknown, h: number) => {
     const field = `${at}.hooks[${h}]`;
     if (!isRecord(hook)) {
-      out.errors.push(`${file}: field "${field}": expected { type, command }, got ${kind(hook)}`);
+      out.errors.push(
+        hookProblem(file, `field "${field}": expected { type, command }, got ${kind(hook)}`),
+      );
       return;
     }
     for (const key of Object.keys(hook))
       if (!KNOWN_HOOK.has(key))
-        out.warnings.push(`${file}: unknown field "${field}.${key}" ignored`);
+        out.warnings.push(hookProblem(file, `unknown field "${field}.${key}" ignored`));
     const type = hook.type ?? "command";
     if (type !== "command") {
       out.warnings.push(
-        `${file}: field "${field}.type": "${String(type)}" hooks are not supported; ignored`,
+        hookProblem(
+          file,
+          `field "${field}.type": "${String(type)}" hooks are not supported; ignored`,
+        ),
       );
       return;
     }
     if (typeof hook.command !== "string" || hook.command.trim() === "") {
       out.errors.push(
-        `${file}: field "${field}.command": expected a command line, got ${kind(hook.command)}`,
+        hookProblem(
+          file,
+          `field "${field}.command": expected a command line, got ${kind(hook.command)}`,
+        ),
       );
       return;
     }
@@ -155,7 +188,10 @@ function readGroup(
     if (hook.timeout !== undefined) {
       if (typeof hook.timeout !== "number" || !(hook.timeout > 0)) {
         out.errors.push(
-          `${file}: field "${field}.timeout": expected seconds (a positive number), got ${kind(hook.timeout)}`,
+          hookProblem(
+            file,
+            `field "${field}.timeout": expected seconds (a positive number), got ${kind(hook.timeout)}`,
+          ),
         );
         return;
       }

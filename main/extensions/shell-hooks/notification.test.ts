@@ -11,6 +11,7 @@ import { Contributions } from "../../contributions/contributions.ts";
 import { DeclarativeExtensions } from "../declarative.ts";
 import type { QuestionPort } from "../../host/questions.ts";
 import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 async function waitFor(file: string): Promise<string> {
   const deadline = Date.now() + 30_000;
@@ -47,7 +48,7 @@ Notification:
     declarative = new DeclarativeExtensions(new Contributions(), {
       homes,
       trustedProject: false,
-      warn: (line) => warnings.push(line),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
     await declarative.load();
     assert.deepEqual(warnings, []);

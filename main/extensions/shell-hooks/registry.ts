@@ -13,7 +13,8 @@ import type {
   HookTiming,
 } from "../../turn/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
-import type { ShellHookEvent, ShellHookSpec } from "./config.ts";
+import { hookProblem, type ShellHookEvent, type ShellHookSpec } from "./config.ts";
+import type { Problem } from "../../host/problem.ts";
 import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
@@ -51,8 +52,8 @@ export class ShellHookRegistry implements HookRegistry {
   /** SessionEnd, Notification and SubagentStop commands: run outside the turn's hook points. */
   private readonly outside: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] = [];
   private readonly opts: ShellHookRegistryOptions;
-  /** Matchers that did not compile (one line each). */
-  readonly problems: string[] = [];
+  /** Matchers that did not compile. */
+  readonly problems: Problem[] = [];
 
   constructor(opts: ShellHookRegistryOptions) {
     this.opts = opts;
@@ -79,7 +80,7 @@ export class ShellHookRegistry implements HookRegistry {
    * SessionEnd (a conversation closed; `reason` as Claude's: clear, logout, prompt_input_exit,
    * other): runs each matching command; it cannot block. Failures come back one line each.
    */
-  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+  async sessionEnd(ctx: Context, reason: string): Promise<Problem[]> {
     const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
     const { failures } = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
@@ -95,7 +96,7 @@ export class ShellHookRegistry implements HookRegistry {
     session: { id: string; workdir: string },
     message: string,
     type: string,
-  ): Promise<string[]> {
+  ): Promise<Problem[]> {
     const input = {
       session_id: session.id,
       transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
@@ -117,7 +118,7 @@ export class ShellHookRegistry implements HookRegistry {
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
-  ): Promise<{ failures: string[]; reasons: string[] }> {
+  ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const input = {
       session_id: session.id,
       transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
@@ -135,15 +136,17 @@ export class ShellHookRegistry implements HookRegistry {
     subject: string,
     input: Record<string, unknown>,
     workdir: string,
-  ): Promise<{ failures: string[]; reasons: string[] }> {
-    const failures: string[] = [];
+  ): Promise<{ failures: Problem[]; reasons: string[] }> {
+    const failures: Problem[] = [];
     const reasons: string[] = [];
     for (const { spec, origin, match } of this.outside) {
       if (this.stopAll.signal.aborted) break;
       if (spec.event !== event || !match(subject)) continue;
       const run = await this.run(spec, origin, workdir, input);
       const verdict = readVerdict(event, run, spec.timeoutS);
-      if (verdict.error) failures.push(`${origin.label}:${event} failed: ${verdict.error}`);
+      // The hook reports it, as a turn's hook failures name their source.
+      const hook = `${origin.label}:${event}`;
+      if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
       if (verdict.block && !verdict.stop)
         reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
     }
@@ -194,7 +197,7 @@ export class ShellHookRegistry implements HookRegistry {
   private matcher(spec: ShellHookSpec): { match: Matcher } {
     const compiled = compileMatcher(spec.matcher);
     if (compiled.error)
-      this.problems.push(`${spec.file}: field "${spec.field}": ${compiled.error}`);
+      this.problems.push(hookProblem(spec.file, `field "${spec.field}": ${compiled.error}`));
     return compiled;
   }
 

@@ -11,16 +11,17 @@ import { configDir, type Homes } from "../../config/homes.ts";
 import { HOOK_SOURCE_ORDER } from "../../contributions/hook-sources.ts";
 import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { Discovery, ExtensionSource } from "../../contributions/source.ts";
-import { parseHooksFile, type ShellHookSpec } from "./config.ts";
+import { hookProblem, parseHooksFile, type ShellHookSpec } from "./config.ts";
 import { UNWIRED_EVENTS } from "./event-input.ts";
 import { ShellHookRegistry } from "./registry.ts";
+import type { Problem, ProblemSink } from "../../host/problem.ts";
 
 export interface ShellHookFile {
   file: string;
   scope: "global" | "project";
   hooks: ShellHookSpec[];
-  errors: string[];
-  warnings: string[];
+  errors: Problem[];
+  warnings: Problem[];
 }
 
 const HOOK_FILE = /\.(ya?ml|json)$/;
@@ -44,7 +45,9 @@ export async function readHookFolder(
         file,
         scope,
         hooks: [],
-        errors: [`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`],
+        errors: [
+          hookProblem(file, `cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`),
+        ],
         warnings: [],
       });
       continue;
@@ -55,9 +58,15 @@ export async function readHookFolder(
 }
 
 /** Hooks for events Islet does not fire yet: said once, so they never fail silently. */
-export function unwiredWarnings(file: string, hooks: readonly ShellHookSpec[]): string[] {
+export function unwiredWarnings(
+  at: { source: string; file?: string },
+  hooks: readonly ShellHookSpec[],
+): Problem[] {
   const events = [...new Set(hooks.map((h) => h.event).filter((e) => UNWIRED_EVENTS.includes(e)))];
-  return events.map((e) => `${file}: ${e} hooks are read but Islet does not fire ${e} yet`);
+  return events.map((e) => ({
+    ...at,
+    title: `${e} hooks are read but Islet does not fire ${e} yet`,
+  }));
 }
 
 export class ShellHookSource implements ExtensionSource<ShellHookFile> {
@@ -65,12 +74,12 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
   private readonly homes: Homes;
   /** Read at each load (a folder trusted while the engine runs counts at the next). */
   private readonly opts: { trustedProject: boolean };
-  private readonly warn: (line: string) => void;
+  private readonly warn: ProblemSink;
   private registry: ShellHookRegistry | null = null;
   /** What the last load read (the plugin browser lists it). */
   files: ShellHookFile[] = [];
 
-  constructor(opts: { homes: Homes; trustedProject: boolean; warn(line: string): void }) {
+  constructor(opts: { homes: Homes; trustedProject: boolean; warn(problem: Problem): void }) {
     this.homes = opts.homes;
     this.opts = opts;
     this.warn = opts.warn;
@@ -80,13 +89,13 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     const found = await readHookFolder(configDir(this.homes.global, "hooks"), "global");
     if (this.opts.trustedProject && this.homes.project !== this.homes.global)
       found.push(...(await readHookFolder(configDir(this.homes.project, "hooks"), "project")));
-    const problems = found.flatMap((f) => f.errors.map((message) => ({ file: f.file, message })));
-    return { found, problems };
+    return { found, problems: found.flatMap((f) => f.errors) };
   }
 
   async load(registrar: ContributionRegistrar): Promise<void> {
     const { found } = await this.discover();
-    for (const f of found) f.warnings.push(...unwiredWarnings(f.file, f.hooks));
+    for (const f of found)
+      f.warnings.push(...unwiredWarnings({ source: "shell-hooks", file: f.file }, f.hooks));
     this.files = found;
     const registry = new ShellHookRegistry({
       hooks: found.flatMap((f) =>
@@ -94,34 +103,34 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
       ),
       globalHome: this.homes.global,
     });
-    for (const f of found) for (const line of [...f.errors, ...f.warnings]) this.warn(line);
-    for (const line of registry.problems) this.warn(line);
+    for (const f of found) for (const problem of [...f.errors, ...f.warnings]) this.warn(problem);
+    for (const problem of registry.problems) this.warn(problem);
     this.registry = registry;
     registrar.hooks(registry, HOOK_SOURCE_ORDER.shellHooks);
   }
 
-  /** SessionEnd for a closed conversation; failures one line each. */
-  async sessionEnd(ctx: Context, reason: string): Promise<string[]> {
+  /** SessionEnd for a closed conversation; its failures. */
+  async sessionEnd(ctx: Context, reason: string): Promise<Problem[]> {
     return (await this.registry?.sessionEnd(ctx, reason)) ?? [];
   }
 
-  /** SubagentStop hooks: failures one line each, and the reasons to keep the sub-agent going. */
+  /** SubagentStop hooks: their failures, and the reasons to keep the sub-agent going. */
   async subagentStop(
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
-  ): Promise<{ failures: string[]; reasons: string[] }> {
+  ): Promise<{ failures: Problem[]; reasons: string[] }> {
     return (
       (await this.registry?.subagentStop(session, agent, active)) ?? { failures: [], reasons: [] }
     );
   }
 
-  /** Notification hooks (Islet waits for the person); failures one line each. */
+  /** Notification hooks (Islet waits for the person); their failures. */
   async notification(
     session: { id: string; workdir: string },
     message: string,
     type: string,
-  ): Promise<string[]> {
+  ): Promise<Problem[]> {
     return (await this.registry?.notification(session, message, type)) ?? [];
   }
 

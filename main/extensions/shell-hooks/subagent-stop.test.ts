@@ -12,6 +12,7 @@ import { createEngine } from "../../engine/bootstrap.ts";
 import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
 import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const hooks = {
   hooks: {
@@ -57,7 +58,7 @@ test("SubagentStop hooks run when a Task's sub-agent answers and can keep it goi
     workdir: dirs.path("work"),
     env: {},
     questions: YES_FOR_THIS_RUN,
-    warn: (l) => warnings.push(l),
+    warn: (p) => warnings.push(formatProblem(p)),
   });
   try {
     const events: AgentEvent[] = [];

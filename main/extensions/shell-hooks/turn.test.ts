@@ -13,6 +13,7 @@ import { createEngine } from "../../engine/bootstrap.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
 import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;
 
@@ -85,7 +86,7 @@ describe("shell hooks in a turn", () => {
       workdir: dirs.path("work"),
       env: {},
       flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (line) => warnings.push(line),
+      warn: (p) => warnings.push(formatProblem(p)),
     });
   });
 

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { parseCatalog } from "./entry.ts";
 import { defaultCatalogFile } from "./sources.ts";
 import { originKey, withoutCredentials } from "./origin-url.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const CATALOG = `# a catalog
 packs:
@@ -45,7 +46,7 @@ test("a catalog with broken entries lists the good ones and names each broken on
     },
     { name: "short", description: "", url: "owner/repo", tags: [] },
   ]);
-  assert.deepEqual(parsed.problems, [
+  assert.deepEqual(parsed.problems.map(formatProblem), [
     '/cat/extra.yaml:9: packs[1] "no-url": url: missing',
     '/cat/extra.yaml:11: packs[2] "bad url": name: expected letters, digits, ".", "-" or "_", got "bad url"',
     '/cat/extra.yaml:14: packs[3] "weird": url: expected a git URL (https://, ssh://, git://, file://, git@host:path) or owner/repo, got "not a url at all"',
@@ -53,7 +54,7 @@ test("a catalog with broken entries lists the good ones and names each broken on
     "/cat/extra.yaml:18: packs[5]: expected a map with name and url",
     '/cat/extra.yaml:22: packs[7] "good": name: listed twice in this catalog (the first is kept)',
   ]);
-  for (const line of parsed.problems) assert.ok(!line.includes("\n"));
+  for (const line of parsed.problems.map(formatProblem)) assert.ok(!line.includes("\n"));
 });
 
 test("a file that is not a catalog is one error naming the file (and the position for bad YAML)", () => {

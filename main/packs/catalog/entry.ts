@@ -6,6 +6,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import { describeValue } from "../../code-plugins/loader/yaml-errors.ts";
+import type { Problem } from "../../host/problem.ts";
 import { isGitSource } from "./origin-url.ts";
 
 export interface CatalogEntry {
@@ -22,8 +23,8 @@ export interface CatalogEntry {
 
 export interface ParsedCatalog {
   entries: CatalogEntry[];
-  /** One line each: `file:line: packs[i] "name": field: what is wrong` (the entry is left out). */
-  problems: string[];
+  /** One each, at `file:line`: `packs[i] "name": field: what is wrong` (the entry is left out). */
+  problems: Problem[];
   /** The file as a whole could not be used (bad YAML, no `packs:` list); then entries is empty. */
   error: string | null;
 }
@@ -116,15 +117,15 @@ export function parseCatalog(source: string, file: string): ParsedCatalog {
     };
 
   const entries: CatalogEntry[] = [];
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const seen = new Set<string>();
   list.items.forEach((item, i) => {
-    const at = (node: Node | null | undefined) => {
+    const problem = (node: Node | null | undefined, title: string): Problem => {
       const line = lineOf(node, lines) ?? lineOf(item as Node, lines);
-      return line === undefined ? file : `${file}:${line}`;
+      return { source: "catalog", file, ...(line === undefined ? {} : { line }), title };
     };
     if (!isMap(item)) {
-      problems.push(`${at(item as Node)}: packs[${i}]: expected a map with name and url`);
+      problems.push(problem(item as Node, `packs[${i}]: expected a map with name and url`));
       return;
     }
     const raw = item.toJSON() as Record<string, unknown>;
@@ -134,8 +135,8 @@ export function parseCatalog(source: string, file: string): ParsedCatalog {
       const result = check(raw[field]);
       if (!result.ok) {
         const node = item.get(field, true);
-        const where = at(isScalar(node) || isSeq(node) || isMap(node) ? node : (item as Node));
-        problems.push(`${where}: packs[${i}]${label}: ${field}: ${result.what}`);
+        const where = isScalar(node) || isSeq(node) || isMap(node) ? node : (item as Node);
+        problems.push(problem(where, `packs[${i}]${label}: ${field}: ${result.what}`));
         return;
       }
       if (result.value !== undefined) entry[field] = result.value;
@@ -144,7 +145,10 @@ export function parseCatalog(source: string, file: string): ParsedCatalog {
     parsed.description ??= "";
     if (seen.has(parsed.name.toLowerCase())) {
       problems.push(
-        `${at(item as Node)}: packs[${i}]${label}: name: listed twice in this catalog (the first is kept)`,
+        problem(
+          item as Node,
+          `packs[${i}]${label}: name: listed twice in this catalog (the first is kept)`,
+        ),
       );
       return;
     }

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { loadCatalogs } from "./load.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const DEFAULT = `packs:
   - name: alpha
@@ -82,7 +83,7 @@ test("the default catalog, a file and a URL merge; each catalog says how it is",
     const [def, extra, remote, missing] = set.catalogs;
     assert.deepEqual([def.kind, def.state, def.entries], ["default", "ok", 1]);
     assert.deepEqual([extra.kind, extra.state, extra.entries], ["file", "ok", 1]);
-    assert.deepEqual(extra.problems, [
+    assert.deepEqual(extra.problems.map(formatProblem), [
       'extra.yaml:6: packs[2] "broken": url: missing',
       `extra.yaml: "alpha" (https://example.com/not-alpha.git) is also in ${dir.path("default.yaml")} (https://example.com/alpha.git); that one is listed`,
     ]);

@@ -6,6 +6,7 @@
  */
 import fs from "node:fs/promises";
 import { parseCatalog, type CatalogEntry } from "./entry.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
 import { fetchCatalog, type FetchOptions } from "./fetch.ts";
 import { originKey } from "./origin-url.ts";
 import { catalogKind, resolveCatalogPath, type CatalogKind } from "./sources.ts";
@@ -20,10 +21,17 @@ export interface CatalogStatus {
   entries: number;
   /** What is wrong with the catalog as a whole, or why a cached copy is shown; one line. */
   error: string | null;
-  /** One line per broken entry (and per name clash with an earlier catalog). */
-  problems: string[];
+  /** One per broken entry (and per name clash with an earlier catalog). */
+  problems: Problem[];
   /** URL catalogs: when the copy listed was fetched (ISO). */
   fetchedAt: string | null;
+}
+
+/** A catalog's status as listings show it (the app's Catalog tab, `--json`): each problem a line. */
+export function statusLines(status: CatalogStatus): Omit<CatalogStatus, "problems"> & {
+  problems: string[];
+} {
+  return { ...status, problems: status.problems.map(formatProblem) };
 }
 
 export interface CatalogPack extends CatalogEntry {
@@ -112,9 +120,10 @@ export async function loadCatalogs(opts: LoadOptions): Promise<CatalogSet> {
       }
       status.entries--;
       if (originKey(first.url) !== originKey(entry.url))
-        status.problems.push(
-          `${status.source}: "${entry.name}" (${entry.url}) is also in ${first.catalog} (${first.url}); that one is listed`,
-        );
+        status.problems.push({
+          source: status.source,
+          title: `"${entry.name}" (${entry.url}) is also in ${first.catalog} (${first.url}); that one is listed`,
+        });
     }
   }
   return { catalogs: read.map((r) => r.status), packs: [...byName.values()] };

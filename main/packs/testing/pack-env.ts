@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Homes } from "../../config/homes.ts";
 import type { PackInstallQuestion, PackUpdateQuestion } from "../../host/questions.ts";
+import { formatProblem } from "../../host/problem.ts";
 import { loadPlugins } from "../../code-plugins/loader/index.ts";
 import { packManager, type PackManager } from "../index.ts";
 import type { PackOperationHooks, PackProgress } from "../types.ts";
@@ -62,7 +63,11 @@ export async function packEnv(): Promise<PackEnv> {
     env,
     warnings,
     manager: (extra = {}) =>
-      packManager({ homes, env: { ...env, ...extra }, warn: (l) => warnings.push(l) }),
+      packManager({
+        homes,
+        env: { ...env, ...extra },
+        warn: (p) => warnings.push(formatProblem(p)),
+      }),
     close,
     [Symbol.asyncDispose]: close,
   };
@@ -126,5 +131,5 @@ export async function state(env: PackEnv): Promise<string[]> {
 /** The names of the plugins that load from both homes, and the load errors. */
 export async function loads(env: PackEnv): Promise<{ names: string[]; errors: string[] }> {
   const load = await loadPlugins(env.homes, { trustedProject: true });
-  return { names: load.plugins.map((p) => p.name), errors: load.errors.map((e) => e.message) };
+  return { names: load.plugins.map((p) => p.name), errors: load.errors.map(formatProblem) };
 }

@@ -26,6 +26,7 @@ const plugin = (over: Partial<PluginEntry> = {}): PluginEntry =>
     status: "active",
     error: null,
     reloadError: null,
+    problems: [],
     source: "global",
     dir: "/home/me/.islet/plugins/guard",
     entry: "index.ts",
@@ -99,6 +100,32 @@ describe("PluginCard", () => {
     await act(async () => restart.resolve());
     await waitFor(() => assert.equal(button.textContent, "Restart"));
     assert.equal(textOf(c.queryByRole("alert")), null);
+  });
+
+  it("shows where each of a failed plugin's problems is, from its fields, not parsed from text", () => {
+    // A folder whose name looks like a position: only the problem's own fields can place it.
+    const dir = "/home/me/.islet/plugins/odd:2:3";
+    const failed = plugin({
+      status: "failed",
+      dir,
+      error: `${dir}/index.ts:4:9: Expected ";" but found "x"`,
+      problems: [
+        {
+          source: "guard",
+          file: `${dir}/index.ts`,
+          line: 4,
+          column: 9,
+          title: 'Expected ";" but found "x"',
+        },
+        { source: "guard", file: `${dir}/util.ts`, line: 1, title: "Unterminated string" },
+      ],
+    });
+    renderWith(new FakeBridge(), <PluginCard plugin={failed} showBackend={false} />);
+    const c = within(card());
+    c.getByText("index.ts:4:9");
+    c.getByText('Expected ";" but found "x"');
+    c.getByText("util.ts:1");
+    c.getByText("Unterminated string");
   });
 
   it("says when a restart did not bring the plugin back", async () => {

@@ -1,11 +1,12 @@
 /** One installed plugin: what it is, what it hooks into, what it adds, and what went wrong. */
 import { useId, type ReactNode } from "react";
 import type { PluginEntry } from "../../../main/bridge/contract.ts";
+import type { Problem } from "../../../main/host/problem.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { FileIcon, FolderIcon } from "../ui/icons.tsx";
 import { HookGroups } from "./HookGroups.tsx";
 import { RestartButton } from "./RestartButton.tsx";
-import { formatBytes, plural, splitLocation, STATUS_HINT, STATUS_LABEL } from "./format.ts";
+import { formatBytes, plural, problemParts, STATUS_HINT, STATUS_LABEL } from "./format.ts";
 
 export function PluginCard({
   plugin: p,
@@ -104,7 +105,7 @@ function PluginProblems({ plugin: p }: { plugin: PluginEntry }) {
     <>
       {p.error && p.status !== "errored" ? (
         <Callout tone="bad" title={p.status === "failed" ? "Failed to load" : "Error"}>
-          <ErrorText message={p.error} base={p.dir} />
+          <ErrorText message={p.error} problems={p.problems} base={p.dir} />
         </Callout>
       ) : null}
       {p.reloadError ? (
@@ -112,7 +113,7 @@ function PluginProblems({ plugin: p }: { plugin: PluginEntry }) {
           tone="warn"
           title="Your last edit did not load — the previous version keeps running"
         >
-          <ErrorText message={p.reloadError} base={p.dir} />
+          <ErrorText message={p.reloadError} problems={p.problems} base={p.dir} />
         </Callout>
       ) : null}
       {p.warnings.length > 0 ? (
@@ -126,7 +127,7 @@ function PluginProblems({ plugin: p }: { plugin: PluginEntry }) {
       ) : null}
       {p.status === "errored" ? (
         <Callout tone="bad" title="Stopped: it kept failing, so Islet no longer calls it">
-          {p.error ? <ErrorText message={p.error} base={p.dir} /> : null}
+          {p.error ? <ErrorText message={p.error} problems={[]} base={p.dir} /> : null}
           <p>
             Fix it and save (or Reload), or restart it as it is.
             {p.logFile ? " Its log has the details." : ""}
@@ -157,13 +158,34 @@ function PluginProblems({ plugin: p }: { plugin: PluginEntry }) {
   );
 }
 
-function ErrorText({ message, base }: { message: string; base: string }) {
-  const { location, text } = splitLocation(message, base);
+/** The problems behind a message, each with its place; the message alone when it has none. */
+function ErrorText({
+  message,
+  problems,
+  base,
+}: {
+  message: string;
+  problems: readonly Problem[];
+  base: string;
+}) {
+  if (problems.length === 0)
+    return (
+      <p className="error-text">
+        <span>{message}</span>
+      </p>
+    );
   return (
-    <p className="error-text">
-      {location ? <span className="error-location">{location}</span> : null}
-      <span>{text}</span>
-    </p>
+    <>
+      {problems.map((problem, i) => {
+        const { location, text } = problemParts(problem, base);
+        return (
+          <p className="error-text" key={i}>
+            <span className="error-location">{location}</span>
+            <span>{text}</span>
+          </p>
+        );
+      })}
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 /** What the last reload did: the Reload button's result, or a hot reload pushed by the engine. */
 import type { ReloadResult } from "../../../main/bridge/contract.ts";
 import { CloseIcon } from "../ui/icons.tsx";
-import { splitLocation, summarizeReload } from "./format.ts";
+import { problemParts, summarizeReload } from "./format.ts";
 
 export interface ReloadActivity {
   /** "manual": a full reload (the Reload button, here or elsewhere); "hot": a file changed on disk. */
@@ -42,7 +42,10 @@ export function ReloadReport({
       {failures.length > 0 ? (
         <ul className="reload-failures">
           {failures.map((f) => {
-            const { location, text } = splitLocation(f.error ?? "no reason given", dirOf(f.name));
+            const first = f.problems?.[0];
+            const { location, text } = first
+              ? problemParts(first, dirOf(f.name))
+              : { location: null, text: f.error ?? "no reason given" };
             return (
               <li key={f.name}>
                 <strong>{f.name}</strong>: {location ? <code>{location}</code> : null} {text}

@@ -6,7 +6,7 @@ import type {
   ReloadResult,
 } from "../../../main/bridge/contract.ts";
 import { hookPhases } from "../../../main/core/hook-timings.ts";
-import { formatProblem, problemLocation } from "../../../main/host/problem.ts";
+import { formatProblem, problemText } from "../../../main/host/problem.ts";
 
 export const STATUS_LABEL: Record<PluginEntry["status"], string> = {
   active: "Active",
@@ -56,26 +56,9 @@ export function relativeTo(file: string, base: string | undefined): string {
   return file;
 }
 
-/**
- * Messages from the loader start with the file they are about (`/abs/index.ts:1:38: Expected…`):
- * split that off so the UI can show a short location above the message.
- */
-export function splitLocation(
-  message: string,
-  base?: string,
-): { location: string | null; text: string } {
-  const m = /^((?:[A-Za-z]:)?[\\/][^\n:]*?)((?::\d+){0,2}):\s+/.exec(message);
-  if (!m) return { location: null, text: message };
-  let text = message.slice(m[0].length);
-  // "file: file:2:1: reason" (a problem that names its file twice): keep one.
-  if (text.startsWith(m[1])) return splitLocation(text, base);
-  if (text === "") text = message;
-  return { location: relativeTo(m[1], base) + m[2], text };
-}
-
 /** A problem as a short location (relative to `base`) and the rest of its line. */
 export function problemParts(problem: Problem, base?: string): { location: string; text: string } {
-  const text = formatProblem(problem).slice(problemLocation(problem).length + 2);
+  const text = problemText(problem);
   if (problem.file === undefined) return { location: problem.source, text };
   const position =
     problem.line === undefined
@@ -118,12 +101,11 @@ export function summarizeReload(reports: readonly ReloadResult[], hot: boolean):
 export function looseProblems(list: PluginList): PluginList["problems"] {
   return list.problems.filter((problem) => {
     const whole = formatProblem(problem);
-    const { text } = problemParts(problem);
     const file = problem.file ?? "";
     return !list.plugins.some(
       (p) =>
         p.error !== null &&
-        (p.error === whole || p.error === text || splitLocation(p.error).text === text) &&
+        (p.error === whole || p.problems.some((q) => formatProblem(q) === whole)) &&
         relativeTo(file, p.dir) !== file,
     );
   });
