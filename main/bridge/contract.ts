@@ -18,6 +18,7 @@ import { ChatEventPayload, ChatHistory } from "./schemas/chat.ts";
 import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
 import { OutputStylesList, OutputStylesSelect } from "./schemas/output-styles.ts";
 import { ExtensionEntry } from "./schemas/extensions.ts";
+import { ReloadResult } from "./schemas/reload.ts";
 import {
   ModelDownload,
   ModelsCancelDownload,
@@ -126,15 +127,7 @@ export const PluginList = z.strictObject({
 export { ExtensionEntry };
 export type PluginList = z.infer<typeof PluginList>;
 
-export const ReloadResult = z.strictObject({
-  name: z.string(),
-  ok: z.boolean(),
-  ms: z.number(),
-  error: z.string().optional(),
-  /** What `error` is about, whole (file, line, column). */
-  problems: z.array(Problem).optional(),
-});
-export type ReloadResult = z.infer<typeof ReloadResult>;
+export { ReloadResult };
 
 /** A conversation is named by its session id (the one `islet sessions` lists). */
 const ConversationId = z.string().min(1);

@@ -3,23 +3,17 @@
  * `plugins/config`, `plugins/saveConfig`, event `plugins/log`). Plain zod: the renderer bundles it.
  */
 import { z } from "zod";
+import { ReloadResult } from "./reload.ts";
 import { Problem } from "../../host/problem.ts";
 
 const PluginName = z.string().min(1).max(200);
 /** Relative to the plugin folder, `/`-separated; the engine refuses anything that escapes. */
 const FilePath = z.string().min(1).max(1000);
 
-const Report = z.strictObject({
-  name: z.string(),
-  ok: z.boolean(),
-  ms: z.number(),
-  error: z.string().optional(),
-});
-
 /** After a change on disk: the reload it caused and the problems to mark in the editor. */
 export const SaveOutcome = z.strictObject({
   /** Null when no reload report came (the plugin is not loaded, e.g. disabled with errors). */
-  report: Report.nullable(),
+  report: ReloadResult.nullable(),
   /**
    * Bundle errors, a failed reload (the previous version keeps serving) and the last runtime
    * fault, each with its file relative to the plugin folder and line:column where known.

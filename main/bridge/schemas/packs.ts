@@ -6,6 +6,7 @@
  * Plain zod: the renderer bundles it.
  */
 import { z } from "zod";
+import { ReloadResult } from "./reload.ts";
 
 const Scope = z.enum(["global", "project"]);
 const PackName = z.string().min(1).max(200);
@@ -78,13 +79,6 @@ const Operation = z.strictObject({ operation: OperationId.optional() });
 /** How an operation ended: done, or cancelled at the consent question (nothing changed). */
 const Finished = z.enum(["done", "cancelled"]);
 
-const Report = z.strictObject({
-  name: z.string(),
-  ok: z.boolean(),
-  ms: z.number(),
-  error: z.string().optional(),
-});
-
 export const PACKS_CALLS = {
   /** The catalogs' packs and each catalog's state; `refresh` fetches URL catalogs again. */
   "catalog/list": {
@@ -120,7 +114,7 @@ export const PACKS_CALLS = {
       operation: OperationId,
       status: Finished,
       pack: InstalledPackView.nullable(),
-      reports: z.array(Report),
+      reports: z.array(ReloadResult),
     }),
   },
   /** Fetches, shows what changed (`pack-update`, asked of this client), then swaps it in. */
@@ -134,7 +128,7 @@ export const PACKS_CALLS = {
       from: z.string().nullable(),
       to: z.string().nullable(),
       pack: InstalledPackView.nullable(),
-      reports: z.array(Report),
+      reports: z.array(ReloadResult),
     }),
   },
   /** Removes a pack (or the pack holding a plugin of that name); its plugins unload at once. */
@@ -144,7 +138,7 @@ export const PACKS_CALLS = {
       operation: OperationId,
       status: Finished,
       pack: InstalledPackView.nullable(),
-      reports: z.array(Report),
+      reports: z.array(ReloadResult),
     }),
   },
 } as const;
