@@ -17,6 +17,7 @@ import { KnownNames } from "./known-names.ts";
 import { firstLine, type LoadedPlugin } from "./loaded-plugin.ts";
 import { OnDemandPlugins } from "./on-demand.ts";
 import { pluginCommand } from "./plugin-command.ts";
+import { mapConcurrent } from "./map-concurrent.ts";
 import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
 import type { PluginPort, PluginSpec } from "./port.ts";
 import { formatProblem, type Problem } from "../../host/problem.ts";
@@ -37,23 +38,6 @@ interface Entry {
 
 const LOAD_CONCURRENCY = 4;
 
-async function mapConcurrent<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 export interface ReloadReport {
   name: string;
   ok: boolean;
@@ -61,6 +45,10 @@ export interface ReloadReport {
   error?: string;
   /** What `error` is about, whole (file, line, column). */
   problems?: Problem[];
+}
+
+function failedReport(name: string, ms: number, plugin: LoadedPlugin): ReloadReport {
+  return { name, ok: false, ms, error: plugin.error, problems: plugin.problems };
 }
 
 /** When the rebuild behind a report read the plugin's files (`performance.now()`). */
@@ -191,25 +179,13 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       // Atomic swap, failure side: the last good version keeps serving.
       current.reloadError = built.plugin.error;
       current.reloadProblems = built.plugin.problems;
-      report = {
-        name: spec.name,
-        ok: false,
-        ms,
-        error: built.plugin.error,
-        problems: built.plugin.problems,
-      };
+      report = failedReport(spec.name, ms, built.plugin);
     } else {
       await this.install(spec, built, true);
       const installed = this.entries.get(spec.name)!;
       report =
         installed.plugin.status === "failed"
-          ? {
-              name: spec.name,
-              ok: false,
-              ms,
-              error: installed.plugin.error,
-              problems: installed.plugin.problems,
-            }
+          ? failedReport(spec.name, ms, installed.plugin)
           : { name: spec.name, ok: true, ms };
     }
     for (const w of built.plugin.warnings) this.opts.warn(w);
