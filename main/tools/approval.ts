@@ -6,6 +6,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { writeAtomically } from "../config/atomic-write.ts";
+import { ApprovalRuleSchema } from "../core/approval-rules.ts";
 import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
 import { formatProblem, type Problem, type ProblemSink } from "../host/problem.ts";
@@ -52,7 +53,7 @@ export interface ApprovalPolicyOptions {
   warn?: ProblemSink;
 }
 
-const storeSchema = z.record(z.string(), z.record(z.string(), z.enum(["ask", "allow", "deny"])));
+const storeSchema = z.record(z.string(), z.record(z.string(), ApprovalRuleSchema));
 type Store = z.infer<typeof storeSchema>;
 
 export function approvalsFile(globalHome: string): string {

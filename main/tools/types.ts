@@ -1,13 +1,13 @@
 /** The tool contract shared by built-in, plugin, MCP and extension tools. */
 import type { JsonSchema, ToolSpec } from "../providers/types.ts";
 import type { Context, ToolPaths } from "../../plugins/sdk/index.ts";
+import type { ApprovalRule } from "../core/approval-rules.ts";
 import type { EventSink } from "../core/events.ts";
 import type { QuestionPort } from "../host/questions.ts";
 
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
 
-/** Whether a call runs without a question ("allow"), after one ("ask"), or never ("deny"). */
-export type ApprovalRule = "ask" | "allow" | "deny";
+export type { ApprovalRule };
 
 export type Validation =
   { ok: true; value: Record<string, unknown> } | { ok: false; error: string };

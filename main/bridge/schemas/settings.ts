@@ -3,6 +3,7 @@
  * the renderer only learns whether one is set.
  */
 import { z } from "zod";
+import { APPROVAL_RULES } from "../../core/approval-rules.ts";
 import { PROVIDER_KIND_CHOICES, PROVIDER_KINDS } from "../../core/provider-kinds.ts";
 import { SANDBOX_BACKEND_NAMES } from "../../core/sandbox-backends.ts";
 import { oneOf } from "../../core/words.ts";
@@ -11,7 +12,7 @@ import { ModelRef } from "./models.ts";
 const THEME = z.enum(["system", "light", "dark"], {
   error: "theme: expected system, light or dark",
 });
-const RULE = z.enum(["ask", "allow", "deny"], { error: "expected ask, allow or deny" });
+const RULE = z.enum(APPROVAL_RULES, { error: `expected ${oneOf(APPROVAL_RULES)}` });
 const RUNTIMES = ["auto", ...SANDBOX_BACKEND_NAMES] as const;
 const RUNTIME = z.enum(RUNTIMES, { error: `pluginRuntime: expected ${oneOf(RUNTIMES)}` });
 const KIND = z.enum(PROVIDER_KINDS, { error: `type: expected ${PROVIDER_KIND_CHOICES}` });

@@ -5,12 +5,12 @@ import {
   SANDBOX_BACKEND_TABLE,
 } from "../../../main/core/sandbox-backends.ts";
 import type { SettingsView } from "./useSettings.ts";
+import type { ApprovalRule } from "../../../main/core/approval-rules.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { Row, Section, Segmented } from "./Section.tsx";
 import { useShown, type SettingsState } from "./useSettings.ts";
 
-type Rule = "ask" | "allow" | "deny";
-const RULES: { value: Rule; label: string }[] = [
+const RULES: { value: ApprovalRule; label: string }[] = [
   { value: "ask", label: "Ask" },
   { value: "allow", label: "Always allow" },
   { value: "deny", label: "Never" },
@@ -24,7 +24,7 @@ export function ApprovalsSection({
   change: SettingsState["change"];
 }) {
   const [failure, setFailure] = useState<string | null>(null);
-  const set = async (tool: string, rule: Rule) =>
+  const set = async (tool: string, rule: ApprovalRule) =>
     setFailure(await change("settings/set", { approvals: { [tool]: rule } }));
   return (
     <Section
@@ -61,7 +61,7 @@ export function ApprovalsSection({
                   className="input input-inline"
                   aria-label={`${t.tool}: when the agent calls it`}
                   value={t.rule}
-                  onChange={(e) => void set(t.tool, e.target.value as Rule)}
+                  onChange={(e) => void set(t.tool, e.target.value as ApprovalRule)}
                 >
                   {RULES.map((r) => (
                     <option key={r.value} value={r.value}>
