@@ -149,9 +149,13 @@ describe("plugin browser: an MCP server's log", { skip, timeout: 120_000 }, () =
     await page.getByRole("button", { name: "Settings", exact: true }).click();
     const picker = page.getByRole("combobox", { name: "Agent for new chats" });
     await picker.waitFor();
+    // The chat behind Settings stays mounted (hidden) with a picker of the same name: wait for
+    // the one on screen, which may still be loading when the hidden one is ready.
     await page.waitForFunction(() => {
-      const el = [...document.querySelectorAll("select.picker-select")].find((s) =>
-        s.closest("label")?.textContent?.includes("Agent for new chats"),
+      const el = [...document.querySelectorAll("select.picker-select")].find(
+        (s) =>
+          s.closest("label")?.textContent?.includes("Agent for new chats") &&
+          !s.closest("[hidden]"),
       ) as HTMLSelectElement | undefined;
       return el !== undefined && !el.disabled && el.options.length > 1;
     });
