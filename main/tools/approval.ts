@@ -38,9 +38,14 @@ export interface ToolApprovals {
   approval(toolName: string): ApprovalRule | undefined;
 }
 
-/** The built-in tools' own rules, for a policy given no tools. */
+let builtinRules: Map<string, ApprovalRule | undefined> | undefined;
+
+/** The built-in tools' own rules, for a policy given no tools (made once, not per call). */
 const BUILTIN_APPROVALS: ToolApprovals = {
-  approval: (toolName) => builtinTools().find((t) => t.name === toolName)?.approval,
+  approval: (toolName) => {
+    builtinRules ??= new Map(builtinTools().map((t) => [t.name, t.approval]));
+    return builtinRules.get(toolName);
+  },
 };
 
 export interface ApprovalPolicyOptions {
@@ -48,7 +53,6 @@ export interface ApprovalPolicyOptions {
   workdir: string;
   /** The tools whose declared rules are the defaults (the engine's registry); else the built-in tools. */
   tools?: ToolApprovals;
-  defaults?: Readonly<Record<string, ApprovalRule>>;
   /** Where the one-line report about an unreadable approvals file goes (default stderr). */
   warn?: ProblemSink;
 }
@@ -74,10 +78,10 @@ export class ApprovalPolicy {
     this.workdir = path.resolve(options.workdir);
   }
 
-  /** The rule a tool has before anyone chose one: the defaults, else what the tool declares, else "ask". */
+  /** The rule a tool has before anyone chose one: what the tool declares, else "ask". */
   defaultRule(toolName: string): ApprovalRule {
     const tools = this.options.tools ?? BUILTIN_APPROVALS;
-    return this.options.defaults?.[toolName] ?? tools.approval(toolName) ?? "ask";
+    return tools.approval(toolName) ?? "ask";
   }
 
   /** The rule in force for a tool here: remembered, else the default. */
