@@ -200,9 +200,15 @@ describe("bridge over Electron IPC (fake electron, real preload and engine)", ()
       conversationId: opened.conversationId,
       text: "go",
     });
+    // The model's own text, not the prompt's user_message: the hanging reply must be taken from
+    // the fake model's queue before the page goes, or the next test's request would get it.
     await until(
-      () => other.webContents.sent.some(([c, id]) => c === "islet:chunk" && id === 3),
-      "a chunk",
+      () =>
+        other.webContents.sent.some(
+          ([c, id, chunk]) =>
+            c === "islet:chunk" && id === 3 && (chunk as AgentEvent).type === "assistant_delta",
+        ),
+      "the model's first words",
     );
     await fromOther("islet:hello"); // what the new page's preload sends first
     assert.deepEqual(await turn, { ok: false, cancelled: true });
