@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// `npm start`: build with electron-vite, then launch the Electron app.
-// The Electron binary is located WITHOUT require('electron') (which would try to download it):
-// ELECTRON_EXEC_PATH, else node_modules/electron/path.txt (+ ELECTRON_OVERRIDE_DIST_PATH).
-// Where it is missing (offline build machines), print one clear line and exit 1.
-import { spawn, spawnSync } from "node:child_process";
+// `npm start`: the desktop app, built first when the build is missing or stale. Where there is no
+// Electron binary (offline build machines, CI), the same UI through `islet serve --open` in the
+// browser instead, with the URL printed. The Electron binary is located WITHOUT
+// require('electron') (which would try to download it): ELECTRON_EXEC_PATH, else
+// node_modules/electron/path.txt (+ ELECTRON_OVERRIDE_DIST_PATH).
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { requireNode } from "./check-node.js";
 
+requireNode();
+const { buildIfStale } = await import("./build-if-stale.ts");
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** @returns {{ path: string } | { missing: string }} */
@@ -27,29 +31,31 @@ function findElectron() {
   return existsSync(binary) ? { path: binary } : { missing: binary };
 }
 
+/** Runs it with this terminal, passing Ctrl-C on, and ends as it ends. */
+function runChild(command, args, what) {
+  const child = spawn(command, args, { cwd: root, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("error", (error) => {
+    console.error(`islet: could not launch ${what} (${command}): ${error.message}`);
+    process.exit(1);
+  });
+  child.on("exit", (code, signal) => process.exit(signal === null ? (code ?? 0) : 0));
+}
+
+buildIfStale();
 const found = findElectron();
-if (!("path" in found)) {
-  console.error(
-    `islet: the Electron binary is not installed (${found.missing} not found), so the desktop app ` +
-      "cannot start here; run `npm run build && npx islet serve` and open the printed URL for the same UI in a browser, or `npx islet run 'your prompt'` headless.",
+const args = process.argv.slice(2);
+if ("path" in found) {
+  runChild(found.path, [root, ...args], "Electron");
+} else {
+  console.log(
+    `No Electron binary here (${found.missing} not found): serving the same app to your ` +
+      "browser instead. Ctrl-C stops it.",
   );
-  process.exit(1);
+  const islet = join(root, "bin", "islet.js");
+  runChild(
+    process.execPath,
+    ["--no-node-snapshot", islet, "serve", "--open", ...args],
+    "islet serve",
+  );
 }
-const electron = found.path;
-
-const build = spawnSync(
-  process.execPath,
-  [join(root, "node_modules", "electron-vite", "bin", "electron-vite.js"), "build"],
-  { cwd: root, stdio: "inherit" },
-);
-if (build.status !== 0) process.exit(build.status ?? 1);
-
-const child = spawn(electron, [root, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => child.kill(signal));
-}
-child.on("error", (error) => {
-  console.error(`islet: could not launch Electron (${electron}): ${error.message}`);
-  process.exit(1);
-});
-child.on("exit", (code, signal) => process.exit(signal === null ? (code ?? 0) : 1));

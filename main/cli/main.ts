@@ -1,11 +1,17 @@
 /** The `islet` command line (SPEC §10). Exit codes: 0 success, 1 failure, 2 bad usage. */
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import { processOutput, type Output, warningLines } from "./render.ts";
-import { USAGE, UsageError } from "./usage.ts";
+import { asksForHelp, commandHelp, isCommandName, overview } from "./help.ts";
+import { UsageError } from "./usage.ts";
 import { APP_VERSION } from "../core/version.ts";
 
 export async function main(argv: string[], io: Output = processOutput): Promise<number> {
   const [command, ...rest] = argv;
+  // Help is answered before anything runs: `islet serve --help` must not start a server.
+  if (isCommandName(command) && asksForHelp(rest)) {
+    io.out(`${commandHelp(command)}\n`);
+    return 0;
+  }
   try {
     switch (command) {
       case "run":
@@ -54,19 +60,31 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case "-v":
         io.out(`islet ${APP_VERSION}\n`);
         return 0;
-      case undefined:
       case "help":
+        if (isCommandName(rest[0])) {
+          io.out(`${commandHelp(rest[0])}\n`);
+          return 0;
+        }
+        if (rest[0] !== undefined) throw new UsageError(`no command "${rest[0]}"`);
+        io.out(`${overview()}\n`);
+        return 0;
+      case undefined:
       case "--help":
       case "-h":
-        io.out(`${USAGE}\n`);
+        io.out(`${overview()}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}"; run \`islet help\``);
+        throw new UsageError(`unknown command "${command}"`);
     }
   } catch (err) {
     const e = err as Error;
-    io.err(`islet: ${e.message}\n`);
-    return e instanceof UsageError ? 2 : 1;
+    if (!(e instanceof UsageError)) {
+      io.err(`islet: ${e.message}\n`);
+      return 1;
+    }
+    const help = isCommandName(command) ? `islet ${command} --help` : "islet --help";
+    io.err(`islet: ${e.message}; see \`${help}\`\n`);
+    return 2;
   }
 }
 

@@ -1,4 +1,5 @@
 /** Flag parsing on node:util parseArgs, with usage errors in one line. */
+import { statSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { isSandboxBackendName, SANDBOX_BACKEND_CHOICES } from "../core/sandbox-backends.ts";
 import { UsageError } from "./usage.ts";
@@ -37,12 +38,38 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(
       allowPositionals: true,
       strict: true,
     });
+    checkPaths(values as { workdir?: unknown; "env-file"?: unknown });
     return { values, positionals };
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     // parseArgs messages are long and mention internals; keep the useful first sentence.
     const message = (err as Error).message.split(/\. (?=To specify)/)[0];
     throw new UsageError(message);
   }
+}
+
+/** What kind of thing is at `path`, if anything. */
+export function pathKind(path: string): "folder" | "file" | null {
+  try {
+    const stat = statSync(path);
+    return stat.isDirectory() ? "folder" : "file";
+  } catch {
+    return null;
+  }
+}
+
+/** A folder or file named on the command line that is not there is bad usage, said before any work. */
+function checkPaths(values: { workdir?: unknown; "env-file"?: unknown }): void {
+  const workdir = values.workdir;
+  if (typeof workdir === "string" && pathKind(workdir) !== "folder")
+    throw new UsageError(
+      `--workdir ${workdir}: ${pathKind(workdir) ? "not a folder" : "no such folder"}; name the folder to work in`,
+    );
+  const envFile = values["env-file"];
+  if (typeof envFile === "string" && pathKind(envFile) !== "file")
+    throw new UsageError(
+      `--env-file ${envFile}: ${pathKind(envFile) ? "a folder, not a file" : "no such file"}; name a file of KEY=VALUE lines, or leave --env-file out`,
+    );
 }
 
 export function parsePositiveInt(value: string | undefined, flag: string): number | undefined {

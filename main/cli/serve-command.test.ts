@@ -2,7 +2,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { BIN, islet, tempDirs } from "./testing/islet.ts";
 
 test("islet serve prints its token URL and the sandbox choice, serves the UI, and stops on SIGINT", async () => {
@@ -55,8 +58,55 @@ test("islet serve prints its token URL and the sandbox choice, serves the UI, an
 test("islet serve refuses bad flags with one line and exit code 2", async () => {
   const port = await islet(["serve", "--port", "http"]);
   assert.equal(port.code, 2);
-  assert.equal(port.stderr, 'islet: --port: expected a port number from 0 to 65535, got "http"\n');
+  assert.equal(
+    port.stderr,
+    'islet: --port: expected a port number from 0 to 65535, got "http"; see `islet serve --help`\n',
+  );
   const runtime = await islet(["serve", "--plugin-runtime", "v8"]);
   assert.equal(runtime.code, 2);
   assert.match(runtime.stderr, /--plugin-runtime: expected isolated-vm or quickjs, got "v8"/);
+});
+
+test("islet serve --open hands the token URL to $BROWSER, and a start with no model says what to do", async () => {
+  const dirs = await tempDirs();
+  const opened = join(dirs.root, "opened.txt");
+  const browser = join(dirs.root, "browser.sh");
+  await writeFile(browser, `#!/bin/sh\nprintf '%s\\n' "$@" > '${opened}'\n`, { mode: 0o755 });
+  const child = spawn(
+    process.execPath,
+    [
+      "--no-node-snapshot",
+      "--",
+      BIN,
+      "serve",
+      "--open",
+      "--home",
+      dirs.home,
+      "--workdir",
+      dirs.workdir,
+    ],
+    // Providers' default ports are probed: nothing answers on them in a test.
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, BROWSER: `${browser} --new-window` },
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !(/No model yet/.test(stderr) && /serving on/.test(stdout)))
+      await sleep(50);
+    const url = /Islet is serving on (\S+)\n/.exec(stdout)?.[1];
+    assert.ok(url, stdout + stderr);
+    assert.match(stderr, /No model yet: .*choose Download in the chat/);
+    while (Date.now() < deadline && (await readFile(opened, "utf8").catch(() => "")) === "")
+      await sleep(50);
+    assert.equal(await readFile(opened, "utf8"), `--new-window\n${url}\n`);
+  } finally {
+    child.kill("SIGKILL");
+    await dirs.clean();
+  }
 });

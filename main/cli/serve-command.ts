@@ -10,6 +10,9 @@ import { COMMON_OPTIONS, MODEL_OPTIONS, parseFlags, parseVars, pluginFlags } fro
 import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 import { cliQuestions, terminalAttached } from "./questions-tty.ts";
+import { openBrowser } from "./open-browser.ts";
+import type { CallResponse } from "../bridge/contract.ts";
+import type { BridgeService } from "../bridge/service.ts";
 
 function parsePort(value: string | undefined): number {
   if (value === undefined) return 0;
@@ -23,6 +26,7 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
     ...COMMON_OPTIONS,
     ...MODEL_OPTIONS,
     port: { type: "string" },
+    open: { type: "boolean" },
     yes: { type: "boolean", short: "y" },
   });
   if (positionals.length > 0)
@@ -61,12 +65,35 @@ export async function serveCommand(argv: string[], io: Output): Promise<number> 
         "\n",
     );
     io.out(`Islet is serving on ${server.url}\n`);
+    if (values.open) {
+      const why = await openBrowser(server.url);
+      if (why) io.err(`Could not open a browser (${why}); open the URL above in one.\n`);
+    }
     void host.engine.askPluginPermissions();
+    void sayWhenNoModel(host.service, io);
     await signalled();
     await server.close();
     return 0;
   } finally {
     await host.close();
+  }
+}
+
+/** A first start with nothing to talk to gets told what to do, in the page rather than here. */
+async function sayWhenNoModel(service: BridgeService, io: Output): Promise<void> {
+  const client = service.connect({ deliver: () => {} });
+  try {
+    const listed = (await client.call("models/list", {})) as CallResponse<"models/list">;
+    if (listed.current === null)
+      io.err(
+        "No model yet: none downloaded, no Ollama, LM Studio or llama.cpp server answering, no " +
+          "provider configured. Open the URL and choose Download in the chat (or start a local " +
+          "server, or add a provider in Settings).\n",
+      );
+  } catch {
+    // The page says the same when it lists models; a failure here needs no second line.
+  } finally {
+    client.close();
   }
 }
 

@@ -7,9 +7,6 @@ import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
-const USAGE =
-  "usage: islet sessions list [--json] | show ID [--json] | export ID [--format md|json] [--output FILE] | rename ID TITLE | delete ID";
-
 function need(id: string | undefined, what: string): string {
   if (!id) throw new UsageError(`sessions ${what}: a session id (or unique prefix) is required`);
   return id;
@@ -81,6 +78,8 @@ export async function sessionsCommand(argv: string[], io: Output): Promise<numbe
       return 0;
     }
     default:
-      throw new UsageError(`sessions: unknown subcommand "${sub}"; ${USAGE}`);
+      throw new UsageError(
+        `sessions: unknown subcommand "${sub}" (list, show, export, rename, delete)`,
+      );
   }
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { resolveHomes } from "../config/homes.ts";
 import { TrustStore } from "../trust/store.ts";
 import { projectWidening } from "../trust/held-back.ts";
-import { COMMON_OPTIONS, parseFlags } from "./options.ts";
+import { COMMON_OPTIONS, parseFlags, pathKind } from "./options.ts";
 import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
 
@@ -28,6 +28,8 @@ export async function trustCommand(argv: string[], io: Output): Promise<number> 
       return 0;
     }
     case "add": {
+      if (pathKind(folder) !== "folder")
+        throw new UsageError(`trust add ${folder}: no such folder; name a folder that exists`);
       const widening = await projectWidening(resolveHomes({ home: values.home, workdir: folder }));
       const key = await store.record(folder, "trusted");
       io.out(

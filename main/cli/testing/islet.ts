@@ -22,7 +22,8 @@ export function islet(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--no-node-snapshot", ...nodeArgs, BIN, ...args],
+      // As the shebang runs it: `--` keeps Node from reading the command's own --env-file.
+      ["--no-node-snapshot", ...nodeArgs, "--", BIN, ...args],
       { env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err ? ((err as { code?: number }).code ?? 1) : 0;
@@ -44,7 +45,7 @@ export async function tempDirs() {
 
 /** The real `islet` binary as a long-running child process: wait for its output, signal it. */
 export function startIslet(args: string[]) {
-  const child = spawn(process.execPath, ["--no-node-snapshot", BIN, ...args], {
+  const child = spawn(process.execPath, ["--no-node-snapshot", "--", BIN, ...args], {
     env: { ...process.env, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
