@@ -53,7 +53,13 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   const emit = values.json
     ? jsonRenderer(io)
     : textRenderer(io, { color: process.stderr.isTTY === true && !process.env.NO_COLOR });
-  const conversation = await engine.open({ sessionId: values.session, agent: values.agent, emit });
+  const conversation = await engine.open({
+    sessionId: values.session,
+    agent: values.agent,
+    emit,
+    // `islet run /hello` works before any model is set up.
+    modelOptional: prompt.startsWith("/"),
+  });
   // A one-shot has no typing time to start MCP servers in: wait for them (each has its own limit).
   await engine.mcp.startAll();
   // A resumed session goes on with its last model, unless the command line names one.

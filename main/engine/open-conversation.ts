@@ -21,6 +21,11 @@ export interface OpenRequest {
   emit: EventSink;
   /** Who approves this conversation's tool calls (the UI client that owns it); else the engine's. */
   questions?: QuestionPort;
+  /**
+   * Open it even with no model to be found (a slash command needs none); a turn that does need
+   * one looks again and fails there. Otherwise that failure refuses the conversation.
+   */
+  modelOptional?: boolean;
 }
 
 /** What opening a conversation asks of the engine (Engine builds it). */
@@ -41,12 +46,14 @@ export async function openConversation(engine: OpenPort, req: OpenRequest): Prom
   engine.startMcp();
   if (req.sessionId) return resume(engine, req, req.sessionId);
   const agent = engine.agent(req.agent ?? "default");
-  const resolved = await engine.resolveModel(agent);
+  const resolved = await engine
+    .resolveModel(agent)
+    .catch((err: unknown) => (req.modelOptional ? null : Promise.reject(err)));
   const id = await engine.store.create({
     workdir: engine.workdir,
     agent: agent.name,
-    provider: resolved.provider.name,
-    model: resolved.model,
+    provider: resolved?.provider.name ?? "",
+    model: resolved?.model ?? "",
   });
   const session = new AgentSession(engine.deps(req.emit, id, req.questions), {
     agent: agent.name,
