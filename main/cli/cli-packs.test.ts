@@ -256,3 +256,22 @@ test("each plugins subcommand parses its own options (permissions --reset reache
     await dirs.clean();
   }
 });
+
+test("a git repository given as a folder installs as git: its origin is kept and update pulls", async () => {
+  const { dirs, run } = await setup();
+  try {
+    const repo = await repos.create("islet-plugin-local-work", packFiles(1, "local"));
+    const added = await run(["plugins", "add", repo.dir, "--yes"]);
+    assert.equal(added.code, 0, added.stderr);
+    const show = await run(["plugins", "show", "local1"]);
+    assert.match(show.stdout, /Origin: {6}file:\/\/.*islet-plugin-local-work\n/);
+    assert.doesNotMatch(show.stdout, /copied from a folder/);
+
+    await repo.commit("Local change", pluginFiles("local1", { version: "2" }));
+    const updated = await run(["plugins", "update", "local-work"]);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.match(updated.stdout, /Local change \(Test Author\)[\s\S]*Updated local-work from/);
+  } finally {
+    await dirs.clean();
+  }
+});

@@ -23,6 +23,7 @@ import {
   type GitHttpServer,
   type GitRepos,
   type GitServer,
+  writeRepoFiles,
 } from "./testing/git-servers.ts";
 import { consenting, loads, packEnv } from "./testing/pack-env.ts";
 
@@ -210,25 +211,16 @@ test("--subpath: the whole repository is cloned, only the plugins under it load,
   assert.deepEqual(load.names.sort(), ["keeper", "tool1", "tool2"]);
 });
 
-test("a local folder is copied (its subpath only with --subpath), without .git and without an update path", async () => {
+test("a local folder (not a git repository) is copied (its subpath only with --subpath), without an update path", async () => {
   await using env = await packEnv();
-  const repo = await repos.create("islet-plugin-local", {
-    ...packFiles(2, "p", "set"),
-    ...pluginFiles("else/q"),
-  });
+  const folder = path.join(env.root, "islet-plugin-local");
+  await writeRepoFiles(folder, { ...packFiles(2, "p", "set"), ...pluginFiles("else/q") });
   const manager = env.manager();
-  const whole = await manager.add(
-    { source: repo.dir, name: "whole", scope: "global" },
-    consenting(),
-  );
+  const whole = await manager.add({ source: folder, name: "whole", scope: "global" }, consenting());
   assert.deepEqual(whole.plugins, ["p1", "p2", "q"]);
   assert.equal(whole.origin, undefined);
-  await assert.rejects(readFile(path.join(whole.dir, ".git", "HEAD")));
   await manager.remove("whole");
-  const sub = await manager.add(
-    { source: repo.dir, subpath: "set", scope: "global" },
-    consenting(),
-  );
+  const sub = await manager.add({ source: folder, subpath: "set", scope: "global" }, consenting());
   assert.equal(sub.name, "local");
   assert.deepEqual(sub.plugins, ["p1", "p2"]);
   assert.deepEqual((await readdir(sub.dir)).sort(), ["p1", "p2"]);

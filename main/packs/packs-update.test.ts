@@ -22,6 +22,7 @@ import {
   startGitHttp,
   type GitHttpServer,
   type GitRepos,
+  writeRepoFiles,
 } from "./testing/git-servers.ts";
 import { consenting, loads, packEnv, state } from "./testing/pack-env.ts";
 import type { PackUpdateOutcome } from "./types.ts";
@@ -297,7 +298,9 @@ test("updateAll updates every git pack and reports a failing one without stoppin
   const manager = env.manager();
   await manager.add({ source: a.fileUrl, scope: "global" }, consenting());
   await manager.add({ source: b.fileUrl, scope: "project" }, consenting());
-  await manager.add({ source: a.dir, name: "copied", scope: "global" }, consenting());
+  const plain = path.join(env.root, "plain-folder");
+  await writeRepoFiles(plain, pluginFiles("", { name: "copied" }));
+  await manager.add({ source: plain, name: "copied", scope: "global" }, consenting());
   await a.commit("A2", pluginFiles("", { name: "pack-a", version: "2" }));
   await b.commit("B2", pluginFiles("", { name: "pack-b", version: "2" }));
   await writeFile(path.join(env.projectPlugins, "pack-b", ".origin.yaml"), "url: [broken\n");

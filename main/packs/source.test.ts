@@ -1,9 +1,10 @@
 /** What `islet plugins add` takes: URL kinds, owner/repo, folders, default names, refs, subpaths. */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { checkRef, checkSubpath, defaultPackName, parseSource } from "./source.ts";
 
 test("git URLs of every kind, owner/repo and folders", async () => {
@@ -87,4 +88,27 @@ test("default names, refs and subpaths", () => {
   assert.throws(() => checkSubpath("/abs"), /absolute/);
   assert.throws(() => checkSubpath("C:/x"), /absolute/);
   assert.throws(() => checkSubpath("~/x"), /absolute/);
+});
+
+test("a folder that is a git repository (work tree or bare) is a file:// git source", async () => {
+  const cwd = await mkdtemp(path.join(tmpdir(), "islet-source-git-"));
+  try {
+    const work = path.join(cwd, "islet-plugin-work");
+    const bare = path.join(cwd, "served.git");
+    await mkdir(path.join(work, ".git"), { recursive: true });
+    for (const part of ["objects", "refs"]) await mkdir(path.join(bare, part), { recursive: true });
+    await writeFile(path.join(bare, "HEAD"), "ref: refs/heads/main\n");
+    const parse = (s: string) => parseSource(s, { cwd, home: cwd });
+    assert.deepEqual(await parse("./islet-plugin-work"), {
+      kind: "git",
+      url: pathToFileURL(work).href,
+      transport: "file",
+      host: "",
+      defaultName: "work",
+    });
+    assert.equal((await parse(bare)).kind, "git");
+    assert.equal(((await parse(bare)) as { defaultName: string }).defaultName, "served");
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
 });

@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { PackError } from "./types.ts";
 
 export type GitTransport = "https" | "http" | "ssh" | "git" | "file";
@@ -118,6 +118,22 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
+/** A work tree (its `.git` a folder, or a file for worktrees) or a bare repository. */
+async function isGitRepository(folder: string): Promise<boolean> {
+  if (await exists(path.join(folder, ".git"))) return true;
+  const bare = ["HEAD", "objects", "refs"].map((part) => exists(path.join(folder, part)));
+  return (await Promise.all(bare)).every(Boolean);
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function expandHome(p: string, home: string | undefined): string {
   if (home && (p === "~" || p.startsWith("~/"))) return path.join(home, p.slice(1));
   return p;
@@ -154,6 +170,8 @@ export async function parseSource(
       throw new PackError(
         `no folder at ${resolved}: give an existing folder, a git URL or owner/repo`,
       );
+    // A git repository on this disk installs as git: its commits, and `plugins update` pulls.
+    if (await isGitRepository(resolved)) return gitFromUrl(pathToFileURL(resolved).href);
     return { kind: "local", path: resolved, defaultName: defaultPackName(resolved) };
   }
   const scp = SCP_LIKE.exec(text);

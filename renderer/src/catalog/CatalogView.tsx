@@ -13,18 +13,56 @@ import { CatalogProblems } from "./CatalogProblems.tsx";
 import { PackCard, type PackActions } from "./PackCard.tsx";
 import { tabPanelProps } from "./PluginsTabs.tsx";
 import { TagFilter } from "./TagFilter.tsx";
-import { useCatalog, type CatalogView as View } from "./useCatalog.ts";
-import { usePackOperations } from "./usePackOperations.ts";
+import { useCatalog, type CatalogView as View, type InstalledPack } from "./useCatalog.ts";
+import { usePackOperations, type Operation } from "./usePackOperations.ts";
 import "../ui/buttons.css";
 import "./catalog.css";
 
 function subtitle(view: View): string[] {
-  const installed = view.packs.filter((p) => p.installed).length + view.others.length;
+  // Packs installed from a source; plugins made here (no origin) are not "installed" from anywhere.
+  const installed =
+    view.packs.filter((p) => p.installed).length + view.others.filter((p) => p.origin).length;
   const sources = view.catalogs.filter((c) => c.state !== "error").length;
   return [
     `${view.packs.length} pack${view.packs.length === 1 ? "" : "s"} in ${sources} catalog${sources === 1 ? "" : "s"}`,
     `${installed} installed`,
   ];
+}
+
+/** Installed packs no catalog lists, under a heading of their own (nothing when there are none). */
+function OtherPacks({
+  id,
+  title,
+  packs,
+  ops,
+  actions,
+}: {
+  id: string;
+  title: string;
+  packs: InstalledPack[];
+  ops: Record<string, Operation | undefined>;
+  actions: PackActions;
+}) {
+  if (packs.length === 0) return null;
+  return (
+    <section className="pack-others" aria-labelledby={id}>
+      <h2 id={id} className="pack-section-title">
+        {title}
+      </h2>
+      <ul className="pack-list" aria-labelledby={id}>
+        {packs.map((p) => (
+          <li key={`${p.scope}:${p.name}`}>
+            <PackCard
+              cardKey={`installed:${p.scope}:${p.name}`}
+              installed={p}
+              op={ops[`installed:${p.scope}:${p.name}`]}
+              actions={actions}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 export function CatalogView({
@@ -153,25 +191,20 @@ export function CatalogView({
                 ))}
               </ul>
             )}
-            {view.others.length > 0 ? (
-              <section className="pack-others" aria-labelledby="others-title">
-                <h2 id="others-title" className="pack-section-title">
-                  Installed from elsewhere
-                </h2>
-                <ul className="pack-list" aria-labelledby="others-title">
-                  {view.others.map((p) => (
-                    <li key={`${p.scope}:${p.name}`}>
-                      <PackCard
-                        cardKey={`installed:${p.scope}:${p.name}`}
-                        installed={p}
-                        op={operations.ops[`installed:${p.scope}:${p.name}`]}
-                        actions={actions}
-                      />
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            ) : null}
+            <OtherPacks
+              id="others-title"
+              title="Installed from elsewhere"
+              packs={view.others.filter((p) => p.origin)}
+              ops={operations.ops}
+              actions={actions}
+            />
+            <OtherPacks
+              id="local-title"
+              title="Made here or copied from a folder"
+              packs={view.others.filter((p) => !p.origin)}
+              ops={operations.ops}
+              actions={actions}
+            />
           </>
         ) : catalog.error === null ? (
           <p className="loading" role="status">

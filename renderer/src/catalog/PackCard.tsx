@@ -35,7 +35,7 @@ function InstalledFacts({ pack }: { pack: InstalledPack }) {
           {o.updatedAt ? `updated ${when(o.updatedAt)}` : `installed ${when(o.installedAt)}`}
         </>
       ) : (
-        " · copied from a folder (no updates)"
+        " · made here or copied from a folder (no update source)"
       )}
     </p>
   );
