@@ -37,6 +37,7 @@ describe("CatalogView", () => {
     await screen.findByText(/1 installed/);
     const elsewhere = screen.getByRole("region", { name: "Installed from elsewhere" });
     assert.match(elsewhere.textContent ?? "", /from-git/);
+    const local = screen.getByRole("region", { name: "Made here or copied from a folder" });
     assert.match(local.textContent ?? "", /my-own/);
     assert.match(local.textContent ?? "", /no update source/);
     assert.doesNotMatch(elsewhere.textContent ?? "", /my-own/);
