@@ -45,13 +45,16 @@ export function serverLabel(spec: McpServerSpec): string {
   return `MCP server "${spec.name}" (${spec.source})`;
 }
 
-/** What runs (command and arguments, or URL) and who declared it, hashed. */
+/**
+ * The server's name, what runs (command and arguments, or URL) and who declared it, hashed. Not its
+ * environment or headers: a rotated token is the same server.
+ */
 export function serverIdentity(spec: McpServerSpec): string {
   const what =
     spec.transport === "stdio"
       ? { command: spec.command, args: spec.args, cwd: spec.cwd ?? null }
       : { url: spec.url };
-  return hash({ source: spec.source, plugin: spec.plugin ?? null, ...what });
+  return hash({ name: spec.name, source: spec.source, plugin: spec.plugin ?? null, ...what });
 }
 
 /** The tool's description and input schema as the server sent them, hashed. */

@@ -65,15 +65,16 @@ export function assignToolNames(
   }
   const prefixOf = new Map(spaces.map((s) => [s.name, s.prefix]));
   for (const { server, tool, full } of candidates) {
-    const refuse = (why: string) =>
-      refused.push(`${server.label}: tool "${tool.name}" refused: ${why}`);
-    const others = claims.get(full)!.filter((c) => c.tool !== tool);
-    if (others.length > 0) {
-      const other = others[0];
-      refuse(
-        `${other.server.label} has a tool "${other.tool.name}" of the same name ${full}; ` +
-          "rename one of the servers so their tool names differ",
+    // One wording whichever rule refuses it, so the line is the same before and after the other
+    // server lists its tools (and said once).
+    const refuse = (label: string, other: string) =>
+      refused.push(
+        `${server.label}: tool "${tool.name}" refused: its name ${full} could also be ${label}'s ` +
+          `tool "${other}"; rename one of the servers so their tool names differ`,
       );
+    const rival = claims.get(full)!.find((c) => c.tool !== tool);
+    if (rival) {
+      refuse(rival.server.label, rival.tool.name);
       continue;
     }
     const own = prefixOf.get(server.name) ?? mcpToolName(server.name, "");
@@ -82,10 +83,7 @@ export function assignToolNames(
       (s) => s.name !== server.name && s.prefix.length >= own.length && full.startsWith(s.prefix),
     );
     if (owner) {
-      refuse(
-        `its name ${full} is one ${owner.label} would give its tool "${full.slice(owner.prefix.length)}"; ` +
-          "rename one of the servers so their tool names differ",
-      );
+      refuse(owner.label, full.slice(owner.prefix.length));
       continue;
     }
     const list = accepted.get(server.name) ?? [];
