@@ -6,23 +6,47 @@
  * removed. (Showing them to a person is main/core/visible-text.ts's job.)
  */
 
-const INVISIBLE_CLASS =
-  "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F" + // controls but \t \n \r
-  "\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F" + // soft hyphen, fillers, Mongolian
-  "\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F" + // zero-width, bidi marks/embeddings/isolates
-  "\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8" + // filler, variation selectors, BOM
-  "\\u{1D173}-\\u{1D17A}\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}"; // musical format, tags, VS17+
+// Ranges of code points, inclusive. (A regex character class would hold combining marks.)
+const INVISIBLE: readonly (readonly [number, number])[] = [
+  [0x0000, 0x0008], // controls but tab, newline and carriage return
+  [0x000b, 0x000c],
+  [0x000e, 0x001f],
+  [0x007f, 0x009f],
+  [0x00ad, 0x00ad], // soft hyphen
+  [0x034f, 0x034f], // combining grapheme joiner
+  [0x061c, 0x061c], // Arabic letter mark
+  [0x115f, 0x1160], // Hangul fillers
+  [0x17b4, 0x17b5], // Khmer inherent vowels
+  [0x180b, 0x180f], // Mongolian selectors and vowel separator
+  [0x200b, 0x200f], // zero-width space, joiners, LRM/RLM
+  [0x202a, 0x202e], // bidi embeddings and overrides
+  [0x2060, 0x206f], // word joiner, invisible operators, bidi isolates
+  [0x3164, 0x3164], // Hangul filler
+  [0xfe00, 0xfe0f], // variation selectors
+  [0xfeff, 0xfeff], // zero-width no-break space (BOM)
+  [0xffa0, 0xffa0], // halfwidth Hangul filler
+  [0xfff0, 0xfff8],
+  [0x1d173, 0x1d17a], // musical formatting
+  [0xe0000, 0xe007f], // tags
+  [0xe0100, 0xe01ef], // variation selectors 17–256
+];
 
-const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, "u");
-const INVISIBLE_ALL = new RegExp(`[${INVISIBLE_CLASS}]`, "gu");
+function invisible(char: string): boolean {
+  const cp = char.codePointAt(0)!;
+  return INVISIBLE.some(([lo, hi]) => cp >= lo && cp <= hi);
+}
 
 export function hasInvisible(text: string): boolean {
-  return INVISIBLE.test(text);
+  for (const char of text) if (invisible(char)) return true;
+  return false;
 }
 
 /** The text without its invisible characters. */
 export function stripInvisible(text: string): string {
-  return text.replace(INVISIBLE_ALL, "");
+  if (!hasInvisible(text)) return text;
+  let out = "";
+  for (const char of text) if (!invisible(char)) out += char;
+  return out;
 }
 
 /**
@@ -59,8 +83,10 @@ export function invisibleKey(value: unknown): string | undefined {
 
 /** The text with each invisible character written as `\u{…}`, for a line about it. */
 export function escapeInvisible(text: string): string {
-  return text.replace(
-    INVISIBLE_ALL,
-    (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`,
-  );
+  let out = "";
+  for (const char of text)
+    out += invisible(char)
+      ? `\\u{${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`
+      : char;
+  return out;
 }
