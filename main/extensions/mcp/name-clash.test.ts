@@ -158,3 +158,20 @@ test('servers "a.b" and "a_b" give the same tool names: both refused whole', asy
     await manager.close();
   }
 });
+
+test('one server\'s tools "x.y" and "x_y" (both mcp__dup__x_y): both refused', async () => {
+  const { ext, manager, warnings } = setup([
+    scriptedStdio("dup", [tool("x.y"), tool("x_y"), tool("z")]),
+  ]);
+  try {
+    await manager.startAll();
+    assert.equal(ext.tools.get("mcp__dup__x_y"), undefined);
+    assert.ok(ext.tools.get("mcp__dup__z"));
+    assert.deepEqual(warnings, [
+      'MCP server "dup" (test): tool "x.y" refused: its tool "x_y" has the same name mcp__dup__x_y once cleaned',
+      'MCP server "dup" (test): tool "x_y" refused: its tool "x.y" has the same name mcp__dup__x_y once cleaned',
+    ]);
+  } finally {
+    await manager.close();
+  }
+});

@@ -63,7 +63,6 @@ export function assignToolNames(
       candidates.push({ server, tool, full });
     }
   }
-  const prefixOf = new Map(spaces.map((s) => [s.name, s.prefix]));
   for (const { server, tool, full } of candidates) {
     // One wording whichever rule refuses it, so the line is the same before and after the other
     // server lists its tools (and said once).
@@ -73,11 +72,17 @@ export function assignToolNames(
           `tool "${other}"; rename one of the servers so their tool names differ`,
       );
     const rival = claims.get(full)!.find((c) => c.tool !== tool);
+    if (rival?.server === server) {
+      refused.push(
+        `${server.label}: tool "${tool.name}" refused: its tool "${rival.tool.name}" has the same name ${full} once cleaned`,
+      );
+      continue;
+    }
     if (rival) {
       refuse(rival.server.label, rival.tool.name);
       continue;
     }
-    const own = prefixOf.get(server.name) ?? mcpToolName(server.name, "");
+    const own = mcpToolName(server.name, "");
     // Only a longer (or equally long) prefix owns the name: every tool of "a__b" starts "mcp__a__".
     const owner = spaces.find(
       (s) => s.name !== server.name && s.prefix.length >= own.length && full.startsWith(s.prefix),
