@@ -39,12 +39,18 @@ function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
           `Allow ${q.tool}: ${preview(q.arguments)}\n  (arguments rewritten by plugin ${q.rewrittenBy.join(", ")})\n  [y]es / [n]o > `,
           { y: "allow", n: "deny" },
         );
-      return p(`Allow ${q.tool}: ${preview(q.arguments)}\n  [y]es / [n]o / [a]lways / ne[v]er > `, {
-        y: "allow",
-        n: "deny",
-        a: "always",
-        v: "never",
-      });
+      // Why an earlier "always" no longer holds (another server, a rewritten description).
+      return p(
+        `Allow ${q.tool}: ${preview(q.arguments)}\n` +
+          (q.changed?.length ? `${list(q.changed)}\n` : "") +
+          "  [y]es / [n]o / [a]lways / ne[v]er > ",
+        {
+          y: "allow",
+          n: "deny",
+          a: "always",
+          v: "never",
+        },
+      );
     case "permissions":
       return p(
         `Plugin ${q.plugin} (${q.dir}) asks for:\n${list(q.requested.map(describePermission))}\n` +

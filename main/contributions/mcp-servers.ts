@@ -37,6 +37,11 @@ export class McpServers {
     return this.layers.get(name);
   }
 
+  /** Every contribution of a name, the shadowed ones first and the serving one last. */
+  contributions(name: string): readonly McpServerContribution[] {
+    return this.layers.contributions(name);
+  }
+
   /** The names hook contexts show as `mcpServers`. */
   names(): string[] {
     return this.layers.names();

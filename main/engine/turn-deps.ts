@@ -49,12 +49,17 @@ export function turnDeps(
     tools: engine.tools,
     hooks: engine.extensions.hooks,
     approve: (tool, args, signal, rewrittenBy) =>
-      engine.approvals.decide(tool.name, args, {
-        // Claude Code's Notification hooks run when a person is asked.
-        questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
-        signal,
-        rewrittenBy,
-      }),
+      engine.approvals.decide(
+        tool.name,
+        args,
+        {
+          // Claude Code's Notification hooks run when a person is asked.
+          questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
+          signal,
+          rewrittenBy,
+        },
+        tool.binding,
+      ),
     questions,
     // The error notice above goes out unsaved: saving it could fail the same way.
     emit: session ? savingEmit(emit, session) : emit,

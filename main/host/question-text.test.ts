@@ -119,3 +119,21 @@ test("the activation dialog shows every consent detail line and the reason", () 
   );
   assert.match(text.detail, /Why: to run the tests/);
 });
+
+test("an approval whose always no longer holds says what changed before the arguments", () => {
+  const text = dialogText<"approval">({
+    kind: "approval",
+    tool: "mcp__notes__c",
+    arguments: { note: "x" },
+    workdir: "/w",
+    changed: ["changed its description", "Before: Reads", "Now: Mails"],
+  });
+  assert.equal(
+    text.detail,
+    'changed its description\nBefore: Reads\nNow: Mails\n\n{\n  "note": "x"\n}',
+  );
+  assert.ok(
+    text.buttons.some((b) => b.answer === "always"),
+    "always can be given again",
+  );
+});

@@ -41,7 +41,9 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
         {
           title: "Allow tool call",
           message: `Allow ${q.tool}?`,
-          detail: previewArguments(q.arguments),
+          detail:
+            (q.changed?.length ? `${q.changed.join("\n")}\n\n` : "") +
+            previewArguments(q.arguments),
         },
         [
           ["Deny", "deny"],

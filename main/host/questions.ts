@@ -41,6 +41,11 @@ export const ApprovalQuestion = z.strictObject({
   workdir: z.string(),
   /** Plugins that rewrote the model's arguments into these (the person must see who). */
   rewrittenBy: z.array(z.string()).optional(),
+  /**
+   * Why an earlier "always" no longer holds, one line each: another MCP server answers under the
+   * name, or the server rewrote the tool's description or schema (before and after, shortened).
+   */
+  changed: z.array(z.string()).optional(),
 });
 
 export const PermissionsQuestion = z.strictObject({

@@ -28,6 +28,11 @@ export type McpServerSpec = (StdioServer | HttpServer) & {
   name: string;
   /** Where it was declared (file, plugin) for listings and errors. */
   source: string;
+  /**
+   * A Claude Code plugin's server: the plugin and the server's own name, which `name`
+   * (`plugin_<plugin>_<server>`) joins ambiguously ("a_b"+"c" and "a"+"b_c").
+   */
+  plugin?: { name: string; server: string };
   /** `"disabled": true` in the file: listed, never started until enabled. */
   disabled?: boolean;
 };

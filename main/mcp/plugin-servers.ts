@@ -17,7 +17,13 @@ export function pluginMcpServers(
   const out: McpConfigResult = { servers: [], problems: [] };
   const base = { pluginRoot: root, env: opts.env, source: `plugin ${plugin}` };
   const add = (r: McpConfigResult) => {
-    out.servers.push(...r.servers.map((s) => ({ ...s, name: pluginServerName(plugin, s.name) })));
+    out.servers.push(
+      ...r.servers.map((s) => ({
+        ...s,
+        name: pluginServerName(plugin, s.name),
+        plugin: { name: plugin, server: s.name },
+      })),
+    );
     out.problems.push(...r.problems);
   };
   add(loadMcpConfig(path.join(root, ".mcp.json"), base));

@@ -1,11 +1,22 @@
 /**
  * An MCP server's tool as an engine Tool, named `mcp__<server>__<tool>` as Claude Code names it,
  * with the server's JSON schema (checked with ajv before the call). Calls go through approvals and
- * hooks like any tool's, because the turn loop runs every registered tool the same way.
+ * hooks like any tool's, because the turn loop runs every registered tool the same way. The model
+ * reads its description and schema without invisible characters; its "always" is bound to the
+ * server and the definition (ToolBinding).
  */
+import { createHash } from "node:crypto";
 import { Ajv, type ValidateFunction } from "ajv";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ToolError, type Tool, type ToolContext, type Validation } from "../tools/types.ts";
+import { stripInvisible, stripInvisibleDeep } from "../core/invisible-text.ts";
+import {
+  ToolError,
+  type Tool,
+  type ToolBinding,
+  type ToolContext,
+  type Validation,
+} from "../tools/types.ts";
+import type { McpServerSpec } from "./config.ts";
 import type { McpConnection } from "./connection.ts";
 import type { McpToolInfo } from "./list-tools.ts";
 
@@ -29,17 +40,54 @@ export function pluginServerName(plugin: string, server: string): string {
   return `plugin_${plugin}_${server}`;
 }
 
+/** A server as a person tells it from another: its name and who declared it. */
+export function serverLabel(spec: McpServerSpec): string {
+  return `MCP server "${spec.name}" (${spec.source})`;
+}
+
+/**
+ * The server's name, what runs (command and arguments, or URL) and who declared it, hashed. Not its
+ * environment or headers: a rotated token is the same server.
+ */
+export function serverIdentity(spec: McpServerSpec): string {
+  const what =
+    spec.transport === "stdio"
+      ? { command: spec.command, args: spec.args, cwd: spec.cwd ?? null }
+      : { url: spec.url };
+  return hash({ name: spec.name, source: spec.source, plugin: spec.plugin ?? null, ...what });
+}
+
+/** The tool's description and input schema as the server sent them, hashed. */
+export function toolDefinition(info: McpToolInfo): string {
+  return hash({ description: info.description, inputSchema: info.inputSchema });
+}
+
+function hash(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 32);
+}
+
 export function mcpTool(conn: McpConnection, info: McpToolInfo): Tool {
-  const parameters = { ...info.inputSchema, type: "object" as const };
+  // Validation uses the server's own schema; the model reads it without invisible characters.
+  const schema = { ...info.inputSchema, type: "object" as const };
+  const parameters = stripInvisibleDeep(schema);
   // A schema ajv cannot compile: the server checks its own arguments (and results).
-  const check = compile(parameters);
+  const check = compile(schema);
   const checkOutput = info.outputSchema ? compile(info.outputSchema) : null;
+  const description =
+    stripInvisible(info.description) || `${info.name} (MCP server ${conn.spec.name})`;
+  const binding: ToolBinding = {
+    server: serverLabel(conn.spec),
+    identity: serverIdentity(conn.spec),
+    definition: toolDefinition(info),
+    description,
+  };
   return {
     name: mcpToolName(conn.spec.name, info.name),
-    description: info.description || `${info.name} (MCP server ${conn.spec.name})`,
+    description,
     parameters,
     source: "mcp",
     parallel: info.readOnly,
+    binding,
     validate(args: unknown): Validation {
       if (args === null || typeof args !== "object" || Array.isArray(args))
         return { ok: false, error: "arguments must be an object" };

@@ -11,7 +11,8 @@ import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
 import { formatProblem, type Problem, type ProblemSink } from "../host/problem.ts";
 import { builtinTools } from "./index.ts";
-import type { ApprovalRule } from "./types.ts";
+import { ApprovalBindings } from "./approval-bindings.ts";
+import type { ApprovalRule, ToolBinding } from "./types.ts";
 
 export type { ApprovalRule };
 
@@ -69,6 +70,7 @@ export class ApprovalPolicy {
   readonly workdir: string;
   private readonly options: ApprovalPolicyOptions;
   private readonly warned = new Set<string>();
+  private readonly bindings: ApprovalBindings;
   /** Serializes read-modify-write so two quick `remember`s in one process cannot lose one. */
   private writes: Promise<void> = Promise.resolve();
 
@@ -76,6 +78,7 @@ export class ApprovalPolicy {
     this.options = options;
     this.file = approvalsFile(options.globalHome);
     this.workdir = path.resolve(options.workdir);
+    this.bindings = new ApprovalBindings(options.globalHome, this.workdir);
   }
 
   /** The rule a tool has before anyone chose one: what the tool declares, else "ask". */
@@ -95,12 +98,21 @@ export class ApprovalPolicy {
     return { ...(await this.load()).store[this.workdir] };
   }
 
+  /**
+   * `binding`: an MCP tool's server and definition. Its "always" holds only while both are those
+   * it was given to; otherwise the person is asked again, told what changed.
+   */
   async decide(
     toolName: string,
     args: Record<string, unknown>,
     asker: ApprovalAsker = {},
+    binding?: ToolBinding,
   ): Promise<ApprovalDecision> {
-    const rule = await this.rule(toolName);
+    const remembered = (await this.load()).store[this.workdir]?.[toolName];
+    let rule = remembered ?? this.defaultRule(toolName);
+    const changed =
+      remembered === "allow" && binding ? await this.bindingChanges(toolName, binding) : [];
+    if (changed.length > 0) rule = "ask";
     const rewrittenBy = asker.rewrittenBy ?? [];
     // A plugin that rewrites a Bash command or a Write path would otherwise run what it likes
     // under the user's "always" or --yes: for a tool that asks by default, a person confirms
@@ -122,7 +134,7 @@ export class ApprovalPolicy {
     if (!asker.questions) {
       return {
         allowed: false,
-        reason: `${toolName} needs approval and nobody can be asked; pass --yes to approve tool calls, or set its policy to allow`,
+        reason: `${toolName} needs approval and nobody can be asked; pass --yes to approve tool calls, or set its policy to allow${changed.length > 0 ? ` (${changed[0]})` : ""}`,
       };
     }
     let answer: ApprovalAnswer;
@@ -134,6 +146,7 @@ export class ApprovalPolicy {
           arguments: args,
           workdir: this.workdir,
           ...(rewrittenBy.length > 0 ? { rewrittenBy: [...rewrittenBy] } : {}),
+          ...(changed.length > 0 ? { changed } : {}),
         },
         asker.signal,
       );
@@ -142,15 +155,43 @@ export class ApprovalPolicy {
       return { allowed: false, reason: `${toolName} was not approved: ${(err as Error).message}` };
     }
     // "always" for a rewritten call approves this call only: the rule would cover the plugin too.
-    if (answer === "always" && !needsPerson) await this.remember(toolName, "allow");
+    if (answer === "always" && !needsPerson) await this.remember(toolName, "allow", binding);
     if (answer === "never") await this.remember(toolName, "deny");
     if (answer === "allow" || answer === "always") return { allowed: true };
     return { allowed: false, reason: `The user denied ${toolName}` };
   }
 
-  /** Persists a rule for this workspace; "ask" forgets the tool's rule (back to the default). */
-  remember(toolName: string, rule: ApprovalRule): Promise<void> {
+  /**
+   * Why a remembered "always" does not hold for this server and definition (empty: it holds). An
+   * "always" with no binding on record (set in Settings, or from before bindings) is bound to what
+   * answers now.
+   */
+  private async bindingChanges(toolName: string, now: ToolBinding): Promise<string[]> {
+    const was = await this.bindings.get(toolName);
+    if (!was) {
+      await this.bindings.set(toolName, now);
+      return [];
+    }
+    if (was.identity !== now.identity)
+      return [
+        `"Always" was given to ${was.server}; now ${now.server} answers as ${toolName}, or its command, arguments or URL changed.`,
+      ];
+    if (was.definition !== now.definition)
+      return [
+        `${now.server} changed this tool's description or input schema since "always" was given.`,
+        `Before: ${brief(was.description)}`,
+        `Now: ${brief(now.description)}`,
+      ];
+    return [];
+  }
+
+  /**
+   * Persists a rule for this workspace; "ask" forgets the tool's rule (back to the default). An
+   * "allow" with a binding holds for that server and definition only.
+   */
+  remember(toolName: string, rule: ApprovalRule, binding?: ToolBinding): Promise<void> {
     const write = this.writes.then(async () => {
+      await this.bindings.set(toolName, rule === "allow" ? binding : undefined);
       const { store, corrupt } = await this.load();
       const rules = { ...store[this.workdir] };
       if (rule === "ask") delete rules[toolName];
@@ -217,4 +258,9 @@ export class ApprovalPolicy {
     if (this.options.warn) this.options.warn(problem);
     else process.stderr.write(`${line}\n`);
   }
+}
+
+function brief(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line || "(none)";
 }

@@ -67,6 +67,22 @@ export type ApproveCall = (
   rewrittenBy: readonly string[],
 ) => Promise<{ allowed: boolean; reason?: string }>;
 
+/**
+ * What an MCP tool's "always" is bound to besides its name: which server answers (its command and
+ * arguments or URL, and who declared it) and what the tool said it does (description and input
+ * schema). A different server under the name, or a rewritten definition, asks again.
+ */
+export interface ToolBinding {
+  /** The server as a person reads it: `MCP server "x" (plugin foo)`. */
+  readonly server: string;
+  /** A hash of the server's definition and its declarer. */
+  readonly identity: string;
+  /** A hash of the tool's description and input schema as the server sent them. */
+  readonly definition: string;
+  /** The description as the model reads it, to show what changed. */
+  readonly description: string;
+}
+
 export interface Tool {
   readonly name: string;
   readonly description: string;
@@ -85,6 +101,8 @@ export interface Tool {
    * Plugin and MCP tools never declare one.
    */
   readonly approval?: ApprovalRule;
+  /** An MCP tool's server and definition, which its remembered "always" holds for. */
+  readonly binding?: ToolBinding;
   /** Checks arguments against the schema; unknown fields, wrong types, missing required fail. */
   validate(args: unknown): Validation;
   /** Returns the output for the model; throws ToolError (or any Error) for a failed call. */

@@ -2,7 +2,8 @@
  * Runs the MCP servers the engine's extensions contributed (engine.extensions.mcpServers): one
  * connection per serving definition, started lazily (first turn, `islet mcp list`, a call), its
  * tools registered as `mcp__<server>__<tool>` while it is enabled, stopped when its contribution
- * goes away or the engine closes.
+ * goes away or the engine closes. Names two servers would share are refused for both
+ * (tool-names.ts), and a tool whose description or schema changes is reported.
  */
 import type { Disposable } from "../../lifecycle/disposable.ts";
 import type { McpServerContribution, McpServers } from "../../contributions/mcp-servers.ts";
@@ -10,8 +11,10 @@ import type { ScopedRegistrar } from "../../contributions/registrar.ts";
 import { McpConnection, type Backoff, type McpStatus } from "../../mcp/connection.ts";
 import type { McpDisabledStore } from "../../mcp/disabled-store.ts";
 import { resourceTools } from "../../mcp/resource-tools.ts";
-import { mcpTool, mcpToolName } from "../../mcp/tool.ts";
-import type { Problem } from "../../host/problem.ts";
+import type { McpToolInfo } from "../../mcp/list-tools.ts";
+import { mcpTool, mcpToolName, serverLabel, toolDefinition } from "../../mcp/tool.ts";
+import { formatProblem, type Problem } from "../../host/problem.ts";
+import { assignToolNames, clashingServers } from "./tool-names.ts";
 
 export interface McpServerStatus {
   name: string;
@@ -38,6 +41,10 @@ interface Running {
   /** The tools registered for its current tool list; null when none are. */
   tools: ScopedRegistrar | null;
   toolsKey: string;
+  /** The tools registered (those of its list not refused). */
+  accepted: McpToolInfo[];
+  /** Each listed tool's definition hash, to report a rewritten one. */
+  definitions: Map<string, string>;
 }
 
 export class McpManager {
@@ -45,6 +52,9 @@ export class McpManager {
   private readonly registrar: ScopedRegistrar;
   private readonly opts: McpManagerOptions;
   private readonly running = new Map<string, Running>();
+  /** Servers refused whole (their names clash), with the line saying why. */
+  private readonly refused = new Map<string, { contribution: McpServerContribution }>();
+  private readonly warned = new Set<string>();
   private readonly listeners = new Set<(status: McpServerStatus) => void>();
   private readonly subscription: Disposable;
   /** ListMcpResourcesTool and ReadMcpResourceTool, while some server offers resources. */
@@ -87,7 +97,16 @@ export class McpManager {
   }
 
   list(): McpServerStatus[] {
-    return [...this.running.values()].map((r) => this.describe(r));
+    const refused = [...this.refused].map(([name, { contribution }]) => ({
+      name,
+      source: contribution.source,
+      transport: contribution.spec!.transport,
+      status: "failed" as const,
+      error: "refused: its name clashes with another server's",
+      restarts: 0,
+      tools: [],
+    }));
+    return [...[...this.running.values()].map((r) => this.describe(r)), ...refused];
   }
 
   status(name: string): McpServerStatus {
@@ -142,8 +161,21 @@ export class McpManager {
   /** Follows the registry: a new or changed definition gets a connection, a removed one stops. */
   private reconcile(): void {
     if (this.closed) return;
+    const stacks = this.servers.names().map((name) =>
+      this.servers
+        .contributions(name)
+        .filter((c) => c.spec)
+        .map((c) => ({ name, label: serverLabel(c.spec!), plugin: c.spec!.plugin ?? null })),
+    );
+    const clash = clashingServers(stacks);
+    for (const line of clash.lines) this.warnOnce({ source: "MCP", title: line });
+    this.refused.clear();
     const wanted = new Map<string, McpServerContribution>();
-    for (const c of this.servers.list()) if (c.spec) wanted.set(c.name, c);
+    for (const c of this.servers.list()) {
+      if (!c.spec) continue;
+      if (clash.names.has(c.name)) this.refused.set(c.name, { contribution: c });
+      else wanted.set(c.name, c);
+    }
     for (const [name, r] of this.running) {
       if (wanted.get(name) === r.contribution) continue;
       this.running.delete(name);
@@ -162,14 +194,20 @@ export class McpManager {
         }),
         tools: null,
         toolsKey: "",
+        accepted: [],
+        definitions: new Map(),
       };
       this.running.set(name, r);
     }
+    // Who may claim which names changed with the servers configured.
+    this.syncTools();
   }
 
   private async drop(r: Running): Promise<void> {
     r.tools?.dispose();
     r.tools = null;
+    r.toolsKey = "";
+    r.accepted = [];
     this.syncResourceTools();
     await r.conn.stop();
   }
@@ -177,31 +215,84 @@ export class McpManager {
   /** Keeps the registered tools in step with the server's list; tells the listeners. */
   private changed(r: Running): void {
     if (this.running.get(r.contribution.name) !== r) return;
-    const { conn } = r;
-    const keep = conn.status !== "disabled" && conn.status !== "stopped";
-    const key = keep ? JSON.stringify(conn.tools) : "";
-    if (key !== r.toolsKey || !keep) {
-      r.tools?.dispose();
-      r.tools = null;
-      r.toolsKey = key;
-      if (keep && conn.tools.length > 0) {
-        const scope = this.registrar.scope();
-        for (const info of conn.tools) {
-          try {
-            scope.tool(mcpTool(conn, info));
-          } catch (err) {
-            this.opts.warn({
-              source: `MCP server "${conn.spec.name}" (${conn.spec.source})`,
-              title: (err as Error).message,
-            });
-          }
-        }
-        r.tools = scope;
-      }
-    }
+    this.noteRewrites(r);
+    this.syncTools();
     this.syncResourceTools();
     const status = this.describe(r);
     for (const l of [...this.listeners]) l(status);
+  }
+
+  /** Serving its tools: not disabled nor stopped. */
+  private serves(r: Running): boolean {
+    return r.conn.status !== "disabled" && r.conn.status !== "stopped";
+  }
+
+  /** One line when a tool's description or schema is not what the server said before. */
+  private noteRewrites(r: Running): void {
+    if (!this.serves(r)) return;
+    for (const info of r.conn.tools) {
+      const now = toolDefinition(info);
+      const was = r.definitions.get(info.name);
+      r.definitions.set(info.name, now);
+      if (was !== undefined && was !== now)
+        this.opts.warn({
+          source: serverLabel(r.conn.spec),
+          title: `tool "${info.name}" (${mcpToolName(r.conn.spec.name, info.name)}) changed its description or input schema; an "always" given to it before asks again`,
+        });
+    }
+  }
+
+  /**
+   * Registers each server's tools that keep their names (assignToolNames decides over all servers
+   * at once): first takes back what changed, then adds, so a name passes cleanly between servers.
+   */
+  private syncTools(): void {
+    if (this.closed) return;
+    const all = [...this.running.values()];
+    const listed = all
+      .filter((r) => this.serves(r))
+      .map((r) => ({
+        name: r.conn.spec.name,
+        label: serverLabel(r.conn.spec),
+        tools: r.conn.tools,
+      }));
+    const configured = all.map((r) => ({
+      name: r.conn.spec.name,
+      label: serverLabel(r.conn.spec),
+    }));
+    const { accepted, refused } = assignToolNames(configured, listed);
+    for (const line of refused) this.warnOnce({ source: "MCP", title: line });
+    const changed: Running[] = [];
+    for (const r of all) {
+      const tools = this.serves(r) ? (accepted.get(r.conn.spec.name) ?? []) : [];
+      const key = JSON.stringify(tools);
+      if (key === r.toolsKey) continue;
+      r.tools?.dispose();
+      r.tools = null;
+      r.toolsKey = key;
+      r.accepted = tools;
+      changed.push(r);
+    }
+    for (const r of changed) {
+      if (r.accepted.length === 0) continue;
+      const scope = this.registrar.scope();
+      for (const info of r.accepted) {
+        try {
+          scope.tool(mcpTool(r.conn, info));
+        } catch (err) {
+          this.opts.warn({ source: serverLabel(r.conn.spec), title: (err as Error).message });
+        }
+      }
+      r.tools = scope;
+    }
+  }
+
+  /** A line said once per run, not at every reconcile. */
+  private warnOnce(problem: Problem): void {
+    const line = formatProblem(problem);
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    this.opts.warn(problem);
   }
 
   /** Servers offering resources now (running, or restarting: a call waits for them). */
@@ -227,12 +318,10 @@ export class McpManager {
 
   private describe(r: Running): McpServerStatus {
     const { conn } = r;
-    const tools = r.tools
-      ? conn.tools.map((t) => ({
-          name: mcpToolName(conn.spec.name, t.name),
-          description: t.description,
-        }))
-      : [];
+    const tools = r.accepted.map((t) => ({
+      name: mcpToolName(conn.spec.name, t.name),
+      description: t.description,
+    }));
     return {
       name: conn.spec.name,
       source: conn.spec.source,
@@ -246,6 +335,8 @@ export class McpManager {
 
   private entry(name: string): Running {
     const r = this.running.get(name);
+    if (!r && this.refused.has(name))
+      throw new Error(`MCP server "${name}" is refused: its name clashes with another server's`);
     if (!r)
       throw new Error(
         `unknown MCP server "${name}"; known: ${[...this.running.keys()].join(", ") || "none"}`,

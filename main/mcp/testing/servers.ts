@@ -100,3 +100,28 @@ export async function startEverythingHttp(
     },
   };
 }
+
+export const SCRIPTED = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "scripted-server.ts",
+);
+
+/** A server answering "<tag> ran <tool>" for each of `tools` (testing/scripted-server.ts). */
+export function scriptedStdio(
+  name: string,
+  tools: { name: string; description: string; args?: Record<string, string> }[],
+  opts: { tag?: string; rewrite?: boolean; source?: string } = {},
+): McpServerSpec & StdioServer {
+  return {
+    name,
+    source: opts.source ?? "test",
+    transport: "stdio",
+    command: process.execPath,
+    args: [SCRIPTED],
+    env: {
+      SCRIPTED_TAG: opts.tag ?? name,
+      SCRIPTED_TOOLS: JSON.stringify(tools),
+      ...(opts.rewrite ? { SCRIPTED_REWRITE: "1" } : {}),
+    },
+  };
+}

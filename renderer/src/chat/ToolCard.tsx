@@ -168,6 +168,11 @@ export function ApprovalBar({
           <span className="approval-note"> Rewritten by plugin {q.rewrittenBy.join(", ")}.</span>
         ) : null}
       </p>
+      {q.changed?.map((line) => (
+        <p key={line} className="approval-note">
+          {line}
+        </p>
+      ))}
       <pre className="tool-pre approval-args">{preview(q.arguments)}</pre>
       <div className="approval-buttons">
         <button
