@@ -106,7 +106,7 @@ describe("discoverPlugins", () => {
     );
   });
 
-  it("duplicates are an error naming both paths, across depths and homes", async () => {
+  it("duplicates are an error naming both paths, across depths; a global plugin wins over a project one", async () => {
     t.write({
       ...pluginFiles("g/plugins/a/same"),
       ...pluginFiles("g/plugins/b/deeper/same"),
@@ -116,12 +116,15 @@ describe("discoverPlugins", () => {
     });
     const { plugins, errors } = await discover({ dirs: [globalDir(), projectDir()] });
     assert.deepEqual(
-      plugins.map((p) => p.name),
-      ["unique"],
+      plugins.map((p) => [p.name, p.source]),
+      [
+        ["twin", "global"],
+        ["unique", "project"],
+      ],
     );
     assert.deepEqual(errors.map(problemText), [
       `duplicate plugin name "same": ${t.path("g/plugins/a/same")} and ${t.path("g/plugins/b/deeper/same")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
-      `duplicate plugin name "twin": ${t.path("g/plugins/named")} and ${t.path("w/.islet/plugins/twin")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
+      `plugin "twin" not loaded: the global plugin ${t.path("g/plugins/named")} has this name, and a workspace plugin cannot replace a global one (rename it with name: in its plugin.yaml)`,
     ]);
     assert.equal(errors[1].file, t.path("w/.islet/plugins/twin/plugin.yaml"));
   });
