@@ -16,6 +16,7 @@ import {
   loadPluginFeatures,
   loadPlugins,
 } from "../code-plugins/loader/index.ts";
+import { PROJECT_MCP_FILE } from "../config/workspace-files.ts";
 
 /**
  * Folders of the project home whose contents run commands, reach servers or widen a turn: slash
@@ -65,7 +66,7 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
       );
   }
   // Claude Code's project MCP servers: each one starts a program or reaches a server.
-  const mcpJson = path.join(homes.workdir, ".mcp.json");
+  const mcpJson = path.join(homes.workdir, PROJECT_MCP_FILE);
   if (
     await readFile(mcpJson).then(
       () => true,
