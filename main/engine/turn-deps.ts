@@ -54,6 +54,9 @@ export function turnDeps(
         questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
         signal,
         rewrittenBy,
+        rewritesGranted: rewrittenBy.filter((plugin) =>
+          engine.consent.rewriteGranted(plugin, tool.name),
+        ),
       }),
     questions,
     // The error notice above goes out unsaved: saving it could fail the same way.

@@ -16,5 +16,7 @@ export function describePermission(item: PermissionItem): string {
       return `environment variable ${item.target} — ${item.reason}`;
     case "wasm":
       return `WebAssembly — ${item.reason}`;
+    case "rewrite":
+      return `rewrite the arguments of ${item.target} calls (they then run under its usual approval) — ${item.reason}`;
   }
 }

@@ -11,8 +11,8 @@ import { z } from "zod";
 
 /** One thing a plugin asks for, as the user reads it. */
 export const PermissionItem = z.strictObject({
-  kind: z.enum(["network", "path", "exec", "env", "wasm"]),
-  /** The host, path or variable name; "" for exec and wasm. */
+  kind: z.enum(["network", "path", "exec", "env", "wasm", "rewrite"]),
+  /** The host, path, variable name or (rewrite) tool pattern; "" for exec and wasm. */
   target: z.string(),
   write: z.boolean().optional(),
   reason: z.string(),

@@ -18,6 +18,7 @@ const KIND: Record<PermissionItem["kind"], string> = {
   exec: "Programs",
   env: "Environment",
   wasm: "WebAssembly",
+  rewrite: "Rewrites",
 };
 
 function what(item: PermissionItem): string {
@@ -32,6 +33,8 @@ function what(item: PermissionItem): string {
       return item.target;
     case "wasm":
       return "compile WebAssembly";
+    case "rewrite":
+      return `${item.target} calls' arguments (then approved as usual)`;
   }
 }
 
