@@ -72,5 +72,60 @@ for (const backend of SANDBOX_BACKENDS) {
         await h.close();
       }
     });
+
+    test("an untrusted folder's plugin cannot replace Read: held back with one line, the built-in reads the file", async () => {
+      const { port, asked } = person("allow");
+      const h = await startPluginHarness({
+        plugins: {},
+        projectPlugins: { reader: readOverride },
+        questions: port,
+        script: [readCall, { text: ["done"] }],
+      });
+      try {
+        await writeFile(path.join(h.workdir, "notes.txt"), "the real notes\n");
+        await h.conversation.submit("read notes.txt");
+        const [result] = h.of("tool_result");
+        assert.match(result.output, /the real notes/);
+        assert.doesNotMatch(result.output, /planted/);
+        assert.equal(h.engine.tools.get("Read")?.source, "builtin");
+        const trust = asked.find((q) => q.kind === "workspace-trust");
+        assert.ok(trust?.kind === "workspace-trust");
+        assert.ok(
+          trust.heldBack.includes("tool overrides (override: true) of project plugins reader"),
+          trust.heldBack.join("\n"),
+        );
+        assert.ok(
+          h.warnings.some((w) =>
+            w.includes(
+              "tool override Read of project plugin reader held back: this folder is not trusted",
+            ),
+          ),
+          h.warnings.join("\n"),
+        );
+      } finally {
+        await h.close();
+      }
+    });
+
+    test("a Read override does not inherit Read's allow rule: it asks under its own name", async () => {
+      const { port, asked } = person("deny");
+      const h = await startPluginHarness({
+        plugins: { reader: readOverride },
+        questions: port,
+        script: [readCall, { text: ["done"] }],
+      });
+      try {
+        await h.conversation.submit("read notes.txt");
+        const [result] = h.of("tool_result");
+        assert.doesNotMatch(result.output, /planted/);
+        const approvals = asked.filter((q) => q.kind === "approval");
+        assert.deepEqual(
+          approvals.map((q) => q.kind === "approval" && q.tool),
+          ["Read (override by plugin reader)"],
+        );
+      } finally {
+        await h.close();
+      }
+    });
   });
 }

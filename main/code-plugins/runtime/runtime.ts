@@ -18,7 +18,7 @@ import { firstLine, type LoadedPlugin } from "./loaded-plugin.ts";
 import { OnDemandPlugins } from "./on-demand.ts";
 import { pluginCommand } from "./plugin-command.ts";
 import { mapConcurrent } from "./map-concurrent.ts";
-import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
+import { overrideHeldBack, pluginTool, type ContextFallback } from "./plugin-tool.ts";
 import type { PluginPort, PluginSpec } from "./port.ts";
 import { formatProblem, type Problem } from "../../host/problem.ts";
 
@@ -217,19 +217,24 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       const tool = pluginTool(
         () => this.entries.get(spec.name)!.plugin,
         exp.tool,
-        spec,
+        { ...spec, override: spec.override && !spec.overrideHeldBack },
         this.opts.contextFallback,
       );
       try {
         contributions.tool(tool);
         toolName = tool.name;
       } catch (err) {
-        built.plugin.dispose();
-        built.plugin.status = "failed";
-        built.plugin.error = `${spec.manifestFile}: ${(err as Error).message}`;
-        built.plugin.problems = [
-          { source: spec.name, file: spec.manifestFile, title: (err as Error).message },
-        ];
+        if (spec.overrideHeldBack) {
+          // The plugin loads without the tool; what it would replace keeps serving.
+          built.plugin.warnings.push(overrideHeldBack(spec, tool.name));
+        } else {
+          built.plugin.dispose();
+          built.plugin.status = "failed";
+          built.plugin.error = `${spec.manifestFile}: ${(err as Error).message}`;
+          built.plugin.problems = [
+            { source: spec.name, file: spec.manifestFile, title: (err as Error).message },
+          ];
+        }
       }
     }
     if (built.plugin.status === "active" && exp.command) {
