@@ -285,7 +285,9 @@ function PermissionChips({ permissions }: { permissions: PluginEntry["permission
               ? "WebAssembly"
               : item.kind === "rewrite"
                 ? `rewrites ${item.target} calls`
-                : `${item.kind} ${item.target}${item.write ? " (write)" : ""}`;
+                : item.kind === "override"
+                  ? "replaces a tool"
+                  : `${item.kind} ${item.target}${item.write ? " (write)" : ""}`;
         const ok = item.status === "granted" || item.status === "granted-once";
         return (
           <span
