@@ -341,4 +341,28 @@ describe("loadPlugins", () => {
     const off = await loadPlugins(homes, { withoutPlugins: true });
     assert.deepEqual(off.plugins, []);
   });
+
+  it("an untrusted project's include/exclude narrow its own plugins, never the user's global ones", async () => {
+    t.write({
+      ...pluginFiles("g/plugins/guard"),
+      ...pluginFiles("w/.islet/plugins/helper"),
+      ...pluginFiles("w/.islet/plugins/noisy"),
+      "w/.islet/config/features/plugins.yaml":
+        "plugins:\n  include: [helper, noisy]\n  exclude: [guard, noisy]\n",
+    });
+    const homes = resolveHomes({ home: t.path("g"), workdir: t.path("w"), env: {} });
+    const status = async (trustedProject: boolean) =>
+      (await loadPlugins(homes, { trustedProject })).plugins.map((p) => [p.name, p.status]);
+    assert.deepEqual(await status(false), [
+      ["guard", "enabled"],
+      ["helper", "enabled"],
+      ["noisy", "excluded"],
+    ]);
+    // Trusted, the folder's features file is the user's own choice, for every plugin.
+    assert.deepEqual(await status(true), [
+      ["guard", "excluded"],
+      ["helper", "enabled"],
+      ["noisy", "excluded"],
+    ]);
+  });
 });

@@ -48,6 +48,8 @@ export interface DiscoverOptions {
   dirs: PluginDir[];
   include?: string[];
   exclude?: string[];
+  /** What selects the global home's plugins, when not include/exclude (features.globalSelection). */
+  globalSelection?: { include: string[]; exclude: string[] };
   /** `--without-plugins`: nothing is read at all. */
   withoutPlugins?: boolean;
   hostSdk?: string;
@@ -116,9 +118,11 @@ async function readPlugin(
   const manifestFile = path.join(folder, MANIFEST_NAME);
   const read = await readManifest(manifestFile, manifestText);
   const leaf = path.basename(folder);
+  const { include, exclude } =
+    where.source === "global" && opts.globalSelection ? opts.globalSelection : opts;
   if (!read.ok) {
     const name = read.partial.name ?? leaf;
-    const skipped = read.partial.disabled === true || !isSelected(name, opts.include, opts.exclude);
+    const skipped = read.partial.disabled === true || !isSelected(name, include, exclude);
     if (skipped)
       out.warnings.push(
         ...read.errors.map((e) => ({ ...e, title: `${e.title} (plugin skipped)` })),
@@ -131,7 +135,7 @@ async function readPlugin(
   const name = manifest.name ?? leaf;
   let status: PluginStatus = manifest.disabled
     ? "disabled"
-    : isSelected(name, opts.include, opts.exclude)
+    : isSelected(name, include, exclude)
       ? "enabled"
       : "excluded";
   const found = findEntry(folder, manifest, manifestFile);
