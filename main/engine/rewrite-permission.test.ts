@@ -95,5 +95,37 @@ for (const backend of SANDBOX_BACKENDS) {
         await h.close();
       }
     });
+
+    test("an untrusted folder's plugin asking for the rewrite is held back: each rewritten call still asks", async () => {
+      const asked: Question[] = [];
+      const person: QuestionPort = {
+        ask: async (q) => {
+          asked.push(q);
+          const answers = { ...YES_ANSWERS, "workspace-trust": "deny", approval: "deny" } as const;
+          return answers[q.kind] as never;
+        },
+      };
+      const h = await startPluginHarness({
+        plugins: {},
+        projectPlugins: { tidy: tidy(ASKS) },
+        questions: person,
+        script: [bashCall, { text: ["done"] }],
+      });
+      try {
+        await h.conversation.submit("run it");
+        const [result] = h.of("tool_result");
+        assert.doesNotMatch(result.output, /ran rewritten/);
+        assert.deepEqual(
+          h.engine.consent.permissionsOf("tidy").map((p) => p.status),
+          ["held-back"],
+        );
+        const approval = asked.find((q) => q.kind === "approval");
+        assert.ok(approval?.kind === "approval");
+        assert.deepEqual(approval.rewrittenBy, ["tidy"]);
+        assert.equal(approval.arguments.command, "echo ran rewritten");
+      } finally {
+        await h.close();
+      }
+    });
   });
 }
