@@ -32,11 +32,13 @@ export const PROTECTED_WORKSPACE_NAMES: readonly ProtectedName[] = [
 ];
 
 /**
- * A path part as the file system may see it: case folded, and without the trailing dots and
- * spaces or `:stream` suffix that Windows drops (`.GIT.` and `.mcp.json::$DATA` name the same file).
+ * A path part as the file system may see it: case folded (after NFKC, as APFS folds `ſ` to `s`),
+ * and without the trailing dots and spaces or `:stream` suffix that Windows drops (`.GIT.` and
+ * `.mcp.json::$DATA` name the same file).
  */
 export function fileSystemName(part: string): string {
   return part
+    .normalize("NFKC")
     .replace(/:.*$/, "")
     .replace(/[. ]+$/, (tail) => (part === tail ? tail : ""))
     .toLowerCase();

@@ -213,6 +213,7 @@ describe("plugin file API", () => {
       "mcp-link.json",
       "secrets.env",
       "Secrets.Env",
+      "\u017Fecrets.env",
       path.join(base, "keys", "my.env"),
       ".claude/settings.json",
       ".claude/hooks/pre.sh",
