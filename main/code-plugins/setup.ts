@@ -118,6 +118,8 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     condition: p.manifest.condition?.source,
     once: p.manifest.once,
     override: p.manifest.override,
+    overrideHeldBack:
+      p.manifest.override && p.source === "project" && opts.flags.trustedProject !== true,
     optIn: p.manifest.optIn,
     config: pluginConfigFor(features, p),
     sdkProblem: p.sdk.status === "incompatible" ? sdkLoadError(p.name, p.manifest) : undefined,

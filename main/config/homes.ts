@@ -4,6 +4,7 @@
  */
 import { homedir } from "node:os";
 import path from "node:path";
+import { PROJECT_HOME_NAME } from "./workspace-files.ts";
 
 export interface Homes {
   /** Absolute global home; sessions live only here. */
@@ -21,8 +22,10 @@ export function resolveHomes(opts: {
 }): Homes {
   const env = opts.env ?? process.env;
   const workdir = path.resolve(opts.workdir ?? process.cwd());
-  const global = path.resolve(opts.home ?? env.ISLET_HOME ?? path.join(homedir(), ".islet"));
-  return { global, project: path.join(workdir, ".islet"), workdir };
+  const global = path.resolve(
+    opts.home ?? env.ISLET_HOME ?? path.join(homedir(), PROJECT_HOME_NAME),
+  );
+  return { global, project: path.join(workdir, PROJECT_HOME_NAME), workdir };
 }
 
 /** Both homes, lowest precedence first (global, then project); the project is skipped when it is the global home. */

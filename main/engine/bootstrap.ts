@@ -13,6 +13,7 @@ import type { ChosenBackend } from "../code-plugins/setup.ts";
 import { Engine } from "./engine.ts";
 import { ModelSource } from "./model-source.ts";
 import type { Problem } from "../host/problem.ts";
+import { WORKSPACE_ENV_FILE } from "../config/workspace-files.ts";
 
 export interface HostOptions {
   home?: string;
@@ -43,7 +44,7 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
   const homes = resolveHomes({ home: opts.home, workdir: opts.workdir, env: processEnv });
   const envFilePath = opts.envFile
     ? path.resolve(opts.envFile)
-    : path.join(homes.workdir, "secrets.env");
+    : path.join(homes.workdir, WORKSPACE_ENV_FILE);
   const envFile = loadEnvFile(envFilePath, opts.envFile !== undefined);
   // Before anything reads the project's .islet/: what it may widen depends on it.
   const trust = await resolveWorkspaceTrust({ homes, questions: opts.questions, warn: opts.warn });

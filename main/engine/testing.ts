@@ -73,6 +73,8 @@ export async function startPluginHarness(opts: {
   layout?: Record<string, string>;
   /** Who answers permission requests (default: yes for this run, as `--yes`). */
   questions?: QuestionPort;
+  /** Plugins of the workspace's own `.islet/plugins/` (name → files). */
+  projectPlugins?: Record<string, PluginFiles>;
 }): Promise<PluginHarness> {
   const root = await mkdtemp(path.join(tmpdir(), "islet-plugins-"));
   const home = path.join(root, "home");
@@ -81,6 +83,8 @@ export async function startPluginHarness(opts: {
   await mkdir(workdir, { recursive: true });
   for (const [name, files] of Object.entries(opts.plugins))
     await writePlugin(path.join(pluginsDir, opts.layout?.[name] ?? name), files);
+  for (const [name, files] of Object.entries(opts.projectPlugins ?? {}))
+    await writePlugin(path.join(workdir, ".islet", "plugins", name), files);
   for (const [name, text] of Object.entries(opts.agents ?? {})) {
     await mkdir(path.join(home, "config", "agents"), { recursive: true });
     await writeFile(path.join(home, "config", "agents", `${name}.md`), text);

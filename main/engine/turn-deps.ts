@@ -14,6 +14,7 @@ import type { ApprovalPolicy } from "../tools/approval.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { EngineOptions } from "./options.ts";
 import { savingEmit, storeSink } from "./session-sink.ts";
+import type { ConsentGate } from "../code-plugins/consent/gate.ts";
 
 /** The parts of the engine a turn reads. */
 export interface TurnSources {
@@ -24,6 +25,8 @@ export interface TurnSources {
   readonly approvals: ApprovalPolicy;
   readonly declarative: DeclarativeExtensions;
   readonly store: SessionStore;
+  /** Which plugins were granted `permissions.rewrite` for a tool. */
+  readonly consent: Pick<ConsentGate, "rewriteGranted">;
 }
 
 export function turnDeps(
@@ -50,13 +53,16 @@ export function turnDeps(
     hooks: engine.extensions.hooks,
     approve: (tool, args, signal, rewrittenBy) =>
       engine.approvals.decide(
-        tool.name,
+        tool.approvalName ?? tool.name,
         args,
         {
           // Claude Code's Notification hooks run when a person is asked.
           questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
           signal,
           rewrittenBy,
+          rewritesGranted: rewrittenBy.filter((plugin) =>
+            engine.consent.rewriteGranted(plugin, tool.name),
+          ),
         },
         tool.binding,
       ),

@@ -9,9 +9,15 @@ import type { PackPluginSummary, QuestionOf } from "./questions.ts";
 const MAX_COMMITS = 20;
 const MAX_FILES = 30;
 
+const FORMAT_LABEL: Record<PackPluginSummary["format"], string> = {
+  islet: "",
+  claude: " (Claude Code plugin)",
+  runner: " (CLI-tool runner)",
+};
+
 function pluginLines(plugins: PackPluginSummary[], onlyNew: boolean): string[] {
   return plugins.flatMap((p) => [
-    `${p.name}${p.format === "claude" ? " (Claude Code plugin)" : ""}${p.description ? ` — ${p.description}` : ""}`,
+    `${p.name}${FORMAT_LABEL[p.format]}${p.description ? ` — ${p.description}` : ""}`,
     ...(p.permissions.length
       ? p.permissions.map((i) => `    ${onlyNew ? "new: " : ""}${describePermission(i)}`)
       : onlyNew

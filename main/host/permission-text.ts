@@ -16,5 +16,9 @@ export function describePermission(item: PermissionItem): string {
       return `environment variable ${item.target} — ${item.reason}`;
     case "wasm":
       return `WebAssembly — ${item.reason}`;
+    case "override":
+      return `replaces the tool of the same name, built-in tools included (override: true) — ${item.reason}`;
+    case "rewrite":
+      return `rewrite the arguments of ${item.target} calls (they then run under its usual approval) — ${item.reason}`;
   }
 }

@@ -11,8 +11,9 @@ import { z } from "zod";
 
 /** One thing a plugin asks for, as the user reads it. */
 export const PermissionItem = z.strictObject({
-  kind: z.enum(["network", "path", "exec", "env", "wasm"]),
-  /** The host, path or variable name; "" for exec and wasm. */
+  /** `override`: its tool replaces any of the same name (pack consent lists it; not a grant). */
+  kind: z.enum(["network", "path", "exec", "env", "wasm", "rewrite", "override"]),
+  /** The host, path, variable name or (rewrite) tool pattern; "" for exec, wasm and override. */
   target: z.string(),
   write: z.boolean().optional(),
   reason: z.string(),
@@ -92,8 +93,11 @@ export const RunnerInstallQuestion = z.strictObject({
 export const PackPluginSummary = z.strictObject({
   name: z.string(),
   description: z.string(),
-  /** "islet": plugin.yaml; "claude": a Claude Code plugin (.claude-plugin/plugin.json). */
-  format: z.enum(["islet", "claude"]),
+  /**
+   * "islet": plugin.yaml; "claude": a Claude Code plugin (.claude-plugin/plugin.json); "runner":
+   * a CLI-tool runner plugin (manifest.json, or plugin.yaml with `runner:`).
+   */
+  format: z.enum(["islet", "claude", "runner"]),
   /** Install: everything it asks for. Update: only what was not granted before. */
   permissions: z.array(PermissionItem),
 });

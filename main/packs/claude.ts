@@ -10,6 +10,7 @@ import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { PermissionItem } from "../host/questions.ts";
 import { readClaudePlugin } from "../extensions/claude/plugin.ts";
+import { shellLines } from "../extensions/markdown/expand.ts";
 import { itemKey } from "../code-plugins/consent/requests.ts";
 import { isInside } from "../code-plugins/loader/origin-scope.ts";
 import { isSkippedFolder, MANIFEST_NAME } from "../code-plugins/loader/walk.ts";
@@ -20,7 +21,7 @@ export interface ClaudePlugin {
   name: string;
   dir: string;
   description: string;
-  /** What it would run: hook commands, MCP servers, bin/ executables. */
+  /** What it would run: hook commands, MCP servers, bin/ executables, commands' shell lines. */
   items: PermissionItem[];
 }
 
@@ -72,8 +73,9 @@ async function varsMentioned(dir: string): Promise<string[]> {
 /**
  * What a Claude Code plugin would run on this machine, for the consent question: read by the
  * runtime's own reader (main/extensions/claude/), so every hook it would run (hooks/hooks.json,
- * the files and inline hooks plugin.json names) and every MCP server it would start or connect to
- * (.mcp.json, plugin.json's mcpServers) is listed, each command with its arguments. `${VAR}`s stay
+ * the files and inline hooks plugin.json names), every MCP server it would start or connect to
+ * (.mcp.json, plugin.json's mcpServers) and every shell line of its commands and skills is
+ * listed, each command with its arguments. `${VAR}`s stay
  * as written (this machine's values, tokens included, are not put into the question or the grants),
  * and the plugin's folder shows as `${CLAUDE_PLUGIN_ROOT}`, the same before and after install.
  */
@@ -101,6 +103,21 @@ async function whatItRuns(dir: string, label: string): Promise<PermissionItem[]>
         kind: "network",
         target: asWritten(spec.url),
         reason: `MCP server ${spec.name}: its tools are called at this address`,
+      });
+  // A command's or skill's !`cmd` lines run when it is used (each asking like Bash).
+  for (const c of plugin.commands)
+    for (const line of shellLines(c.body))
+      add({
+        kind: "exec",
+        target: asWritten(line),
+        reason: `command /${c.name} runs this shell line when used`,
+      });
+  for (const s of plugin.skills)
+    for (const line of shellLines(s.body))
+      add({
+        kind: "exec",
+        target: asWritten(line),
+        reason: `skill ${s.name} runs this shell line when used`,
       });
   try {
     if ((await stat(path.join(dir, "bin"))).isDirectory())

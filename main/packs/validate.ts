@@ -13,6 +13,7 @@ import { discoverPlugins, type Discovery } from "../code-plugins/loader/discover
 import type { PluginManifest } from "../code-plugins/loader/manifest.ts";
 import { isInside } from "../code-plugins/loader/origin-scope.ts";
 import { findClaudePlugins, type ClaudePlugin } from "./claude.ts";
+import { findRunners, type PackRunner } from "./runners.ts";
 import { PackError, type PackScope } from "./types.ts";
 import type { Problem } from "../host/problem.ts";
 
@@ -22,13 +23,13 @@ export interface StagedPlugin {
   rel: string;
   /** Absolute folder in staging. */
   dir: string;
-  format: "islet" | "claude";
+  format: "islet" | "claude" | "runner";
   description: string;
   /** False for `disabled: true` (installed, not loaded, not built, not asked about). */
   enabled: boolean;
   entry?: string;
   manifest?: PluginManifest;
-  /** What it asks for (Islet) or would run (Claude Code). */
+  /** What it asks for (Islet, its tool override included) or would run (Claude Code, runners). */
   items: PermissionItem[];
 }
 
@@ -38,6 +39,13 @@ export interface StagedPack {
   scope: string;
   plugins: StagedPlugin[];
 }
+
+/** `override: true`: the plugin's tool answers for any tool of its name, Read or Bash included. */
+const OVERRIDE_ITEM: PermissionItem = {
+  kind: "override",
+  target: "",
+  reason: "its tool answers the model instead of the one it replaces",
+};
 
 /** Replaces the staging folder in a message with the pack's name. */
 export function relabel(message: string, root: string, label: string): string {
@@ -124,15 +132,18 @@ export async function validateStaged(opts: {
 }): Promise<StagedPack> {
   const { root, label } = opts;
   const scope = await scopeFolder(root, opts.subpath, opts.where);
-  // Three walks of the tree at once; the symlink check's verdict comes first.
-  const [links, discovered, claudeFound] = await Promise.allSettled([
+  // Four walks of the tree at once; the symlink check's verdict comes first.
+  const [links, discovered, claudeFound, runnersFound] = await Promise.allSettled([
     checkSymlinks(root, label),
     discoverPlugins({ dirs: [{ dir: scope, home: scope, source: opts.scope }] }),
     findClaudePlugins(scope, label, (w) => opts.warn(relabelProblem(w, root, label))),
+    findRunners(scope, (text) => relabel(text, root, label)),
   ]);
-  for (const r of [links, discovered, claudeFound]) if (r.status === "rejected") throw r.reason;
+  for (const r of [links, discovered, claudeFound, runnersFound])
+    if (r.status === "rejected") throw r.reason;
   const found = (discovered as PromiseFulfilledResult<Discovery>).value;
   const claude = (claudeFound as PromiseFulfilledResult<ClaudePlugin[]>).value;
+  const runners = (runnersFound as PromiseFulfilledResult<PackRunner[]>).value;
   if (found.errors.length > 0) throw new PackError(relabelProblem(found.errors[0], root, label));
   for (const w of found.warnings) opts.warn(relabelProblem(w, root, label));
   const rel = (dir: string) => path.relative(root, dir).split(path.sep).join("/");
@@ -145,7 +156,12 @@ export async function validateStaged(opts: {
     enabled: p.status === "enabled",
     entry: p.entry,
     manifest: p.manifest,
-    items: p.status === "enabled" ? requestedItems(p.manifest) : [],
+    items:
+      p.status !== "enabled"
+        ? []
+        : p.manifest.override
+          ? [...requestedItems(p.manifest), OVERRIDE_ITEM]
+          : requestedItems(p.manifest),
   }));
   for (const c of claude)
     plugins.push({
@@ -156,6 +172,16 @@ export async function validateStaged(opts: {
       description: c.description,
       enabled: true,
       items: c.items,
+    });
+  for (const r of runners)
+    plugins.push({
+      name: r.name,
+      rel: rel(r.dir),
+      dir: r.dir,
+      format: "runner",
+      description: r.description,
+      enabled: true,
+      items: r.items,
     });
   if (plugins.length === 0)
     throw new PackError(

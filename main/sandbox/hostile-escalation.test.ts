@@ -86,6 +86,14 @@ permissions:
         path.join(home, "grants.json"),
         path.join(home, "trust.json"),
         path.join(home, "config", "features", "plugins.yaml"),
+        // What Islet reads once the folder is trusted, and what it runs under: an MCP server's
+        // command, the env file, Claude Code's hooks; spelt the ways a check might miss.
+        ".mcp.json",
+        "./.MCP.json",
+        ".git/../.mcp.json",
+        "secrets.env",
+        ".claude/settings.json",
+        ".Claude/hooks/x.sh",
       ];
       const m = await loadPlugin(
         backend,
@@ -108,7 +116,12 @@ permissions:
       };
       out.forEach((line, i) => assert.match(line, /never writable by plugins/, targets[i]));
       assert.match(secrets, /env files hold API keys/);
-      for (const t of targets.slice(0, 3)) assert.equal(existsSync(path.join(workdir, t)), false);
+      for (const t of targets.filter((t) => !path.isAbsolute(t)))
+        assert.equal(existsSync(path.join(workdir, t)), t === "secrets.env", t);
+      assert.equal(
+        readFileSync(path.join(workdir, "secrets.env"), "utf8"),
+        "OPENAI_API_KEY=sk-user\n",
+      );
       assert.equal(
         readFileSync(path.join(pluginDir, "plugin.yaml"), "utf8"),
         "description: helpful\n",

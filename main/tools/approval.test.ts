@@ -219,6 +219,32 @@ test("arguments a plugin rewrote are confirmed by a person: not by --yes, not by
   }
 });
 
+test("a rewrite by plugins granted permissions.rewrite follows the tool's usual rule; one ungranted rewriter still needs a person", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project" });
+    const args = { command: "npm test -- --color" };
+    const granted = { rewrittenBy: ["tidy"], rewritesGranted: ["tidy"] };
+    const yes = await policy.decide("Bash", args, { questions: YES_FOR_THIS_RUN, ...granted });
+    assert.equal(yes.allowed, true, "--yes approves it like any Bash call");
+    assert.equal((await policy.decide("Bash", args, granted)).allowed, false, "no one to ask");
+    await policy.remember("Bash", "allow");
+    assert.equal((await policy.decide("Bash", args, granted)).allowed, true, "a remembered always");
+    const mixed = await policy.decide("Bash", args, {
+      questions: YES_FOR_THIS_RUN,
+      rewrittenBy: ["tidy", "sneaky"],
+      rewritesGranted: ["tidy"],
+    });
+    assert.equal(mixed.allowed, false);
+    assert.match(
+      mixed.reason ?? "",
+      /rewritten by plugin tidy, sneaky; such a call needs a person's/,
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test("defaults come from the tools: what each declares, an override keeping the one it replaces", async () => {
   const ws = await tempWorkspace();
   try {

@@ -27,6 +27,8 @@ export interface ApprovalAsker {
   signal?: AbortSignal;
   /** Plugins whose BeforeToolExecution hooks rewrote the model's arguments into `args`. */
   rewrittenBy?: readonly string[];
+  /** Of those, the ones granted `permissions.rewrite` for this tool: their rewrites need no person. */
+  rewritesGranted?: readonly string[];
 }
 
 export interface ApprovalDecision {
@@ -116,8 +118,11 @@ export class ApprovalPolicy {
     const rewrittenBy = asker.rewrittenBy ?? [];
     // A plugin that rewrites a Bash command or a Write path would otherwise run what it likes
     // under the user's "always" or --yes: for a tool that asks by default, a person confirms
-    // these exact arguments, knowing who rewrote them.
-    const needsPerson = rewrittenBy.length > 0 && this.defaultRule(toolName) !== "allow";
+    // these exact arguments, knowing who rewrote them, unless each rewriter was granted it.
+    const granted = asker.rewritesGranted ?? [];
+    const needsPerson =
+      rewrittenBy.some((plugin) => !granted.includes(plugin)) &&
+      this.defaultRule(toolName) !== "allow";
     if (rule === "allow" && !needsPerson) return { allowed: true };
     if (rule === "deny") {
       return {
@@ -128,7 +133,7 @@ export class ApprovalPolicy {
     if (needsPerson && (!asker.questions || asker.questions.automatic)) {
       return {
         allowed: false,
-        reason: `${toolName} arguments were rewritten by plugin ${rewrittenBy.join(", ")}; such a call needs a person's confirmation (at a terminal or in the app), which --yes does not give`,
+        reason: `${toolName} arguments were rewritten by plugin ${rewrittenBy.join(", ")}; such a call needs a person's confirmation (at a terminal or in the app), which --yes does not give, unless the plugin's permissions.rewrite names ${toolName} and was granted`,
       };
     }
     if (!asker.questions) {

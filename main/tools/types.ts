@@ -94,6 +94,11 @@ export interface Tool {
   readonly parallel: boolean;
   /** Replaces an already registered tool of the same name instead of being a conflict. */
   readonly override?: boolean;
+  /**
+   * The name its approval rule is looked up and remembered under, when not its own: a plugin's
+   * override of a built-in must not ride on the built-in's rule.
+   */
+  readonly approvalName?: string;
   /** Hidden unless an enabled list names it exactly (wildcards do not enable it). */
   readonly optIn?: boolean;
   /**

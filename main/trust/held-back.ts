@@ -1,6 +1,6 @@
 /**
  * What a project's own `.islet/` would widen if the folder were trusted (SPEC §6): unsafe mode,
- * the permission requests of its plugins, its model providers (which could send the user's API
+ * the permission requests of its plugins, their tool overrides, its model providers (which could send the user's API
  * keys elsewhere), its shell hooks, MCP servers and CLI-tool runners (runner plugins and runner
  * configs, main/extensions/runners/), and its commands, skills, agents and output styles. One line each, for the
  * trust question and the notice of what was held back.
@@ -16,6 +16,7 @@ import {
   loadPluginFeatures,
   loadPlugins,
 } from "../code-plugins/loader/index.ts";
+import { PROJECT_MCP_FILE } from "../config/workspace-files.ts";
 
 /**
  * Folders of the project home whose contents run commands, reach servers or widen a turn: slash
@@ -49,6 +50,12 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
     .filter((p) => p.source === "project" && requestedItems(p.manifest).length > 0)
     .map((p) => p.name);
   if (asking.length > 0) lines.push(`permissions asked by project plugins ${asking.join(", ")}`);
+  // An override answers the model's Read or Bash with the repository's own code.
+  const overriding = load.plugins
+    .filter((p) => p.source === "project" && p.manifest.override)
+    .map((p) => p.name);
+  if (overriding.length > 0)
+    lines.push(`tool overrides (override: true) of project plugins ${overriding.join(", ")}`);
   for (const { dir, what } of RUNNING_CONFIG) {
     const full = path.join(homes.project, ...dir);
     const entries = await readdir(full).catch(() => []);
@@ -65,7 +72,7 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
       );
   }
   // Claude Code's project MCP servers: each one starts a program or reaches a server.
-  const mcpJson = path.join(homes.workdir, ".mcp.json");
+  const mcpJson = path.join(homes.workdir, PROJECT_MCP_FILE);
   if (
     await readFile(mcpJson).then(
       () => true,

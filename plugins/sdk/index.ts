@@ -199,7 +199,12 @@ export interface Result {
 }
 
 export interface BeforeToolResult extends Result {
-  /** Replaces the tool arguments (re-validated against the tool's schema). */
+  /**
+   * Replaces the tool arguments (re-validated against the tool's schema). For a tool that asks
+   * before it runs (Bash, Write, Patch, plugin and MCP tools) a person confirms each rewritten
+   * call, unless plugin.yaml asks for `permissions: { rewrite: [{ tool: "Bash", reason: "…" }] }`
+   * and the user granted it: the call then follows the tool's usual approval.
+   */
   arguments?: Record<string, unknown>;
   block?: boolean;
 }

@@ -179,6 +179,80 @@ describe("plugin file API", () => {
     await greedy.writeFile(path.join(dataDir, "state.json"), "{}");
   });
 
+  test("no grant writes what Islet runs or reads as configuration, whatever the path's spelling", async () => {
+    // A workspace write grant would otherwise plant `.mcp.json` (its command runs once the folder
+    // is trusted), `secrets.env` (the environment of every server and hook) or Claude Code's hooks.
+    mkdirSync(path.join(workdir, "docs"), { recursive: true });
+    symlinkSync(workdir, path.join(workdir, "docs", "up"));
+    symlinkSync(path.join(workdir, ".mcp.json"), path.join(workdir, "mcp-link.json"));
+    const planter = new PluginFiles({
+      plugin: "planter",
+      workdir,
+      pluginDir,
+      dataDir,
+      protected: {
+        globalHome: home,
+        pluginDirs: [],
+        secretFiles: [path.join(base, "keys", "my.env")],
+      },
+      grants: [
+        { path: ".", write: true, reason: "the workspace" },
+        { path: path.join(base, "keys"), write: true, reason: "a folder holding the env file" },
+      ],
+    });
+    const attempts = [
+      ".mcp.json",
+      "./.mcp.json",
+      "sub/../.mcp.json",
+      "sub/dir/../../.mcp.json",
+      path.join(workdir, ".mcp.json"),
+      ".MCP.JSON",
+      ".mcp.json.",
+      ".mcp.json::$DATA",
+      "docs/up/.mcp.json",
+      "mcp-link.json",
+      "secrets.env",
+      "Secrets.Env",
+      "\u017Fecrets.env",
+      path.join(base, "keys", "my.env"),
+      ".claude/settings.json",
+      ".claude/hooks/pre.sh",
+      ".Claude/commands/x.md",
+      ".claude/agents/a.md",
+      ".claude/skills/s/SKILL.md",
+      ".islet/config/mcp/spy.yaml",
+      ".ISLET/config/hooks/h.json",
+      ".islet./config/runner-configs.json",
+      ".islet/plugins/x/plugin.yaml",
+      ".Git/hooks/pre-commit",
+      "sub/.claude/settings.local.json",
+    ];
+    // A dangling link to `.mcp.json` is refused as a link (writes never follow links).
+    const refused = /never writable by plugins|symbolic link to a missing target/;
+    for (const p of attempts) {
+      await assert.rejects(planter.writeFile(p, "{}"), refused, p);
+      await assert.rejects(planter.appendFile(p, "{}"), refused, p);
+    }
+    // A folder first, then a file inside it: the folder's name is refused either way.
+    await assert.rejects(planter.writeFile(".claude/", "x"), /never writable by plugins/);
+    await assert.rejects(planter.writeFile(".mcp.json/", "x"), /never writable by plugins/);
+    for (const p of [".mcp.json", "secrets.env", ".claude", ".islet", ".MCP.JSON", "Secrets.Env"])
+      assert.equal(existsSync(path.join(workdir, p)), false, p);
+    assert.equal(existsSync(path.join(base, "keys", "my.env")), false);
+    const refusal = await planter.writeFile(".mcp.json", "{}").then(
+      () => "",
+      (err: Error) => err.message,
+    );
+    assert.equal(
+      refusal,
+      "plugin planter cannot write .mcp.json: .mcp.json is never writable by plugins (it holds MCP servers Islet starts)",
+    );
+    // Names that only look alike are ordinary files.
+    await planter.writeFile("notes/mcp.json", "{}");
+    await planter.writeFile("claude.md", "x");
+    await planter.writeFile(path.join(base, "keys", "other.txt"), "x");
+  });
+
   test("the global home and env files are not readable; the plugin's own folder is", async () => {
     mkdirSync(path.join(home, "sessions"), { recursive: true });
     writeFileSync(path.join(home, "sessions", "s.jsonl"), "{}");

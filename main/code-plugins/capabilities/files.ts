@@ -6,16 +6,19 @@
  * - the plugin's data folder (under the global home): read-write;
  * - the plugin's *granted* `permissions.paths` (read-only unless `write: true`).
  *
- * Whatever the grants say, a write never reaches `.islet/` or `.git/` (anywhere), the global home
- * (but for the data folder) or any plugins folder (the plugin's own included): those are how a
- * plugin would widen its own rights or run commands on the user's next git commit. Reads of the
- * global home (sessions, grants, other plugins' data) and of the env files (API keys) are refused
- * too. Errors are one line the plugin author can act on.
+ * Whatever the grants say, a write never reaches a name something reads as configuration or runs
+ * (`.islet/`, `.mcp.json`, `secrets.env`, `.git/`, `.claude/`: PROTECTED_WORKSPACE_NAMES, anywhere
+ * in the path, in any case), the env files in use, the global home (but for the data folder) or
+ * any plugins folder (the plugin's own included): those are how a plugin would widen its own
+ * rights, start a program once the folder is trusted, or run commands on the user's next git
+ * commit. Reads of the global home (sessions, grants, other plugins' data) and of the env files
+ * (API keys) are refused too. Errors are one line the plugin author can act on.
  */
 import { constants } from "node:fs";
 import { lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { protectedName } from "../../config/workspace-files.ts";
 import type { PathPermission } from "./permissions.ts";
 
 export interface FileRoot {
@@ -31,12 +34,9 @@ export interface ProtectedPaths {
   globalHome: string;
   /** Every plugins folder: no writes. */
   pluginDirs: readonly string[];
-  /** Env files holding API keys (secrets.env, --env-file): no reads. */
+  /** Env files holding API keys (secrets.env, --env-file): no reads, no writes. */
   secretFiles: readonly string[];
 }
-
-/** Folder names that are never writable by a plugin, wherever they appear in a path. */
-export const PROTECTED_FOLDER_NAMES: readonly string[] = [".islet", ".git"];
 
 export interface FileLimits {
   /** Largest file readFile returns, and largest content writeFile/appendFile accept (bytes). */
@@ -320,10 +320,12 @@ function protectedReason(real: string, access: Access, places: Places): string |
       return "Islet's global home (sessions, grants, other plugins) is not readable by plugins";
     return null;
   }
-  const names = fold(real).split(path.sep);
-  for (const name of PROTECTED_FOLDER_NAMES)
-    if (names.includes(name))
-      return `${name}/ is never writable by plugins (it holds ${name === ".git" ? "git hooks and history" : "Islet's configuration and plugins"})`;
+  for (const part of real.split(path.sep)) {
+    const hit = protectedName(part);
+    if (hit) return `${hit.name} is never writable by plugins (it holds ${hit.holds})`;
+  }
+  if (places.secretFiles.includes(fold(real)))
+    return "env files hold API keys and are never writable by plugins";
   if (places.pluginDirs.some((dir) => isInside(real, dir)))
     return "plugin folders are never writable by plugins (use fs.dataDir for the plugin's own data)";
   if (isInside(real, places.home))

@@ -44,12 +44,27 @@ export const envPermissionSchema = z.strictObject({
   reason,
 });
 
+/**
+ * Rewriting the arguments of a tool that asks (Bash, Write, plugin and MCP tools) in
+ * `beforeToolExecution`. Granted, the rewritten call follows the tool's usual approval; without
+ * it a person confirms every such call.
+ */
+export const rewritePermissionSchema = z.strictObject({
+  /** A tool name, or a pattern where `*` matches any run of characters (`mcp__*`). */
+  tool: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_*.:-]+$/, 'rewrite tool must be a tool name or a pattern like "mcp__*"'),
+  reason,
+});
+
 export const pluginPermissionsSchema = z.strictObject({
   network: z.array(networkPermissionSchema).optional(),
   paths: z.array(pathPermissionSchema).optional(),
   exec: execPermissionSchema.optional(),
   wasm: wasmPermissionSchema.optional(),
   env: z.array(envPermissionSchema).optional(),
+  rewrite: z.array(rewritePermissionSchema).optional(),
 });
 
 export type NetworkPermission = z.infer<typeof networkPermissionSchema>;
@@ -57,6 +72,7 @@ export type PathPermission = z.infer<typeof pathPermissionSchema>;
 export type ExecPermission = z.infer<typeof execPermissionSchema>;
 export type WasmPermission = z.infer<typeof wasmPermissionSchema>;
 export type EnvPermission = z.infer<typeof envPermissionSchema>;
+export type RewritePermission = z.infer<typeof rewritePermissionSchema>;
 export type PluginPermissions = z.infer<typeof pluginPermissionsSchema>;
 
 /** No permissions beyond the defaults (workspace and own folder, no network, no exec, no wasm). */

@@ -14,7 +14,7 @@ import {
   type PermissionState,
   type QuestionPort,
 } from "../../host/questions.ts";
-import type { DiscoveredPlugin } from "../loader/discover.ts";
+import { matchesPattern, type DiscoveredPlugin } from "../loader/discover.ts";
 import { GrantStore, grantKey } from "./grants.ts";
 import {
   effectiveRights,
@@ -126,6 +126,19 @@ export class ConsentGate {
   /** An on-demand plugin was activated: the next decide() asks about its requests. */
   want(plugin: string): void {
     this.#wanted.add(plugin);
+  }
+
+  /**
+   * Whether the plugin may rewrite `tool`'s arguments without a person confirming each call:
+   * its `permissions.rewrite` names the tool and was granted (for good, or this run by --yes).
+   */
+  rewriteGranted(plugin: string, tool: string): boolean {
+    return this.permissionsOf(plugin).some(
+      (st) =>
+        st.kind === "rewrite" &&
+        (st.status === "granted" || st.status === "granted-once") &&
+        matchesPattern(tool, st.target),
+    );
   }
 
   /** What the plugin asks for and where each request stands (empty: it asks for nothing). */

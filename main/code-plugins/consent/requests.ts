@@ -1,6 +1,7 @@
 /**
  * What a plugin asks for, as a flat list the user reads and the grant store records (SPEC §6):
- * network hosts, paths (read or write), exec, environment variables, WebAssembly, and the shell
+ * network hosts, paths (read or write), exec, environment variables, WebAssembly, tool argument
+ * rewrites, and the shell
  * commands of `bash:` conditions (which run a command on every hook call, so they ask like exec).
  * Then, from what the user granted, the rights the plugin's sandbox actually gets.
  */
@@ -43,6 +44,8 @@ export function requestedItems(manifest: PluginManifest): PermissionItem[] {
     if (!env.has(name)) env.set(name, "listed in env: (no reason given)");
   for (const [name, reason] of env) items.push({ kind: "env", target: name, reason });
   if (p.wasm) items.push({ kind: "wasm", target: "", reason: p.wasm.reason });
+  for (const r of p.rewrite ?? [])
+    items.push({ kind: "rewrite", target: r.tool, reason: r.reason });
   return dedupe(items);
 }
 

@@ -106,7 +106,7 @@ describe("discoverPlugins", () => {
     );
   });
 
-  it("duplicates are an error naming both paths, across depths and homes", async () => {
+  it("duplicates are an error naming both paths, across depths; a global plugin wins over a project one", async () => {
     t.write({
       ...pluginFiles("g/plugins/a/same"),
       ...pluginFiles("g/plugins/b/deeper/same"),
@@ -116,12 +116,15 @@ describe("discoverPlugins", () => {
     });
     const { plugins, errors } = await discover({ dirs: [globalDir(), projectDir()] });
     assert.deepEqual(
-      plugins.map((p) => p.name),
-      ["unique"],
+      plugins.map((p) => [p.name, p.source]),
+      [
+        ["twin", "global"],
+        ["unique", "project"],
+      ],
     );
     assert.deepEqual(errors.map(problemText), [
       `duplicate plugin name "same": ${t.path("g/plugins/a/same")} and ${t.path("g/plugins/b/deeper/same")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
-      `duplicate plugin name "twin": ${t.path("g/plugins/named")} and ${t.path("w/.islet/plugins/twin")} (rename one with name: in its plugin.yaml, or set disabled: true)`,
+      `plugin "twin" not loaded: the global plugin ${t.path("g/plugins/named")} has this name, and a workspace plugin cannot replace a global one (rename it with name: in its plugin.yaml)`,
     ]);
     assert.equal(errors[1].file, t.path("w/.islet/plugins/twin/plugin.yaml"));
   });
@@ -337,5 +340,29 @@ describe("loadPlugins", () => {
     });
     const off = await loadPlugins(homes, { withoutPlugins: true });
     assert.deepEqual(off.plugins, []);
+  });
+
+  it("an untrusted project's include/exclude narrow its own plugins, never the user's global ones", async () => {
+    t.write({
+      ...pluginFiles("g/plugins/guard"),
+      ...pluginFiles("w/.islet/plugins/helper"),
+      ...pluginFiles("w/.islet/plugins/noisy"),
+      "w/.islet/config/features/plugins.yaml":
+        "plugins:\n  include: [helper, noisy]\n  exclude: [guard, noisy]\n",
+    });
+    const homes = resolveHomes({ home: t.path("g"), workdir: t.path("w"), env: {} });
+    const status = async (trustedProject: boolean) =>
+      (await loadPlugins(homes, { trustedProject })).plugins.map((p) => [p.name, p.status]);
+    assert.deepEqual(await status(false), [
+      ["guard", "enabled"],
+      ["helper", "enabled"],
+      ["noisy", "excluded"],
+    ]);
+    // Trusted, the folder's features file is the user's own choice, for every plugin.
+    assert.deepEqual(await status(true), [
+      ["guard", "excluded"],
+      ["helper", "enabled"],
+      ["noisy", "excluded"],
+    ]);
   });
 });

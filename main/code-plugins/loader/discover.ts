@@ -1,6 +1,7 @@
 /**
  * Plugin discovery (seed 000, SPEC §6): every plugin folder under each home's plugins dir, its
- * validated manifest and entry module, include/exclude, and duplicate names as load errors.
+ * validated manifest and entry module, include/exclude, and duplicate names as load errors (a
+ * global plugin wins over a project one of its name).
  * The list is sorted by name: alphabetical order is the hook execution order.
  */
 import { statSync } from "node:fs";
@@ -47,6 +48,8 @@ export interface DiscoverOptions {
   dirs: PluginDir[];
   include?: string[];
   exclude?: string[];
+  /** What selects the global home's plugins, when not include/exclude (features.globalSelection). */
+  globalSelection?: { include: string[]; exclude: string[] };
   /** `--without-plugins`: nothing is read at all. */
   withoutPlugins?: boolean;
   hostSdk?: string;
@@ -115,9 +118,11 @@ async function readPlugin(
   const manifestFile = path.join(folder, MANIFEST_NAME);
   const read = await readManifest(manifestFile, manifestText);
   const leaf = path.basename(folder);
+  const { include, exclude } =
+    where.source === "global" && opts.globalSelection ? opts.globalSelection : opts;
   if (!read.ok) {
     const name = read.partial.name ?? leaf;
-    const skipped = read.partial.disabled === true || !isSelected(name, opts.include, opts.exclude);
+    const skipped = read.partial.disabled === true || !isSelected(name, include, exclude);
     if (skipped)
       out.warnings.push(
         ...read.errors.map((e) => ({ ...e, title: `${e.title} (plugin skipped)` })),
@@ -130,7 +135,7 @@ async function readPlugin(
   const name = manifest.name ?? leaf;
   let status: PluginStatus = manifest.disabled
     ? "disabled"
-    : isSelected(name, opts.include, opts.exclude)
+    : isSelected(name, include, exclude)
       ? "enabled"
       : "excluded";
   const found = findEntry(folder, manifest, manifestFile);
@@ -158,7 +163,11 @@ async function readPlugin(
   });
 }
 
-/** Duplicate names among plugins that would load: both are dropped, one error names both paths. */
+/**
+ * Duplicate names among plugins that would load. A global plugin always wins over a project one
+ * of its name: a repository must not unload (or stand in for) the user's own guard plugins by
+ * naming a plugin like them. Duplicates within one home are both dropped, one error naming both.
+ */
 function dropDuplicates(out: Discovery): void {
   const byName = new Map<string, DiscoveredPlugin[]>();
   for (const p of out.plugins) {
@@ -166,8 +175,23 @@ function dropDuplicates(out: Discovery): void {
     byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
   }
   const dropped = new Set<DiscoveredPlugin>();
-  for (const [name, group] of byName) {
-    if (group.length < 2) continue;
+  for (const [name, all] of byName) {
+    if (all.length < 2) continue;
+    const globals = all.filter((p) => p.source === "global");
+    let group = all;
+    if (globals.length > 0) {
+      for (const other of all.filter((p) => p.source !== "global")) {
+        out.errors.push(
+          problemIn(
+            other.manifestFile,
+            `plugin "${name}" not loaded: the global plugin ${globals[0].dir} has this name, and a workspace plugin cannot replace a global one (rename it with name: in its plugin.yaml)`,
+          ),
+        );
+        dropped.add(other);
+      }
+      group = globals;
+      if (group.length < 2) continue;
+    }
     const [first, ...rest] = group;
     for (const other of rest) {
       out.errors.push(

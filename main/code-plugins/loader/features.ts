@@ -59,12 +59,27 @@ export interface PluginFeatures {
   unsafe: boolean;
   include: string[];
   exclude: string[];
+  /**
+   * What selects the global home's plugins: include/exclude as above, but without an untrusted
+   * project's own lists (a repository must not unload the user's plugins).
+   */
+  globalSelection: PluginSelection;
   /** "auto" when nobody chose: the host picks (isolated-vm where proven safe, else quickjs). */
   runtime: PluginRuntimeName | "auto";
   /** Who chose `runtime`: the features file that set it, "--plugin-runtime", or null (nobody). */
   runtimeSource: string | null;
   config: PluginConfigLayers;
   withoutPlugins: boolean;
+}
+
+export interface PluginSelection {
+  include: string[];
+  exclude: string[];
+}
+
+/** The include/exclude lists that apply to the plugins of one home. */
+export function selectionFor(features: PluginFeatures, source: HomeSource): PluginSelection {
+  return source === "global" ? features.globalSelection : features;
 }
 
 export interface PluginFlags {
@@ -172,25 +187,27 @@ function resolveDir(home: string, dir: string | undefined): string {
 
 /** Merges home layers (lowest precedence first) into the effective settings. */
 export function mergeFeatures(
-  layers: { home: string; source: HomeSource; layer: FeaturesLayer }[],
+  layers: { home: string; source: HomeSource; layer: FeaturesLayer; untrusted?: boolean }[],
 ): PluginFeatures {
   const out: PluginFeatures = {
     dirs: [],
     unsafe: false,
     include: [],
     exclude: [],
+    globalSelection: { include: [], exclude: [] },
     runtime: "auto",
     runtimeSource: null,
     config: { global: {}, local: {} },
     withoutPlugins: false,
   };
-  for (const { home, source, layer } of layers) {
+  for (const { home, source, layer, untrusted } of layers) {
     const dir = resolveDir(home, layer.dir);
     // Two homes may name the same folder; scanning it twice would report every plugin as a duplicate.
     if (!out.dirs.some((d) => d.dir === dir)) out.dirs.push({ dir, home, source });
     if (layer.unsafe !== undefined) out.unsafe = layer.unsafe;
     if (layer.include !== undefined) out.include = layer.include;
     if (layer.exclude !== undefined) out.exclude = layer.exclude;
+    if (!untrusted) out.globalSelection = { include: out.include, exclude: out.exclude };
     if (layer.runtime !== undefined) {
       out.runtime = layer.runtime;
       out.runtimeSource = `plugins.runtime in ${featuresFile(home)}`;
@@ -252,8 +269,8 @@ export async function loadPluginFeatures(
     homeList.map((home, i) => {
       const source: HomeSource = home === homes.global ? "global" : "project";
       const { unsafe: _held, ...narrowing } = reads[i].layer;
-      const layer = source === "project" && !flags.trustedProject ? narrowing : reads[i].layer;
-      return { home, source, layer };
+      const untrusted = source === "project" && !flags.trustedProject;
+      return { home, source, layer: untrusted ? narrowing : reads[i].layer, untrusted };
     }),
   );
   const flagged = applyPluginFlags(merged, flags);

@@ -34,6 +34,7 @@ export async function loadPlugins(homes: Homes, flags: PluginFlags = {}): Promis
     dirs: f.features.dirs,
     include: f.features.include,
     exclude: f.features.exclude,
+    globalSelection: f.features.globalSelection,
     withoutPlugins: f.features.withoutPlugins,
   });
   return {

@@ -1,6 +1,7 @@
 /** A plugin's tool as an engine Tool: schema → JSON Schema (checked with ajv), execute and paths in the sandbox. */
 import { Ajv, type ErrorObject } from "ajv";
 import type { JsonSchema } from "../../providers/types.ts";
+import type { Problem } from "../../host/problem.ts";
 import { ToolError, type Tool, type ToolContext, type Validation } from "../../tools/types.ts";
 import type { Context, ToolParameters, ToolPaths } from "../../../plugins/sdk/index.ts";
 import { PluginCallError, type LoadedPlugin, type PluginToolExports } from "./loaded-plugin.ts";
@@ -41,7 +42,7 @@ export type ContextFallback = () => Context;
 export function pluginTool(
   getPlugin: () => LoadedPlugin,
   exp: PluginToolExports,
-  manifest: { override: boolean; optIn: boolean; config: Record<string, unknown> },
+  manifest: { name: string; override: boolean; optIn: boolean; config: Record<string, unknown> },
   fallbackContext: ContextFallback,
 ): Tool {
   const parameters = toJsonSchema(exp.schema.parameters);
@@ -62,6 +63,11 @@ export function pluginTool(
     source: "plugin",
     parallel: exp.parallel,
     override: manifest.override,
+    // A replaced built-in's rule ("allow" for Read, a remembered "always" for Bash) would let the
+    // plugin's own code run unasked: the override asks for itself, under its own name.
+    ...(manifest.override
+      ? { approvalName: `${exp.schema.name} (override by plugin ${manifest.name})` }
+      : {}),
     optIn: manifest.optIn,
     validate(args: unknown): Validation {
       if (args === null || typeof args !== "object" || Array.isArray(args))
@@ -90,4 +96,17 @@ export function pluginTool(
     };
   }
   return tool;
+}
+
+/** The line for a tool override held back because its project folder is not trusted. */
+export function overrideHeldBack(
+  spec: { name: string; manifestFile: string },
+  tool: string,
+): Problem {
+  return {
+    source: spec.name,
+    file: spec.manifestFile,
+    title: `tool override ${tool} of project plugin ${spec.name} held back: this folder is not trusted`,
+    cause: `the ${tool} already there serves; \`islet trust add\` trusts the folder`,
+  };
 }

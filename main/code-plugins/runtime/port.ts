@@ -22,6 +22,11 @@ export interface PluginSpec {
   condition: string | undefined;
   once: boolean;
   override: boolean;
+  /**
+   * `override: true` in a project plugin of a folder not trusted: its tool may not replace one
+   * already there (a repository answering the model's Read with its own text).
+   */
+  overrideHeldBack?: boolean;
   optIn: boolean;
   /** Merged plugin.yaml → config.global → config.local.<name>. */
   config: Record<string, unknown>;

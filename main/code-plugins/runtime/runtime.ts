@@ -16,9 +16,9 @@ import { OnceTracker, pluginHandler, type ConditionCheck } from "./handlers.ts";
 import { KnownNames } from "./known-names.ts";
 import { firstLine, type LoadedPlugin } from "./loaded-plugin.ts";
 import { OnDemandPlugins } from "./on-demand.ts";
-import { pluginCommand } from "./plugin-command.ts";
 import { mapConcurrent } from "./map-concurrent.ts";
-import { pluginTool, type ContextFallback } from "./plugin-tool.ts";
+import type { ContextFallback } from "./plugin-tool.ts";
+import { contribute, globalFirst } from "./contribute.ts";
 import type { PluginPort, PluginSpec } from "./port.ts";
 import { formatProblem, type Problem } from "../../host/problem.ts";
 
@@ -120,12 +120,14 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     for (const p of this.problems) this.opts.warn(p);
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
-    // Builds overlap (esbuild runs in its own process, file reads are async); installs keep the
-    // alphabetical order so tool-name conflicts resolve the same way every time.
+    // Builds overlap (esbuild runs in its own process, file reads are async); installs keep one
+    // order (global, then alphabetical) so tool-name conflicts resolve the same way every time.
     const built = await mapConcurrent(plugins, LOAD_CONCURRENCY, (spec) =>
       buildPlugin(spec, this.port),
     );
-    for (const [i, spec] of plugins.entries()) await this.install(spec, built[i], false);
+    // Global plugins first: what they provide stays theirs (contribute.ts).
+    for (const spec of globalFirst(plugins))
+      await this.install(spec, built[plugins.indexOf(spec)], false);
     this.handlerCache.clear();
   }
 
@@ -136,7 +138,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     const reports: ReloadReport[] = [];
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
-    for (const spec of plugins) reports.push(await this.rebuild(spec, readAt));
+    for (const spec of globalFirst(plugins)) reports.push(await this.rebuild(spec, readAt));
     this.handlerCache.clear();
     return reports;
   }
@@ -148,7 +150,7 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     const reports: ReloadReport[] = [];
     for (const name of [...this.entries.keys()])
       if (!plugins.some((s) => s.name === name)) this.remove(name);
-    for (const spec of plugins) {
+    for (const spec of globalFirst(plugins)) {
       const entry = this.entries.get(spec.name);
       const touched = changed.some(
         (file) =>
@@ -212,41 +214,14 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       contributions,
     };
     const exp = built.plugin.exports;
-    let toolName: string | null = null;
-    if (built.plugin.status === "active" && exp.tool) {
-      const tool = pluginTool(
-        () => this.entries.get(spec.name)!.plugin,
-        exp.tool,
-        spec,
-        this.opts.contextFallback,
-      );
-      try {
-        contributions.tool(tool);
-        toolName = tool.name;
-      } catch (err) {
-        built.plugin.dispose();
-        built.plugin.status = "failed";
-        built.plugin.error = `${spec.manifestFile}: ${(err as Error).message}`;
-        built.plugin.problems = [
-          { source: spec.name, file: spec.manifestFile, title: (err as Error).message },
-        ];
-      }
-    }
-    if (built.plugin.status === "active" && exp.command) {
-      const command = pluginCommand(
-        () => this.entries.get(spec.name)!.plugin,
-        exp.command,
-        spec.config,
-        spec.name,
-      );
-      const serving = contributions.command(command).serving();
-      if (serving && serving !== command && serving.source !== "plugin") {
-        built.plugin.warnings.push({
-          source: spec.name,
-          title: `command /${exp.command.name} is shadowed by a ${serving.source} command of the same name`,
-        });
-      }
-    }
+    const toolName = contribute({
+      spec,
+      built,
+      contributions,
+      installed: [...this.entries.values()],
+      current: () => this.entries.get(spec.name)!.plugin,
+      contextFallback: this.opts.contextFallback,
+    });
     if (built.plugin.status === "active") {
       this.knownTools.remember(spec.name, toolName);
       this.knownCommands.remember(spec.name, exp.command?.name ?? null);

@@ -11,7 +11,11 @@ import path from "node:path";
 import type { Context } from "../../../plugins/sdk/index.ts";
 import type { Homes } from "../../config/homes.ts";
 import { isSelected } from "../../code-plugins/loader/discover.ts";
-import { loadPluginFeatures, type PluginFlags } from "../../code-plugins/loader/features.ts";
+import {
+  loadPluginFeatures,
+  selectionFor,
+  type PluginFlags,
+} from "../../code-plugins/loader/features.ts";
 import { findPluginFolders } from "../../code-plugins/loader/walk.ts";
 import { HOOK_SOURCE_ORDER } from "../../contributions/hook-sources.ts";
 import { registerMarkdownCommands } from "../markdown/command.ts";
@@ -58,8 +62,8 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
           heldBack: where.source === "project" && !trusted,
           env: this.env,
         });
-        if (!isSelected(plugin.name, features.include, features.exclude))
-          plugin.status = "excluded";
+        const { include, exclude } = selectionFor(features, where.source);
+        if (!isSelected(plugin.name, include, exclude)) plugin.status = "excluded";
         out.found.push(plugin);
         out.problems.push(...plugin.errors);
       }

@@ -60,9 +60,16 @@ function substituteVars(body: string, vars: Record<string, string>): string {
   return body.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (m, name: string) => vars[name] ?? m);
 }
 
+const SHELL_LINE = /^```!\s*\n([\s\S]*?)\n```[ \t]*$|!`([^`\n]+)`/gm;
+
+/** The shell lines a command or skill body runs when used (what a consent question lists). */
+export function shellLines(body: string): string[] {
+  return [...body.matchAll(SHELL_LINE)].map((m) => (m[1] ?? m[2]).trim());
+}
+
 /** `` !`cmd` `` inline and fenced blocks opened with ```! run in order, each replaced by its output. */
 async function runShellLines(body: string, shell: ExpandContext["shell"]): Promise<string> {
-  const re = /^```!\s*\n([\s\S]*?)\n```[ \t]*$|!`([^`\n]+)`/gm;
+  const re = SHELL_LINE;
   const parts: string[] = [];
   let last = 0;
   for (const m of body.matchAll(re)) {

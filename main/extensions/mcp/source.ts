@@ -11,6 +11,7 @@ import { configDir, homeLayers, type Homes } from "../../config/homes.ts";
 import type { ContributionRegistrar, ScopedRegistrar } from "../../contributions/registrar.ts";
 import type { Discovery, ExtensionSource } from "../../contributions/source.ts";
 import { loadMcpConfig, type McpServerSpec } from "../../mcp/config.ts";
+import { PROJECT_MCP_FILE } from "../../config/workspace-files.ts";
 
 export interface McpConfigSourceOptions {
   homes: Homes;
@@ -43,7 +44,7 @@ export class McpConfigSource implements ExtensionSource<McpServerSpec> {
       }
       out.push(...names.sort().map((n) => path.join(dir, n)));
     }
-    if (trustedProject) out.push(path.join(homes.workdir, ".mcp.json"));
+    if (trustedProject) out.push(path.join(homes.workdir, PROJECT_MCP_FILE));
     return out;
   }
 

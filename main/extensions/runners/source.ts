@@ -10,7 +10,11 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Homes } from "../../config/homes.ts";
 import { isSelected } from "../../code-plugins/loader/discover.ts";
-import { loadPluginFeatures, type PluginFlags } from "../../code-plugins/loader/features.ts";
+import {
+  loadPluginFeatures,
+  selectionFor,
+  type PluginFlags,
+} from "../../code-plugins/loader/features.ts";
 import {
   findPluginFolders,
   MANIFEST_NAME,
@@ -83,7 +87,8 @@ export class RunnerPluginSource implements ActivatableSource {
           continue;
         }
         const { manifest } = read;
-        if (!isSelected(manifest.name, features.include, features.exclude)) continue;
+        const { include, exclude } = selectionFor(features, where.source);
+        if (!isSelected(manifest.name, include, exclude)) continue;
         const error = (problem: Problem) => problems.push(problem);
         const candidates = candidateConfigs(manifest, file, configs);
         if ("error" in candidates) {

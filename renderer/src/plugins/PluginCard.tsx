@@ -283,7 +283,11 @@ function PermissionChips({ permissions }: { permissions: PluginEntry["permission
               : "runs programs"
             : item.kind === "wasm"
               ? "WebAssembly"
-              : `${item.kind} ${item.target}${item.write ? " (write)" : ""}`;
+              : item.kind === "rewrite"
+                ? `rewrites ${item.target} calls`
+                : item.kind === "override"
+                  ? "replaces a tool"
+                  : `${item.kind} ${item.target}${item.write ? " (write)" : ""}`;
         const ok = item.status === "granted" || item.status === "granted-once";
         return (
           <span

@@ -18,6 +18,8 @@ const KIND: Record<PermissionItem["kind"], string> = {
   exec: "Programs",
   env: "Environment",
   wasm: "WebAssembly",
+  rewrite: "Rewrites",
+  override: "Replaces",
 };
 
 function what(item: PermissionItem): string {
@@ -32,6 +34,10 @@ function what(item: PermissionItem): string {
       return item.target;
     case "wasm":
       return "compile WebAssembly";
+    case "override":
+      return "the tool of the same name, built-ins included";
+    case "rewrite":
+      return `${item.target} calls' arguments (then approved as usual)`;
   }
 }
 
@@ -61,6 +67,7 @@ function PluginBlock({ plugin, onlyNew }: { plugin: Plugin; onlyNew: boolean }) 
       <div className="consent-plugin-head">
         <span className="consent-plugin-name">{plugin.name}</span>
         {plugin.format === "claude" ? <span className="tag">Claude Code plugin</span> : null}
+        {plugin.format === "runner" ? <span className="tag">CLI-tool runner</span> : null}
       </div>
       {plugin.description ? <p className="consent-plugin-desc">{plugin.description}</p> : null}
       <Permissions items={plugin.permissions} onlyNew={onlyNew} />
