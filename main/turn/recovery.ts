@@ -6,6 +6,7 @@
 import type { ChatRequest } from "../providers/types.ts";
 import type { EventSink } from "./events.ts";
 import { ProviderError } from "../providers/types.ts";
+import { promptTooLarge } from "./prompt-too-large.ts";
 import { compactHistory } from "./compaction.ts";
 import { buildContext } from "./context.ts";
 import { runOnError } from "./hooks/pipeline.ts";
@@ -128,7 +129,8 @@ export async function callWithRecovery(
         continue;
       }
       if (onError.skip) return { kind: "ok", response: emptyResponse() };
-      return { kind: "error", error };
+      const contextLength = state.resolved?.info.contextLength ?? 0;
+      return { kind: "error", error: promptTooLarge(error, request, contextLength) };
     }
   }
 }
