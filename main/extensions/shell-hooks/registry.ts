@@ -1,8 +1,8 @@
 /**
- * Shell hook commands as engine hook handlers. One handler per command, in file order, so each
- * run shows in the hook timeline (source `ORIGIN:Event`) and the order at every point is defined
- * (Claude Code runs matching commands in parallel; here they run one after another, each seeing
- * the arguments as the previous one left them).
+ * Shell hook commands as engine hook handlers. One handler per command, so each run shows in the
+ * hook timeline (source `ORIGIN:Event`). As in Claude Code, the commands of one event run in
+ * parallel, each given the same input; their verdicts are then folded in file order, so the
+ * outcome does not depend on which finished first.
  */
 import type {
   HookContexts,
@@ -139,17 +139,22 @@ export class ShellHookRegistry implements HookRegistry {
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const failures: Problem[] = [];
     const reasons: string[] = [];
-    for (const { spec, origin, match } of this.outside) {
-      if (this.stopAll.signal.aborted) break;
-      if (spec.event !== event || !match(subject)) continue;
-      const run = await this.run(spec, origin, workdir, input);
-      const verdict = readVerdict(event, run, spec.timeoutS);
+    if (this.stopAll.signal.aborted) return { failures, reasons };
+    const matching = this.outside.filter(
+      ({ spec, match }) => spec.event === event && match(subject),
+    );
+    // All at once, as a turn's hooks of one event; read back in file order.
+    const runs = await Promise.all(
+      matching.map(({ spec, origin }) => this.run(spec, origin, workdir, input)),
+    );
+    matching.forEach(({ spec, origin }, i) => {
+      const verdict = readVerdict(event, runs[i]!, spec.timeoutS);
       // The hook reports it, as a turn's hook failures name their source.
       const hook = `${origin.label}:${event}`;
       if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
       if (verdict.block && !verdict.stop)
         reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
-    }
+    });
     return { failures, reasons };
   }
 
@@ -170,6 +175,7 @@ export class ShellHookRegistry implements HookRegistry {
     return {
       source: `${origin.label}:${spec.event}`,
       timing,
+      concurrent: `shell:${spec.event}`,
       invoke: async (ctx: HookContexts[HookTiming]): Promise<HookInvocation<HookTiming>> => {
         if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
         const at = eventHere(spec.event, ctx, memory);

@@ -1,5 +1,6 @@
 /**
- * Runs the handlers of one timing in order and folds their Results with the seed's semantics:
+ * Runs the handlers of one timing in order (a run of handlers sharing a `concurrent` key at once)
+ * and folds their Results with the seed's semantics:
  * notices win over messages, disableTools accumulate, appendSystem composes, skip/retry use OR,
  * argument and output rewrites chain (each handler sees the previous one's rewrite).
  */
@@ -58,35 +59,59 @@ export async function runHandlers<T extends HookTiming>(
   out: CommonOutcome,
   apply: (source: string, result: HookResults[T], changed: Changes) => void,
 ): Promise<void> {
-  for (const handler of handlers) {
-    const started = performance.now();
-    let invocation: HookInvocation<T>;
-    try {
-      invocation = await handler.invoke(makeCtx());
-    } catch (err) {
-      // Handlers promise not to throw; a broken one must still not take the turn down.
-      invocation = { status: "error", message: err instanceof Error ? err.message : String(err) };
-    }
-    const entry: HookTraceEntry = {
-      source: handler.source,
-      timing: handler.timing,
-      status: invocation.status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      changed: [],
-    };
-    if (invocation.condition) entry.condition = invocation.condition;
-    if (invocation.status === "skipped") entry.detail = invocation.reason;
-    else if (invocation.status === "error") {
-      entry.detail = invocation.message;
-      out.notices.push({
-        source: handler.source,
-        text: `${handler.source}: ${handler.timing} failed: ${invocation.message}`,
-      });
-    } else if (invocation.result !== undefined && invocation.result !== null) {
-      apply(handler.source, invocation.result, new Changes(entry));
-    }
-    out.trace.push(entry);
+  for (let i = 0; i < handlers.length;) {
+    const key = handlers[i]!.concurrent;
+    let end = i + 1;
+    while (key !== undefined && end < handlers.length && handlers[end]!.concurrent === key) end++;
+    const group = handlers.slice(i, end);
+    const ctx = makeCtx();
+    // Started together; folded one by one, in order, so the outcome does not depend on timing.
+    const runs = await Promise.all(group.map((handler) => invokeTimed(handler, ctx)));
+    group.forEach((handler, n) => fold(handler, runs[n]!, out, apply));
+    i = end;
   }
+}
+
+async function invokeTimed<T extends HookTiming>(
+  handler: HookHandler<T>,
+  ctx: HookContexts[T],
+): Promise<{ invocation: HookInvocation<T>; durationMs: number }> {
+  const started = performance.now();
+  let invocation: HookInvocation<T>;
+  try {
+    invocation = await handler.invoke(ctx);
+  } catch (err) {
+    // Handlers promise not to throw; a broken one must still not take the turn down.
+    invocation = { status: "error", message: err instanceof Error ? err.message : String(err) };
+  }
+  return { invocation, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+}
+
+function fold<T extends HookTiming>(
+  handler: HookHandler<T>,
+  { invocation, durationMs }: { invocation: HookInvocation<T>; durationMs: number },
+  out: CommonOutcome,
+  apply: (source: string, result: HookResults[T], changed: Changes) => void,
+): void {
+  const entry: HookTraceEntry = {
+    source: handler.source,
+    timing: handler.timing,
+    status: invocation.status,
+    durationMs,
+    changed: [],
+  };
+  if (invocation.condition) entry.condition = invocation.condition;
+  if (invocation.status === "skipped") entry.detail = invocation.reason;
+  else if (invocation.status === "error") {
+    entry.detail = invocation.message;
+    out.notices.push({
+      source: handler.source,
+      text: `${handler.source}: ${handler.timing} failed: ${invocation.message}`,
+    });
+  } else if (invocation.result !== undefined && invocation.result !== null) {
+    apply(handler.source, invocation.result, new Changes(entry));
+  }
+  out.trace.push(entry);
 }
 
 /**

@@ -74,6 +74,12 @@ export interface HookHandler<T extends HookTiming = HookTiming> {
   readonly timing: T;
   /** The handler fills in its own pluginConfig before calling into the plugin. */
   invoke(ctx: HookContexts[T]): Promise<HookInvocation<T>>;
+  /**
+   * Adjacent handlers with the same key run at once, all given the same context, their results
+   * then folded in order (Claude Code's hooks of one event run in parallel). Without a key a
+   * handler runs alone and sees what the handlers before it rewrote.
+   */
+  readonly concurrent?: string;
 }
 
 /** Handlers for a timing, in execution order (main/contributions/hook-sources.ts says which). */
