@@ -121,7 +121,8 @@ class IsolatedVmModule implements SandboxModule {
         cancel: (id) => bridge.cancel(id),
         done: (id, outcome) => this.#done(id, outcome),
         field: (id, name) => this.#lazy.get(Number(id), String(name)),
-        wasm: (live, wanted, refuse) => this.#reserveWasm(Number(live), Number(wanted), !!refuse),
+        reserve: (live, wanted, refuse, what) =>
+          this.#reserveMemory(Number(live), Number(wanted), !!refuse, String(what)),
       },
       {
         env: { ...host.env },
@@ -289,23 +290,34 @@ class IsolatedVmModule implements SandboxModule {
   }
 
   /**
-   * WebAssembly memory is invisible to isolated-vm's limit (prelude-wasm.ts): the guard in the
-   * isolate asks here before each memory or module, and the heap in use counts too. Over the
-   * limit the isolate is disposed at once (its execution ends when this callback returns).
+   * WebAssembly memory and resizable buffers are invisible to isolated-vm's limit
+   * (prelude-memory.ts): the ledger in the isolate asks here before each one, and the heap and
+   * fixed-length buffers in use count too. Over the limit the isolate is disposed at once (its
+   * execution ends when this callback returns).
    */
-  #reserveWasm(live: number, wanted: number, refuse: boolean): number {
+  #reserveMemory(live: number, wanted: number, refuse: boolean, what: string): number {
     const limit = this.#opts.limits.memoryMb * MB;
-    const heap = this.heapUsed();
-    const free = limit - heap - live;
-    if (!refuse && wanted <= free) return free - wanted;
+    const { heap, buffers } = this.#memoryInUse();
+    const free = limit - heap - buffers - live;
+    if (!refuse && (wanted === 0 || wanted <= free)) return free - wanted;
     const mb = (bytes: number) => Math.ceil(bytes / MB);
     this.#die(
       new SandboxFault(
         "memory",
-        `the plugin asked for ${mb(wanted)} MB more WebAssembly memory with ${mb(live)} MB of it and ${mb(heap)} MB of heap in use: over its memory limit (${this.#opts.limits.memoryMb} MB)`,
+        `the plugin asked for ${mb(wanted)} MB more ${what.slice(0, 80)} with ${mb(live)} MB of such memory, ${mb(heap)} MB of heap and ${mb(buffers)} MB of buffers in use: over its memory limit (${this.#opts.limits.memoryMb} MB)`,
       ),
     );
     return 0;
+  }
+
+  /** The V8 heap and the fixed-length ArrayBuffers (isolated-vm's allocator) in use. */
+  #memoryInUse(): { heap: number; buffers: number } {
+    try {
+      const stats = this.#iso.getHeapStatisticsSync();
+      return { heap: stats.used_heap_size, buffers: stats.externally_allocated_size };
+    } catch {
+      return { heap: 0, buffers: 0 };
+    }
   }
 
   /** Classifies an error out of isolated-vm; fatal ones stop the sandbox. */
