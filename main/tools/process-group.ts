@@ -10,17 +10,30 @@
  * the way out.
  *
  * "Live": a killed process stays a zombie until its parent reaps it, and orphans are reaped by
- * PID 1, which in some containers never does. On Linux the group counts as gone when only
- * zombies are left (from /proc); elsewhere when `kill(-pgid, 0)` finds nobody.
- * A program that leaves the group on purpose (setsid, a daemon) is beyond this.
+ * PID 1, which in some containers never does. On Linux the tree counts as gone when only zombies
+ * are left (from /proc); elsewhere when `kill(-pgid, 0)` finds nobody.
+ *
+ * Programs that leave the group (setsid, setpgid, a daemon's double fork) are found on Linux
+ * through /proc and signalled one by one with the group (process-tree-members.ts). Elsewhere
+ * (macOS) only the group is stopped.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { TREE_MARKER_VARIABLE, treeMembers } from "./process-tree-members.ts";
 
 const isWindows = process.platform === "win32";
+const isLinux = process.platform === "linux";
 
-/** Spawn option: the child leads a process group of its own (POSIX), which stop() signals. */
-export const OWN_PROCESS_GROUP = { detached: !isWindows } as const;
+type Env = Record<string, string | undefined>;
+
+/**
+ * Spawn options: the child leads a process group of its own (POSIX), and its environment (`env`,
+ * default this process's) carries a marker that its descendants inherit; stop() stops both.
+ */
+export function ownProcessGroup(env?: Env): { detached: boolean; env: Env } {
+  const marker = randomBytes(12).toString("hex");
+  return { detached: !isWindows, env: { ...(env ?? process.env), [TREE_MARKER_VARIABLE]: marker } };
+}
 
 /** SIGTERM → SIGKILL grace when the caller does not choose one. */
 export const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -28,18 +41,21 @@ export const DEFAULT_KILL_GRACE_MS = 2_000;
 const KILL_WAIT_MS = 5_000;
 const POLL_MS = 25;
 
-const running = new Set<number>();
+/** Group leader → its marker, for the exit hook. */
+const running = new Map<number, string | undefined>();
 let exitHookInstalled = false;
 
 export class ProcessGroup {
   readonly #child: ChildProcess;
+  readonly #marker: string | undefined;
   #stopping?: Promise<void>;
 
-  /** Tracks `child` (spawned with OWN_PROCESS_GROUP) until it is stopped or released. */
-  constructor(child: ChildProcess) {
+  /** Tracks `child`, spawned with `options` from ownProcessGroup(), until stopped or released. */
+  constructor(child: ChildProcess, options?: { env: Env }) {
     this.#child = child;
+    this.#marker = options?.env[TREE_MARKER_VARIABLE];
     if (child.pid !== undefined && !isWindows) {
-      running.add(child.pid);
+      running.set(child.pid, this.#marker);
       installExitHook();
     }
   }
@@ -59,17 +75,18 @@ export class ProcessGroup {
     const pid = this.#child.pid;
     if (pid === undefined) return;
     if (isWindows) return taskkill(this.#child);
-    if (!signalGroup(pid, "SIGTERM")) return;
-    if (await goneWithin(pid, graceMs)) return;
-    signalGroup(pid, "SIGKILL");
-    await goneWithin(pid, KILL_WAIT_MS);
+    const marker = this.#marker;
+    if (!signalTree(pid, marker, "SIGTERM")) return;
+    if (await goneWithin(pid, marker, graceMs)) return;
+    signalTree(pid, marker, "SIGKILL");
+    await goneWithin(pid, marker, KILL_WAIT_MS);
   }
 }
 
-async function goneWithin(pgid: number, ms: number): Promise<boolean> {
+async function goneWithin(pgid: number, marker: string | undefined, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
-    if (!groupAlive(pgid)) return true;
+    if (!treeAlive(pgid, marker)) return true;
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -84,31 +101,24 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-function groupAlive(pgid: number): boolean {
-  if (!signalGroup(pgid, 0)) return false;
-  return process.platform !== "linux" || hasLiveMember(pgid);
+/** Signals the group and, on Linux, every member of the tree; false when none was there. */
+function signalTree(pgid: number, marker: string | undefined, signal: NodeJS.Signals): boolean {
+  let any = signalGroup(pgid, signal);
+  if (!isLinux) return any;
+  for (const pid of treeMembers(pgid, marker)) {
+    try {
+      process.kill(pid, signal);
+      any = true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return any;
 }
 
-/** Linux: a process of group `pgid` that is not a zombie (/proc/PID/stat: "pid (comm) S ppid pgrp …"). */
-function hasLiveMember(pgid: number): boolean {
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return true;
-  }
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
-  }
-  return false;
+function treeAlive(pgid: number, marker: string | undefined): boolean {
+  if (isLinux) return treeMembers(pgid, marker).length > 0;
+  return signalGroup(pgid, 0);
 }
 
 function taskkill(child: ChildProcess): Promise<void> {
@@ -130,6 +140,6 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on("exit", () => {
-    for (const pgid of running) signalGroup(pgid, "SIGKILL");
+    for (const [pgid, marker] of running) signalTree(pgid, marker, "SIGKILL");
   });
 }
