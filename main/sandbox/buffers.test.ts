@@ -136,6 +136,30 @@ forEachBackend((backend) => {
       );
     });
 
+    test("fixed-length buffers made after resizable ones are counted with them", async () => {
+      await growthIsStopped(
+        `const reserved = new ArrayBuffer(0, { maxByteLength: 24 * 1024 * 1024 });
+         reserved.resize(24 * 1024 * 1024);
+         new Uint8Array(reserved).fill(7);
+         const keep = [reserved];
+         export function grow() {
+           keep.push(new Uint8Array(4 * 1024 * 1024).fill(1));
+           return keep.length;
+         }`,
+      );
+    });
+
+    test("fixed-length buffers made in a promise job after resizable ones are counted", async () => {
+      await growthIsStopped(
+        `const keep = [new ArrayBuffer(0, { maxByteLength: 24 * 1024 * 1024 })];
+         export async function grow() {
+           await null;
+           keep.push(new Uint8Array(4 * 1024 * 1024).fill(1));
+           return keep.length;
+         }`,
+      );
+    });
+
     test("buffers within the limit behave as the language says", async () => {
       const m = await loadPlugin(
         backend,

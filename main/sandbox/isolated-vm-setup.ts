@@ -27,6 +27,8 @@ export interface PreludeEntries {
   invokeJson: Entry;
   settle: Entry;
   describe: Entry;
+  /** The bytes of reservations still alive (prelude-memory.ts), after a collection. */
+  recount: Entry;
 }
 
 /** The host side of the prelude's four synchronous functions (see prelude.ts). */
@@ -117,6 +119,7 @@ export async function installPrelude(
     invokeJson: entry("invokeJson"),
     settle: entry("settle"),
     describe: entry("describe"),
+    recount: entry("recount"),
   };
 }
 

@@ -26,6 +26,7 @@ import type IsolatedVM from "isolated-vm";
 import { BackgroundBudget, CallTable } from "./calls.ts";
 import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
+import { ReservedMemory } from "./isolated-vm-memory.ts";
 import { LazyFields } from "./lazy-fields.ts";
 import {
   installPrelude,
@@ -45,7 +46,6 @@ import {
 import { disposedFault, refusedCall } from "./refusals.ts";
 
 const MAX_LOG_CHARS = 8_192;
-const MB = 1024 * 1024;
 const TIMED_OUT = "Script execution timed out.";
 
 export class IsolatedVmSandbox implements PluginSandbox {
@@ -72,6 +72,7 @@ class IsolatedVmModule implements SandboxModule {
   /** Why the sandbox died, for the "disposed" fault of later calls. */
   #fault?: SandboxFault;
   #evaluated = false;
+  readonly #memory: ReservedMemory;
   readonly #lazy = new LazyFields();
   #onEvaluated?: { resolve: () => void; reject: (fault: SandboxFault) => void };
 
@@ -99,6 +100,7 @@ class IsolatedVmModule implements SandboxModule {
       this.#enterSettle(id, ok, payload),
     );
     this.#background = new BackgroundBudget(limits.callTimeoutMs);
+    this.#memory = new ReservedMemory(this.#iso, limits.memoryMb, (fault) => this.#die(fault));
   }
 
   get disposed(): boolean {
@@ -122,7 +124,7 @@ class IsolatedVmModule implements SandboxModule {
         done: (id, outcome) => this.#done(id, outcome),
         field: (id, name) => this.#lazy.get(Number(id), String(name)),
         reserve: (live, wanted, refuse, what) =>
-          this.#reserveMemory(Number(live), Number(wanted), !!refuse, String(what)),
+          this.#memory.reserve(Number(live), Number(wanted), !!refuse, String(what)),
       },
       {
         env: { ...host.env },
@@ -279,45 +281,26 @@ class IsolatedVmModule implements SandboxModule {
   /** Enters the sandbox with the time left in the budget; errors come out as SandboxFaults. */
   #enter(fn: PreludeEntries["invoke"], args: unknown[], copyArgs: boolean, what: string): unknown {
     if (this.#dead) throw disposedFault(this.#fault);
+    let result: unknown;
     try {
-      return fn.applySync(undefined, args, {
+      result = fn.applySync(undefined, args, {
         arguments: copyArgs ? { copy: true } : {},
         timeout: this.#calls.entryBudgetMs(),
       });
     } catch (error) {
       throw this.#faultFrom(error, what);
     }
-  }
-
-  /**
-   * WebAssembly memory and resizable buffers are invisible to isolated-vm's limit
-   * (prelude-memory.ts): the ledger in the isolate asks here before each one, and the heap and
-   * fixed-length buffers in use count too. Over the limit the isolate is disposed at once (its
-   * execution ends when this callback returns).
-   */
-  #reserveMemory(live: number, wanted: number, refuse: boolean, what: string): number {
-    const limit = this.#opts.limits.memoryMb * MB;
-    const { heap, buffers } = this.#memoryInUse();
-    const free = limit - heap - buffers - live;
-    if (!refuse && (wanted === 0 || wanted <= free)) return free - wanted;
-    const mb = (bytes: number) => Math.ceil(bytes / MB);
-    this.#die(
-      new SandboxFault(
-        "memory",
-        `the plugin asked for ${mb(wanted)} MB more ${what.slice(0, 80)} with ${mb(live)} MB of such memory, ${mb(heap)} MB of heap and ${mb(buffers)} MB of buffers in use: over its memory limit (${this.#opts.limits.memoryMb} MB)`,
-      ),
-    );
-    return 0;
-  }
-
-  /** The V8 heap and the fixed-length ArrayBuffers (isolated-vm's allocator) in use. */
-  #memoryInUse(): { heap: number; buffers: number } {
-    try {
-      const stats = this.#iso.getHeapStatisticsSync();
-      return { heap: stats.used_heap_size, buffers: stats.externally_allocated_size };
-    } catch {
-      return { heap: 0, buffers: 0 };
+    if (!this.#dead) {
+      this.#memory.check(what, () => {
+        try {
+          const budget = { timeout: this.#opts.limits.callTimeoutMs };
+          return Number(this.#entries!.recount.applySync(undefined, [], budget));
+        } catch (error) {
+          throw this.#faultFrom(error, what);
+        }
+      });
     }
+    return result;
   }
 
   /** Classifies an error out of isolated-vm; fatal ones stop the sandbox. */

@@ -106,6 +106,12 @@ function memoryLedger(reserve) {
       entries[id].count = count;
       entries[id].refs = refs;
     },
+    /** The bytes reserved by objects still alive, counted after a collection. */
+    recount() {
+      if (allBytes() === 0) return 0;
+      collect();
+      return liveBytes();
+    },
     /** One more object that keeps reservation id alive. */
     adopt(id, object) {
       const entry = entries[id];

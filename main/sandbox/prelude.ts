@@ -334,7 +334,8 @@ export const PRELUDE_SOURCE = String.raw`
     configurable: true,
   });
 
-  return freeze({ invoke, invokeJson, settle, describe });
+  const recount = () => (ledger === undefined ? 0 : ledger.recount());
+  return freeze({ invoke, invokeJson, settle, describe, recount });
 })
 `;
 
