@@ -122,6 +122,11 @@ function memoryLedger(reserve) {
 }
 `;
 
+/**
+ * Evaluated to `guardBuffers(ledger)`. QuickJS has no ledger (its limit counts all its memory), but
+ * its growable SharedArrayBuffer is broken: `grow()` writes past the allocation, corrupting the
+ * interpreter's heap. There it is refused instead (the same guarded constructor, no ledger).
+ */
 export const BUFFER_GUARD_SOURCE = String.raw`
 function guardBuffers(ledger) {
   "use strict";
@@ -130,7 +135,10 @@ function guardBuffers(ledger) {
   const NumberCtor = Number, isSafeInteger = Number.isSafeInteger;
   const TypeErrorCtor = TypeError, RangeErrorCtor = RangeError, WeakMapCtor = WeakMap;
   const { get: weakGet, set: weakSet } = WeakMap.prototype;
-  const NativeArrayBuffer = ArrayBuffer, NativeSharedArrayBuffer = SharedArrayBuffer;
+  const NativeArrayBuffer = ArrayBuffer;
+  const NativeSharedArrayBuffer = typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : undefined;
+  const REFUSED_ON_QUICKJS =
+    "growable SharedArrayBuffers are not available in the QuickJS plugin runtime (its grow() writes past the buffer)";
   const nativeTransfer = NativeArrayBuffer.prototype.transfer;
   const WHAT = "memory for resizable buffers";
   // Resizable buffers → their reservation, so transfer() can hand it on.
@@ -147,6 +155,7 @@ function guardBuffers(ledger) {
       const number = NumberCtor(max);
       const bytes = number !== number ? 0 : number < 0 ? -1 : number - (number % 1);
       if (!isSafeInteger(bytes) || bytes < 0) throw new RangeErrorCtor("Invalid array buffer max length");
+      if (ledger === undefined) throw new TypeErrorCtor(REFUSED_ON_QUICKJS);
       const id = ledger.open(bytes, WHAT);
       const buffer = ledger.made(id, () => construct(Native, [length, { maxByteLength: bytes }], new.target));
       ledger.close(id, [buffer], 1);
@@ -156,15 +165,17 @@ function guardBuffers(ledger) {
     defineProperty(Guarded, "name", { value: name, configurable: true });
     defineProperty(Guarded, "prototype", fixed(Native.prototype));
     defineProperty(Native.prototype, "constructor", fixed(Guarded));
-    defineProperty(Guarded, Symbol.species, getOwnPropertyDescriptor(Native, Symbol.species));
+    const species = getOwnPropertyDescriptor(Native, Symbol.species);
+    if (species !== undefined) defineProperty(Guarded, Symbol.species, species);
     if (Native.isView !== undefined) {
       defineProperty(Guarded, "isView", { value: Native.isView, writable: true, configurable: true });
     }
     defineProperty(globalThis, name, { value: Guarded, writable: true, enumerable: false, configurable: true });
   }
 
+  if (NativeSharedArrayBuffer !== undefined) guard(NativeSharedArrayBuffer, "SharedArrayBuffer");
+  if (ledger === undefined) return;
   guard(NativeArrayBuffer, "ArrayBuffer");
-  guard(NativeSharedArrayBuffer, "SharedArrayBuffer");
 
   if (nativeTransfer !== undefined) {
     const transfer = {

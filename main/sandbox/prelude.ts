@@ -320,7 +320,7 @@ export const PRELUDE_SOURCE = String.raw`
   // Memory outside V8's own count goes through the ledger (prelude-memory.ts); WebAssembly only
   // for a plugin that asked for it, and then guarded (prelude-wasm.ts).
   const ledger = hostReserve === undefined ? undefined : (${MEMORY_LEDGER_SOURCE})(hostReserve);
-  if (ledger !== undefined) (${BUFFER_GUARD_SOURCE})(ledger);
+  (${BUFFER_GUARD_SOURCE})(ledger);
   const nativeWasm = globalThis.WebAssembly;
   delete globalThis.WebAssembly;
   if (config.wasm && nativeWasm !== undefined && ledger !== undefined) {
