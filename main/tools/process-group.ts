@@ -19,7 +19,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { TREE_MARKER_VARIABLE, treeMembers } from "./process-tree-members.ts";
+import {
+  stillRunning,
+  TREE_MARKER_VARIABLE,
+  treeMembers,
+  type Member,
+} from "./process-tree-members.ts";
 
 const isWindows = process.platform === "win32";
 const isLinux = process.platform === "linux";
@@ -75,18 +80,41 @@ export class ProcessGroup {
     const pid = this.#child.pid;
     if (pid === undefined) return;
     if (isWindows) return taskkill(this.#child);
+    if (!isLinux) {
+      if (!signalGroup(pid, "SIGTERM")) return;
+      if (await groupGoneWithin(pid, graceMs)) return;
+      signalGroup(pid, "SIGKILL");
+      await groupGoneWithin(pid, KILL_WAIT_MS);
+      return;
+    }
+    // The tree is read from /proc (a full scan: ~10 ms on a busy desktop) at each step; in
+    // between, only the processes found are watched.
     const marker = this.#marker;
-    if (!signalTree(pid, marker, "SIGTERM")) return;
-    if (await goneWithin(pid, marker, graceMs)) return;
-    signalTree(pid, marker, "SIGKILL");
-    await goneWithin(pid, marker, KILL_WAIT_MS);
+    const members = signalTree(pid, marker, "SIGTERM");
+    if (members.length === 0) return;
+    if ((await membersGoneWithin(members, graceMs)) && treeMembers(pid, marker).length === 0)
+      return;
+    // Twice: a process may have forked between the scan and its SIGKILL.
+    for (let round = 0; round < 2; round++) {
+      const left = signalTree(pid, marker, "SIGKILL");
+      if (left.length === 0) return;
+      await membersGoneWithin(left, KILL_WAIT_MS);
+    }
   }
 }
 
-async function goneWithin(pgid: number, marker: string | undefined, ms: number): Promise<boolean> {
+async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
+  return goneWithin(() => !signalGroup(pgid, 0), ms);
+}
+
+async function membersGoneWithin(members: readonly Member[], ms: number): Promise<boolean> {
+  return goneWithin(() => !members.some(stillRunning), ms);
+}
+
+async function goneWithin(gone: () => boolean, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
-    if (!treeAlive(pgid, marker)) return true;
+    if (gone()) return true;
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -101,24 +129,21 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** Signals the group and, on Linux, every member of the tree; false when none was there. */
-function signalTree(pgid: number, marker: string | undefined, signal: NodeJS.Signals): boolean {
-  let any = signalGroup(pgid, signal);
-  if (!isLinux) return any;
-  for (const pid of treeMembers(pgid, marker)) {
+/**
+ * Linux: finds the tree (before signalling, so parent links are intact), then signals the group
+ * and each process found. Returns what was found.
+ */
+function signalTree(pgid: number, marker: string | undefined, signal: NodeJS.Signals): Member[] {
+  const members = treeMembers(pgid, marker);
+  signalGroup(pgid, signal);
+  for (const { pid } of members) {
     try {
       process.kill(pid, signal);
-      any = true;
     } catch {
       // gone meanwhile
     }
   }
-  return any;
-}
-
-function treeAlive(pgid: number, marker: string | undefined): boolean {
-  if (isLinux) return treeMembers(pgid, marker).length > 0;
-  return signalGroup(pgid, 0);
+  return members;
 }
 
 function taskkill(child: ChildProcess): Promise<void> {
@@ -140,6 +165,9 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on("exit", () => {
-    for (const [pgid, marker] of running) signalTree(pgid, marker, "SIGKILL");
+    for (const [pgid, marker] of running) {
+      if (isLinux) signalTree(pgid, marker, "SIGKILL");
+      else signalGroup(pgid, "SIGKILL");
+    }
   });
 }

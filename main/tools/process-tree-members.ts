@@ -16,11 +16,35 @@ import { readdirSync, readFileSync } from "node:fs";
 /** Environment variable that tags every process a command starts. */
 export const TREE_MARKER_VARIABLE = "ISLET_PROCESS_TREE";
 
-interface Proc {
+/** A process as found: its pid and start time, so a reused pid is not taken for it. */
+export interface Member {
   pid: number;
+  start: string;
+}
+
+interface Proc extends Member {
   ppid: number;
   pgrp: number;
   live: boolean;
+}
+
+/** /proc/PID/stat after "(comm) ": state, ppid, pgrp, …, starttime (field 22, index 19). */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // comm may hold spaces and parentheses: the fields start after the last ")".
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+const isLive = (state: string | undefined) => state !== "Z" && state !== "X";
+
+/** Still running (not a zombie), and the same process that was found. */
+export function stillRunning(member: Member): boolean {
+  const fields = statFields(member.pid);
+  return fields !== undefined && isLive(fields[0]) && fields[19] === member.start;
 }
 
 function readProcs(): Proc[] {
@@ -34,19 +58,14 @@ function readProcs(): Proc[] {
   for (const name of names) {
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // "pid (comm) S ppid pgrp …"; comm may hold spaces and parentheses.
-    const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = statFields(name);
+    if (fields === undefined) continue;
     procs.push({
       pid: Number(name),
-      ppid: Number(ppid),
-      pgrp: Number(pgrp),
-      live: state !== "Z" && state !== "X",
+      start: fields[19] ?? "",
+      ppid: Number(fields[1]),
+      pgrp: Number(fields[2]),
+      live: isLive(fields[0]),
     });
   }
   return procs;
@@ -63,7 +82,7 @@ function carriesMarker(pid: number, tag: string): boolean {
 }
 
 /** The live processes of the command led by `leader` (process group `leader`). */
-export function treeMembers(leader: number, marker: string | undefined): number[] {
+export function treeMembers(leader: number, marker: string | undefined): Member[] {
   const procs = readProcs();
   const children = new Map<number, number[]>();
   for (const p of procs) {
@@ -88,6 +107,5 @@ export function treeMembers(leader: number, marker: string | undefined): number[
       queue.push(child);
     }
   }
-  const live = new Set(procs.filter((p) => p.live).map((p) => p.pid));
-  return [...found].filter((pid) => live.has(pid));
+  return procs.filter((p) => p.live && found.has(p.pid)).map(({ pid, start }) => ({ pid, start }));
 }
