@@ -27,6 +27,8 @@ export interface PreludeEntries {
   invokeJson: Entry;
   settle: Entry;
   describe: Entry;
+  /** The bytes of reservations still alive (prelude-memory.ts), after a collection. */
+  recount: Entry;
 }
 
 /** The host side of the prelude's four synchronous functions (see prelude.ts). */
@@ -38,10 +40,10 @@ export interface PreludeHost {
   /** A lazy context field's JSON (lazy-fields.ts), read synchronously. */
   field(id: unknown, name: unknown): string | undefined;
   /**
-   * WebAssembly memory accounting (prelude-wasm.ts): the bytes left, or the sandbox stops.
-   * isolated-vm only: QuickJS has no WebAssembly.
+   * Memory V8 does not count (prelude-memory.ts): the bytes left, or the sandbox stops.
+   * isolated-vm only: QuickJS counts all of its memory itself.
    */
-  wasm?(live: unknown, wanted: unknown, refuse: unknown): number;
+  reserve?(live: unknown, wanted: unknown, refuse: unknown, what: unknown): number;
 }
 
 let ivmModule: Promise<Ivm> | undefined;
@@ -65,8 +67,8 @@ export async function loadIsolatedVm(): Promise<Ivm> {
  * live only inside the prelude, never on globalThis (ENGINEERING §1).
  */
 let preludeCode: IsolatedVM.ExternalCopy<ArrayBuffer> | undefined;
-const PRELUDE_WRAPPER = `(function (log, call, cancel, done, field, wasm, config) {
-  return (${PRELUDE_SOURCE})({ log, call, cancel, done, field, wasm }, config);
+const PRELUDE_WRAPPER = `(function (log, call, cancel, done, field, reserve, config) {
+  return (${PRELUDE_SOURCE})({ log, call, cancel, done, field, reserve }, config);
 })`;
 
 export async function installPrelude(
@@ -83,8 +85,8 @@ export async function installPrelude(
     new ivm.Callback((id: unknown) => host.cancel(id)),
     new ivm.Callback((id: unknown, outcome: unknown) => host.done(id, outcome)),
     new ivm.Callback((id: unknown, name: unknown) => host.field(id, name)),
-    new ivm.Callback((live: unknown, wanted: unknown, refuse: unknown) =>
-      host.wasm ? host.wasm(live, wanted, refuse) : 0,
+    new ivm.Callback((live: unknown, wanted: unknown, refuse: unknown, what: unknown) =>
+      host.reserve ? host.reserve(live, wanted, refuse, what) : 0,
     ),
   ];
   // Synchronous on purpose: each async step is a round trip to the isolate's thread (~0.3 ms
@@ -117,6 +119,7 @@ export async function installPrelude(
     invokeJson: entry("invokeJson"),
     settle: entry("settle"),
     describe: entry("describe"),
+    recount: entry("recount"),
   };
 }
 

@@ -26,6 +26,7 @@ import type IsolatedVM from "isolated-vm";
 import { BackgroundBudget, CallTable } from "./calls.ts";
 import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
+import { ReservedMemory } from "./isolated-vm-memory.ts";
 import { LazyFields } from "./lazy-fields.ts";
 import {
   installPrelude,
@@ -45,7 +46,6 @@ import {
 import { disposedFault, refusedCall } from "./refusals.ts";
 
 const MAX_LOG_CHARS = 8_192;
-const MB = 1024 * 1024;
 const TIMED_OUT = "Script execution timed out.";
 
 export class IsolatedVmSandbox implements PluginSandbox {
@@ -72,6 +72,7 @@ class IsolatedVmModule implements SandboxModule {
   /** Why the sandbox died, for the "disposed" fault of later calls. */
   #fault?: SandboxFault;
   #evaluated = false;
+  readonly #memory: ReservedMemory;
   readonly #lazy = new LazyFields();
   #onEvaluated?: { resolve: () => void; reject: (fault: SandboxFault) => void };
 
@@ -99,6 +100,7 @@ class IsolatedVmModule implements SandboxModule {
       this.#enterSettle(id, ok, payload),
     );
     this.#background = new BackgroundBudget(limits.callTimeoutMs);
+    this.#memory = new ReservedMemory(this.#iso, limits.memoryMb, (fault) => this.#die(fault));
   }
 
   get disposed(): boolean {
@@ -121,7 +123,8 @@ class IsolatedVmModule implements SandboxModule {
         cancel: (id) => bridge.cancel(id),
         done: (id, outcome) => this.#done(id, outcome),
         field: (id, name) => this.#lazy.get(Number(id), String(name)),
-        wasm: (live, wanted, refuse) => this.#reserveWasm(Number(live), Number(wanted), !!refuse),
+        reserve: (live, wanted, refuse, what) =>
+          this.#memory.reserve(Number(live), Number(wanted), !!refuse, String(what)),
       },
       {
         env: { ...host.env },
@@ -278,34 +281,26 @@ class IsolatedVmModule implements SandboxModule {
   /** Enters the sandbox with the time left in the budget; errors come out as SandboxFaults. */
   #enter(fn: PreludeEntries["invoke"], args: unknown[], copyArgs: boolean, what: string): unknown {
     if (this.#dead) throw disposedFault(this.#fault);
+    let result: unknown;
     try {
-      return fn.applySync(undefined, args, {
+      result = fn.applySync(undefined, args, {
         arguments: copyArgs ? { copy: true } : {},
         timeout: this.#calls.entryBudgetMs(),
       });
     } catch (error) {
       throw this.#faultFrom(error, what);
     }
-  }
-
-  /**
-   * WebAssembly memory is invisible to isolated-vm's limit (prelude-wasm.ts): the guard in the
-   * isolate asks here before each memory or module, and the heap in use counts too. Over the
-   * limit the isolate is disposed at once (its execution ends when this callback returns).
-   */
-  #reserveWasm(live: number, wanted: number, refuse: boolean): number {
-    const limit = this.#opts.limits.memoryMb * MB;
-    const heap = this.heapUsed();
-    const free = limit - heap - live;
-    if (!refuse && wanted <= free) return free - wanted;
-    const mb = (bytes: number) => Math.ceil(bytes / MB);
-    this.#die(
-      new SandboxFault(
-        "memory",
-        `the plugin asked for ${mb(wanted)} MB more WebAssembly memory with ${mb(live)} MB of it and ${mb(heap)} MB of heap in use: over its memory limit (${this.#opts.limits.memoryMb} MB)`,
-      ),
-    );
-    return 0;
+    if (!this.#dead) {
+      this.#memory.check(what, () => {
+        try {
+          const budget = { timeout: this.#opts.limits.callTimeoutMs };
+          return Number(this.#entries!.recount.applySync(undefined, [], budget));
+        } catch (error) {
+          throw this.#faultFrom(error, what);
+        }
+      });
+    }
+    return result;
   }
 
   /** Classifies an error out of isolated-vm; fatal ones stop the sandbox. */

@@ -20,19 +20,17 @@
  *   isolate tasks that never run between entries (isolated-vm.ts), so they would never settle.
  * - Only the namespace members below exist (no JSPI: its stacks live outside the heap), and the
  *   native constructors are unreachable (each prototype's `constructor` is the guarded one).
- * A reservation ends when its objects are collected (WeakRefs; FinalizationRegistry callbacks
- * would need those isolate tasks too). The plugin can replace any built-in before calling in, so
- * the guard uses only built-ins it captured at install, null-prototype objects and typed arrays.
+ * The reservations are the memory ledger's (prelude-memory.ts), shared with resizable buffers.
+ * The plugin can replace any built-in before calling in, so the guard uses only built-ins it
+ * captured at install, null-prototype objects and typed arrays.
  *
- * Evaluated inside the sandbox to `guardWasm(NativeWebAssembly, reserve)`. `reserve(live, wanted,
- * refuse)` is the host's: it answers the bytes still free after granting `wanted` on top of the
- * `live` reservations, or stops the sandbox with a memory fault when they do not fit (or `refuse`).
+ * Evaluated inside the sandbox to `guardWasm(NativeWebAssembly, ledger)`.
  */
 
 export const CODE_BYTES_PER_WASM_BYTE = 4;
 
 export const WASM_GUARD_SOURCE = String.raw`
-function guardWasm(WA, reserve) {
+function guardWasm(WA, ledger) {
   "use strict";
   const PAGE = 65536, MAX_PAGES = 65536, CODE_FACTOR = ${CODE_BYTES_PER_WASM_BYTE};
   const { create, defineProperty, freeze, getOwnPropertyDescriptor, getPrototypeOf, keys } = Object;
@@ -40,8 +38,7 @@ function guardWasm(WA, reserve) {
   const { floor } = Math;
   const NumberCtor = Number, isInteger = Number.isInteger;
   const TypeErrorCtor = TypeError, RangeErrorCtor = RangeError, PromiseCtor = Promise;
-  const Uint8ArrayCtor = Uint8Array, WeakRefCtor = WeakRef, WeakMapCtor = WeakMap;
-  const deref = WeakRef.prototype.deref;
+  const Uint8ArrayCtor = Uint8Array, WeakMapCtor = WeakMap;
   const { get: weakGet, set: weakSet, has: weakHas } = WeakMap.prototype;
   const isView = ArrayBuffer.isView;
   const lengthOf = getOwnPropertyDescriptor(getPrototypeOf(Uint8Array.prototype), "length").get;
@@ -52,55 +49,11 @@ function guardWasm(WA, reserve) {
   const abLength = getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
   const sabLength = getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get;
 
-  // ── reservations: id → { refs (null while the object is being made), bytes } ──────────────────
-  const entries = create(null);
-  let nextEntry = 1;
-
-  function liveBytes() {
-    let total = 0;
-    for (const id in entries) {
-      const entry = entries[id];
-      let alive = entry.refs === null;
-      for (let i = 0; !alive && i < entry.count; i++) alive = apply(deref, entry.refs[i], []) !== undefined;
-      if (alive) total += entry.bytes;
-      else delete entries[id];
-    }
-    return total;
-  }
-
-  function overLimit(bytes) {
-    reserve(liveBytes(), bytes, true); // the host stops the sandbox here
-    throw new RangeErrorCtor("WebAssembly memory over the plugin's memory limit");
-  }
-
-  /** Bytes still free for WebAssembly. */
-  function freeBytes() {
-    return reserve(liveBytes(), 0);
-  }
-
-  function open(bytes) {
-    reserve(liveBytes(), bytes);
-    const id = nextEntry++;
-    entries[id] = { refs: null, count: 0, bytes };
-    return id;
-  }
-
-  /** Makes the reserved object(s) with make(), then tracks them; a failure gives the bytes back. */
-  function made(id, make) {
-    try {
-      return make();
-    } catch (error) {
-      delete entries[id];
-      throw error;
-    }
-  }
-
-  function close(id, objects, count) {
-    const refs = create(null);
-    for (let i = 0; i < count; i++) refs[i] = new WeakRefCtor(objects[i]);
-    entries[id].count = count;
-    entries[id].refs = refs;
-  }
+  const WHAT = "WebAssembly memory";
+  const overLimit = (bytes) => ledger.overLimit(bytes, WHAT);
+  const freeBytes = () => ledger.freeBytes(WHAT);
+  const open = (bytes) => ledger.open(bytes, WHAT);
+  const { made, close } = ledger;
 
   // ── memories ─────────────────────────────────────────────────────────────────────────────────
   // Memories whose maximum the guard cut: grow() past it is a memory fault, not a RangeError.

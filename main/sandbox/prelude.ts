@@ -12,7 +12,8 @@
  *     cancel(id)                forgets a started service (clearTimeout)
  *     done(callId, outcome)     an async export call (or the module's evaluation, callId 0) ended
  *     field(callId, name)       a lazy context field's JSON
- *     wasm(live, wanted, refuse) WebAssembly memory accounting (isolated-vm, config.wasm only)
+ *     reserve(live, wanted, refuse, what)  memory V8 does not count: WebAssembly and resizable
+ *                               buffers (isolated-vm only; prelude-memory.ts)
  *   It gets back `PreludeEntries`; those are the only ways into the sandbox after load.
  * - Host services are therefore ONE function (call/settle by name with JSON arguments); timers are
  *   just the service "timer". Completions arrive through `settle`, which the backend runs like any
@@ -26,6 +27,7 @@
 import { RoleAssistant, RoleUser, version } from "../../plugins/sdk/index.ts";
 import { CONSOLE_SOURCE } from "./prelude-console.ts";
 import { FETCH_SOURCE } from "./prelude-fetch.ts";
+import { BUFFER_GUARD_SOURCE, MEMORY_LEDGER_SOURCE } from "./prelude-memory.ts";
 import { WASM_GUARD_SOURCE } from "./prelude-wasm.ts";
 
 export interface PreludeConfig {
@@ -33,7 +35,7 @@ export interface PreludeConfig {
   exec: boolean;
   /** `fs.dataDir`: the plugin's own writable folder. */
   dataDir: string;
-  /** The manifest asks for WebAssembly; the host then passes `wasm` (prelude-wasm.ts). */
+  /** The manifest asks for WebAssembly (prelude-wasm.ts; isolated-vm only). */
   wasm: boolean;
   maxResultChars: number;
   /** Longest console line (characters) before it is cut. */
@@ -62,7 +64,7 @@ export const PRELUDE_SOURCE = String.raw`
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
   const apply = Reflect.apply;
-  const { log: hostLog, call: hostCall, cancel: hostCancel, done: hostDone, field: hostField, wasm: hostWasm } = host;
+  const { log: hostLog, call: hostCall, cancel: hostCancel, done: hostDone, field: hostField, reserve: hostReserve } = host;
   const maxResultChars = config.maxResultChars;
 
   // ── host services ────────────────────────────────────────────────────────────────────────────
@@ -315,11 +317,14 @@ export const PRELUDE_SOURCE = String.raw`
     Headers,
     process: freeze({ env: freeze(Object.assign({}, config.env)) }),
   };
-  // WebAssembly only for a plugin that asked for it, and then guarded (prelude-wasm.ts).
+  // Memory outside V8's own count goes through the ledger (prelude-memory.ts); WebAssembly only
+  // for a plugin that asked for it, and then guarded (prelude-wasm.ts).
+  const ledger = hostReserve === undefined ? undefined : (${MEMORY_LEDGER_SOURCE})(hostReserve);
+  (${BUFFER_GUARD_SOURCE})(ledger);
   const nativeWasm = globalThis.WebAssembly;
   delete globalThis.WebAssembly;
-  if (config.wasm && nativeWasm !== undefined && hostWasm !== undefined) {
-    globals.WebAssembly = (${WASM_GUARD_SOURCE})(nativeWasm, hostWasm);
+  if (config.wasm && nativeWasm !== undefined && ledger !== undefined) {
+    globals.WebAssembly = (${WASM_GUARD_SOURCE})(nativeWasm, ledger);
   }
   for (const name of keys(globals)) {
     defineProperty(globalThis, name, { value: globals[name], writable: true, configurable: true, enumerable: false });
@@ -329,7 +334,8 @@ export const PRELUDE_SOURCE = String.raw`
     configurable: true,
   });
 
-  return freeze({ invoke, invokeJson, settle, describe });
+  const recount = () => (ledger === undefined ? 0 : ledger.recount());
+  return freeze({ invoke, invokeJson, settle, describe, recount });
 })
 `;
 

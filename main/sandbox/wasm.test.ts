@@ -97,6 +97,29 @@ describe("[isolated-vm] WebAssembly asked for by the manifest", () => {
     );
   });
 
+  test("memories and resizable buffers share the limit; a memory's buffer does not move out", async () => {
+    const m = await loadPlugin(
+      backend,
+      `const keep = [];
+       export function run() {
+         const memory = new WebAssembly.Memory({ initial: 1, maximum: 96 });
+         let moved = "moved";
+         try { memory.buffer.transfer(); } catch (error) { moved = error.name; }
+         keep.push(memory, new ArrayBuffer(0, { maxByteLength: 6 * 1024 * 1024 }));
+         return moved;
+       }`,
+      { limits, allowWasm: true },
+    );
+    assert.equal(await m.call("run", []), "TypeError");
+    await expectFault(
+      (async () => {
+        for (let i = 0; i < 20; i++) await m.call("run", []);
+      })(),
+      "memory",
+      /over its memory limit \(64 MB\)/,
+    );
+  });
+
   test("tampering with the built-ins the accounting uses does not lift the limit", async () => {
     const m = await loadPlugin(
       backend,

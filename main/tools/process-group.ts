@@ -10,17 +10,35 @@
  * the way out.
  *
  * "Live": a killed process stays a zombie until its parent reaps it, and orphans are reaped by
- * PID 1, which in some containers never does. On Linux the group counts as gone when only
- * zombies are left (from /proc); elsewhere when `kill(-pgid, 0)` finds nobody.
- * A program that leaves the group on purpose (setsid, a daemon) is beyond this.
+ * PID 1, which in some containers never does. On Linux the tree counts as gone when only zombies
+ * are left (from /proc); elsewhere when `kill(-pgid, 0)` finds nobody.
+ *
+ * Programs that leave the group (setsid, setpgid, a daemon's double fork) are found on Linux
+ * through /proc and signalled one by one with the group (process-tree-members.ts). Elsewhere
+ * (macOS) only the group is stopped.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import {
+  stillRunning,
+  TREE_MARKER_VARIABLE,
+  treeMembers,
+  type Member,
+} from "./process-tree-members.ts";
 
 const isWindows = process.platform === "win32";
+const isLinux = process.platform === "linux";
 
-/** Spawn option: the child leads a process group of its own (POSIX), which stop() signals. */
-export const OWN_PROCESS_GROUP = { detached: !isWindows } as const;
+type Env = Record<string, string | undefined>;
+
+/**
+ * Spawn options: the child leads a process group of its own (POSIX), and its environment (`env`,
+ * default this process's) carries a marker that its descendants inherit; stop() stops both.
+ */
+export function ownProcessGroup(env?: Env): { detached: boolean; env: Env } {
+  const marker = randomBytes(12).toString("hex");
+  return { detached: !isWindows, env: { ...(env ?? process.env), [TREE_MARKER_VARIABLE]: marker } };
+}
 
 /** SIGTERM → SIGKILL grace when the caller does not choose one. */
 export const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -28,18 +46,21 @@ export const DEFAULT_KILL_GRACE_MS = 2_000;
 const KILL_WAIT_MS = 5_000;
 const POLL_MS = 25;
 
-const running = new Set<number>();
+/** Group leader → its marker, for the exit hook. */
+const running = new Map<number, string | undefined>();
 let exitHookInstalled = false;
 
 export class ProcessGroup {
   readonly #child: ChildProcess;
+  readonly #marker: string | undefined;
   #stopping?: Promise<void>;
 
-  /** Tracks `child` (spawned with OWN_PROCESS_GROUP) until it is stopped or released. */
-  constructor(child: ChildProcess) {
+  /** Tracks `child`, spawned with `options` from ownProcessGroup(), until stopped or released. */
+  constructor(child: ChildProcess, options?: { env: Env }) {
     this.#child = child;
+    this.#marker = options?.env[TREE_MARKER_VARIABLE];
     if (child.pid !== undefined && !isWindows) {
-      running.add(child.pid);
+      running.set(child.pid, this.#marker);
       installExitHook();
     }
   }
@@ -59,17 +80,41 @@ export class ProcessGroup {
     const pid = this.#child.pid;
     if (pid === undefined) return;
     if (isWindows) return taskkill(this.#child);
-    if (!signalGroup(pid, "SIGTERM")) return;
-    if (await goneWithin(pid, graceMs)) return;
-    signalGroup(pid, "SIGKILL");
-    await goneWithin(pid, KILL_WAIT_MS);
+    if (!isLinux) {
+      if (!signalGroup(pid, "SIGTERM")) return;
+      if (await groupGoneWithin(pid, graceMs)) return;
+      signalGroup(pid, "SIGKILL");
+      await groupGoneWithin(pid, KILL_WAIT_MS);
+      return;
+    }
+    // The tree is read from /proc (a full scan: ~10 ms on a busy desktop) at each step; in
+    // between, only the processes found are watched.
+    const marker = this.#marker;
+    const members = signalTree(pid, marker, "SIGTERM");
+    if (members.length === 0) return;
+    if ((await membersGoneWithin(members, graceMs)) && treeMembers(pid, marker).length === 0)
+      return;
+    // Twice: a process may have forked between the scan and its SIGKILL.
+    for (let round = 0; round < 2; round++) {
+      const left = signalTree(pid, marker, "SIGKILL");
+      if (left.length === 0) return;
+      await membersGoneWithin(left, KILL_WAIT_MS);
+    }
   }
 }
 
-async function goneWithin(pgid: number, ms: number): Promise<boolean> {
+async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
+  return goneWithin(() => !signalGroup(pgid, 0), ms);
+}
+
+async function membersGoneWithin(members: readonly Member[], ms: number): Promise<boolean> {
+  return goneWithin(() => !members.some(stillRunning), ms);
+}
+
+async function goneWithin(gone: () => boolean, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
-    if (!groupAlive(pgid)) return true;
+    if (gone()) return true;
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -84,31 +129,21 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-function groupAlive(pgid: number): boolean {
-  if (!signalGroup(pgid, 0)) return false;
-  return process.platform !== "linux" || hasLiveMember(pgid);
-}
-
-/** Linux: a process of group `pgid` that is not a zombie (/proc/PID/stat: "pid (comm) S ppid pgrp …"). */
-function hasLiveMember(pgid: number): boolean {
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return true;
-  }
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    let stat: string;
+/**
+ * Linux: finds the tree (before signalling, so parent links are intact), then signals the group
+ * and each process found. Returns what was found.
+ */
+function signalTree(pgid: number, marker: string | undefined, signal: NodeJS.Signals): Member[] {
+  const members = treeMembers(pgid, marker);
+  signalGroup(pgid, signal);
+  for (const { pid } of members) {
     try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      process.kill(pid, signal);
     } catch {
-      continue; // gone meanwhile
+      // gone meanwhile
     }
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
   }
-  return false;
+  return members;
 }
 
 function taskkill(child: ChildProcess): Promise<void> {
@@ -130,6 +165,9 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on("exit", () => {
-    for (const pgid of running) signalGroup(pgid, "SIGKILL");
+    for (const [pgid, marker] of running) {
+      if (isLinux) signalTree(pgid, marker, "SIGKILL");
+      else signalGroup(pgid, "SIGKILL");
+    }
   });
 }

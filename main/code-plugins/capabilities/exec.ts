@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { z } from "zod";
-import { OWN_PROCESS_GROUP, ProcessGroup } from "../../tools/process-group.ts";
+import { ownProcessGroup, ProcessGroup } from "../../tools/process-group.ts";
 
 export interface ExecLimits {
   /** Default and largest allowed `timeoutMs`. */
@@ -88,13 +88,13 @@ export function runProgram(
 ): Promise<ExecResult> {
   const shown = JSON.stringify(argv);
   return new Promise((resolve, reject) => {
+    // A process group of its own (POSIX), so stopping it reaches the grandchildren.
+    const tree = ownProcessGroup(opts.env);
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: opts.cwd,
-      env: opts.env,
       shell: false,
       windowsHide: true,
-      // A process group of its own (POSIX), so stopping it reaches the grandchildren.
-      ...OWN_PROCESS_GROUP,
+      ...tree,
       stdio: ["pipe", "pipe", "pipe"],
     });
     const stdout = new CappedText(opts.maxOutputBytes);
@@ -109,7 +109,7 @@ export function runProgram(
     };
     child.stdout.on("data", live(stdout));
     child.stderr.on("data", live(stderr));
-    const group = new ProcessGroup(child);
+    const group = new ProcessGroup(child, tree);
     let stopped: string | undefined;
     let stopping: Promise<void> = Promise.resolve();
     const stop = (why: string) => {

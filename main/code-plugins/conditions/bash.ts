@@ -1,6 +1,6 @@
 /** The default runner for `bash:CMD` conditions: exit 0 = true, 120 s limit, run in workdir. */
 import { spawn } from "node:child_process";
-import { OWN_PROCESS_GROUP, ProcessGroup } from "../../tools/process-group.ts";
+import { ownProcessGroup, ProcessGroup } from "../../tools/process-group.ts";
 
 export const BASH_CONDITION_TIMEOUT_MS = 120_000;
 
@@ -11,11 +11,12 @@ export function runBashCondition(
 ): Promise<boolean> {
   return new Promise((resolve) => {
     // Own process group, so a timeout stops the command's children too (bash -c "sleep 999").
+    const tree = ownProcessGroup();
     const child =
       process.platform === "win32"
         ? spawn(command, { cwd: workdir, shell: true, stdio: "ignore", windowsHide: true })
-        : spawn("bash", ["-c", command], { cwd: workdir, stdio: "ignore", ...OWN_PROCESS_GROUP });
-    const group = new ProcessGroup(child);
+        : spawn("bash", ["-c", command], { cwd: workdir, stdio: "ignore", ...tree });
+    const group = new ProcessGroup(child, tree);
     let stopping: Promise<void> | undefined;
     const timer = setTimeout(() => (stopping = group.stop()), timeoutMs);
     child.once("error", () => {

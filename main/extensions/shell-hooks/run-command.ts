@@ -4,7 +4,7 @@
  * unloaded, its whole process tree is stopped (main/tools/process-group.ts).
  */
 import { spawn } from "node:child_process";
-import { OWN_PROCESS_GROUP, ProcessGroup } from "../../tools/process-group.ts";
+import { ownProcessGroup, ProcessGroup } from "../../tools/process-group.ts";
 
 export interface HookRun {
   /** Exit code; null when it was stopped (timeout, unload) or could not start. */
@@ -33,14 +33,14 @@ export function runHookCommand(opts: RunOptions): Promise<HookRun> {
   return new Promise((resolve) => {
     const isWindows = process.platform === "win32";
     // The user's shell on POSIX (what their hook scripts are written for), cmd on Windows.
+    const tree = ownProcessGroup(opts.env);
     const child = isWindows
       ? spawn(opts.command, { cwd: opts.cwd, env: opts.env, shell: true, windowsHide: true })
       : spawn(process.env.SHELL || "/bin/sh", ["-c", opts.command], {
           cwd: opts.cwd,
-          env: opts.env,
-          ...OWN_PROCESS_GROUP,
+          ...tree,
         });
-    const group = new ProcessGroup(child);
+    const group = new ProcessGroup(child, tree);
     let stdout = "";
     let stderr = "";
     let timedOut = false;

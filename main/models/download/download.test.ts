@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
-import { createServer } from "node:net";
+import { createServer as createHttpServer } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFileServer } from "../testing/file-server.ts";
-import { download, DownloadError, type DownloadFailure } from "./download.ts";
+import { download, DownloadError, maxDownloadBytes, type DownloadFailure } from "./download.ts";
 import type { DownloadProgress } from "./progress.ts";
 
 const body = randomBytes(2 * 1024 * 1024 + 123);
@@ -215,4 +216,107 @@ test("a size that differs from the catalog's stops before downloading; nothing l
       `^tiny: cannot reach 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\) — check the network connection`,
     ),
   );
+});
+
+/** A server that streams without Content-Length and never stops; it counts what it sent. */
+async function endlessServer(): Promise<{
+  url: string;
+  sent: () => number;
+  close(): Promise<void>;
+}> {
+  let sent = 0;
+  const chunk = randomBytes(64 * 1024);
+  const server = createHttpServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/octet-stream" });
+    const pump = () => {
+      while (!res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once("drain", pump);
+      }
+    };
+    res.on("close", () => res.destroy());
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/model.gguf`,
+    sent: () => sent,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test("a download without Content-Length stops at the catalog's size and is deleted", async () => {
+  const server = await endlessServer();
+  try {
+    const file = dest();
+    const size = 1024 * 1024;
+    await failsWith(
+      download({ url: server.url, dest: file, label: "tiny", sha256: sha, size }),
+      "size",
+      /^tiny: the server sent more than the catalog's 1(\.0)? MB .*not the one the catalog names; the download was deleted$/,
+    );
+    await assert.rejects(stat(`${file}.partial`), "the partial file is gone");
+    await assert.rejects(stat(file));
+    // Stopped at once, not after reading on: what the server got out is the size plus buffers.
+    assert.ok(server.sent() < size + 16 * 1024 * 1024, `the server sent ${server.sent()} bytes`);
+  } finally {
+    await server.close();
+  }
+});
+
+test("a URL pull (no catalog size) without Content-Length stops at the download cap", async () => {
+  const server = await endlessServer();
+  try {
+    const file = dest();
+    const maxBytes = 2 * 1024 * 1024;
+    await failsWith(
+      download({ url: server.url, dest: file, label: "big", maxBytes }),
+      "size",
+      /^big: the file at .* is larger than 2(\.0)? MB, the most a download may take \(ISLET_MAX_DOWNLOAD_GB raises it\); the download was deleted$/,
+    );
+    await assert.rejects(stat(`${file}.partial`));
+    assert.ok(
+      server.sent() < maxBytes + 16 * 1024 * 1024,
+      `the server sent ${server.sent()} bytes`,
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test("a URL pull whose Content-Length is over the cap downloads nothing", async () => {
+  const server = await startFileServer({ body });
+  try {
+    const file = dest();
+    await failsWith(
+      download({
+        url: `${server.url}/model.gguf`,
+        dest: file,
+        label: "big",
+        maxBytes: 1024 * 1024,
+      }),
+      "size",
+      /^big: the file at .* is larger than .*; nothing was downloaded$/,
+    );
+    await assert.rejects(stat(`${file}.partial`));
+    // Within the cap the same file downloads.
+    const ok = await download({
+      url: `${server.url}/model.gguf`,
+      dest: file,
+      maxBytes: body.length,
+    });
+    assert.equal(ok.sha256, sha);
+  } finally {
+    await server.close();
+  }
+});
+
+test("the download cap is 64 GiB unless ISLET_MAX_DOWNLOAD_GB says otherwise", () => {
+  assert.equal(maxDownloadBytes({}), 64 * 1024 ** 3);
+  assert.equal(maxDownloadBytes({ ISLET_MAX_DOWNLOAD_GB: "200" }), 200 * 1024 ** 3);
+  assert.equal(maxDownloadBytes({ ISLET_MAX_DOWNLOAD_GB: "nonsense" }), 64 * 1024 ** 3);
 });

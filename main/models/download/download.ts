@@ -42,8 +42,10 @@ export interface DownloadOptions {
   /** What to call it in messages (a model name); default: the file name. */
   label?: string;
   sha256?: string;
-  /** Expected size in bytes, when known beforehand (the catalog's). */
+  /** Expected size in bytes, when known beforehand (the catalog's): not a byte more is taken. */
   size?: number;
+  /** Most bytes taken when `size` is not known (a URL pull); default maxDownloadBytes(). */
+  maxBytes?: number;
   signal?: AbortSignal;
   onProgress?(p: DownloadProgress): void;
   /** Free space in a folder (tests inject a figure); default: statfs. */
@@ -64,6 +66,17 @@ export interface DownloadResult {
 }
 
 const AGAIN = "run the same command again to resume";
+const GB = 1024 ** 3;
+const DEFAULT_MAX_DOWNLOAD_GB = 64;
+
+/**
+ * The most a download of unknown size may write: ISLET_MAX_DOWNLOAD_GB, or 64 GiB (above the
+ * largest single-file GGUF a desktop runs), so a server that never stops cannot fill the disk.
+ */
+export function maxDownloadBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const set = Number(env.ISLET_MAX_DOWNLOAD_GB);
+  return (Number.isFinite(set) && set > 0 ? set : DEFAULT_MAX_DOWNLOAD_GB) * GB;
+}
 
 async function hashFile(file: string, hash: Hash, signal?: AbortSignal): Promise<void> {
   for await (const chunk of createReadStream(file, { signal })) hash.update(chunk as Buffer);
@@ -215,6 +228,19 @@ async function transfer(
       `${label}: the server offers ${total} bytes, expected ${opts.size} — the file at ${opts.url} is not the one the catalog names; nothing was downloaded`,
     );
   }
+  // The catalog's size, or the cap for a URL: a server that sends more is not sending the file.
+  const limit = opts.size ?? opts.maxBytes ?? maxDownloadBytes();
+  const tooBig = () =>
+    opts.size !== undefined
+      ? `${label}: the server sent more than the catalog's ${formatBytes(opts.size)} — the file at ${opts.url} is not the one the catalog names; the download was deleted`
+      : `${label}: the file at ${opts.url} is larger than ${formatBytes(limit)}, the most a download may take (ISLET_MAX_DOWNLOAD_GB raises it); the download was deleted`;
+  if (total !== null && total > limit) {
+    await res.body?.cancel();
+    throw new DownloadError(
+      "size",
+      tooBig().replace("the download was deleted", "nothing was downloaded"),
+    );
+  }
   try {
     await checkSpace(total);
   } catch (err) {
@@ -252,11 +278,16 @@ async function transfer(
     clearTimeout(timer);
     timer = setTimeout(() => idle.abort(new Error("no data")), opts.idleTimeoutMs ?? 60_000);
   };
+  let overLimit = false;
   try {
     armIdle();
     if (!res.body) throw new Error("empty response");
     for await (const chunk of res.body) {
       armIdle();
+      if (received + chunk.length > limit) {
+        overLimit = true;
+        break;
+      }
       await fh.write(chunk);
       hash.update(chunk);
       received += chunk.length;
@@ -281,6 +312,10 @@ async function transfer(
   } finally {
     clearTimeout(timer);
     await fh.close();
+  }
+  if (overLimit) {
+    await rm(partial, { force: true });
+    throw new DownloadError("size", tooBig());
   }
   report(true);
   if (total !== null && received < total) {

@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { HeadTailBuffer } from "../limits.ts";
-import { OWN_PROCESS_GROUP, ProcessGroup } from "../process-group.ts";
+import { ownProcessGroup, ProcessGroup } from "../process-group.ts";
 
 export interface ShellResult {
   /** stdout and stderr as they interleaved (each kept head and tail, like the streams below). */
@@ -71,12 +71,12 @@ export function runProgram(
   const streams = [new HeadTailBuffer(options.keepChars), new HeadTailBuffer(options.keepChars)];
   return new Promise<ShellResult>((resolve, reject) => {
     let child: ChildProcess;
+    // Its own process group on POSIX, so stopping it reaches every descendant.
+    const tree = ownProcessGroup(options.env);
     try {
       child = spawn(file, args, {
         cwd: options.cwd,
-        env: options.env,
-        // Its own process group on POSIX, so stopping it reaches every descendant.
-        ...OWN_PROCESS_GROUP,
+        ...tree,
         stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
         windowsHide: true,
         windowsVerbatimArguments: options.verbatim === true,
@@ -85,7 +85,7 @@ export function runProgram(
       reject(err instanceof Error ? err : new Error(String(err)));
       return;
     }
-    const group = new ProcessGroup(child);
+    const group = new ProcessGroup(child, tree);
     let stopping: Promise<void> | undefined;
     let aborted: unknown = undefined;
     let settled = false;
