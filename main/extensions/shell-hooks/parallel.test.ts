@@ -9,6 +9,7 @@ import { test } from "node:test";
 import type { AgentEvent } from "../../core/events.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { tempDir } from "../../code-plugins/loader/testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 import { startFakeOpenAI } from "../../providers/testing/index.ts";
 
 /** Marks `self` as started, waits (at most 20 s) for `other`, then says `words`. */
@@ -42,6 +43,7 @@ test("the hooks of one event run at once; their context reaches the model in fil
     workdir: dirs.path("work"),
     env: {},
     flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
+    warn: (p) => assert.fail(formatProblem(p)),
   });
   try {
     const events: AgentEvent[] = [];
