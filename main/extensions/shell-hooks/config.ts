@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import type { Problem } from "../../host/problem.ts";
+import { parseClaudeRule, type ClaudeRule } from "../../tools/claude-rule.ts";
 
 /** Claude Code's hook events, in the order a session reaches them. */
 export const SHELL_HOOK_EVENTS = [
@@ -35,6 +36,15 @@ export interface ShellHookSpec {
   file: string;
   /** Index path in the file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
   field: string;
+  /** `if`: runs only for tool calls this permission rule covers (`Bash(git commit:*)`). */
+  if?: ClaudeRule;
+  /**
+   * `async: true`: started and not waited for (its output is not read). `asyncRewake: true`: the
+   * same, and what it says when it ends (exit 2, a reason or context) reaches the model at its
+   * next step, after `rewakeMessage`.
+   */
+  background?: "async" | "rewake";
+  rewakeMessage?: string;
 }
 
 export interface ParsedHooks {
@@ -52,7 +62,17 @@ export function hookProblem(file: string, title: string): Problem {
 
 const KNOWN_TOP = new Set(["hooks", "description", "$schema"]);
 const KNOWN_GROUP = new Set(["matcher", "hooks"]);
-const KNOWN_HOOK = new Set(["type", "command", "timeout", "statusMessage", "async"]);
+const KNOWN_HOOK = new Set([
+  "type",
+  "command",
+  "timeout",
+  "statusMessage",
+  "async",
+  "asyncRewake",
+  "rewakeMessage",
+  "rewakeSummary",
+  "if",
+]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -197,7 +217,22 @@ function readGroup(
       }
       timeoutS = hook.timeout;
     }
-    out.hooks.push({ event, matcher, command: hook.command, timeoutS, file, field });
+    const spec: ShellHookSpec = { event, matcher, command: hook.command, timeoutS, file, field };
+    if (hook.if !== undefined) {
+      const rule = typeof hook.if === "string" ? parseClaudeRule(hook.if) : null;
+      if (!rule || "error" in rule) {
+        const why = rule
+          ? rule.error
+          : `expected a rule such as "Bash(git commit:*)", got ${kind(hook.if)}`;
+        out.errors.push(hookProblem(file, `field "${field}.if": ${why}`));
+        return;
+      }
+      spec.if = rule;
+    }
+    if (hook.asyncRewake === true) spec.background = "rewake";
+    else if (hook.async === true) spec.background = "async";
+    if (typeof hook.rewakeMessage === "string") spec.rewakeMessage = hook.rewakeMessage;
+    out.hooks.push(spec);
   });
 }
 

@@ -20,6 +20,7 @@ import { compileMatcher, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
 import { runHookCommand, type HookRun } from "./run-command.ts";
 import { verdictResult } from "./verdict-result.ts";
+import { ruleMatches } from "../../tools/claude-rule.ts";
 
 /** Events that happen outside the turn's hook points (each has a method here). */
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
@@ -54,6 +55,8 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile. */
   readonly problems: Problem[] = [];
+  /** What background (`asyncRewake`) hooks said when they ended, per session, for its next step. */
+  private readonly rewakes = new Map<string, { source: string; text: string }[]>();
 
   constructor(opts: ShellHookRegistryOptions) {
     this.opts = opts;
@@ -69,6 +72,11 @@ export class ShellHookRegistry implements HookRegistry {
       const list = this.byTiming.get(timing) ?? [];
       list.push(this.handler(spec, origin, timing, opts));
       this.byTiming.set(timing, list);
+    }
+    if (opts.hooks.some(({ spec }) => spec.background === "rewake")) {
+      const list = this.byTiming.get("beforeChat") ?? [];
+      list.push(this.rewakeHandler());
+      this.byTiming.set("beforeChat", list);
     }
   }
 
@@ -185,9 +193,21 @@ export class ShellHookRegistry implements HookRegistry {
             status: "skipped",
             reason: `matcher "${spec.matcher}" does not match ${at.subject}`,
           };
+        if (spec.if && !coversCall(spec, ctx))
+          return { status: "skipped", reason: `if "${spec.if.text}" does not cover this call` };
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
-        const run = await this.run(spec, origin, ctx.workdir, input);
+        const running = this.run(spec, origin, ctx.workdir, input);
+        if (spec.background) {
+          this.whenDone(spec, origin, ctx.session.id, running);
+          return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };
+        }
+        const run = await running;
+        if (run.detached) {
+          // `{"async":true}` on its first line: it goes on without holding the turn up.
+          this.whenDone(spec, origin, ctx.session.id, run.detached);
+          return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };
+        }
         const verdict = readVerdict(spec.event, run, spec.timeoutS);
         if (spec.event === "Stop") {
           if (verdict.block && !verdict.stop) memory.stopActive.add(ctx.session.id);
@@ -196,6 +216,42 @@ export class ShellHookRegistry implements HookRegistry {
         if (verdict.error) return { status: "error", message: verdict.error };
         const result = verdictResult(spec.event, verdict, ctx) as HookResults[HookTiming];
         return { status: "ok", result };
+      },
+    };
+  }
+
+  /** A background run: an `asyncRewake` hook's word, when it has one, waits for the next step. */
+  private whenDone(
+    spec: ShellHookSpec,
+    origin: ShellHookOrigin,
+    session: string,
+    running: Promise<HookRun>,
+  ): void {
+    if (spec.background !== "rewake") return;
+    void running.then((run) => {
+      if (this.stopAll.signal.aborted) return;
+      const verdict = readVerdict(spec.event, run, spec.timeoutS);
+      const said = verdict.reason ?? verdict.context ?? verdict.systemMessage;
+      if (!said || (!verdict.block && verdict.context === undefined && !verdict.systemMessage))
+        return;
+      const text = spec.rewakeMessage ? `${spec.rewakeMessage}\n\n${said}` : said;
+      const list = this.rewakes.get(session) ?? [];
+      list.push({ source: `${origin.label}:${spec.event}`, text });
+      this.rewakes.set(session, list);
+    });
+  }
+
+  /** Hands a session's waiting background findings to the model, once. */
+  private rewakeHandler(): HookHandler {
+    return {
+      source: "background hooks",
+      timing: "beforeChat",
+      invoke: async (ctx) => {
+        const waiting = this.rewakes.get(ctx.session.id);
+        if (!waiting?.length) return { status: "skipped", reason: "nothing came back" };
+        this.rewakes.delete(ctx.session.id);
+        const message = waiting.map((w) => `[${w.source}] ${w.text}`).join("\n\n");
+        return { status: "ok", result: { message, role: "user" } as HookResults[HookTiming] };
       },
     };
   }
@@ -229,6 +285,20 @@ export class ShellHookRegistry implements HookRegistry {
       signal: this.stopAll.signal,
     });
   }
+}
+
+/** Whether a tool event's call is one the hook's `if` rule covers (other events: always). */
+function coversCall(spec: ShellHookSpec, ctx: HookContexts[HookTiming]): boolean {
+  if (!spec.if) return true;
+  let call: { toolName: string; args: Record<string, unknown> } | null = null;
+  if ("toolName" in ctx) call = { toolName: ctx.toolName, args: ctx.arguments };
+  else if ("tool" in ctx) {
+    // PostToolUse: the call's arguments are the tool history's last entry (as its input says).
+    const last = ctx.toolHistory[ctx.toolHistory.length - 1];
+    call = { toolName: ctx.tool.name, args: last?.name === ctx.tool.name ? last.args : {} };
+  }
+  if (!call) return true;
+  return ruleMatches(spec.if, { ...call, workdir: ctx.workdir }, "any");
 }
 
 /**

@@ -14,6 +14,11 @@ export interface HookRun {
   timedOut: boolean;
   /** Set when the command could not be started at all. */
   spawnError?: string;
+  /**
+   * The command said `{"async":true}` on its first line (Claude Code's protocol): it goes on in
+   * the background, and this is how it ends (its later output, the first line left out).
+   */
+  detached?: Promise<HookRun>;
 }
 
 export interface RunOptions {
@@ -29,7 +34,42 @@ export interface RunOptions {
 /** Output beyond this is dropped: a hook is a check, not a data pipe. */
 const MAX_OUTPUT = 1_000_000;
 
+/** `{"async":true, "asyncTimeout": ms}` as a command's first line, or null. */
+function asyncLine(line: string): { timeoutMs?: number } | null {
+  try {
+    const json: unknown = JSON.parse(line);
+    if (typeof json !== "object" || json === null || (json as { async?: unknown }).async !== true)
+      return null;
+    const ms = (json as { asyncTimeout?: unknown }).asyncTimeout;
+    return typeof ms === "number" && ms > 0 ? { timeoutMs: ms } : {};
+  } catch {
+    return null;
+  }
+}
+
 export function runHookCommand(opts: RunOptions): Promise<HookRun> {
+  let early: ((run: HookRun) => void) | undefined;
+  const answered = new Promise<HookRun>((resolve) => (early = resolve));
+  const final = runToEnd(opts, (timeoutMs, rest) =>
+    early?.({ ...EMPTY_RUN, detached: rest(timeoutMs) }),
+  );
+  void final.then((run) => early?.(run));
+  return answered;
+}
+
+const EMPTY_RUN: HookRun = { code: null, stdout: "", stderr: "", timedOut: false };
+
+/**
+ * The whole run. `goneAsync` is called once if the first stdout line asks for the background;
+ * its `rest` (given the async time limit, if any) resolves when the command ends.
+ */
+function runToEnd(
+  opts: RunOptions,
+  goneAsync: (
+    timeoutMs: number | undefined,
+    rest: (ms: number | undefined) => Promise<HookRun>,
+  ) => void,
+): Promise<HookRun> {
   return new Promise((resolve) => {
     const isWindows = process.platform === "win32";
     // The user's shell on POSIX (what their hook scripts are written for), cmd on Windows.
@@ -44,16 +84,32 @@ export function runHookCommand(opts: RunOptions): Promise<HookRun> {
     let stdout = "";
     let stderr = "";
     let timedOut = false;
+    let firstLineRead = false;
+    let asyncFrom = -1; // where the output after the async line starts
     let stopping: Promise<void> | undefined;
     const stop = () => (stopping ??= group.stop());
-    const timer = setTimeout(() => {
+    const onTimeout = () => {
       timedOut = true;
       void stop();
-    }, opts.timeoutMs);
+    };
+    let timer = setTimeout(onTimeout, opts.timeoutMs);
     const onAbort = () => void stop();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout?.setEncoding("utf8").on("data", (d: string) => {
       if (stdout.length < MAX_OUTPUT) stdout += d;
+      const newline = stdout.indexOf("\n");
+      if (firstLineRead || newline === -1) return;
+      firstLineRead = true;
+      const wanted = asyncLine(stdout.slice(0, newline).trim());
+      if (!wanted) return;
+      asyncFrom = newline + 1;
+      goneAsync(wanted.timeoutMs, (ms) => {
+        if (ms !== undefined) {
+          clearTimeout(timer);
+          timer = setTimeout(onTimeout, ms);
+        }
+        return done;
+      });
     });
     child.stderr?.setEncoding("utf8").on("data", (d: string) => {
       if (stderr.length < MAX_OUTPUT) stderr += d;
@@ -61,10 +117,14 @@ export function runHookCommand(opts: RunOptions): Promise<HookRun> {
     // A hook that exits without reading stdin closes the pipe: not an error.
     child.stdin?.on("error", () => {});
     child.stdin?.end(opts.stdin);
+    let settle: (run: HookRun) => void = () => {};
+    const done = new Promise<HookRun>((r) => (settle = r));
     const finish = (run: HookRun) => {
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
-      resolve(run);
+      const result = asyncFrom >= 0 ? { ...run, stdout: run.stdout.slice(asyncFrom) } : run;
+      settle(result);
+      resolve(result);
     };
     child.once("error", (err) => {
       group.release();
