@@ -33,6 +33,9 @@ const C0_NAMES = [
  */
 const HIDDEN =
   /^(?:\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Cs}|\p{Cn}|\p{Default_Ignorable_Code_Point}|\p{Zs}|\u2800|⟨)$/u;
+/** Whether any character might be hidden: most text has none and is returned as it is. */
+const MAYBE_HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800⟨]|(?! )\p{Zs}/u;
 const EMOJI = /^\p{Extended_Pictographic}$/u;
 const SKIN_TONE = /^[\u{1F3FB}-\u{1F3FF}]$/u;
 /** Tag characters that stand for printable ASCII (U+E0020–E007E): hidden words, decoded. */
@@ -76,6 +79,7 @@ function hidden(chars: string[], i: number, opts: VisibleOptions): boolean {
 
 /** `text` with every control and invisible character shown as a marker (see the file's top). */
 export function visibleText(text: string, opts: VisibleOptions = {}): string {
+  if (!MAYBE_HIDDEN.test(text)) return text;
   // Array.from splits by code point and yields a lone surrogate as its own element.
   const chars = Array.from(text);
   let out = "";

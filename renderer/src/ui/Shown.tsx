@@ -4,6 +4,7 @@
  * ⟨U+202E⟩ (main/core/visible-text.ts), each drawn as a tinted chip no text can pass for. React
  * escapes HTML, not a bidi override that reorders what is drawn or a tag character never drawn.
  */
+import { useMemo } from "react";
 import { visibleParts, visibleText } from "../../../main/core/visible-text.ts";
 
 const MARKER_TITLE = "A control or invisible character in the text, shown here";
@@ -27,5 +28,7 @@ export function Marked({ text }: { text: string }) {
 
 /** Text as received: made visible here (`lines` keeps its newlines and tabs). */
 export function Shown({ text, lines = false }: { text: string; lines?: boolean }) {
-  return <Marked text={visibleText(text, { lines })} />;
+  // A tool card re-renders as its turn streams; its arguments may be long.
+  const shown = useMemo(() => visibleText(text, { lines }), [text, lines]);
+  return <Marked text={shown} />;
 }
