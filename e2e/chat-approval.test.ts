@@ -102,6 +102,12 @@ describe("chat: tool approval", { skip: skipChat, timeout: 90_000 }, () => {
       "⟨ESC⟩",
       "⟨U+202E⟩",
     ]);
+    // Styled apart (a tinted, bordered chip), so typed text cannot pass for a marker.
+    const chip = await args
+      .locator(".hidden-char")
+      .first()
+      .evaluate((el) => getComputedStyle(el).borderTopStyle);
+    assert.equal(chip, "solid");
     await question.getByRole("button", { name: "Deny" }).click();
     await question.waitFor({ state: "detached" });
     await expectText(page.getByRole("region", { name: "Conversation" }), "Not run, then.", 10_000);

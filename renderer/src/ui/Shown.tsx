@@ -6,6 +6,7 @@
  */
 import { useMemo } from "react";
 import { visibleParts, visibleText } from "../../../main/core/visible-text.ts";
+import "./shown.css";
 
 const MARKER_TITLE = "A control or invisible character in the text, shown here";
 
