@@ -106,11 +106,6 @@ export function visibleText(text: string, opts: VisibleOptions = {}): string {
   return out;
 }
 
-/** Whether `text` has anything `visibleText` would show as a marker. */
-export function hasHiddenCharacters(text: string, opts: VisibleOptions = {}): boolean {
-  return visibleText(text, opts) !== text;
-}
-
 export interface VisiblePart {
   text: string;
   /** A marker standing for hidden characters (a dialog styles it apart). */
