@@ -1,4 +1,5 @@
 /** `islet mcp list [--json]`: each MCP server with its source, status and tools (servers are started to list them). */
+import { visibleText } from "../core/visible-text.ts";
 import type { McpServerStatus } from "../extensions/mcp/manager.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import { type Output, warningLines } from "./render.ts";
@@ -34,14 +35,19 @@ export async function mcpCommand(argv: string[], io: Output): Promise<number> {
   }
 }
 
+/**
+ * The servers as lines for a person; what a server says of itself (tool names, descriptions,
+ * errors) with its control and invisible characters shown, so a description hides no words.
+ */
 export function formatServers(servers: readonly McpServerStatus[]): string {
   if (servers.length === 0)
     return "No MCP servers (add them to .mcp.json or config/mcp/NAME.yaml in a home).\n";
   const lines: string[] = [];
   for (const s of servers) {
-    lines.push(`${s.name}  ${s.status}  ${s.transport}  ${s.source}`);
-    if (s.error) lines.push(`  ${s.error}`);
-    for (const t of s.tools) lines.push(`  ${t.name}  ${t.description.split("\n")[0]}`);
+    lines.push(`${visibleText(s.name)}  ${s.status}  ${s.transport}  ${visibleText(s.source)}`);
+    if (s.error) lines.push(`  ${visibleText(s.error)}`);
+    for (const t of s.tools)
+      lines.push(`  ${visibleText(t.name)}  ${visibleText(t.description.split("\n")[0])}`);
   }
   return `${lines.join("\n")}\n`;
 }

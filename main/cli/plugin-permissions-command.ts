@@ -3,6 +3,7 @@
  * what the user answered (granted, denied, not asked yet); `--reset` forgets the answers so the
  * next run asks again.
  */
+import { visibleText } from "../core/visible-text.ts";
 import { describePermission } from "../host/permission-text.ts";
 import { resolveHomes } from "../config/homes.ts";
 import { GrantStore, grantKey } from "../code-plugins/consent/grants.ts";
@@ -55,6 +56,7 @@ export async function permissionsCommand(argv: string[], io: Output): Promise<nu
     return 0;
   }
   io.out(`${name} (${plugin.dir}) asks for:\n`);
-  for (const item of items) io.out(`  ${item.status.padEnd(13)}  ${describePermission(item)}\n`);
+  for (const item of items)
+    io.out(`  ${item.status.padEnd(13)}  ${visibleText(describePermission(item))}\n`);
   return 0;
 }

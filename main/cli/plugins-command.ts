@@ -10,6 +10,7 @@ import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./optio
 import { type Output, warningLines } from "./render.ts";
 import { formatProblem } from "../host/problem.ts";
 import { UsageError } from "./usage.ts";
+import { visibleText } from "../core/visible-text.ts";
 import { describePermission } from "../host/permission-text.ts";
 import { permissionsCommand } from "./plugin-permissions-command.ts";
 import { packManager, type InstalledPack } from "../packs/index.ts";
@@ -45,7 +46,7 @@ function showText(p: PluginInfo, pack: InstalledPack | undefined): string {
     ...(p.logFile ? [`Log:         ${p.logFile}`] : []),
     ...p.permissions.map(
       (item, i) =>
-        `${i === 0 ? "Permissions: " : "             "}${item.status.padEnd(12)} ${describePermission(item)}`,
+        `${i === 0 ? "Permissions: " : "             "}${item.status.padEnd(12)} ${visibleText(describePermission(item))}`,
     ),
     ...p.warnings.map((w) => `Warning:     ${w}`),
   ];

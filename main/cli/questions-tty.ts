@@ -2,9 +2,12 @@
  * The engine's questions at a terminal (on stderr, answered on stdin), one at a time: tool
  * approval, plugin permissions, workspace trust, plugin activation. Which port a command gets:
  * `--yes` answers yes for this run, a terminal asks, anything else asks nobody (safe defaults).
+ * What the question quotes (a command, a plugin's reason, a model's "why") reaches the terminal
+ * with its control and invisible characters shown as markers, and a command is shown in full.
  */
 import { packInstallLines, packUpdateLines } from "../host/pack-question-text.ts";
 import { describePermission } from "../host/permission-text.ts";
+import { argumentsText, visibleQuestion } from "../host/visible-question.ts";
 import { createInterface } from "node:readline/promises";
 import {
   NOBODY,
@@ -21,35 +24,42 @@ interface Prompt<K extends QuestionKind> {
   keys: Record<string, AnswerFor<K>>;
 }
 
-function preview(args: Record<string, unknown>): string {
-  const text = typeof args.command === "string" ? args.command : JSON.stringify(args);
-  return text.length > 300 ? `${text.slice(0, 297)}…` : text;
+/**
+ * "Allow Bash: ls -la" for a one-line call, else the whole of it as a block under a header that
+ * says how many lines it has (so a tail scrolled out of sight is noticed).
+ */
+function call(tool: string, args: Record<string, unknown>): string {
+  const lines = argumentsText(args).split("\n");
+  if (lines.length === 1) return `Allow ${tool}: ${lines[0]}`;
+  return `Allow ${tool} (${lines.length} lines):\n${lines.map((l) => `    │ ${l}`).join("\n")}`;
+}
+
+/** Markers in reverse video, so no text can pass for one (only when colour is welcome). */
+function highlighted(text: string): string {
+  if (process.env.NO_COLOR) return text;
+  return text.replace(/⟨[^⟩]*⟩/g, (m) => `\x1b[7m${m}\x1b[27m`);
 }
 
 const list = (lines: string[]) => lines.map((l) => `  - ${l}`).join("\n");
 
 function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
   // One switch over the kinds; the casts are safe because `kind` decides both sides.
-  const p = (text: string, keys: Record<string, string>) => ({ text, keys }) as Prompt<K>;
-  const q = question as Question;
+  const p = (text: string, keys: Record<string, string>) =>
+    ({ text: highlighted(text), keys }) as Prompt<K>;
+  const q = visibleQuestion(question as Question);
   switch (q.kind) {
     case "approval":
       if (q.rewrittenBy?.length)
         return p(
-          `Allow ${q.tool}: ${preview(q.arguments)}\n  (arguments rewritten by plugin ${q.rewrittenBy.join(", ")})\n  [y]es / [n]o > `,
+          `${call(q.tool, q.arguments)}\n  (arguments rewritten by plugin ${q.rewrittenBy.join(", ")})\n  [y]es / [n]o > `,
           { y: "allow", n: "deny" },
         );
       // Why an earlier "always" no longer holds (another server, a rewritten description).
       return p(
-        `Allow ${q.tool}: ${preview(q.arguments)}\n` +
+        `${call(q.tool, q.arguments)}\n` +
           (q.changed?.length ? `${list(q.changed)}\n` : "") +
           "  [y]es / [n]o / [a]lways / ne[v]er > ",
-        {
-          y: "allow",
-          n: "deny",
-          a: "always",
-          v: "never",
-        },
+        { y: "allow", n: "deny", a: "always", v: "never" },
       );
     case "permissions":
       return p(
@@ -76,15 +86,21 @@ function prompt<K extends QuestionKind>(question: QuestionOf<K>): Prompt<K> {
         { y: "install", n: "cancel" },
       );
     case "pack-install":
-      return p(`${packInstallLines(q).join("\n")}\n  Install? [y]es / [n]o > `, {
-        y: "install",
-        n: "cancel",
-      });
+      return p(
+        `${packInstallLines(question as QuestionOf<"pack-install">).join("\n")}\n  Install? [y]es / [n]o > `,
+        {
+          y: "install",
+          n: "cancel",
+        },
+      );
     case "pack-update":
-      return p(`${packUpdateLines(q).join("\n")}\n  Update? [y]es / [n]o > `, {
-        y: "update",
-        n: "cancel",
-      });
+      return p(
+        `${packUpdateLines(question as QuestionOf<"pack-update">).join("\n")}\n  Update? [y]es / [n]o > `,
+        {
+          y: "update",
+          n: "cancel",
+        },
+      );
   }
 }
 

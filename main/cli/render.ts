@@ -1,5 +1,10 @@
-/** How `islet run` shows events: JSON lines, or text for a person (answer on stdout, the rest on stderr). */
+/**
+ * How `islet run` shows events: JSON lines, or text for a person (answer on stdout, the rest on
+ * stderr). The activity lines on stderr quote models, tools, plugins and servers: their control
+ * and invisible characters are shown as markers, so no quoted text can move the cursor or erase.
+ */
 import { AgentEvent, PUBLIC_EVENT_TYPES, type EventSink } from "../core/events.ts";
+import { visibleText } from "../core/visible-text.ts";
 import { formatProblem, type ProblemSink } from "../host/problem.ts";
 
 export interface Output {
@@ -12,9 +17,14 @@ export const processOutput: Output = {
   err: (text) => void process.stderr.write(text),
 };
 
+/** Quoted text for an activity line: one line, every hidden character a marker. */
+const line = (text: string) => visibleText(text);
+/** Quoted text that may span lines (a model's thinking, a notice). */
+const shown = (text: string) => visibleText(text, { lines: true });
+
 /** Where the CLI's problems go: one `warning:` line each on stderr. */
 export function warningLines(io: Output): ProblemSink {
-  return (problem) => io.err(`warning: ${formatProblem(problem)}\n`);
+  return (problem) => io.err(`warning: ${shown(formatProblem(problem))}\n`);
 }
 
 /**
@@ -33,9 +43,10 @@ export function jsonRenderer(io: Output): EventSink {
 
 function brief(args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([k, v]) => {
-    const text = typeof v === "string" ? v : JSON.stringify(v);
-    const line = text.replace(/\s+/g, " ");
-    return `${k}=${line.length > 60 ? `${line.slice(0, 57)}…` : line}`;
+    const text = (typeof v === "string" ? v : JSON.stringify(v)).replace(/[ \n\t]+/g, " ");
+    // Cut before showing, so a marker is never cut in half.
+    const cut = text.length > 60 ? `${line(Array.from(text).slice(0, 57).join(""))}…` : line(text);
+    return `${line(k)}=${cut}`;
   });
   return parts.join(" ");
 }
@@ -64,29 +75,29 @@ export function textRenderer(io: Output, opts: { color: boolean }): EventSink {
         endLine();
         break;
       case "thinking":
-        io.err(dim(`thinking: ${event.text.trim()}\n`));
+        io.err(dim(`thinking: ${shown(event.text.trim())}\n`));
         break;
       case "tool_call":
         endLine();
-        io.err(`${dim("→")} ${event.name} ${dim(brief(event.arguments))}\n`);
+        io.err(`${dim("→")} ${line(event.name)} ${dim(brief(event.arguments))}\n`);
         break;
       case "tool_result": {
-        const first = event.output.split("\n", 1)[0].slice(0, 100);
+        const first = line(Array.from(event.output.split("\n", 1)[0]).slice(0, 100).join(""));
         const mark = event.error ? red("✗") : dim("✓");
         io.err(
-          `  ${mark} ${dim(`${event.name} ${event.durationMs} ms`)} ${event.error ? red(first) : dim(first)}\n`,
+          `  ${mark} ${dim(`${line(event.name)} ${event.durationMs} ms`)} ${event.error ? red(first) : dim(first)}\n`,
         );
         break;
       }
       case "notice":
         endLine();
-        io.err(dim(`[${event.source}] ${event.text}\n`));
+        io.err(dim(`[${line(event.source)}] ${shown(event.text)}\n`));
         break;
       case "injected":
-        io.err(dim(`[${event.source} → ${event.role}] ${event.text.slice(0, 200)}\n`));
+        io.err(dim(`[${line(event.source)} → ${event.role}] ${shown(event.text.slice(0, 200))}\n`));
         break;
       case "agent_switch":
-        io.err(dim(`agent: ${event.from} → ${event.to} (${event.reason})\n`));
+        io.err(dim(`agent: ${line(event.from)} → ${line(event.to)} (${line(event.reason)})\n`));
         break;
       case "compaction":
         io.err(
@@ -97,7 +108,9 @@ export function textRenderer(io: Output, opts: { color: boolean }): EventSink {
         break;
       case "error":
         endLine();
-        io.err(red(`error (${event.errorType || "unclassified"}): ${event.message}\n`));
+        io.err(
+          red(`error (${line(event.errorType || "unclassified")}): ${shown(event.message)}\n`),
+        );
         break;
       default:
         break;

@@ -1,4 +1,5 @@
 /** `islet tools [NAME [KEY=VALUE... | JSON]]`: list tools, show a schema, or run one directly (no hooks). */
+import { visibleText } from "../core/visible-text.ts";
 import { executeToolCall } from "../tools/executor.ts";
 import { newToolSessionState, type Tool } from "../tools/types.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
@@ -62,7 +63,10 @@ export async function toolsCommand(
     const tools = registry.list();
     const width = Math.max(...tools.map((t) => t.name.length));
     for (const t of tools)
-      io.out(`${t.name.padEnd(width)}  ${t.source.padEnd(8)} ${t.description.split("\n")[0]}\n`);
+      // A plugin's or MCP server's description may hide words in invisible characters.
+      io.out(
+        `${visibleText(t.name).padEnd(width)}  ${t.source.padEnd(8)} ${visibleText(t.description.split("\n")[0])}\n`,
+      );
     return 0;
   }
   const [name, ...rest] = words;

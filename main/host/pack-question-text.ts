@@ -1,10 +1,13 @@
 /**
  * The body of a pack install or update question as lines of text, shared by the terminal prompt
  * and the dialog: what is installed from where, each plugin with what it asks for, and for an
- * update the commits and files that changed.
+ * update the commits and files that changed. Every string from the pack (names, descriptions,
+ * hook and MCP commands, commit subjects and authors, paths) is shown with its control and
+ * invisible characters made visible: a hook command cannot erase its own line.
  */
 import { describePermission } from "./permission-text.ts";
 import type { PackPluginSummary, QuestionOf } from "./questions.ts";
+import { visibleQuestion } from "./visible-question.ts";
 
 const MAX_COMMITS = 20;
 const MAX_FILES = 30;
@@ -31,7 +34,9 @@ function capped<T>(items: T[], max: number, line: (item: T) => string): string[]
   return items.length > max ? [...shown, `… and ${items.length - max} more`] : shown;
 }
 
-export function packInstallLines(q: QuestionOf<"pack-install">): string[] {
+/** The install question's lines; `question` as received (its strings are made visible here). */
+export function packInstallLines(question: QuestionOf<"pack-install">): string[] {
+  const q = visibleQuestion(question);
   const at = [q.ref && `ref ${q.ref}`, q.commit && `commit ${q.commit.slice(0, 12)}`]
     .filter(Boolean)
     .join(", ");
@@ -41,7 +46,9 @@ export function packInstallLines(q: QuestionOf<"pack-install">): string[] {
   ];
 }
 
-export function packUpdateLines(q: QuestionOf<"pack-update">): string[] {
+/** The update question's lines; `question` as received (its strings are made visible here). */
+export function packUpdateLines(question: QuestionOf<"pack-update">): string[] {
+  const q = visibleQuestion(question);
   const asksMore = q.plugins.some((p) => p.permissions.length > 0);
   return [
     `Update ${q.pack} (${q.source}) from ${q.from.slice(0, 12)} to ${q.to.slice(0, 12)}:`,

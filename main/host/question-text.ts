@@ -1,11 +1,13 @@
 /**
  * A question as a dialog shows it: title, message, detail and buttons with the answer each gives
- * (the first button is the default, the last cancels). The desktop app's native dialog uses it;
- * Electron-free so it is tested under Node.
+ * (the first button is the default, the last cancels). The desktop app's native dialog and the
+ * app's question dialog use it; Electron-free so it is tested under Node. Every string from a
+ * model, plugin or repository is shown with its control and invisible characters made visible.
  */
 import { packInstallLines, packUpdateLines } from "./pack-question-text.ts";
 import { describePermission } from "./permission-text.ts";
-import type { AnswerFor, Question, QuestionKind, QuestionOf } from "./questions.ts";
+import type { AnswerFor, QuestionKind, QuestionOf } from "./questions.ts";
+import { argumentsText, visibleQuestion } from "./visible-question.ts";
 
 export interface DialogText<K extends QuestionKind> {
   title: string;
@@ -14,13 +16,8 @@ export interface DialogText<K extends QuestionKind> {
   buttons: { label: string; answer: AnswerFor<K> }[];
 }
 
-function previewArguments(args: Record<string, unknown>): string {
-  const text = typeof args.command === "string" ? args.command : JSON.stringify(args, null, 2);
-  return text.length > 600 ? `${text.slice(0, 597)}…` : text;
-}
-
 export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): DialogText<K> {
-  const q = question as Question;
+  const q = visibleQuestion(question as QuestionOf<QuestionKind>);
   const out = (text: Omit<DialogText<QuestionKind>, "buttons">, buttons: [string, string][]) =>
     ({ ...text, buttons: buttons.map(([label, answer]) => ({ label, answer })) }) as DialogText<K>;
   switch (q.kind) {
@@ -30,7 +27,7 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
           {
             title: "Allow tool call",
             message: `Allow ${q.tool}? Plugin ${q.rewrittenBy.join(", ")} rewrote what the model asked for.`,
-            detail: previewArguments(q.arguments),
+            detail: argumentsText(q.arguments),
           },
           [
             ["Deny", "deny"],
@@ -42,8 +39,7 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
           title: "Allow tool call",
           message: `Allow ${q.tool}?`,
           detail:
-            (q.changed?.length ? `${q.changed.join("\n")}\n\n` : "") +
-            previewArguments(q.arguments),
+            (q.changed?.length ? `${q.changed.join("\n")}\n\n` : "") + argumentsText(q.arguments),
         },
         [
           ["Deny", "deny"],
@@ -112,14 +108,14 @@ export function dialogText<K extends QuestionKind>(question: QuestionOf<K>): Dia
         ],
       );
     case "pack-install": {
-      const [message, ...detail] = packInstallLines(q);
+      const [message, ...detail] = packInstallLines(question as QuestionOf<"pack-install">);
       return out({ title: "Install plugins", message, detail: detail.join("\n") }, [
         ["Cancel", "cancel"],
         ["Install", "install"],
       ]);
     }
     case "pack-update": {
-      const [message, ...detail] = packUpdateLines(q);
+      const [message, ...detail] = packUpdateLines(question as QuestionOf<"pack-update">);
       return out({ title: "Update plugins", message, detail: detail.join("\n") }, [
         ["Cancel", "cancel"],
         ["Update", "update"],

@@ -91,16 +91,26 @@ describe("ChatView", () => {
         seq: 4,
         event: { type: "assistant", text: "Run `npm test`." },
       });
+      // A plugin's notice: its escape and bidi override shown as markers, not obeyed.
+      bridge.emit("chat/event", {
+        conversationId: "s1",
+        seq: 5,
+        event: { type: "notice", source: "guard", text: "all clear\x1b[2K\u202Edenied" },
+      });
       // Another conversation's: not this view's.
       bridge.emit("chat/event", {
         conversationId: "other",
-        seq: 5,
+        seq: 6,
         event: { type: "user_message", text: "Not here" },
       });
     });
     await within(transcript).findByText("And the tests?");
     await within(transcript).findByText("npm test");
     assert.equal(within(transcript).getAllByText("starts").length, 1);
+    assert.equal(
+      textOf(within(transcript).getByRole("note").querySelector("span:last-child")),
+      "all clear⟨ESC⟩[2K⟨U+202E⟩denied",
+    );
     assert.equal(textOf(within(transcript).queryByText("Not here")), null);
   });
 

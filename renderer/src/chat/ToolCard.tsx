@@ -1,10 +1,14 @@
 /**
  * One tool call: its name and the gist of its arguments, live state, duration, the output
  * (truncated, with Show all) or error; and, while the approval policy asks, Allow / Deny /
- * Always allow here right in the card.
+ * Always allow here right in the card. The tool's name and arguments come from the model: their
+ * control and invisible characters are shown as markers, and the approval shows the whole call.
  */
 import { useEffect, useRef, useState } from "react";
 import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
+import { visibleText } from "../../../main/core/visible-text.ts";
+import { argumentsText, visibleQuestion } from "../../../main/host/visible-question.ts";
+import { Marked, Shown } from "../ui/Shown.tsx";
 import { ChevronIcon, ToolIcon } from "./chat-icons.tsx";
 import { CopyButton } from "./CopyButton.tsx";
 import { formatDuration } from "./format.ts";
@@ -49,8 +53,12 @@ export function ToolCard({
           <ChevronIcon />
         </span>
         <ToolIcon />
-        <span className="tool-name">{item.name}</span>
-        <span className="tool-gist">{gist(item.arguments)}</span>
+        <span className="tool-name">
+          <Shown text={item.name} />
+        </span>
+        <span className="tool-gist">
+          <Marked text={gist(item.arguments)} />
+        </span>
         <span className={`tool-state tool-state-${state}`}>
           {state === "running" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
           {state === "waiting" ? "Needs approval" : STATE_LABEL[item.state]}
@@ -62,8 +70,12 @@ export function ToolCard({
         <ol className="tool-steps" aria-label={`${item.agent ?? "Sub-agent"}'s steps`}>
           {item.steps.map((st) => (
             <li key={st.callId} className={`tool-step tool-step-${st.state}`}>
-              <span className="tool-step-name">{st.name}</span>{" "}
-              <span className="tool-gist">{gist(st.arguments)}</span>
+              <span className="tool-step-name">
+                <Shown text={st.name} />
+              </span>{" "}
+              <span className="tool-gist">
+                <Marked text={gist(st.arguments)} />
+              </span>
               <span className="tool-step-state"> {STATE_LABEL[st.state]}</span>
             </li>
           ))}
@@ -74,7 +86,9 @@ export function ToolCard({
       ) : null}
       <div id={bodyId} className="tool-body" hidden={!open}>
         <p className="tool-label">Arguments</p>
-        <pre className="tool-pre">{JSON.stringify(item.arguments, null, 2)}</pre>
+        <pre className="tool-pre">
+          <Shown text={JSON.stringify(item.arguments, null, 2)} lines />
+        </pre>
         {item.output !== null ? (
           <>
             <div className="tool-label-row">
@@ -156,24 +170,33 @@ export function ApprovalBar({
   const first = useRef<HTMLButtonElement>(null);
   // Focus moves to the question so it can be answered from the keyboard at once.
   useEffect(() => first.current?.focus(), [asked.id]);
-  const q = asked.question;
+  const q = visibleQuestion(asked.question);
   if (q.kind !== "approval") return null;
   const reply = (answer: "allow" | "deny" | "always") =>
     onAnswer({ id: asked.id, kind: "approval", answer });
   return (
     <div className="approval" role="group" aria-label={`Allow ${q.tool}?`}>
       <p className="approval-text">
-        Allow <strong>{q.tool}</strong> to run?
+        Allow{" "}
+        <strong>
+          <Marked text={q.tool} />
+        </strong>{" "}
+        to run?
         {q.rewrittenBy?.length ? (
-          <span className="approval-note"> Rewritten by plugin {q.rewrittenBy.join(", ")}.</span>
+          <span className="approval-note">
+            {" "}
+            Rewritten by plugin <Marked text={q.rewrittenBy.join(", ")} />.
+          </span>
         ) : null}
       </p>
       {q.changed?.map((line) => (
         <p key={line} className="approval-note">
-          {line}
+          <Marked text={line} />
         </p>
       ))}
-      <pre className="tool-pre approval-args">{preview(q.arguments)}</pre>
+      <pre className="tool-pre approval-args">
+        <Marked text={argumentsText(q.arguments)} />
+      </pre>
       <div className="approval-buttons">
         <button
           ref={first}
@@ -202,18 +225,20 @@ function fromLineStart(tail: string): string {
   return cut >= 0 && cut < tail.length - 1 ? tail.slice(cut + 1) : tail;
 }
 
-/** The one argument a person looks for first (command, path, pattern…), else a short JSON. */
+/**
+ * The one argument a person looks for first (command, path, pattern…), else a short JSON; made
+ * visible after it is cut, so no marker is cut in half.
+ */
 function gist(args: Record<string, unknown>): string {
   if (Array.isArray(args.todos)) return `${args.todos.length} items`;
+  const short = (text: string) =>
+    text.length > 80
+      ? `${visibleText(Array.from(text).slice(0, 79).join(""))}…`
+      : visibleText(text);
   for (const key of ["command", "path", "file_path", "pattern", "url", "query"]) {
     const v = args[key];
-    if (typeof v === "string") return v.length > 80 ? `${v.slice(0, 79)}…` : v;
+    if (typeof v === "string") return short(v);
   }
   const json = JSON.stringify(args);
-  return json === "{}" ? "" : json.length > 80 ? `${json.slice(0, 79)}…` : json;
-}
-
-function preview(args: Record<string, unknown>): string {
-  const text = typeof args.command === "string" ? args.command : JSON.stringify(args, null, 2);
-  return text.length > 600 ? `${text.slice(0, 597)}…` : text;
+  return json === "{}" ? "" : short(json);
 }

@@ -10,6 +10,7 @@ import { Thinking } from "./Thinking.tsx";
 import { ToolCard } from "./ToolCard.tsx";
 import type { Item, Turn } from "./transcript.ts";
 import "./turn.css";
+import { Shown } from "../ui/Shown.tsx";
 
 export interface TurnActions {
   /** Approval questions of this conversation, by tool item id. */
@@ -92,7 +93,9 @@ const ItemView = memo(function ItemView({ item, actions }: { item: Item; actions
       return (
         <div className="plugin-note" role="note">
           <PluginTag source={item.source} />
-          <span>{item.text}</span>
+          <span>
+            <Shown text={item.text} lines />
+          </span>
         </div>
       );
     case "injected":
@@ -117,8 +120,16 @@ const ItemView = memo(function ItemView({ item, actions }: { item: Item; actions
     case "agent_switch":
       return (
         <p className="turn-note">
-          Switched agent from {item.from} to <strong>{item.to}</strong>
-          {item.reason ? ` (${item.reason})` : ""}
+          Switched agent from <Shown text={item.from} /> to{" "}
+          <strong>
+            <Shown text={item.to} />
+          </strong>
+          {item.reason ? (
+            <>
+              {" ("}
+              <Shown text={item.reason} />)
+            </>
+          ) : null}
         </p>
       );
     case "compaction":

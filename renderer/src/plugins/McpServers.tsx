@@ -13,6 +13,8 @@ import { StatusCard, type CardStatus } from "../ui/StatusCard.tsx";
 import { plural } from "./format.ts";
 import { McpServerLog } from "./McpServerLog.tsx";
 import "./mcp.css";
+import { visibleText } from "../../../main/core/visible-text.ts";
+import { Shown } from "../ui/Shown.tsx";
 
 type McpServerItem = CallResponse<"mcp/list">["servers"][number];
 
@@ -122,8 +124,8 @@ function McpServerCard({ server: s }: { server: McpServerItem }) {
               <ul className="chips mcp-tools" aria-label={`Tools of ${s.name}`}>
                 {s.tools.map((t) => (
                   <li key={t.name}>
-                    <code className="chip chip-code" title={t.description}>
-                      {t.name}
+                    <code className="chip chip-code" title={visibleText(t.description)}>
+                      <Shown text={t.name} />
                     </code>
                   </li>
                 ))}

@@ -7,6 +7,7 @@ import { FileIcon, FolderIcon } from "../ui/icons.tsx";
 import { HookGroups } from "./HookGroups.tsx";
 import { RestartButton } from "./RestartButton.tsx";
 import { formatBytes, plural, problemParts, STATUS_HINT, STATUS_LABEL } from "./format.ts";
+import { Shown } from "../ui/Shown.tsx";
 
 export function PluginCard({
   plugin: p,
@@ -45,7 +46,7 @@ export function PluginCard({
       </header>
 
       <p className={p.description ? "plugin-desc" : "plugin-desc muted"}>
-        {p.description || "No description in plugin.yaml"}
+        {p.description ? <Shown text={p.description} /> : "No description in plugin.yaml"}
       </p>
 
       <PluginProblems plugin={p} />

@@ -1,9 +1,12 @@
 /**
  * The consent dialog's body for plugin packs: what would be installed from where, each plugin
  * and everything it asks for (with the plugin's reason); for an update, the commits and files
- * that changed and only the permissions that are new. Cancel is the default button.
+ * that changed and only the permissions that are new. Cancel is the default button. It is given
+ * the question as `visibleQuestion` made it: every string from the pack is shown with its control
+ * and invisible characters as markers, styled here.
  */
 import type { PermissionItem, QuestionOf } from "../../../main/host/questions.ts";
+import { Marked } from "../ui/Shown.tsx";
 
 type Install = QuestionOf<"pack-install">;
 type Update = QuestionOf<"pack-update">;
@@ -53,8 +56,12 @@ function Permissions({ items, onlyNew }: { items: PermissionItem[]; onlyNew: boo
       {items.map((item, i) => (
         <li key={`${item.kind}:${item.target}:${i}`} className={`consent-perm perm-${item.kind}`}>
           <span className="consent-perm-kind">{KIND[item.kind]}</span>
-          <span className="consent-perm-what">{what(item)}</span>
-          <span className="consent-perm-why">{item.reason}</span>
+          <span className="consent-perm-what">
+            <Marked text={what(item)} />
+          </span>
+          <span className="consent-perm-why">
+            <Marked text={item.reason} />
+          </span>
         </li>
       ))}
     </ul>
@@ -65,11 +72,17 @@ function PluginBlock({ plugin, onlyNew }: { plugin: Plugin; onlyNew: boolean }) 
   return (
     <li className="consent-plugin">
       <div className="consent-plugin-head">
-        <span className="consent-plugin-name">{plugin.name}</span>
+        <span className="consent-plugin-name">
+          <Marked text={plugin.name} />
+        </span>
         {plugin.format === "claude" ? <span className="tag">Claude Code plugin</span> : null}
         {plugin.format === "runner" ? <span className="tag">CLI-tool runner</span> : null}
       </div>
-      {plugin.description ? <p className="consent-plugin-desc">{plugin.description}</p> : null}
+      {plugin.description ? (
+        <p className="consent-plugin-desc">
+          <Marked text={plugin.description} />
+        </p>
+      ) : null}
       <Permissions items={plugin.permissions} onlyNew={onlyNew} />
     </li>
   );
@@ -83,15 +96,23 @@ export function PackInstallBody({ q }: { q: Install }) {
     .join(" · ");
   return (
     <>
-      <h2 id="question-title">Install {q.pack}?</h2>
+      <h2 id="question-title">
+        Install <Marked text={q.pack} />?
+      </h2>
       <p id="question-message" className="consent-lead">
         {plural(q.plugins.length, "plugin")} into{" "}
         {q.scope === "global" ? "your global plugins" : "this workspace's plugins"}. Each runs in
         its own sandbox and gets only what is listed here.
       </p>
       <p className="consent-source">
-        <span className="path">{q.source}</span>
-        {at ? <span className="consent-at">{at}</span> : null}
+        <span className="path">
+          <Marked text={q.source} />
+        </span>
+        {at ? (
+          <span className="consent-at">
+            <Marked text={at} />
+          </span>
+        ) : null}
       </p>
       <div className="consent-scroll" tabIndex={0} aria-label="What would be installed">
         <ul className="consent-plugins">
@@ -115,7 +136,9 @@ export function PackUpdateBody({ q }: { q: Update }) {
   const asking = q.plugins.filter((p) => p.permissions.length > 0);
   return (
     <>
-      <h2 id="question-title">Update {q.pack}?</h2>
+      <h2 id="question-title">
+        Update <Marked text={q.pack} />?
+      </h2>
       <p id="question-message" className="consent-lead">
         From <code>{q.from.slice(0, 7)}</code> to <code>{q.to.slice(0, 7)}</code>:{" "}
         {plural(q.commits.length, "commit")}, {plural(q.files.length, "file")} changed.{" "}
@@ -124,7 +147,9 @@ export function PackUpdateBody({ q }: { q: Update }) {
           : "It asks for nothing beyond what you granted."}
       </p>
       <p className="consent-source">
-        <span className="path">{q.source}</span>
+        <span className="path">
+          <Marked text={q.source} />
+        </span>
       </p>
       <div className="consent-scroll" tabIndex={0} aria-label="What the update changes">
         {asking.length ? (
@@ -140,7 +165,9 @@ export function PackUpdateBody({ q }: { q: Update }) {
         {q.removed.length ? (
           <section className="consent-section">
             <h3>Removes</h3>
-            <p className="consent-mono">{q.removed.join(", ")}</p>
+            <p className="consent-mono">
+              <Marked text={q.removed.join(", ")} />
+            </p>
           </section>
         ) : null}
         <section className="consent-section">
@@ -149,8 +176,12 @@ export function PackUpdateBody({ q }: { q: Update }) {
             {q.commits.slice(0, MAX_COMMITS).map((c) => (
               <li key={c.hash}>
                 <code>{c.hash.slice(0, 7)}</code>
-                <span className="consent-commit-subject">{c.subject}</span>
-                <span className="consent-commit-author">{c.author}</span>
+                <span className="consent-commit-subject">
+                  <Marked text={c.subject} />
+                </span>
+                <span className="consent-commit-author">
+                  <Marked text={c.author} />
+                </span>
               </li>
             ))}
             {q.commits.length > MAX_COMMITS ? (
@@ -167,7 +198,9 @@ export function PackUpdateBody({ q }: { q: Update }) {
                   {CHANGE[f.change]}
                   <span className="visually-hidden"> ({f.change})</span>
                 </span>
-                <span className="consent-mono">{f.path}</span>
+                <span className="consent-mono">
+                  <Marked text={f.path} />
+                </span>
               </li>
             ))}
             {q.files.length > MAX_FILES ? (

@@ -2,11 +2,14 @@
  * The engine's questions other than a chat's tool approvals (plugin permissions, workspace
  * trust, plugin activation, plugin packs), app-wide, one at a time, as a modal dialog: a browser
  * tab on `islet serve` may be the one asked. Same wording as the desktop app's native dialog;
- * pack install and update questions get a richer body (PackConsent.tsx).
+ * pack install and update questions get a richer body (PackConsent.tsx). What a question quotes
+ * is shown with its control and invisible characters as markers (ui/Shown.tsx).
  */
 import { useEffect, useRef } from "react";
 import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
 import { dialogText } from "../../../main/host/question-text.ts";
+import { visibleQuestion } from "../../../main/host/visible-question.ts";
+import { Marked } from "../ui/Shown.tsx";
 import { PackInstallBody, PackUpdateBody } from "./PackConsent.tsx";
 import { useQuestions } from "./useQuestions.ts";
 import "./questions.css";
@@ -30,7 +33,7 @@ export function QuestionDialog() {
   }, [asked]);
   const text = asked ? dialogText(asked.question) : null;
   const cancel = text?.buttons[0];
-  const q = asked?.question;
+  const q = asked ? visibleQuestion(asked.question) : undefined;
   const pack = q?.kind === "pack-install" || q?.kind === "pack-update";
   return (
     <dialog
@@ -58,8 +61,12 @@ export function QuestionDialog() {
           ) : (
             <>
               <h2 id="question-title">{text.title}</h2>
-              <p id="question-message">{text.message}</p>
-              <pre className="question-detail">{text.detail}</pre>
+              <p id="question-message">
+                <Marked text={text.message} />
+              </p>
+              <pre className="question-detail">
+                <Marked text={text.detail} />
+              </pre>
             </>
           )}
           {error ? <p className="error-text">{error}</p> : null}

@@ -1,9 +1,10 @@
 /**
  * The confirmation before trusting the workspace or stopping: exactly what changes (the lines of
  * what its `.islet/` asks for). A modal <dialog>: Cancel is the default and focused button, and
- * Escape cancels.
+ * Escape cancels. The lines name what the folder holds: their hidden characters are shown.
  */
 import { useEffect, useRef } from "react";
+import { Shown } from "../ui/Shown.tsx";
 import "../questions/questions.css"; // the dialog frame the questions use
 
 export function TrustDialog({
@@ -41,7 +42,9 @@ export function TrustDialog({
       <h2 id="trust-dialog-title">
         {trusting ? "Trust this folder?" : "Stop trusting this folder?"}
       </h2>
-      <p className="path trust-dialog-folder">{folder}</p>
+      <p className="path trust-dialog-folder">
+        <Shown text={folder} />
+      </p>
       <p id="trust-dialog-message">
         {trusting
           ? "Trusting it lets Islet use:"
@@ -53,7 +56,9 @@ export function TrustDialog({
           aria-label={trusting ? "What trusting allows" : "What is held back"}
         >
           {asks.map((line) => (
-            <li key={line}>{line}</li>
+            <li key={line}>
+              <Shown text={line} />
+            </li>
           ))}
         </ul>
       ) : (

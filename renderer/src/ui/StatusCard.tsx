@@ -6,6 +6,7 @@
 import { useId, type ReactNode } from "react";
 import { Callout } from "./Callout.tsx";
 import "./cards.css";
+import { Shown } from "./Shown.tsx";
 
 export type CardStatus = { label: string; badge: string; hint: string };
 
@@ -50,7 +51,11 @@ export function StatusCard({
         </span>
         {stats ? <span className="plugin-stats">{stats}</span> : null}
       </header>
-      {description ? <p className="plugin-desc">{description}</p> : null}
+      {description ? (
+        <p className="plugin-desc">
+          <Shown text={description} />
+        </p>
+      ) : null}
       <p className="plugin-desc card-source" title={source.title}>
         {source.text}
       </p>
