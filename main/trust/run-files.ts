@@ -3,10 +3,12 @@
  * approved `sh ${CLAUDE_PLUGIN_ROOT}/hooks/hook.sh` whose hook.sh changed is no longer what the
  * user approved. The rule, one for hooks, MCP servers and runners:
  *
- * - named files: every word of the command and its arguments (and the value of `--opt=value`)
- *   that, with `${CLAUDE_PLUGIN_ROOT}` / `{plugin_dir}` put in for the folder, is an existing file
- *   inside the folder, taken as written (absolute) or relative to the folder. That covers the
- *   script an interpreter is pointed at (`node server.js`, `python -m x` does not name a file);
+ * - named files: words of the command and its arguments (and the value of `--opt=value`) that,
+ *   with `${CLAUDE_PLUGIN_ROOT}` / `{plugin_dir}` put in for the folder, are existing files inside
+ *   the folder, taken as written (absolute) or relative to the folder — the program itself (first
+ *   word), the file an interpreter is pointed at (second word: `node server`, `sh hook`), and any
+ *   script file (executable, or a script's extension) anywhere in the line. Other files a command
+ *   names are data (`--db ./data.sqlite`, a log it writes) and would ask again at every change;
  * - in a plugin's folder, also every script file in it (executable, or a script's extension), but
  *   never .git or node_modules (npm's lockfile stands for them): a script sources or imports its
  *   neighbours, and a plugin's folder is small. A workspace is not walked (every edit of a
@@ -41,17 +43,21 @@ function words(command: string): string[] {
   return out;
 }
 
-function candidates(command: string | readonly string[], root: string): string[] {
+/** Candidate paths, each with whether it names what runs whatever its kind (first two words). */
+function candidates(
+  command: string | readonly string[],
+  root: string,
+): { word: string; runs: boolean }[] {
   const parts = typeof command === "string" ? words(command) : [...command];
-  const out: string[] = [];
-  for (const part of parts) {
+  const out: { word: string; runs: boolean }[] = [];
+  parts.forEach((part, i) => {
     let word = part;
     for (const re of ROOT_VARIABLES) word = word.replace(re, root);
-    out.push(word);
+    out.push({ word, runs: i < 2 });
     const eq = word.indexOf("=");
-    if (eq > 0) out.push(word.slice(eq + 1));
-  }
-  return out.filter((w) => w.length > 0 && !w.includes("\0"));
+    if (eq > 0) out.push({ word: word.slice(eq + 1), runs: false });
+  });
+  return out.filter((c) => c.word.length > 0 && !c.word.includes("\0"));
 }
 
 const inside = (root: string, file: string) => {
@@ -69,18 +75,13 @@ export async function namedFiles(
 ): Promise<string[]> {
   const realRoot = await realpath(root).catch(() => path.resolve(root));
   const found = new Set<string>();
-  for (const word of candidates(command, root)) {
+  for (const { word, runs } of candidates(command, root)) {
     const full = path.resolve(root, word);
     if (!inside(root, full) && !inside(realRoot, full)) continue;
     const real = await realpath(full).catch(() => null);
     if (!real || !inside(realRoot, real)) continue;
-    if (
-      !(await stat(real).then(
-        (s) => s.isFile(),
-        () => false,
-      ))
-    )
-      continue;
+    const info = await stat(real).catch(() => null);
+    if (!info?.isFile() || !(runs || isScriptFile(real, info.mode))) continue;
     found.add(posixRel(realRoot, real));
   }
   return [...found].sort();

@@ -8,7 +8,8 @@
 import { ask, type QuestionPort } from "../host/questions.ts";
 import type { Homes } from "../config/homes.ts";
 import { projectWidening } from "./held-back.ts";
-import { TrustStore } from "./store.ts";
+import { TrustStore, type TrustRecord } from "./store.ts";
+import { runnableSurface, surfaceChanges } from "./surface.ts";
 import type { Problem, ProblemSink } from "../host/problem.ts";
 
 export interface WorkspaceTrust {
@@ -31,12 +32,7 @@ export async function resolveWorkspaceTrust(opts: {
     return { trusted: true, why: "the workspace's .islet/ is the global home", heldBack: [] };
   const store = new TrustStore(homes.global, opts.warn);
   const record = await store.lookup(homes.workdir);
-  if (record?.decision === "trusted")
-    return {
-      trusted: true,
-      why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
-      heldBack: [],
-    };
+  if (record?.decision === "trusted") return confirmSurface(opts, store, record);
   const heldBack = await projectWidening(homes);
   if (heldBack.length === 0)
     return { trusted: false, why: "not trusted (its .islet/ asks for nothing more)", heldBack };
@@ -59,7 +55,8 @@ export async function resolveWorkspaceTrust(opts: {
     heldBack,
   });
   if (answer === "trust") {
-    await store.record(homes.workdir, "trusted");
+    // What runs now was what the question was about (it read the same files).
+    await store.record(homes.workdir, "trusted", await runnableSurface(homes));
     return { trusted: true, why: "trusted just now", heldBack: [] };
   }
   if (answer === "once")
@@ -68,6 +65,53 @@ export async function resolveWorkspaceTrust(opts: {
   if (answered) await store.record(homes.workdir, "untrusted");
   notice(answered ? "you said no" : "nobody to ask: run at a terminal, or pass --yes for this run");
   return { trusted: false, why: "not trusted", heldBack };
+}
+
+/**
+ * A trusted folder: what runs from it is compared with what ran when it was trusted. A change
+ * (a hook added, an MCP command or a script it runs edited) is asked about like the first trust
+ * question, the changes listed; until someone confirms, the folder's parts are held back for this
+ * run, with one line saying so. A record from before surfaces were kept takes what runs now.
+ */
+async function confirmSurface(
+  opts: { homes: Homes; questions?: QuestionPort; warn(problem: Problem): void },
+  store: TrustStore,
+  record: TrustRecord,
+): Promise<WorkspaceTrust> {
+  const { homes } = opts;
+  const trusted = {
+    trusted: true,
+    why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
+    heldBack: [],
+  };
+  const [before, now] = await Promise.all([store.surface(homes.workdir), runnableSurface(homes)]);
+  if (!before) {
+    await store.recordSurface(homes.workdir, now);
+    return trusted;
+  }
+  const changes = surfaceChanges(before, now);
+  if (changes.length === 0) return trusted;
+  const { answer, answered } = await ask(opts.questions, {
+    kind: "workspace-trust",
+    folder: homes.workdir,
+    heldBack: changes,
+  });
+  if (answer === "trust") {
+    await store.recordSurface(homes.workdir, now);
+    return { ...trusted, why: "trusted; its changes confirmed just now" };
+  }
+  if (answer === "once")
+    return { trusted: true, why: "trusted for this run (--yes)", heldBack: [], onlyThisRun: true };
+  opts.warn({
+    source: "trust",
+    file: homes.workdir,
+    title: `what runs from ${homes.workdir} changed since you trusted it`,
+    cause: changes.join("; "),
+    suggestion: answered
+      ? "its project parts are held back for this run; `islet trust add` trusts it as it is now"
+      : "its project parts are held back: run at a terminal to confirm the changes, pass --yes for this run, or `islet trust add` to trust it as it is now",
+  });
+  return { trusted: false, why: "changed since you trusted it", heldBack: changes };
 }
 
 /**
@@ -81,15 +125,20 @@ export async function recordedTrust(
   warn: ProblemSink,
 ): Promise<WorkspaceTrust> {
   if (homes.project === homes.global) return current;
-  const record = await new TrustStore(homes.global, warn).lookup(homes.workdir);
-  if (record?.decision === "trusted")
-    return current.trusted && !current.onlyThisRun
-      ? current
-      : {
-          trusted: true,
-          why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
-          heldBack: [],
-        };
+  const store = new TrustStore(homes.global, warn);
+  const record = await store.lookup(homes.workdir);
+  if (record?.decision === "trusted") {
+    if (current.trusted && !current.onlyThisRun) return current;
+    // Held back for changes nobody confirmed: a record that did not confirm them changes nothing.
+    const before = await store.surface(homes.workdir);
+    const changes = before ? surfaceChanges(before, await runnableSurface(homes)) : [];
+    if (changes.length > 0) return current.trusted ? current : { ...current, heldBack: changes };
+    return {
+      trusted: true,
+      why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
+      heldBack: [],
+    };
+  }
   if (!current.trusted || (current.onlyThisRun && record?.decision !== "untrusted")) return current;
   return {
     trusted: false,

@@ -55,5 +55,7 @@ async function untrustedWhy(homes: Homes, asks: string[]): Promise<string> {
   const record = await new TrustStore(homes.global, () => {}).lookup(homes.workdir);
   if (record?.decision === "untrusted")
     return `you chose not to trust it on ${record.at.slice(0, 10)}`;
+  if (record?.decision === "trusted")
+    return "what runs from it changed since you trusted it: trust it again to confirm the changes";
   return asks.length > 0 ? "not trusted yet" : "not trusted (its .islet/ asks for nothing more)";
 }
