@@ -77,12 +77,12 @@ export async function namedFiles(
   const found = new Set<string>();
   for (const { word, runs } of candidates(command, root)) {
     const full = path.resolve(root, word);
-    if (!inside(root, full) && !inside(realRoot, full)) continue;
-    const real = await realpath(full).catch(() => null);
-    if (!real || !inside(realRoot, real)) continue;
-    const info = await stat(real).catch(() => null);
-    if (!info?.isFile() || !(runs || isScriptFile(real, info.mode))) continue;
-    found.add(posixRel(realRoot, real));
+    const base = inside(root, full) ? root : inside(realRoot, full) ? realRoot : null;
+    if (!base) continue;
+    // A link in the folder counts as what it leads to: its target's bytes are what runs.
+    const info = await stat(full).catch(() => null);
+    if (!info?.isFile() || !(runs || isScriptFile(full, info.mode))) continue;
+    found.add(posixRel(base, full));
   }
   return [...found].sort();
 }
@@ -129,9 +129,10 @@ export async function scriptFiles(root: string): Promise<string[]> {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(e.name)) await visit(full);
-      } else if (e.isFile()) {
-        const mode = isScriptFile(e.name) ? 0 : ((await stat(full).catch(() => null))?.mode ?? 0);
-        if (isScriptFile(e.name, mode)) out.push(posixRel(root, full));
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        // A link counts as what it leads to (a file): its target's bytes are what would run.
+        const info = await stat(full).catch(() => null);
+        if (info?.isFile() && isScriptFile(e.name, info.mode)) out.push(posixRel(root, full));
       }
     }
   };
