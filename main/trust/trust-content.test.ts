@@ -177,3 +177,50 @@ test("attack: a trusted folder's .mcp.json command changed after trust starts no
     dirs.remove();
   }
 });
+
+test("attack: a hook pulled into a trusted folder while the engine runs is held back live, with one line", async () => {
+  const dirs = tempDir("islet-trust-live-");
+  const log = dirs.path("marks.log");
+  dirs.write({
+    "home/.keep": "",
+    "work/.islet/config/commands/deploy.md": "---\ndescription: Deploys\n---\nDeploy.",
+  });
+  const model = await startFakeOpenAI([{ text: ["ok"] }]);
+  const first = person("trust");
+  const { engine, warnings } = await open(dirs, model, first.port);
+  try {
+    assert.equal(engine.trust.trusted, true);
+    await engine.watchHomes();
+    dirs.write({
+      "work/.islet/config/hooks/pulled.json": JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: `echo ran >> '${log}'` }] }] },
+      }),
+    });
+    assert.ok(
+      await until(() => !engine.trust.trusted),
+      "the folder's parts are held back once the new hook is seen",
+    );
+    assert.deepEqual(engine.declarative.shellHooks.files, []);
+    assert.equal(engine.commands.get("deploy"), undefined);
+    assert.ok(
+      warnings.some((w) =>
+        /new since you trusted it: hook in \.islet\/config\/hooks\/pulled\.json/.test(w),
+      ),
+    );
+    const conv = await engine.open({ emit: () => {} });
+    await conv.submit("hi");
+    await conv.close();
+    assert.equal(read(log), "", "the pulled hook never ran");
+
+    // Trusting it again (the app's Settings) confirms what runs now.
+    assert.equal((await engine.setTrust(true)).trusted, true);
+    assert.deepEqual(
+      engine.declarative.shellHooks.files.map((f) => f.scope),
+      ["project"],
+    );
+  } finally {
+    await engine.close();
+    await model.close();
+    dirs.remove();
+  }
+});

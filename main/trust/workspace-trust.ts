@@ -102,7 +102,13 @@ async function confirmSurface(
   }
   if (answer === "once")
     return { trusted: true, why: "trusted for this run (--yes)", heldBack: [], onlyThisRun: true };
-  opts.warn({
+  heldBackNotice(homes, changes, opts.warn, answered);
+  return { trusted: false, why: "changed since you trusted it", heldBack: changes };
+}
+
+/** The one line saying what changed, that it is held back, and what to do. */
+function heldBackNotice(homes: Homes, changes: string[], warn: ProblemSink, answered = false) {
+  warn({
     source: "trust",
     file: homes.workdir,
     title: `what runs from ${homes.workdir} changed since you trusted it`,
@@ -111,12 +117,12 @@ async function confirmSurface(
       ? "its project parts are held back for this run; `islet trust add` trusts it as it is now"
       : "its project parts are held back: run at a terminal to confirm the changes, pass --yes for this run, or `islet trust add` to trust it as it is now",
   });
-  return { trusted: false, why: "changed since you trusted it", heldBack: changes };
 }
 
 /**
  * The folder's trust as recorded now, from `current` (a running engine's): a trusted record
- * trusts it; without one a folder trusted by record is no longer trusted, and a `--yes` run stays
+ * trusts it unless what runs from it changed since (then its parts are held back, one line says
+ * so); without one a folder trusted by record is no longer trusted, and a `--yes` run stays
  * trusted unless the folder is now recorded "untrusted". Never asks.
  */
 export async function recordedTrust(
@@ -128,11 +134,15 @@ export async function recordedTrust(
   const store = new TrustStore(homes.global, warn);
   const record = await store.lookup(homes.workdir);
   if (record?.decision === "trusted") {
-    if (current.trusted && !current.onlyThisRun) return current;
-    // Held back for changes nobody confirmed: a record that did not confirm them changes nothing.
+    if (current.onlyThisRun) return current;
+    // What runs from it may have changed since it was trusted (a pull while the app runs).
     const before = await store.surface(homes.workdir);
     const changes = before ? surfaceChanges(before, await runnableSurface(homes)) : [];
-    if (changes.length > 0) return current.trusted ? current : { ...current, heldBack: changes };
+    if (changes.length > 0) {
+      if (current.trusted) heldBackNotice(homes, changes, warn);
+      return { trusted: false, why: "changed since you trusted it", heldBack: changes };
+    }
+    if (current.trusted) return current;
     return {
       trusted: true,
       why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
