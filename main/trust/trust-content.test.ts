@@ -200,7 +200,8 @@ test("attack: a hook pulled into a trusted folder while the engine runs is held 
       await until(() => !engine.trust.trusted),
       "the folder's parts are held back once the new hook is seen",
     );
-    assert.deepEqual(engine.declarative.shellHooks.files, []);
+    const hookScopes = () => engine.declarative.shellHooks.files.map((f) => f.scope);
+    assert.deepEqual(hookScopes(), []);
     assert.equal(engine.commands.get("deploy"), undefined);
     assert.ok(
       warnings.some((w) =>
@@ -214,10 +215,7 @@ test("attack: a hook pulled into a trusted folder while the engine runs is held 
 
     // Trusting it again (the app's Settings) confirms what runs now.
     assert.equal((await engine.setTrust(true)).trusted, true);
-    assert.deepEqual(
-      engine.declarative.shellHooks.files.map((f) => f.scope),
-      ["project"],
-    );
+    assert.deepEqual(hookScopes(), ["project"]);
   } finally {
     await engine.close();
     await model.close();

@@ -182,7 +182,9 @@ export class ActivationRegistry {
     name: string,
     how: { by: "model" | "user"; reason: string; questions?: QuestionPort; signal?: AbortSignal },
   ): Promise<ActivationOutcome> {
-    if (!this.held.has(name)) await this.refresh();
+    // Read again unless active: what the question shows is the plugin as it is on disk now (a
+    // script changed since it was listed asks as changed, not as the version listed before).
+    if (this.held.get(name)?.status !== "active") await this.refresh();
     const held = this.held.get(name);
     if (!held) {
       const names = [...this.held.keys()].sort();

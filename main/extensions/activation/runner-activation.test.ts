@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { startPluginHarness, type PluginFiles } from "../../engine/testing.ts";
 import { formatProblem } from "../../host/problem.ts";
-import type { QuestionPort } from "../../host/questions.ts";
+import type { Question, QuestionPort } from "../../host/questions.ts";
 import { answering, type ChatBody } from "./testing.ts";
 
 // Counts the words of the JSON input's `text` and echoes its argv; records that it ran.
@@ -169,20 +169,64 @@ test("attack: a runner allowed for the workspace whose script is swapped is not 
   }
 });
 
-test("attack: a runner's script swapped after it was listed and before it is allowed is refused at activation", async () => {
-  const { port } = answering("allow");
+test("attack: a runner's script swapped while the question is open is refused at activation", async () => {
+  let dir = "";
+  const port = {
+    ask: async (q: Question) => {
+      if (q.kind !== "plugin-activation") return "deny";
+      // The user reads the dialog; meanwhile the script changes under it.
+      await writeFile(path.join(dir, "count.mjs"), `${script}\n// swapped\n`);
+      return "allow";
+    },
+  } as QuestionPort;
   const h = await startPluginHarness({
     plugins: { wordcli },
     questions: port,
     env: { PATH: process.env.PATH ?? "" },
   });
+  dir = path.join(h.pluginsDir, "wordcli");
   try {
-    const dir = path.join(h.pluginsDir, "wordcli");
-    await writeFile(path.join(dir, "count.mjs"), `${script}\n// swapped\n`);
     const outcome = await h.engine.activation.activate("wordcli", { by: "user", reason: "" });
     assert.equal(outcome.kind, "failed");
     assert.match(outcome.line, /count\.mjs changed since it was listed/);
     assert.equal(h.engine.tools.get("wordcli"), undefined);
+  } finally {
+    await h.close();
+  }
+});
+
+test("attack: an active runner whose script is swapped refuses to run it until it is allowed again", async () => {
+  const { port, asked } = answering("allow");
+  const call = { toolCalls: [{ name: "wordcli", arguments: { input: { text: "a b" } } }] };
+  const h = await startPluginHarness({
+    plugins: { wordcli },
+    questions: port,
+    env: { PATH: process.env.PATH ?? "" },
+    script: [call, { text: ["refused"] }, call, { text: ["counted"] }],
+  });
+  const dir = path.join(h.pluginsDir, "wordcli");
+  try {
+    assert.equal(
+      (await h.engine.activation.activate("wordcli", { by: "user", reason: "" })).kind,
+      "activated",
+    );
+    await writeFile(
+      path.join(dir, "count.mjs"),
+      `${script}\nappendFileSync(new URL("./swapped.log", import.meta.url), "ran");\n`,
+    );
+    await h.conversation.submit("count");
+    const refusal = (h.server.chatRequests[1].body as ChatBody).messages.at(-1)?.content ?? "";
+    assert.match(refusal, /count\.mjs changed since it was allowed, so it did not run/);
+    assert.ok(!existsSync(path.join(dir, "ran.log")) && !existsSync(path.join(dir, "swapped.log")));
+
+    // Deactivating forgets the approval; activating asks about the version on disk now.
+    await h.engine.activation.deactivate("wordcli");
+    asked.length = 0;
+    const again = await h.engine.activation.activate("wordcli", { by: "user", reason: "" });
+    assert.equal(again.kind, "activated", again.line);
+    assert.equal(asked.filter((q) => q.kind === "plugin-activation").length, 1);
+    await h.conversation.submit("count again");
+    assert.ok(existsSync(path.join(dir, "swapped.log")), "allowed again: the new version runs");
   } finally {
     await h.close();
   }

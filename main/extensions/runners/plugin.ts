@@ -103,6 +103,8 @@ export class RunnerPlugin implements ActivatablePlugin {
         env,
         stopped: this.stopper.signal,
         track: (work) => this.track(work),
+        changedSinceAllowed: async () =>
+          changedFiles(this.runFiles, await runnerRunFiles(path.dirname(manifestFile), manifest)),
       }),
     );
   }
