@@ -7,7 +7,8 @@
  *   with `${CLAUDE_PLUGIN_ROOT}` / `{plugin_dir}` put in for the folder, are existing files inside
  *   the folder, taken as written (absolute) or relative to the folder — the program itself (first
  *   word), the file an interpreter is pointed at (second word: `node server`, `sh hook`), and any
- *   script file (executable, or a script's extension) anywhere in the line. Other files a command
+ *   script file (executable, or a script's extension) anywhere in the line, also inside a quoted
+ *   line given to a shell (`sh -c "node tools/x.mjs"`). Other files a command
  *   names are data (`--db ./data.sqlite`, a log it writes) and would ask again at every change;
  * - in a plugin's folder, also every script file in it (executable, or a script's extension), but
  *   never .git or node_modules (npm's lockfile stands for them): a script sources or imports its
@@ -56,6 +57,8 @@ function candidates(
     out.push({ word, runs: i < 2 });
     const eq = word.indexOf("=");
     if (eq > 0) out.push({ word: word.slice(eq + 1), runs: false });
+    // A line given to a shell (`sh -c "node tools/x.mjs"`): its words name files too.
+    if (/\s/.test(word)) for (const inner of words(word)) out.push({ word: inner, runs: false });
   });
   return out.filter((c) => c.word.length > 0 && !c.word.includes("\0"));
 }

@@ -13,6 +13,7 @@
  * Reading is lenient: any `command`/`command_*` value (text or list, with a sibling `args` list)
  * or `url` counts wherever it is in the file, so a file this does not understand still counts.
  */
+import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -44,6 +45,8 @@ export interface SurfaceEntry {
 export type Surface = Record<string, SurfaceEntry>;
 
 const CONFIG_FILE = /\.(ya?ml|json)$/i;
+/** Stands for a command's environment among its files (no file has this name). */
+const ENVIRONMENT = "its environment (env:)";
 
 const COMMAND_FOLDERS: readonly { dir: string[]; what: string }[] = [
   { dir: ["config", "hooks"], what: "hook" },
@@ -53,6 +56,8 @@ const COMMAND_FOLDERS: readonly { dir: string[]; what: string }[] = [
 interface Found {
   at: string;
   argv?: string[];
+  /** The variables it is started with, as written (NODE_OPTIONS can change what runs). */
+  env?: string;
   url?: string;
 }
 
@@ -68,7 +73,8 @@ function commandsIn(data: unknown, at: string[] = [], out: Found[] = []): Found[
   for (const [key, value] of Object.entries(obj)) {
     if (key === "command" || key.startsWith("command_")) {
       const argv = typeof value === "string" ? [value, ...args] : isStrings(value) ? value : null;
-      if (argv) out.push({ at: [...at, key].join("."), argv });
+      const env = typeof obj.env === "object" && obj.env !== null ? JSON.stringify(obj.env) : "";
+      if (argv) out.push({ at: [...at, key].join("."), argv, ...(env ? { env } : {}) });
     } else if (key === "url" && typeof value === "string" && obj.command === undefined)
       out.push({ at: [...at, key].join("."), url: value });
     if (typeof value === "object") commandsIn(value, [...at, key], out);
@@ -113,6 +119,8 @@ async function fileEntries(
   for (const found of commandsIn(data)) {
     const command = found.argv ? found.argv.join(" ") : `connect to ${found.url}`;
     const files = found.argv ? await digestsOf(workdir, await filesOf(found.argv, workdir)) : {};
+    // Its variables' values are not copied into trust.json (they may hold tokens): a digest is.
+    if (found.env) files[ENVIRONMENT] = createHash("sha256").update(found.env).digest("hex");
     into[`${rel}#${found.at}`] = { label: `${what} in ${rel} (${found.at})`, command, files };
   }
 }
