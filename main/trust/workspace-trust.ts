@@ -20,6 +20,8 @@ export interface WorkspaceTrust {
   heldBack: string[];
   /** Trusted by `--yes` for this run only (no record): a later recorded "no" still narrows it. */
   onlyThisRun?: boolean;
+  /** Trusted by record, held back because what runs from it changed since: the changes. */
+  changes?: string[];
 }
 
 export async function resolveWorkspaceTrust(opts: {
@@ -103,7 +105,7 @@ async function confirmSurface(
   if (answer === "once")
     return { trusted: true, why: "trusted for this run (--yes)", heldBack: [], onlyThisRun: true };
   heldBackNotice(homes, changes, opts.warn, answered);
-  return { trusted: false, why: "changed since you trusted it", heldBack: changes };
+  return { trusted: false, why: "changed since you trusted it", heldBack: changes, changes };
 }
 
 /** The one line saying what changed, that it is held back, and what to do. */
@@ -140,7 +142,7 @@ export async function recordedTrust(
     const changes = before ? surfaceChanges(before, await runnableSurface(homes)) : [];
     if (changes.length > 0) {
       if (current.trusted) heldBackNotice(homes, changes, warn);
-      return { trusted: false, why: "changed since you trusted it", heldBack: changes };
+      return { trusted: false, why: "changed since you trusted it", heldBack: changes, changes };
     }
     if (current.trusted) return current;
     return {

@@ -39,8 +39,9 @@ export function trustHandlers(
 async function view(port: TrustPort): Promise<WorkspaceTrustView> {
   const { homes } = port;
   const trust = port.trust();
-  // Read now: the folder's .islet/ may ask for more than when the engine started.
-  const asks = await projectWidening(homes);
+  // Read now: the folder's .islet/ may ask for more than when the engine started. Held back for
+  // changes since it was trusted: those are what trusting it again would enable.
+  const asks = trust.changes ?? (await projectWidening(homes));
   return {
     folder: homes.workdir,
     trusted: trust.trusted,
