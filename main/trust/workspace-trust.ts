@@ -136,15 +136,16 @@ export async function recordedTrust(
   const store = new TrustStore(homes.global, warn);
   const record = await store.lookup(homes.workdir);
   if (record?.decision === "trusted") {
-    if (current.onlyThisRun) return current;
-    // What runs from it may have changed since it was trusted (a pull while the app runs).
+    // What runs from it may have changed since it was trusted (a pull while the app runs); a
+    // `--yes` run is trusted for the run whatever changed.
     const before = await store.surface(homes.workdir);
     const changes = before ? surfaceChanges(before, await runnableSurface(homes)) : [];
     if (changes.length > 0) {
+      if (current.onlyThisRun) return current;
       if (current.trusted) heldBackNotice(homes, changes, warn);
       return { trusted: false, why: "changed since you trusted it", heldBack: changes, changes };
     }
-    if (current.trusted) return current;
+    if (current.trusted && !current.onlyThisRun) return current;
     return {
       trusted: true,
       why: `trusted ${record.at.slice(0, 10)} (${record.folder})`,
