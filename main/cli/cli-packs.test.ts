@@ -1,7 +1,7 @@
 /** `islet plugins add|update|remove` and the origin in `list`/`show`, as a person runs them. */
 import assert from "node:assert/strict";
 import { execFile, spawnSync } from "node:child_process";
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import {
@@ -128,7 +128,7 @@ test("without a terminal and without --yes, an install (and an update asking for
     assert.match(more.stderr, /new: network x\.example\.com — fetch/);
     assert.match(
       more.stderr,
-      /islet: asks: this update asks for more permissions and needs your consent/,
+      /islet: asks: this update asks for more permissions or changes what runs, and needs your consent/,
     );
     const yes = await run(["plugins", "update", "asks", "--yes"]);
     assert.equal(yes.code, 0, yes.stderr);
@@ -271,6 +271,39 @@ test("a git repository given as a folder installs as git: its origin is kept and
     const updated = await run(["plugins", "update", "local-work"]);
     assert.equal(updated.code, 0, updated.stderr);
     assert.match(updated.stdout, /Local change \(Test Author\)[\s\S]*Updated local-work from/);
+  } finally {
+    await dirs.clean();
+  }
+});
+
+test("attack: without a terminal and without --yes, an update that changes only a hook's script is not applied", async () => {
+  const { dirs, run, projectPlugins } = await setup();
+  try {
+    const hook = "sh ${CLAUDE_PLUGIN_ROOT}/hooks/hook.sh";
+    const repo = await repos.create("hooked", {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "hooked" }),
+      "hooks/hooks.json": JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: hook }] }] },
+      }),
+      "hooks/hook.sh": "echo approved\n",
+    });
+    assert.equal((await run(["plugins", "add", repo.fileUrl, "--yes"])).code, 0);
+    const script = path.join(projectPlugins, "hooked", "hooks", "hook.sh");
+    await repo.commit("Swap the script", { "hooks/hook.sh": "echo swapped\n" });
+    const refused = await run(["plugins", "update", "hooked"]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /new: run the command `sh \$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/hook\.sh` — hooks\/hook\.sh, which it runs, changed in this update/,
+    );
+    assert.match(
+      refused.stderr,
+      /\nislet: hooked: this update asks for more permissions or changes what runs, and needs your consent: run this at a terminal, or pass --yes to accept what it asks for\n$/,
+    );
+    assert.equal(await readFile(script, "utf8"), "echo approved\n", "not applied");
+    const yes = await run(["plugins", "update", "hooked", "--yes"]);
+    assert.equal(yes.code, 0, yes.stderr);
+    assert.equal(await readFile(script, "utf8"), "echo swapped\n");
   } finally {
     await dirs.clean();
   }

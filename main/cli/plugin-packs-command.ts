@@ -37,10 +37,11 @@ function consent(io: Output, port: QuestionPort, yes: boolean) {
     const { answer, answered } = await ask(port, q);
     if (!answered) {
       io.err(`${lines.join("\n")}\n`);
+      // An update is not applied: the installed version, and what was approved, stay.
       const what =
         q.kind === "pack-install"
           ? "installing it needs"
-          : "this update asks for more permissions and needs";
+          : "this update asks for more permissions or changes what runs, and needs";
       throw new PackError(
         `${q.pack}: ${what} your consent: run this at a terminal, or pass --yes to accept what it asks for`,
       );

@@ -3,6 +3,7 @@ import path from "node:path";
 import { resolveHomes } from "../config/homes.ts";
 import { TrustStore } from "../trust/store.ts";
 import { projectWidening } from "../trust/held-back.ts";
+import { runnableSurface } from "../trust/surface.ts";
 import { COMMON_OPTIONS, parseFlags, pathKind } from "./options.ts";
 import { type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
@@ -30,8 +31,10 @@ export async function trustCommand(argv: string[], io: Output): Promise<number> 
     case "add": {
       if (pathKind(folder) !== "folder")
         throw new UsageError(`trust add ${folder}: no such folder; name a folder that exists`);
-      const widening = await projectWidening(resolveHomes({ home: values.home, workdir: folder }));
-      const key = await store.record(folder, "trusted");
+      const folderHomes = resolveHomes({ home: values.home, workdir: folder });
+      const widening = await projectWidening(folderHomes);
+      // What runs from it now is what this trusts: a later change is asked about again.
+      const key = await store.record(folder, "trusted", await runnableSurface(folderHomes));
       io.out(
         `Trusted ${key}${widening.length ? `; its .islet/ now enables: ${widening.join("; ")}` : ""}\n`,
       );

@@ -280,7 +280,11 @@ export class Engine {
   async watchHomes(onChange?: () => void): Promise<void> {
     await this.watchers.watchHomes(this.homes, {
       markdown: () => this.reloadMarkdown(),
-      hooks: () => this.declarative.reloadShellHooks(),
+      // A hook file changed: what runs from a trusted folder may differ from what was trusted.
+      hooks: async () => {
+        await this.refreshTrust();
+        await this.declarative.reloadShellHooks();
+      },
       trust: () => this.refreshTrust(),
       changed: onChange,
     });

@@ -7,6 +7,7 @@
  */
 import type { Homes } from "../config/homes.ts";
 import { TrustStore } from "../trust/store.ts";
+import { runnableSurface } from "../trust/surface.ts";
 import { recordedTrust, type WorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { Problem, ProblemSink } from "../host/problem.ts";
 
@@ -57,6 +58,7 @@ export class LiveTrust {
     await new TrustStore(this.homes.global, this.warn).record(
       this.homes.workdir,
       trusted ? "trusted" : "untrusted",
+      trusted ? await runnableSurface(this.homes) : undefined,
     );
     await this.refresh();
     return this.state;

@@ -17,6 +17,7 @@ import {
 } from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { fetchUpdate } from "./git.ts";
+import { changedRuns, withChangedRuns } from "./run-changes.ts";
 import { startChanges, type Changes, type StartedChanges } from "./git-history.ts";
 import { changedPaths as changedInIndex, readIndexEntries } from "./git-index.ts";
 import {
@@ -184,13 +185,16 @@ export async function updateResolved(
       indexBefore && indexAfter
         ? changedInIndex(indexBefore, indexAfter)
         : (await history).files.map((f) => f.path);
+    // Approved commands whose files changed are asked about again, like new ones.
+    const rerun = changedRuns(staged.plugins, changedPaths);
+    rerun.catch(() => undefined); // awaited below
     const only = pluginsToBuild(staged, changedPaths, vendor !== origin.vendored);
     const count = only?.size ?? staged.plugins.length;
     report(hooks, "building", `Building ${count} changed plugin${count === 1 ? "" : "s"}`);
     await buildCheck(staged, pack.name, only);
 
     report(hooks, "consent", `Asking to update ${pack.name}`);
-    const fresh = await freshRead;
+    const fresh = withChangedRuns(await freshRead, await rerun);
     const { commits, files: changed } = await history;
     const question = updateQuestion({
       pack: pack.name,

@@ -1,7 +1,8 @@
 /**
  * Workspace trust decisions, in `<global home>/trust.json` (SPEC §6): per folder (its real path)
  * "trusted" or "untrusted" and when. Trusting a folder trusts the folders inside it; an
- * "untrusted" record holds for that folder only.
+ * "untrusted" record holds for that folder only. Beside them, per workspace opened trusted, what
+ * ran from it when it was trusted (surface.ts): a change is asked about again.
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
@@ -9,13 +10,25 @@ import { z } from "zod";
 import { JsonStore } from "../config/json-store.ts";
 import { isInside } from "../code-plugins/capabilities/files.ts";
 import type { ProblemSink } from "../host/problem.ts";
+import type { Surface } from "./surface.ts";
 
 const Decision = z.enum(["trusted", "untrusted"]);
 export type TrustDecision = z.infer<typeof Decision>;
 
+const SurfaceSchema = z.record(
+  z.string(),
+  z.object({
+    label: z.string(),
+    command: z.string().optional(),
+    files: z.record(z.string(), z.string()),
+  }),
+);
+
 const TrustFile = z.object({
   version: z.literal(1),
   folders: z.record(z.string(), z.object({ decision: Decision, at: z.string() })),
+  /** Per workspace (real path), its runnable surface as last confirmed. */
+  surfaces: z.record(z.string(), SurfaceSchema).optional(),
 });
 type TrustFile = z.infer<typeof TrustFile>;
 
@@ -67,12 +80,32 @@ export class TrustStore {
     return parents.sort((a, b) => b.folder.length - a.folder.length)[0] ?? null;
   }
 
-  async record(folder: string, decision: TrustDecision): Promise<string> {
+  /**
+   * Records the decision; trusting records `surface` (what runs from it now) with it, and any
+   * other decision forgets the folder's recorded surface.
+   */
+  async record(folder: string, decision: TrustDecision, surface?: Surface): Promise<string> {
     const key = await trustKey(folder);
     await this.#store.update((data) => {
       data.folders[key] = { decision, at: new Date().toISOString() };
+      if (decision === "trusted" && surface) (data.surfaces ??= {})[key] = surface;
+      else if (data.surfaces) delete data.surfaces[key];
     });
     return key;
+  }
+
+  /** What ran from the workspace `folder` when it was last confirmed; null if never recorded. */
+  async surface(folder: string): Promise<Surface | null> {
+    const key = await trustKey(folder);
+    return (await this.#store.read()).surfaces?.[key] ?? null;
+  }
+
+  /** Records what runs from the workspace `folder` now (trusted through a folder around it). */
+  async recordSurface(folder: string, surface: Surface): Promise<void> {
+    const key = await trustKey(folder);
+    await this.#store.update((data) => {
+      (data.surfaces ??= {})[key] = surface;
+    });
   }
 
   /** Forgets the folder's own record; false when there was none. */
@@ -82,6 +115,7 @@ export class TrustStore {
     await this.#store.update((data) => {
       found = Object.hasOwn(data.folders, key);
       delete data.folders[key];
+      if (data.surfaces) delete data.surfaces[key];
     });
     return found;
   }

@@ -39,8 +39,9 @@ export function trustHandlers(
 async function view(port: TrustPort): Promise<WorkspaceTrustView> {
   const { homes } = port;
   const trust = port.trust();
-  // Read now: the folder's .islet/ may ask for more than when the engine started.
-  const asks = await projectWidening(homes);
+  // Read now: the folder's .islet/ may ask for more than when the engine started. Held back for
+  // changes since it was trusted: those are what trusting it again would enable.
+  const asks = trust.changes ?? (await projectWidening(homes));
   return {
     folder: homes.workdir,
     trusted: trust.trusted,
@@ -55,5 +56,7 @@ async function untrustedWhy(homes: Homes, asks: string[]): Promise<string> {
   const record = await new TrustStore(homes.global, () => {}).lookup(homes.workdir);
   if (record?.decision === "untrusted")
     return `you chose not to trust it on ${record.at.slice(0, 10)}`;
+  if (record?.decision === "trusted")
+    return "what runs from it changed since you trusted it: trust it again to confirm the changes";
   return asks.length > 0 ? "not trusted yet" : "not trusted (its .islet/ asks for nothing more)";
 }

@@ -7,6 +7,7 @@
  */
 import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { Problem } from "../../host/problem.ts";
+import type { RunFiles } from "../../trust/run-files.ts";
 
 export type ActivatableKind = "runner" | "code";
 
@@ -27,6 +28,11 @@ export interface ActivatablePlugin {
    * activation recorded for another fingerprint is void: a changed manifest asks again.
    */
   readonly fingerprint: string;
+  /**
+   * The files its commands run and their digests (part of the fingerprint): recorded with an
+   * activation, so a changed one is named when the activation is void.
+   */
+  readonly runFiles?: RunFiles;
   /**
    * Health check, then contribute its tools/commands/hooks through `registrar` (a scope the
    * registry disposes on deactivation). Rejects with a one-line Error saying what is wrong and

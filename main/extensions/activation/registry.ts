@@ -18,6 +18,7 @@ import type {
 import { activationFragment } from "./fragment.ts";
 import type { ActivationStore } from "./store.ts";
 import type { Problem } from "../../host/problem.ts";
+import { changedFiles } from "../../trust/run-files.ts";
 
 /** What an activation came to, as one line for the model or the user. */
 export type ActivationOutcome =
@@ -181,7 +182,9 @@ export class ActivationRegistry {
     name: string,
     how: { by: "model" | "user"; reason: string; questions?: QuestionPort; signal?: AbortSignal },
   ): Promise<ActivationOutcome> {
-    if (!this.held.has(name)) await this.refresh();
+    // Read again unless active: what the question shows is the plugin as it is on disk now (a
+    // script changed since it was listed asks as changed, not as the version listed before).
+    if (this.held.get(name)?.status !== "active") await this.refresh();
     const held = this.held.get(name);
     if (!held) {
       const names = [...this.held.keys()].sort();
@@ -195,6 +198,7 @@ export class ActivationRegistry {
     if (held.status === "active")
       return { kind: "activated", tools: [], line: `${name} is already active` };
     const port = how.questions ?? this.opts.questions;
+    const changed = await this.changedSinceAllowed(held.plugin);
     const { answer, answered } = await ask(
       port,
       {
@@ -203,7 +207,7 @@ export class ActivationRegistry {
         pluginKind: held.plugin.kind,
         description: held.plugin.description,
         reason: how.reason || (how.by === "user" ? "you asked to activate it" : "no reason given"),
-        details: [...held.plugin.consentDetails],
+        details: [...(changed ? [changed] : []), ...held.plugin.consentDetails],
       },
       how.signal,
     );
@@ -217,13 +221,29 @@ export class ActivationRegistry {
     const outcome = await this.start(held, how.signal);
     // Remembered for the workspace when a person said yes (not --yes: that holds for one run).
     if (outcome.kind === "activated" && !port?.automatic)
-      await this.opts.store.record(name, held.plugin.fingerprint).catch((err: Error) =>
-        this.opts.warn({
-          source: "activation",
-          title: `could not remember ${name}'s activation: ${err.message}`,
-        }),
-      );
+      await this.opts.store
+        .record(name, held.plugin.fingerprint, held.plugin.runFiles)
+        .catch((err: Error) =>
+          this.opts.warn({
+            source: "activation",
+            title: `could not remember ${name}'s activation: ${err.message}`,
+          }),
+        );
     return outcome;
+  }
+
+  /**
+   * The line heading the question when the workspace allowed an earlier version of the plugin:
+   * which files it runs changed (or that its manifest did); undefined when never allowed here.
+   */
+  private async changedSinceAllowed(plugin: ActivatablePlugin): Promise<string | undefined> {
+    const records = await this.opts.store.list().catch(() => []);
+    const record = records.find((r) => r.plugin === plugin.name);
+    if (!record || record.fingerprint === plugin.fingerprint) return undefined;
+    const files = record.files ? changedFiles(record.files, plugin.runFiles ?? {}) : [];
+    return files.length > 0
+      ? `changed since you allowed it: ${files.join(", ")} (what its command runs)`
+      : "changed since you allowed it: its manifest";
   }
 
   /** Runs the plugin's activate() in a new scope; a failure is its one line. */
@@ -271,11 +291,15 @@ export class ActivationRegistry {
       const held = this.held.get(record.plugin);
       if (!held || held.status !== "inactive") continue;
       if (held.plugin.fingerprint !== record.fingerprint) {
+        const files = changedFiles(record.files ?? {}, held.plugin.runFiles ?? {});
         this.opts.warn({
           source: "activation",
           file: held.plugin.manifestFile,
           title: `${record.plugin} changed since it was activated`,
-          suggestion: "it stays inactive until activated again",
+          ...(record.files && files.length
+            ? { cause: `what it runs changed: ${files.join(", ")}` }
+            : {}),
+          suggestion: "it stays inactive until you allow it again",
         });
         continue;
       }

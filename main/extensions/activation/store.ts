@@ -8,8 +8,14 @@ import { z } from "zod";
 import { JsonStore } from "../../config/json-store.ts";
 import { trustKey } from "../../trust/store.ts";
 import type { ProblemSink } from "../../host/problem.ts";
+import type { RunFiles } from "../../trust/run-files.ts";
 
-const Record_ = z.object({ fingerprint: z.string(), at: z.string() });
+const Record_ = z.object({
+  fingerprint: z.string(),
+  /** The files its commands ran when allowed (main/trust/run-files.ts), to name a changed one. */
+  files: z.record(z.string(), z.string()).optional(),
+  at: z.string(),
+});
 const ActivationFile = z.object({
   version: z.literal(1),
   workspaces: z.record(z.string(), z.record(z.string(), Record_)),
@@ -19,6 +25,7 @@ type ActivationFile = z.infer<typeof ActivationFile>;
 export interface ActivationRecord {
   plugin: string;
   fingerprint: string;
+  files?: RunFiles;
   at: string;
 }
 
@@ -60,12 +67,12 @@ export class ActivationStore {
       .sort((a, b) => a.plugin.localeCompare(b.plugin));
   }
 
-  async record(plugin: string, fingerprint: string): Promise<void> {
+  async record(plugin: string, fingerprint: string, files?: RunFiles): Promise<void> {
     const key = await this.#workspace();
     await this.#store.update((data) => {
       data.workspaces[key] = {
         ...data.workspaces[key],
-        [plugin]: { fingerprint, at: new Date().toISOString() },
+        [plugin]: { fingerprint, ...(files ? { files } : {}), at: new Date().toISOString() },
       };
     });
   }

@@ -5,6 +5,7 @@
  * stops every process its calls started and waits until their trees are gone.
  */
 import { createHash } from "node:crypto";
+import path from "node:path";
 import type { ActivatablePlugin } from "../activation/activatable.ts";
 import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { HomeSource } from "../../code-plugins/loader/features.ts";
@@ -15,6 +16,7 @@ import { checkRunnerHealth, type ConfirmInstall } from "./health.ts";
 import type { RunnerManifest } from "./manifest.ts";
 import { commandText, runCheck } from "./probe.ts";
 import { runnerTool, type RunnerToolOptions } from "./tool.ts";
+import { changedFiles, runFilesDigest, runFilesOf, type RunFiles } from "../../trust/run-files.ts";
 
 /** Auto-discovery output offered to the model, per entry. */
 const DISCOVERY_MAX_CHARS = 4_000;
@@ -33,6 +35,8 @@ export class RunnerPlugin implements ActivatablePlugin {
   readonly manifestFile: string;
   readonly consentDetails: readonly string[];
   readonly fingerprint: string;
+  /** What its commands run (main/trust/run-files.ts), part of the fingerprint. */
+  readonly runFiles: RunFiles;
   /** The home it was found in. */
   readonly scope: HomeSource;
   /** A project's plugin in a folder the user has not trusted: listed, never activated. */
@@ -51,6 +55,7 @@ export class RunnerPlugin implements ActivatablePlugin {
     manifestFile: string;
     runners: BoundRunner[];
     parameters: RunnerToolOptions["parameters"];
+    runFiles: RunFiles;
     scope: HomeSource;
     heldBack: boolean;
     host: RunnerPluginHost;
@@ -65,13 +70,21 @@ export class RunnerPlugin implements ActivatablePlugin {
     this.heldBack = opts.heldBack;
     this.host = opts.host;
     this.consentDetails = consentLines(opts.manifest, opts.runners, opts.host.workingDir);
-    this.fingerprint = fingerprintOf(opts.manifest, opts.runners);
+    this.runFiles = opts.runFiles;
+    this.fingerprint = fingerprintOf(opts.manifest, opts.runners, opts.runFiles);
   }
 
   async activate(registrar: ContributionRegistrar, signal?: AbortSignal): Promise<void> {
     if (this.heldBack)
       throw new Error(
         `${this.name}: ${this.host.workingDir} is not trusted, so its runner plugins stay off: trust it with \`islet trust add\``,
+      );
+    // What was shown and allowed is what runs: a script swapped since it was listed is refused.
+    const now = await runnerRunFiles(path.dirname(this.manifestFile), this.manifest);
+    const changed = changedFiles(this.runFiles, now);
+    if (changed.length > 0)
+      throw new Error(
+        `${this.name}: ${changed.join(", ")} changed since it was listed: ask for it again`,
       );
     const runner = await this.chooseRunner(signal);
     const { env, workingDir: cwd, confirmInstall } = this.host;
@@ -90,6 +103,8 @@ export class RunnerPlugin implements ActivatablePlugin {
         env,
         stopped: this.stopper.signal,
         track: (work) => this.track(work),
+        changedSinceAllowed: async () =>
+          changedFiles(this.runFiles, await runnerRunFiles(path.dirname(manifestFile), manifest)),
       }),
     );
   }
@@ -201,8 +216,22 @@ function consentLines(
   return lines;
 }
 
-function fingerprintOf(manifest: RunnerManifest, runners: readonly BoundRunner[]): string {
+/** The files a runner's commands run, from its folder (main/trust/run-files.ts has the rule). */
+export function runnerRunFiles(dir: string, manifest: RunnerManifest): Promise<RunFiles> {
+  const commands = [
+    manifest.command,
+    ...manifest.autoDiscovery.map((d) => [...manifest.command, ...d.args]),
+  ];
+  return runFilesOf(dir, commands, { walk: true });
+}
+
+function fingerprintOf(
+  manifest: RunnerManifest,
+  runners: readonly BoundRunner[],
+  runFiles: RunFiles,
+): string {
   const covered = {
+    files: runFilesDigest(runFiles),
     command: manifest.command,
     runner: manifest.runner,
     image: manifest.image,

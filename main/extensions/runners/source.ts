@@ -25,7 +25,7 @@ import { bindRunner, candidateConfigs, type BoundRunner } from "./bind.ts";
 import { loadRunnerConfigs } from "./configs.ts";
 import type { ConfirmInstall } from "./health.ts";
 import { readRunnerManifest, runnerProblem } from "./manifest.ts";
-import { RunnerPlugin } from "./plugin.ts";
+import { RunnerPlugin, runnerRunFiles } from "./plugin.ts";
 import { compileParameters } from "./tool.ts";
 import type { Problem } from "../../host/problem.ts";
 
@@ -110,6 +110,7 @@ export class RunnerPluginSource implements ActivatableSource {
             manifestFile: file,
             runners,
             parameters,
+            runFiles: await runnerRunFiles(dir, manifest),
             scope: where.source,
             heldBack: where.source === "project" && !trusted,
             host,

@@ -63,6 +63,8 @@ export interface RunnerToolOptions {
   stopped: AbortSignal;
   /** Holds the call until it is over, so deactivation can wait for its process tree to be gone. */
   track<T>(work: Promise<T>): Promise<T>;
+  /** The files it runs that changed since it was allowed (none: it may run). */
+  changedSinceAllowed?(): Promise<string[]>;
 }
 
 export function runnerTool(opts: RunnerToolOptions): Tool {
@@ -105,6 +107,12 @@ export function runnerTool(opts: RunnerToolOptions): Tool {
       manifest.timeoutSeconds !== undefined ? manifest.timeoutSeconds * 1000 : undefined,
     async execute(args, ctx) {
       if (opts.stopped.aborted) throw new ToolError(`${manifest.name} is not active`);
+      // Consent covered the files it runs: a script swapped while it is active does not run.
+      const changed = (await opts.changedSinceAllowed?.()) ?? [];
+      if (changed.length > 0)
+        throw new ToolError(
+          `${manifest.name}: ${changed.join(", ")} changed since it was allowed, so it did not run: deactivate it and activate it again to allow the new version`,
+        );
       const extra = Array.isArray(args.args) ? (args.args as string[]) : [];
       const values = {
         command: manifest.command,
