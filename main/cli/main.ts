@@ -82,8 +82,10 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       io.err(`islet: ${e.message}\n`);
       return 1;
     }
+    // A message that already names the command to run next needs no second pointer.
     const help = isCommandName(command) ? `islet ${command} --help` : "islet --help";
-    io.err(`islet: ${e.message}; see \`${help}\`\n`);
+    const pointer = /`islet /.test(e.message) ? "" : `; see \`${help}\``;
+    io.err(`islet: ${e.message}${pointer}\n`);
     return 2;
   }
 }

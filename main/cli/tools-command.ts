@@ -65,7 +65,7 @@ export async function toolsCommand(
     for (const t of tools)
       // A plugin's or MCP server's description may hide words in invisible characters.
       io.out(
-        `${visibleText(t.name).padEnd(width)}  ${t.source.padEnd(8)} ${visibleText(t.description.split("\n")[0])}\n`,
+        `${visibleText(t.name).padEnd(width)}  ${t.source.padEnd(8)} ${visibleText((t.binding?.sentDescription ?? t.description).split("\n")[0])}\n`,
       );
     return 0;
   }

@@ -80,6 +80,7 @@ export function mcpTool(conn: McpConnection, info: McpToolInfo): Tool {
     identity: serverIdentity(conn.spec),
     definition: toolDefinition(info),
     description,
+    sentDescription: info.description,
   };
   return {
     name: mcpToolName(conn.spec.name, info.name),

@@ -81,6 +81,8 @@ export interface ToolBinding {
   readonly definition: string;
   /** The description as the model reads it, to show what changed. */
   readonly description: string;
+  /** The description as the server sent it, hidden characters and all: what people are shown. */
+  readonly sentDescription?: string;
 }
 
 export interface Tool {
