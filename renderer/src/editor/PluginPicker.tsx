@@ -32,6 +32,7 @@ export function PluginPicker({
                 <button
                   type="button"
                   className="picker-item"
+                  title={p.name}
                   aria-current={active === p.name ? "true" : undefined}
                   onClick={() => onPick(p.name)}
                 >
