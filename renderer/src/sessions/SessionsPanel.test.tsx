@@ -57,7 +57,8 @@ describe("the chats list by keyboard", () => {
     row("Second").focus();
     fireEvent.keyDown(row("Second"), { key: "ArrowDown" });
     assert.equal(focused().startsWith("Third"), true);
-    await waitFor(() => assert.equal(row("Third").tabIndex, 0), "the Tab stop follows the focus");
+    // The Tab stop follows the focus.
+    await waitFor(() => assert.equal(row("Third").tabIndex, 0));
     assert.equal(row("Second").tabIndex, -1);
     fireEvent.keyDown(row("Third"), { key: "Home" });
     assert.equal(focused().startsWith("First"), true);

@@ -97,7 +97,10 @@ export function Sidebar({
             {collapsed ? "Expand sidebar" : "Collapse sidebar"}
           </span>
         </button>
-        <p className={`conn conn-${connection}`} title={collapsed ? CONNECTION_LABEL[connection] : undefined}>
+        <p
+          className={`conn conn-${connection}`}
+          title={collapsed ? CONNECTION_LABEL[connection] : undefined}
+        >
           <span className="dot" aria-hidden="true" />
           <span className={collapsed ? "visually-hidden" : undefined}>
             {CONNECTION_LABEL[connection]}
