@@ -74,7 +74,7 @@ describe("a new chat", () => {
     assert.deepEqual(bridge.requests("chat/send"), [], "nothing was sent");
   });
 
-  it("the message box is a text box pointing at the slash list it controls", async () => {
+  it("the message box is a text box (in a combobox) pointing at the slash list it controls", async () => {
     renderWith(engine(), <ChatView sessionId={null} onSessionOpened={() => undefined} />);
     await screen.findByRole("list", { name: "Starter prompts" });
     assert.equal(box().getAttribute("role"), null);
@@ -84,6 +84,11 @@ describe("a new chat", () => {
     const active = box().getAttribute("aria-activedescendant") ?? "";
     assert.equal(textOf(document.getElementById(active))?.startsWith("/compact"), true);
     assert.equal(box().getAttribute("aria-autocomplete"), "list");
+    // The combobox is the container (ARIA 1.1), which says whether the list is open.
+    const combo = screen.getByRole("combobox", { name: "Message" });
+    assert.equal(combo.getAttribute("aria-expanded"), "true");
+    fireEvent.keyDown(box(), { key: "Escape" });
+    assert.equal(combo.getAttribute("aria-expanded"), "false");
   });
 
   it("Escape hides the slash list; the next key that still matches brings it back", async () => {

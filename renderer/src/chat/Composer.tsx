@@ -3,7 +3,8 @@
  * slash-command list (built-in, custom and plugin commands and skills with their hints; a command whose plugin
  * failed is shown as such): arrows move, Tab or Enter picks, Escape closes until the next key that
  * still matches (or Ctrl+Space). The text box keeps its own role (a textarea may not be a
- * combobox) and points at the list with aria-controls and aria-activedescendant.
+ * combobox): a combobox container holds it and the list, which it points at with aria-controls
+ * and aria-activedescendant.
  * While a turn runs, Send becomes Stop.
  */
 import { useEffect, useId, useMemo, useState, type KeyboardEvent, type RefObject } from "react";
@@ -61,6 +62,11 @@ export function Composer({
   const open = matches.length > 0 && !dismissed;
   const current = open ? matches[Math.min(active, matches.length - 1)] : undefined;
   const hint = hintFor(text, commands.data?.commands ?? []);
+  const activeId = current ? `${listId}-${matches.indexOf(current)}` : undefined;
+  // Arrows move past the list's visible part: keep the chosen command on screen.
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: "nearest" });
+  }, [activeId]);
 
   const pick = (command: CommandEntry) => {
     setText(`/${command.name} `);
@@ -121,101 +127,112 @@ export function Composer({
         send();
       }}
     >
-      {open ? (
-        <ul id={listId} className="command-menu" role="listbox" aria-label="Slash commands">
-          {matches.map((c, i) => (
-            <li
-              key={c.name}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={c === current}
-              aria-disabled={c.status !== "ok" || undefined}
-              className={`command-option${c === current ? " active" : ""}${c.status !== "ok" ? " failed" : ""}`}
-              onMouseDown={(e) => {
-                e.preventDefault(); // keep the focus in the textarea
-                pick(c);
-              }}
-              onMouseEnter={() => setActive(i)}
-            >
-              <span className="command-option-name">
-                /{c.name}
-                {c.hints ? <span className="command-option-hints"> {c.hints}</span> : null}
-              </span>
-              <span className="command-option-desc">
-                {c.status === "failed" ? `failed to load: ${c.error ?? ""}` : c.description}
-              </span>
-              <span className={`command-option-source${c.status !== "ok" ? " failed" : ""}`}>
-                {c.kind === "skill" ? "skill · " : ""}
-                {c.source === "builtin" ? "built-in" : c.source}
-              </span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <span className="visually-hidden" role="status">
-        {open
-          ? `${matches.length} command${matches.length === 1 ? "" : "s"}: arrows to choose, Tab to pick`
-          : ""}
-      </span>
-      <div className="composer-box">
-        <label htmlFor={COMPOSER_ID} className="visually-hidden">
-          Message
-        </label>
-        <textarea
-          id={COMPOSER_ID}
-          ref={input}
-          className="composer-input"
-          rows={1}
-          placeholder={running ? "The agent is working…" : "Message the agent — / for commands"}
-          value={text}
-          disabled={disabled}
-          aria-autocomplete="list"
-          aria-controls={open ? listId : undefined}
-          aria-activedescendant={current ? `${listId}-${matches.indexOf(current)}` : undefined}
-          aria-describedby={hint ? `${listId}-hint` : undefined}
-          onChange={(e) => {
-            setText(e.target.value);
-            setActive(0);
-            setDismissed(false);
-          }}
-          onKeyDown={onKeyDown}
-        />
-        <div className="composer-bar">
-          <span id={`${listId}-hint`} className="composer-hint">
-            {hint ?? (
-              <>
-                <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-                {running ? (
-                  <>
-                    {" "}
-                    · <kbd>Esc</kbd> to stop
-                  </>
-                ) : null}
-              </>
+      {/* ARIA 1.1's combobox: a container holding the text box and the list it pops up, since a
+          textarea may not itself be a combobox. */}
+      <div
+        className="composer-combo"
+        role="combobox"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-haspopup="listbox"
+        aria-labelledby={`${COMPOSER_ID}-label`}
+      >
+        {open ? (
+          <ul id={listId} className="command-menu" role="listbox" aria-label="Slash commands">
+            {matches.map((c, i) => (
+              <li
+                key={c.name}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={c === current}
+                aria-disabled={c.status !== "ok" || undefined}
+                className={`command-option${c === current ? " active" : ""}${c.status !== "ok" ? " failed" : ""}`}
+                onMouseDown={(e) => {
+                  e.preventDefault(); // keep the focus in the textarea
+                  pick(c);
+                }}
+                onMouseEnter={() => setActive(i)}
+              >
+                <span className="command-option-name">
+                  /{c.name}
+                  {c.hints ? <span className="command-option-hints"> {c.hints}</span> : null}
+                </span>
+                <span className="command-option-desc">
+                  {c.status === "failed" ? `failed to load: ${c.error ?? ""}` : c.description}
+                </span>
+                <span className={`command-option-source${c.status !== "ok" ? " failed" : ""}`}>
+                  {c.kind === "skill" ? "skill · " : ""}
+                  {c.source === "builtin" ? "built-in" : c.source}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <span className="visually-hidden" role="status">
+          {open
+            ? `${matches.length} command${matches.length === 1 ? "" : "s"}: arrows to choose, Tab to pick`
+            : ""}
+        </span>
+        <div className="composer-box">
+          <label id={`${COMPOSER_ID}-label`} htmlFor={COMPOSER_ID} className="visually-hidden">
+            Message
+          </label>
+          <textarea
+            id={COMPOSER_ID}
+            ref={input}
+            className="composer-input"
+            rows={1}
+            placeholder={running ? "The agent is working…" : "Message the agent — / for commands"}
+            value={text}
+            disabled={disabled}
+            aria-autocomplete="list"
+            aria-controls={open ? listId : undefined}
+            aria-activedescendant={activeId}
+            aria-describedby={hint ? `${listId}-hint` : undefined}
+            onChange={(e) => {
+              setText(e.target.value);
+              setActive(0);
+              setDismissed(false);
+            }}
+            onKeyDown={onKeyDown}
+          />
+          <div className="composer-bar">
+            <span id={`${listId}-hint`} className="composer-hint">
+              {hint ?? (
+                <>
+                  <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+                  {running ? (
+                    <>
+                      {" "}
+                      · <kbd>Esc</kbd> to stop
+                    </>
+                  ) : null}
+                </>
+              )}
+            </span>
+            {running ? (
+              <button
+                type="button"
+                className="composer-send composer-stop"
+                onClick={onStop}
+                disabled={stopping}
+                aria-label={stopping ? "Stopping" : "Stop"}
+                title="Stop the turn"
+              >
+                <StopIcon />
+              </button>
+            ) : (
+              <button
+                type="submit"
+                className="composer-send"
+                disabled={disabled || text.trim() === ""}
+                aria-label="Send"
+                title="Send (Enter)"
+              >
+                <SendIcon />
+              </button>
             )}
-          </span>
-          {running ? (
-            <button
-              type="button"
-              className="composer-send composer-stop"
-              onClick={onStop}
-              disabled={stopping}
-              aria-label={stopping ? "Stopping" : "Stop"}
-              title="Stop the turn"
-            >
-              <StopIcon />
-            </button>
-          ) : (
-            <button
-              type="submit"
-              className="composer-send"
-              disabled={disabled || text.trim() === ""}
-              aria-label="Send"
-              title="Send (Enter)"
-            >
-              <SendIcon />
-            </button>
-          )}
+          </div>
         </div>
       </div>
     </form>
