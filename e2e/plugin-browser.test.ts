@@ -289,6 +289,9 @@ export function executeCommand() { return "notes"; }
     await page.getByRole("textbox", { name: "Message" }).waitFor();
     await page.keyboard.press("Tab");
     const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    // First the skip link, then the navigation.
+    assert.equal(await focused(), "Skip to message box");
+    await page.keyboard.press("Tab");
     assert.equal(await focused(), "Chat");
     await page.keyboard.press("Tab");
     assert.equal(await focused(), "Models");
