@@ -8,6 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { skipChat, startChatRig, type ChatRig } from "./support/chat.ts";
 import { allViolations } from "./support/page.ts";
 
+const LONG = "project-conventions-reminder-for-release-weeks";
 const PLUGIN = `// Adds a reminder to every turn.
 export function beforeChat() {
   return { notice: "remember the style guide" };
@@ -20,7 +21,9 @@ describe(
   () => {
     let rig: ChatRig;
     before(async () => {
-      rig = await startChatRig({ plugins: { "style-notes": { code: PLUGIN } } });
+      rig = await startChatRig({
+        plugins: { "style-notes": { code: PLUGIN }, [LONG]: { code: PLUGIN } },
+      });
     });
     after(async () => {
       await rig?.close();
@@ -80,10 +83,23 @@ describe(
         await page.setViewportSize({ width, height: 800 });
         await goTo("Editor");
         await page.getByRole("heading", { name: "Plugin editor" }).waitFor();
-        await scan(`editor with no plugin at ${width}`);
+        // The bottom panel says what it will hold before a plugin is picked (the first visit).
+        if ((await page.locator(".plugin-item[aria-current]").count()) === 0)
+          await page
+            .getByRole("region", { name: "Problems, log and settings" })
+            .getByText("its problems, its live log and its settings will appear here")
+            .waitFor();
+        // A long plugin name shows whole (it wraps), never clipped.
+        const name = page.locator(".plugin-item-name", { hasText: LONG });
+        assert.equal(await name.innerText().then((t) => t.replace(/\s/g, "")), LONG);
+        assert.ok(
+          await name.evaluate((el) => el.scrollWidth <= el.clientWidth + 1),
+          "the plugin's name is not cut",
+        );
+        await scan(`editor before opening code at ${width}`);
         await page
           .locator(".editor-side")
-          .getByRole("button", { name: /style-notes/ })
+          .getByRole("button", { name: /^style-notes/ })
           .click();
         await page.locator(".editor-code .monaco-editor .view-lines").waitFor();
         await page.getByText("remember the style guide").first().waitFor();
