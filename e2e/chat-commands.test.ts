@@ -44,7 +44,8 @@ describe("chat: slash-command autocomplete", { skip: skipChat, timeout: 90_000 }
       "deploy-command",
     ]);
     await expectText(menu, ["/greet", "failed to load"]);
-    assert.equal(await composer.getAttribute("aria-expanded"), "true");
+    const combobox = page.getByRole("combobox", { name: "Message" });
+    assert.equal(await combobox.getAttribute("aria-expanded"), "true");
 
     await page.keyboard.type("de");
     assert.deepEqual(
@@ -85,6 +86,15 @@ describe("chat: slash-command autocomplete", { skip: skipChat, timeout: 90_000 }
     await page.keyboard.press("Escape");
     await menu.waitFor({ state: "detached" });
     assert.equal(await composer.inputValue(), "/");
+    // The next key that still matches brings it back; so does Ctrl+Space after another Escape.
+    await page.keyboard.type("h");
+    await expectText(menu, "/help");
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "detached" });
+    await page.keyboard.press("Control+Space");
+    await expectText(menu, "/help");
+    assert.equal(await composer.inputValue(), "/h");
+    await page.keyboard.press("Escape");
     await composer.fill("");
     assert.deepEqual(rig.problems, []);
   });

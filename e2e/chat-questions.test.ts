@@ -68,7 +68,7 @@ describe("chat: the engine's questions as a modal dialog", { skip, timeout: 90_0
     });
     page.on("pageerror", (e) => problems.push(e.message));
     await page.goto(server.url);
-    await page.getByRole("combobox", { name: "Message" }).waitFor();
+    await page.getByRole("textbox", { name: "Message" }).waitFor();
   });
 
   after(async () => {

@@ -138,7 +138,7 @@ describe(
     it("then the chat uses it: the answer streams from the embedded runtime", async () => {
       const picker = page.getByRole("combobox", { name: /^Model for/ });
       await expectText(picker.locator("option:checked"), "tiny-chat", 10_000);
-      await page.getByRole("combobox", { name: "Message" }).fill("Say hello");
+      await page.getByRole("textbox", { name: "Message" }).fill("Say hello");
       await page.keyboard.press("Enter");
       // Generous: the runtime starts, loads the model and reads the prompt on a shared 2-core machine.
       await expectText(page.locator(".msg-assistant").last(), "Hello", 240_000);

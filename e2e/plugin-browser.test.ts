@@ -286,9 +286,12 @@ export function executeCommand() { return "notes"; }
 
   it("keyboard reaches the navigation and the Reload button", async () => {
     await page.reload(); // focus starts from the top again; the app opens on the chat
-    await page.getByRole("combobox", { name: "Message" }).waitFor();
+    await page.getByRole("textbox", { name: "Message" }).waitFor();
     await page.keyboard.press("Tab");
     const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    // First the skip link, then the navigation.
+    assert.equal(await focused(), "Skip to message box");
+    await page.keyboard.press("Tab");
     assert.equal(await focused(), "Chat");
     await page.keyboard.press("Tab");
     assert.equal(await focused(), "Models");

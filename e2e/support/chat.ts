@@ -109,7 +109,7 @@ export async function startChatRig(
     target.name === "electron"
       ? await runElectron(setup, dir, target.electron)
       : await runServe(setup, target.chromium);
-  const composer = () => running.page.getByRole("combobox", { name: "Message" });
+  const composer = () => running.page.getByRole("textbox", { name: "Message" });
   await composer().waitFor();
   const serveOnly = (what: string): never => {
     throw new Error(`rig.${what} exists on the serve target only: declare the spec serveOnly`);

@@ -92,6 +92,15 @@ export async function seriousViolations(
   page: Page,
   opts: { exclude?: string[] } = {},
 ): Promise<unknown[]> {
+  const violations = await allViolations(page, opts);
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Every axe-core violation on the page as it is now, whatever its impact (empty: none). */
+export async function allViolations(
+  page: Page,
+  opts: { exclude?: string[] } = {},
+): Promise<{ id: string; impact: string | null; help: string; nodes: string[] }[]> {
   // Evaluated over the DevTools protocol, so the page's CSP (no inline scripts) is untouched.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async (exclude) => {
@@ -105,7 +114,7 @@ export async function seriousViolations(
       nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3),
     }));
   }, opts.exclude ?? []);
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  return violations;
 }
 
 /** The same in light and in dark (the page's colour scheme is given back to the OS after). */

@@ -19,6 +19,8 @@ import { SessionsPanel } from "./sessions/SessionsPanel.tsx";
 import { SettingsView } from "./settings/SettingsView.tsx";
 import { useAppliedTheme } from "./settings/theme.ts";
 import type { ViewId } from "./shell/views.ts";
+import { useLayout } from "./shell/layout.ts";
+import { COMPOSER_ID } from "./chat/Composer.tsx";
 
 // Monaco is large: it loads with the editor view, not with the app.
 const EditorView = lazy(() => import("./editor/EditorView.tsx"));
@@ -29,6 +31,9 @@ export function App() {
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [pluginsTab, setPluginsTab] = useState<PluginsTab>("installed");
+  /** Bumped to put the focus in the composer (New chat, the skip link). */
+  const [focusComposer, setFocusComposer] = useState(0);
+  const layout = useLayout();
   // The editor asks about unsaved changes before the app leaves it.
   const leaveEditor = useRef<LeaveGuard | null>(null);
   /** Resolves false when the editor's unsaved-changes prompt kept the person there. */
@@ -39,9 +44,16 @@ export function App() {
     return true;
   };
   // The desktop app's menu (New Chat, Settings…); `islet serve` has none.
+  const newChat = () => {
+    void navigate("chat").then((moved) => {
+      if (!moved) return;
+      setSessionId(null);
+      setFocusComposer((n) => n + 1);
+    });
+  };
   useBridgeEvent("app/menu", ({ command }) => {
     if (command === "settings") void navigate("settings");
-    else void navigate("chat").then((moved) => moved && setSessionId(null));
+    else newChat();
   });
   const connection = useConnectionState();
   useAppliedTheme();
@@ -54,7 +66,19 @@ export function App() {
 
   return (
     <div className="app">
+      <a
+        className="skip-link"
+        href={`#${COMPOSER_ID}`}
+        onClick={(e) => {
+          e.preventDefault();
+          void navigate("chat").then((moved) => moved && setFocusComposer((n) => n + 1));
+        }}
+      >
+        Skip to message box
+      </a>
       <Sidebar
+        collapsed={layout.collapsed.nav}
+        onToggle={() => layout.toggle("nav")}
         view={view}
         onNavigate={(next) => void navigate(next)}
         connection={connection}
@@ -71,7 +95,16 @@ export function App() {
           <ChatView
             sessionId={sessionId}
             onSessionOpened={setSessionId}
-            sessionsPanel={<SessionsPanel activeId={sessionId} onOpen={setSessionId} />}
+            focusComposer={focusComposer}
+            sessionsPanel={
+              <SessionsPanel
+                activeId={sessionId}
+                onOpen={setSessionId}
+                onNewChat={newChat}
+                collapsed={layout.collapsed.sessions}
+                onToggle={() => layout.toggle("sessions")}
+              />
+            }
             headerControls={(id, agent) => (
               <>
                 <AgentPicker key={`a-${id}-${agent}`} conversationId={id} />

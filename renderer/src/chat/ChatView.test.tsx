@@ -52,7 +52,7 @@ function engine(): FakeBridge {
 const conversation = () => screen.getByRole("region", { name: "Conversation" });
 
 function type(text: string): void {
-  fireEvent.change(screen.getByRole("combobox", { name: "Message" }), {
+  fireEvent.change(screen.getByRole("textbox", { name: "Message" }), {
     target: { value: text },
   });
 }
@@ -201,6 +201,6 @@ describe("ChatView", () => {
     const alert = await screen.findByRole("alert");
     assert.match(alert.textContent ?? "", /This session could not be opened/);
     assert.match(alert.textContent ?? "", /session s1 not found/);
-    assert.equal(screen.getByRole("combobox", { name: "Message" }).hasAttribute("disabled"), true);
+    assert.equal(screen.getByRole("textbox", { name: "Message" }).hasAttribute("disabled"), true);
   });
 });

@@ -2,7 +2,7 @@
  * The chat screen: (the sessions column, given by the app), the conversation — header with its
  * title, pickers and context meter, the transcript, the composer — and the agent's plan.
  */
-import { useCallback, useMemo, useRef, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
 import { useBridgeQuery } from "../bridge/hooks.ts";
 import { useQuestions } from "../questions/useQuestions.ts";
@@ -13,6 +13,7 @@ import { Logo } from "../ui/Logo.tsx";
 import { matchApprovals } from "./approvals.ts";
 import { Composer } from "./Composer.tsx";
 import { ContextMeter } from "./ContextMeter.tsx";
+import { StarterPrompts } from "./StarterPrompts.tsx";
 import { TodoPanel } from "./TodoPanel.tsx";
 import { ApprovalBar } from "./ToolCard.tsx";
 import { TranscriptList } from "./TranscriptList.tsx";
@@ -26,9 +27,12 @@ export function ChatView({
   onSessionOpened,
   sessionsPanel,
   headerControls,
+  focusComposer = 0,
 }: {
   sessionId: string | null;
   onSessionOpened(id: string): void;
+  /** Each new value puts the focus in the composer (New chat, the skip link). */
+  focusComposer?: number;
   sessionsPanel?: ReactNode;
   /** The pickers; `agent` is the one the conversation uses now (after any switch). */
   headerControls?: (conversationId: string | null, agent: string | null) => ReactNode;
@@ -41,6 +45,10 @@ export function ChatView({
   );
   const questions = useQuestions(isMine);
   const input = useRef<HTMLTextAreaElement>(null);
+  const [preset, setPreset] = useState<{ text: string } | null>(null);
+  useEffect(() => {
+    if (focusComposer > 0) input.current?.focus();
+  }, [focusComposer]);
   const { answer } = questions;
   // The answered question leaves the page: the focus goes back to the composer.
   const onAnswer = useCallback(
@@ -90,7 +98,7 @@ export function ChatView({
         <TranscriptList
           turns={turns}
           actions={actions}
-          empty={<EmptyChat loading={chat.loading} />}
+          empty={<EmptyChat loading={chat.loading} onStarter={(text) => setPreset({ text })} />}
         />
         <div className="composer-wrap">
           {unmatched.map((asked) => (
@@ -101,6 +109,7 @@ export function ChatView({
           {questions.error ? <p className="error-text composer-error">{questions.error}</p> : null}
           <Composer
             inputRef={input}
+            preset={preset}
             running={chat.running}
             stopping={chat.stopping}
             disabled={chat.openError !== null || chat.loading}
@@ -130,7 +139,7 @@ function firstPrompt(turns: { prompt: string | null }[]): string | null {
   return prompt ? (prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt) : null;
 }
 
-function EmptyChat({ loading }: { loading: boolean }) {
+function EmptyChat({ loading, onStarter }: { loading: boolean; onStarter(text: string): void }) {
   const info = useBridgeQuery("app/info", undefined);
   // Nothing to chat with yet: offer the built-in model that fits this machine.
   const models = useModels(null);
@@ -154,6 +163,7 @@ function EmptyChat({ loading }: { loading: boolean }) {
         Type <kbd>/</kbd> for commands. Tools that change files or run commands ask first.
       </p>
       {noModel ? <RecommendedModel /> : null}
+      <StarterPrompts onPick={onStarter} />
     </div>
   );
 }

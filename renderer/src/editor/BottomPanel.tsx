@@ -76,3 +76,17 @@ export function BottomPanel({
     </section>
   );
 }
+
+/** Before a plugin is picked: what the panel will hold, so the space is not a blank box. */
+export function EmptyBottomPanel() {
+  return (
+    <section className="panel panel-placeholder" aria-labelledby="panel-placeholder-title">
+      <h2 id="panel-placeholder-title" className="panel-heading">
+        Problems, log and settings
+      </h2>
+      <p className="panel-empty">
+        Pick a plugin: its problems, its live log and its settings will appear here.
+      </p>
+    </section>
+  );
+}

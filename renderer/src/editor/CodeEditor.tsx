@@ -7,6 +7,7 @@ import { useEffect } from "react";
 import type { Problem } from "../../../main/host/problem.ts";
 import { fileUri, languageOf, monaco } from "./monaco-setup.ts";
 import { useColorScheme } from "./useColorScheme.ts";
+import { themeFor } from "./monaco-themes.ts";
 
 /** Sets every open model's markers from the problems that name its file. */
 export function useMarkers(plugin: string, paths: readonly string[], problems: readonly Problem[]) {
@@ -79,7 +80,7 @@ export function CodeEditor({
       path={fileUri(plugin, path)}
       defaultValue={text}
       language={languageOf(path)}
-      theme={scheme === "dark" ? "vs-dark" : "vs"}
+      theme={themeFor(scheme)}
       onChange={(value) => onChange(value ?? "")}
       loading={<p className="loading">Starting the editor…</p>}
       options={{

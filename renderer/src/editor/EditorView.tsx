@@ -9,7 +9,7 @@ import type { PluginEntry } from "../../../main/bridge/contract.ts";
 import type { Problem } from "../../../main/host/problem.ts";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage, useBridgeEvent } from "../bridge/hooks.ts";
-import { BottomPanel } from "./BottomPanel.tsx";
+import { BottomPanel, EmptyBottomPanel } from "./BottomPanel.tsx";
 import { CodeEditor, disposeModel, revealLater, useMarkers } from "./CodeEditor.tsx";
 import { useUnsavedPrompt } from "./ConfirmDialog.tsx";
 import { EditorTabs } from "./EditorTabs.tsx";
@@ -320,6 +320,8 @@ export default function EditorView({
                 })
               }
             />
+          ) : !replaying ? (
+            <EmptyBottomPanel />
           ) : null}
         </div>
       </div>

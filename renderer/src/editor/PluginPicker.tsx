@@ -23,7 +23,7 @@ export function PluginPicker({
       {plugins.length === 0 ? (
         <p className="side-empty">No plugins yet. Start one with New plugin.</p>
       ) : (
-        <ul className="picker">
+        <ul className="plugin-list">
           {plugins.map((p) => {
             const broken =
               p.status === "failed" || p.status === "errored" || p.reloadError !== null;
@@ -31,19 +31,20 @@ export function PluginPicker({
               <li key={p.name}>
                 <button
                   type="button"
-                  className="picker-item"
+                  className="plugin-item"
+                  title={p.name}
                   aria-current={active === p.name ? "true" : undefined}
                   onClick={() => onPick(p.name)}
                 >
                   <span
-                    className={`dot picker-dot picker-${broken ? "bad" : p.status}`}
+                    className={`dot plugin-dot plugin-${broken ? "bad" : p.status}`}
                     aria-hidden="true"
                   />
-                  <span className="picker-name">{p.name}</span>
+                  <span className="plugin-item-name">{p.name}</span>
                   <span className="visually-hidden">
                     , {p.reloadError ? "last edit failed" : STATE[p.status]}
                   </span>
-                  <span className="picker-source">
+                  <span className="plugin-item-source">
                     {p.source === "global" ? "global" : "project"}
                   </span>
                 </button>

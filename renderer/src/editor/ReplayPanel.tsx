@@ -11,6 +11,7 @@ import { errorMessage } from "../bridge/hooks.ts";
 import { CloseIcon } from "../ui/icons.tsx";
 import "./monaco-setup.ts";
 import { useColorScheme } from "./useColorScheme.ts";
+import { themeFor } from "./monaco-themes.ts";
 
 type Turns = CallResponse<"editor/recordedTurns">;
 type Result = CallResponse<"editor/replay">;
@@ -163,7 +164,7 @@ export function ReplayPanel({ plugin, onClose }: { plugin: string; onClose(): vo
               original={result.beforeText}
               modified={result.afterText}
               language="markdown"
-              theme={scheme === "dark" ? "vs-dark" : "vs"}
+              theme={themeFor(scheme)}
               options={{
                 readOnly: true,
                 renderSideBySide: true,

@@ -9,6 +9,7 @@ import EditorWorker from "monaco-editor/editor/editor.worker?worker";
 import JsonWorker from "monaco-editor/language/json/json.worker?worker";
 import TsWorker from "monaco-editor/language/typescript/ts.worker?worker";
 import sdkDeclarations from "virtual:islet-sdk-types";
+import { defineThemes } from "./monaco-themes.ts";
 
 self.MonacoEnvironment = {
   getWorker(_id: string, label: string) {
@@ -33,6 +34,7 @@ ts.typescriptDefaults.addExtraLib(
   "file:///node_modules/@types/islet__sdk/index.d.ts",
 );
 
+defineThemes(monaco);
 loader.config({ monaco });
 
 export { monaco };

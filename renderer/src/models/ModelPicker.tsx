@@ -57,7 +57,11 @@ export function ModelPicker({ conversationId }: { conversationId: string | null 
 
   return (
     <div className="picker">
-      <label className="picker-field" title="Model">
+      {/* A long model name is cut short on screen: the tooltip gives it whole. */}
+      <label
+        className="picker-field picker-model"
+        title={data?.current ? `Model: ${data.current.model} (${data.current.provider})` : "Model"}
+      >
         <CpuIcon />
         <span className="visually-hidden">
           {conversationId ? "Model for this chat" : "Model for new chats"}

@@ -9,7 +9,16 @@ export interface MenuItem {
   run(): void;
 }
 
-export function RowMenu({ label, items }: { label: string; items: MenuItem[] }) {
+export function RowMenu({
+  label,
+  items,
+  tabIndex,
+}: {
+  label: string;
+  items: MenuItem[];
+  /** -1 where the row's own keys reach the button (→ from the row). */
+  tabIndex?: number;
+}) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -54,6 +63,7 @@ export function RowMenu({ label, items }: { label: string; items: MenuItem[] }) 
         type="button"
         className="icon-button row-menu-button"
         aria-label={label}
+        tabIndex={tabIndex}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? id : undefined}

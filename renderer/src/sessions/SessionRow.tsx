@@ -1,5 +1,5 @@
 /** One saved session in the list: open it, rename it inline, export it, or delete it (confirmed). */
-import { useEffect, useRef, useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import type { CallResponse } from "../../../main/bridge/contract.ts";
 
 type SessionItem = CallResponse<"sessions/list">["sessions"][number];
@@ -19,12 +19,15 @@ export type RowMode = "view" | "rename" | "confirm";
 export function SessionRow({
   session,
   active,
+  tabbable,
   actions,
   mode,
   setMode,
 }: {
   session: SessionItem;
   active: boolean;
+  /** The row holding the list's one Tab stop. */
+  tabbable: boolean;
   actions: RowActions;
   /** Held by the list, so its shortcuts (F2, Delete) can start them. */
   mode: RowMode;
@@ -36,10 +39,13 @@ export function SessionRow({
   const openButton = useRef<HTMLButtonElement>(null);
   const title = session.title || "Untitled chat";
 
-  useEffect(() => {
+  // Before the browser paints or handles the next key: what is typed right after F2 lands in the
+  // name field, wherever in the row the focus was.
+  useLayoutEffect(() => {
     if (mode === "rename") {
       setDraft(session.title);
-      requestAnimationFrame(() => input.current?.select());
+      input.current?.focus();
+      input.current?.select();
     }
     if (mode === "confirm") cancelButton.current?.focus();
   }, [mode, session.title]);
@@ -57,7 +63,7 @@ export function SessionRow({
 
   if (mode === "rename")
     return (
-      <li className="session session-editing">
+      <li className="session session-editing" data-session-id={session.id}>
         <input
           ref={input}
           className="session-rename"
@@ -79,7 +85,12 @@ export function SessionRow({
 
   if (mode === "confirm")
     return (
-      <li className="session session-confirm" role="group" aria-label={`Delete ${title}?`}>
+      <li
+        className="session session-confirm"
+        role="group"
+        aria-label={`Delete ${title}?`}
+        data-session-id={session.id}
+      >
         <p>
           Delete <strong>{title}</strong>? This cannot be undone.
         </p>
@@ -99,11 +110,12 @@ export function SessionRow({
     );
 
   return (
-    <li className={`session${active ? " session-active" : ""}`}>
+    <li className={`session${active ? " session-active" : ""}`} data-session-id={session.id}>
       <button
         ref={openButton}
         type="button"
         className="session-open"
+        tabIndex={tabbable ? 0 : -1}
         data-session-id={session.id}
         aria-current={active ? "page" : undefined}
         onClick={() => actions.open(session.id)}
@@ -119,6 +131,7 @@ export function SessionRow({
       </button>
       <RowMenu
         label={`Actions for ${title}`}
+        tabIndex={-1}
         items={[
           { label: "Rename", icon: <PencilIcon />, run: () => setMode("rename") },
           {

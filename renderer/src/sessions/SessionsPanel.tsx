@@ -1,13 +1,15 @@
 /**
  * The sessions column: New chat, search (titles and message text), the saved conversations
- * grouped by when they were last used, and per session rename, export and delete. Keyboard: ↑/↓
- * move between sessions, Enter opens, F2 renames, Delete asks to delete, / focuses the search.
+ * grouped by when they were last used, and per session rename, export and delete. The list is one
+ * Tab stop (roving tabindex): ↑/↓/Home/End move between sessions, → reaches a row's actions and ←
+ * comes back, Enter opens, F2 renames, Delete asks to delete. Collapsed, it is a slim strip with
+ * Show chats and New chat.
  */
 import { useRef, useState } from "react";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage, useBridgeEvent } from "../bridge/hooks.ts";
 import { SearchIcon } from "../ui/icons.tsx";
-import { PlusIcon } from "../ui/more-icons.tsx";
+import { PanelIcon, PlusIcon } from "../ui/more-icons.tsx";
 import { SessionRow, type RowActions, type RowMode } from "./SessionRow.tsx";
 import { useSessions } from "./useSessions.ts";
 import { downloadText, groupOf, type Group } from "./when.ts";
@@ -19,10 +21,17 @@ const GROUPS: Group[] = ["Today", "Yesterday", "Previous 7 days", "Older"];
 export function SessionsPanel({
   activeId,
   onOpen,
+  onNewChat,
+  collapsed = false,
+  onToggle,
 }: {
   activeId: string | null;
-  /** null: a new chat. */
+  /** Opens a saved session. */
   onOpen(id: string | null): void;
+  /** New chat (the app also puts the focus in the composer). */
+  onNewChat(): void;
+  collapsed?: boolean;
+  onToggle?: () => void;
 }) {
   const bridge = useBridge();
   const [query, setQuery] = useState("");
@@ -30,6 +39,8 @@ export function SessionsPanel({
   const [editing, setEditing] = useState<{ id: string; mode: RowMode } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const list = useRef<HTMLDivElement>(null);
+  /** The row that holds the list's one Tab stop (the last one focused). */
+  const [current, setCurrent] = useState<string | null>(null);
   const search = useRef<HTMLInputElement>(null);
 
   // The open session was deleted (here or in another window): show a new chat.
@@ -64,11 +75,22 @@ export function SessionsPanel({
 
   const onListKey = (e: React.KeyboardEvent) => {
     const target = e.target as HTMLElement;
-    if (!target.classList.contains("session-open")) return;
+    // Anywhere in a row (its open button or its Actions button), but not in its inline editors.
+    const row = target.closest<HTMLElement>("li[data-session-id]");
+    if (!row || target.tagName === "INPUT" || target.closest("[role=menu]")) return;
+    const open = row.querySelector<HTMLElement>(".session-open");
     const rows = [...(list.current?.querySelectorAll<HTMLElement>(".session-open") ?? [])];
-    const at = rows.indexOf(target);
-    const id = target.dataset["sessionId"];
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    const at = open ? rows.indexOf(open) : -1;
+    const id = row.dataset["sessionId"];
+    if (e.key === "ArrowRight" && target === open) {
+      e.preventDefault();
+      row.querySelector<HTMLElement>(".row-menu-button")?.focus();
+    } else if (e.key === "ArrowLeft" && target !== open) {
+      e.preventDefault();
+      open?.focus();
+    } else if (at < 0) {
+      return;
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
       rows[Math.min(rows.length - 1, Math.max(0, at + (e.key === "ArrowDown" ? 1 : -1)))]?.focus();
     } else if (e.key === "Home" || e.key === "End") {
@@ -84,6 +106,39 @@ export function SessionsPanel({
   };
 
   const items = sessions.items;
+  const ids = items?.map((s) => s.id) ?? [];
+  const tabStop =
+    current && ids.includes(current)
+      ? current
+      : activeId && ids.includes(activeId)
+        ? activeId
+        : (ids[0] ?? null);
+
+  if (collapsed)
+    return (
+      <nav className="sessions sessions-collapsed" aria-label="Chats">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Show chats"
+          aria-expanded={false}
+          title="Show chats"
+          onClick={onToggle}
+        >
+          <PanelIcon />
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="New chat"
+          title="New chat"
+          onClick={onNewChat}
+        >
+          <PlusIcon />
+        </button>
+      </nav>
+    );
+
   const grouped = GROUPS.map((g) => ({
     group: g,
     rows: (items ?? []).filter((s) => groupOf(s.updatedAt) === g),
@@ -92,14 +147,28 @@ export function SessionsPanel({
   return (
     <nav className="sessions" aria-label="Chats">
       <div className="sessions-head">
-        <button
-          type="button"
-          className="button sessions-new"
-          aria-pressed={activeId === null ? true : undefined}
-          onClick={() => onOpen(null)}
-        >
-          <PlusIcon /> New chat
-        </button>
+        <div className="sessions-actions">
+          <button
+            type="button"
+            className="button sessions-new"
+            aria-pressed={activeId === null ? true : undefined}
+            onClick={onNewChat}
+          >
+            <PlusIcon /> New chat
+          </button>
+          {onToggle ? (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Hide chats"
+              aria-expanded={true}
+              title="Hide chats"
+              onClick={onToggle}
+            >
+              <PanelIcon />
+            </button>
+          ) : null}
+        </div>
         <label className="search sessions-search">
           <SearchIcon />
           <span className="visually-hidden">Search chats</span>
@@ -112,7 +181,7 @@ export function SessionsPanel({
             onKeyDown={(e) => {
               if (e.key === "ArrowDown") {
                 e.preventDefault();
-                list.current?.querySelector<HTMLElement>(".session-open")?.focus();
+                list.current?.querySelector<HTMLElement>(".session-open[tabindex='0']")?.focus();
               }
               if (e.key === "Escape") setQuery("");
             }}
@@ -128,6 +197,12 @@ export function SessionsPanel({
         ref={list}
         className="sessions-list"
         onKeyDown={onListKey}
+        onFocus={(e) => {
+          const id = (e.target as HTMLElement).closest<HTMLElement>("li[data-session-id]")?.dataset[
+            "sessionId"
+          ];
+          if (id) setCurrent(id);
+        }}
         aria-busy={items === undefined}
       >
         {items === undefined ? (
@@ -152,6 +227,7 @@ export function SessionsPanel({
                     key={s.id}
                     session={s}
                     active={s.id === activeId}
+                    tabbable={s.id === tabStop}
                     actions={actions}
                     mode={editing?.id === s.id ? editing.mode : "view"}
                     setMode={(mode) => setEditing(mode === "view" ? null : { id: s.id, mode })}

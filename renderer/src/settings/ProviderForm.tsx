@@ -2,7 +2,7 @@
  * Add or edit a provider. The API key field is write-only: it starts empty, says whether a key is
  * set, and what is typed goes to the key store, never back to this page.
  */
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { PROVIDER_FORM_KINDS, providerKind } from "../../../main/core/provider-kinds.ts";
 import type { ProviderView } from "./useSettings.ts";
 import { useBridge } from "../bridge/context.tsx";
@@ -33,6 +33,13 @@ export function ProviderForm({
   const [error, setError] = useState<string | null>(null);
   const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null);
   const [working, setWorking] = useState<"save" | "test" | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const firstField = useRef<HTMLInputElement>(null);
+  // The form opens where the list is, often below the fold: bring it into view, ready to type.
+  useEffect(() => {
+    form.current?.scrollIntoView({ block: "nearest" });
+    firstField.current?.focus({ preventScroll: true });
+  }, []);
   const kind = PROVIDER_FORM_KINDS.find((k) => k.kind === type) ?? PROVIDER_FORM_KINDS[0];
 
   const draft = {
@@ -80,6 +87,7 @@ export function ProviderForm({
 
   return (
     <form
+      ref={form}
       className="provider-form"
       onSubmit={(e) => void save(e)}
       aria-label={existing ? `Edit ${existing.name}` : "Add a provider"}
@@ -87,6 +95,7 @@ export function ProviderForm({
       <div className="form-grid">
         <label htmlFor={`${id}-name`}>Name</label>
         <input
+          ref={firstField}
           id={`${id}-name`}
           className="input"
           value={name}

@@ -111,6 +111,26 @@ describe("Settings → Providers", () => {
     section.getByText("No key needed");
   });
 
+  it("Add provider brings its form into view with the focus in its first field", async () => {
+    const { bridge } = engine();
+    renderWith(bridge, <SettingsView />);
+    const section = await shown();
+    const scrolled: string[] = [];
+    // The DOM's own scrolling is recorded (happy-dom lays nothing out); the form is not faked.
+    const original = HTMLElement.prototype.scrollIntoView;
+    HTMLElement.prototype.scrollIntoView = function (this: HTMLElement) {
+      scrolled.push(this.getAttribute("aria-label") ?? this.tagName);
+    };
+    try {
+      fireEvent.click(section.getByRole("button", { name: "Add provider" }));
+      await waitFor(() => assert.deepEqual(scrolled, ["Add a provider"]));
+    } finally {
+      HTMLElement.prototype.scrollIntoView = original;
+    }
+    const form = section.getByRole("form", { name: "Add a provider" });
+    assert.equal(document.activeElement === within(form).getByLabelText("Name"), true);
+  });
+
   it("edits a provider: a rename says the old name, and the stored key can be forgotten", async () => {
     const { bridge } = engine();
     renderWith(bridge, <SettingsView />);

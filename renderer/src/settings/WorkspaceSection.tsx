@@ -38,10 +38,12 @@ export function WorkspaceSection() {
     }
   };
 
+  // Primary only when trusting would bring something in: with nothing held back it changes nothing.
+  const worthTrusting = view !== undefined && !view.trusted && view.asks.length > 0;
   const action = view?.changeable ? (
     <button
       type="button"
-      className={view.trusted ? "button" : "button button-primary"}
+      className={worthTrusting ? "button button-primary" : "button"}
       disabled={busy}
       onClick={() => setConfirming(true)}
     >

@@ -1,11 +1,14 @@
-/** The slim left rail: the app's name, its views, and whether the engine is reachable. */
+/**
+ * The left rail: the app's name, its views, and whether the engine is reachable. Collapsed, it
+ * shows icons only; each keeps its label as its accessible name and as a tooltip.
+ */
 import type { ReactNode } from "react";
 import type { AppInfo } from "../../../main/bridge/contract.ts";
 import type { ConnectionState } from "../bridge/index.ts";
 import { ChatIcon, PluginIcon } from "../ui/icons.tsx";
 import { Logo } from "../ui/Logo.tsx";
 import { EditorIcon } from "../editor/EditorIcon.tsx";
-import { CpuIcon, SettingsIcon } from "../ui/more-icons.tsx";
+import { CpuIcon, PanelIcon, SettingsIcon } from "../ui/more-icons.tsx";
 import type { ViewId } from "./views.ts";
 
 interface NavItem {
@@ -35,6 +38,8 @@ export function Sidebar({
   connection,
   info,
   badges,
+  collapsed,
+  onToggle,
 }: {
   view: ViewId;
   onNavigate(view: ViewId): void;
@@ -42,12 +47,14 @@ export function Sidebar({
   info: AppInfo | undefined;
   /** A small count beside a nav entry (e.g. plugins with problems). */
   badges?: Partial<Record<ViewId, { count: number; label: string; tone: "bad" | "muted" }>>;
+  collapsed: boolean;
+  onToggle(): void;
 }) {
   return (
-    <aside className="sidebar">
+    <aside className={`sidebar${collapsed ? " sidebar-collapsed" : ""}`} id="main-sidebar">
       <div className="brand">
         <Logo />
-        <span className="brand-name">Islet</span>
+        <span className={collapsed ? "visually-hidden" : "brand-name"}>Islet</span>
       </div>
       <nav aria-label="Main">
         <ul className="nav">
@@ -59,10 +66,11 @@ export function Sidebar({
                   type="button"
                   className="nav-item"
                   aria-current={view === item.id ? "page" : undefined}
+                  title={collapsed ? item.label : undefined}
                   onClick={() => onNavigate(item.id)}
                 >
                   {item.icon}
-                  <span className="nav-label">{item.label}</span>
+                  <span className={collapsed ? "visually-hidden" : "nav-label"}>{item.label}</span>
                   {badge && badge.count > 0 ? (
                     <span className={`nav-badge nav-badge-${badge.tone}`} title={badge.label}>
                       {badge.count}
@@ -76,11 +84,29 @@ export function Sidebar({
         </ul>
       </nav>
       <footer className="sidebar-foot">
-        <p className={`conn conn-${connection}`}>
+        <button
+          type="button"
+          className="nav-item sidebar-toggle"
+          aria-expanded={!collapsed}
+          aria-controls="main-sidebar"
+          title={collapsed ? "Expand the sidebar" : undefined}
+          onClick={onToggle}
+        >
+          <PanelIcon />
+          <span className={collapsed ? "visually-hidden" : "nav-label"}>
+            {collapsed ? "Expand sidebar" : "Collapse sidebar"}
+          </span>
+        </button>
+        <p
+          className={`conn conn-${connection}`}
+          title={collapsed ? CONNECTION_LABEL[connection] : undefined}
+        >
           <span className="dot" aria-hidden="true" />
-          {CONNECTION_LABEL[connection]}
+          <span className={collapsed ? "visually-hidden" : undefined}>
+            {CONNECTION_LABEL[connection]}
+          </span>
         </p>
-        {info ? (
+        {info && !collapsed ? (
           <p className="sidebar-version">
             Islet {info.version} · {info.host === "desktop" ? "desktop" : "browser"}
           </p>

@@ -70,3 +70,11 @@ export const StyleIcon = () => (
     <path d="M14.5 4.5l3 3L9 16H6v-3z" />
   </Icon>
 );
+
+/** A panel beside content: the collapse and expand buttons of the side columns. */
+export const PanelIcon = () => (
+  <Icon>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M9 4v16" />
+  </Icon>
+);
