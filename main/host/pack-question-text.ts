@@ -26,10 +26,15 @@ function capped<T>(items: T[], max: number, line: (item: T) => string): string[]
 }
 
 export function packInstallLines(q: QuestionOf<"pack-install">): string[] {
-  const at = [q.ref && `ref ${q.ref}`, q.commit && `commit ${q.commit.slice(0, 12)}`]
+  const at = [
+    q.ref && `ref ${q.ref}`,
+    q.subpath && `subpath ${q.subpath}`,
+    q.commit && `commit ${q.commit.slice(0, 12)}`,
+  ]
     .filter(Boolean)
     .join(", ");
   return [
+    ...(q.via === "link" ? ["A link opened Islet and asks for this install."] : []),
     `Install ${q.pack} from ${q.source}${at ? ` (${at})` : ""} into the ${q.scope === "global" ? "global" : "workspace's"} plugins:`,
     ...pluginLines(q.plugins, false).map((l) => `  ${l}`),
   ];

@@ -21,6 +21,7 @@ import {
   sourceLabel,
   type LocalSource,
 } from "./source.ts";
+import { checkLinkValues } from "./link.ts";
 import { createStaging, exists, moveIntoPlace } from "./staging.ts";
 import { markCheckedOut } from "./untouched.ts";
 import {
@@ -66,7 +67,13 @@ export async function addPack(
   hooks: PackOperationHooks,
 ): Promise<InstalledPack> {
   report(hooks, "resolving", `Resolving ${input.source}`);
-  const source = await parseSource(input.source, { cwd: ctx.homes.workdir, home: ctx.env.HOME });
+  // A link's values were checked where it arrived; checked again here, where they are used.
+  if (input.via === "link") checkLinkValues(input);
+  const source = await parseSource(input.source, {
+    cwd: ctx.homes.workdir,
+    home: ctx.env.HOME,
+    remoteOnly: input.via === "link",
+  });
   const ref = input.ref !== undefined ? checkRef(input.ref) : undefined;
   if (ref && source.kind === "local")
     throw new PackError("--ref applies to git sources; a folder is copied as it is");
@@ -147,9 +154,11 @@ export async function addPack(
       pack: name,
       source: label,
       ref,
+      subpath,
       commit,
       scope: input.scope,
       plugins: staged.plugins,
+      via: input.via,
     });
     if (!(await hooks.consent(question)))
       throw new PackError(`${name} was not installed: the install was not accepted`);
