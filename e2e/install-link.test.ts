@@ -5,7 +5,8 @@
  * Cancel there fetches nothing; Download and review leads to the pack's own consent (also saying
  * a link asked), where Cancel installs nothing and Install installs it: the plugin is listed in
  * the plugin browser. axe finds nothing serious. With ISLET_SCREENSHOTS=DIR:
- * DIR/link-{1400,900}-{light,dark}.png, link-consent-{light,dark}.png, link-refused-{light,dark}.png.
+ * DIR/link-{light,dark}.png (1400 px), link-900-{light,dark}.png, link-consent-{light,dark}.png,
+ * link-installed-{light,dark}.png and link-refused-{light,dark}.png.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -102,7 +103,7 @@ describe("install links: /install?source=… on islet serve", { skip, timeout: 2
     if (SHOTS)
       for (const width of [1400, 900]) {
         await page.setViewportSize({ width, height: 820 });
-        await shoot(`link-${width}`);
+        await shoot(width === 1400 ? "link" : `link-${width}`);
       }
     await page.setViewportSize({ width: 1280, height: 820 });
     await page.keyboard.press("Enter");
@@ -141,6 +142,7 @@ describe("install links: /install?source=… on islet serve", { skip, timeout: 2
     await consent.getByRole("button", { name: "Install" }).click({ timeout: 60_000 });
     await expectText(linkDialog(), "Installed linked — 1 plugin", 60_000);
     assert.deepEqual(await installed(), ["linked"]);
+    await shoot("link-installed");
     await linkDialog().getByRole("button", { name: "Show plugins" }).click();
     await linkDialog().waitFor({ state: "hidden" });
     await expectText(page.locator("main"), ["linked", "linked test plugin"], 20_000);

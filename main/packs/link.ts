@@ -51,12 +51,12 @@ function checkSource(raw: string): string {
   const text = raw.trim();
   if (text === "") refuse("source", "missing: the link must name a git repository");
   if (text.length > MAX.source) refuse("source", `longer than ${MAX.source} characters`);
+  if (/^[a-z][a-z0-9+.-]*::/i.test(text))
+    refuse("source", "git transport helpers (ext::, fd::) are not allowed");
   if (hasControl(text) || /\s/.test(text) || hasControl(decoded(text)))
     refuse("source", `${show(text)} contains spaces or control characters`);
   if (text.startsWith("-") || decoded(text).startsWith("-"))
     refuse("source", `${show(text)} starts with "-", which git would read as an option`);
-  if (/^[a-z][a-z0-9+.-]*::/i.test(text))
-    refuse("source", "git transport helpers (ext::, fd::) are not allowed");
   if (text.includes("\\") || decoded(text).includes("\\"))
     refuse("source", `${show(text)} contains a backslash`);
   if (decoded(text).split(/[/:]/).includes(".."))
