@@ -119,3 +119,25 @@ test("the activation dialog shows every consent detail line and the reason", () 
   );
   assert.match(text.detail, /Why: to run the tests/);
 });
+
+test("a pack install a link asked for says so first, with the folder it installs", () => {
+  const text = dialogText({
+    kind: "pack-install",
+    pack: "linked",
+    source: "https://example.com/tools.git",
+    ref: "main",
+    subpath: "tools/linked",
+    via: "link",
+    scope: "global",
+    plugins: [{ name: "linked", description: "", format: "islet", permissions: [] }],
+  });
+  assert.equal(text.message, "A link opened Islet and asks for this install.");
+  assert.match(
+    text.detail,
+    /Install linked from https:\/\/example\.com\/tools\.git \(ref main, subpath tools\/linked\)/,
+  );
+  assert.deepEqual(
+    text.buttons.map((b) => b.answer),
+    ["cancel", "install"],
+  );
+});
