@@ -99,6 +99,12 @@ describe("install links: /install?source=… on islet serve", { skip, timeout: 2
     await expectText(dialog, ["A link opened Islet", source, "main", "tools/linked"], 30_000);
     assert.equal(new URL(page.url()).hash, "", "the link leaves the address once read");
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Cancel");
+    // Another link while this one is shown cannot swap what the person is reading.
+    await page.evaluate(() => (window.location.hash = "#install?source=evil%2Fswapped"));
+    await page.waitForFunction(() => window.location.hash === "");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const shown = await expectText(dialog, source);
+    assert.doesNotMatch(shown, /evil|swapped/);
     assert.deepEqual(await seriousViolationsLightAndDark(page), { light: [], dark: [] });
     if (SHOTS)
       for (const width of [1400, 900]) {

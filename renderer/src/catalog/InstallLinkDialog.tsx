@@ -37,8 +37,13 @@ export function InstallLinkDialog({ onShowPlugins }: { onShowPlugins(): void }) 
   const running = op?.running === true;
   const { dismiss } = operations;
 
+  // A second link while one is shown is dropped: a page firing links could otherwise swap what
+  // the dialog shows just before the person's click.
+  const showing = useRef(false);
   const check = useCallback(
     async (query: string) => {
+      if (showing.current) return;
+      showing.current = true;
       let next: Opened;
       try {
         const r = await bridge.call("packs/checkLink", { query });
@@ -63,10 +68,7 @@ export function InstallLinkDialog({ onShowPlugins }: { onShowPlugins(): void }) 
     window.addEventListener("hashchange", take);
     return () => window.removeEventListener("hashchange", take);
   }, [check]);
-  // A link while one is being installed waits for nobody: the running install goes on.
-  useBridgeEvent("app/installLink", ({ query }) => {
-    if (!running) void check(query);
-  });
+  useBridgeEvent("app/installLink", ({ query }) => void check(query));
 
   useEffect(() => {
     const dialog = ref.current;
@@ -80,6 +82,7 @@ export function InstallLinkDialog({ onShowPlugins }: { onShowPlugins(): void }) 
 
   const close = () => {
     if (running) return;
+    showing.current = false;
     setOpened(null);
     dismiss(LINK_KEY);
   };
