@@ -181,6 +181,12 @@ describe("islet serve: install links", () => {
       assert.match(r.body, why, query);
       assert.equal(r.body.trimEnd().split("\n").length, 1, `one line: ${r.body}`);
     }
+    // Other spellings of the path are not install links: the static rules answer them.
+    for (const spelled of ["/%69nstall", "/install/", "/INSTALL", "//install"]) {
+      const r = await get(server.port, `${spelled}?token=${TOKEN}&source=${enc("file:///etc")}`);
+      assert.notEqual(r.status, 303, spelled);
+      assert.equal(r.headers["location"], undefined, spelled);
+    }
     assert.deepEqual(git.requests, []);
     assert.equal(existsSync(marker), false, "the marker file never appeared");
     assert.deepEqual(await listing(), [".keep"]);
