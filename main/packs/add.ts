@@ -61,6 +61,18 @@ async function copyLocal(
   });
 }
 
+/**
+ * A link can name any server, which could answer 401 to collect credentials: GIT_TOKEN (the
+ * user's token for any host) is not offered to it. Host-scoped tokens and the user's own
+ * credential helpers (which git scopes by host) still apply.
+ */
+function linkContext(ctx: PackContext): PackContext {
+  return {
+    ...ctx,
+    env: Object.fromEntries(Object.entries(ctx.env).filter(([k]) => k !== "GIT_TOKEN")),
+  };
+}
+
 export async function addPack(
   ctx: PackContext,
   input: PackAddInput,
@@ -101,7 +113,7 @@ export async function addPack(
         source,
         staging.pack,
         ref,
-        gitContext(ctx, hooks, "cloning"),
+        gitContext(input.via === "link" ? linkContext(ctx) : ctx, hooks, "cloning"),
       ));
       if (await exists(path.join(staging.pack, ORIGIN_FILE)))
         throw new PackError(

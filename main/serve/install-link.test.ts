@@ -58,6 +58,7 @@ describe("islet serve: install links", () => {
   let server: RunningServer;
   let repos: GitRepos;
   let git: GitHttpServer;
+  let private_: GitHttpServer;
   let marker: string;
   let repoUrl: string;
 
@@ -74,7 +75,10 @@ describe("islet serve: install links", () => {
     await repos.create("islet-plugin-linked", pluginFiles("tools/linked"));
     git = await startGitHttp(repos.served);
     repoUrl = git.url("islet-plugin-linked");
+    private_ = await startGitHttp(repos.served, { token: "s3cret" });
     host = await openBridgeHost({
+      // The user's token for any host: a link's server must never be offered it.
+      env: { ...process.env, GIT_TOKEN: "s3cret" },
       home: dirs.path("home"),
       workdir: dirs.path("work"),
       plugins: { pluginRuntime: "quickjs" },
@@ -95,6 +99,7 @@ describe("islet serve: install links", () => {
     await server?.close();
     await host?.close();
     await git?.close();
+    await private_?.close();
     await repos?.close();
     dirs?.remove();
   });
@@ -243,6 +248,30 @@ describe("islet serve: install links", () => {
       const r = await install;
       assert.deepEqual((r.result as { status: string }).status, "cancelled");
       assert.deepEqual(await listing(), [".keep"]);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  it("a link's install never offers GIT_TOKEN to the server it names; the same URL typed in does", async () => {
+    const ws = await connectSocket(server.port, { token: TOKEN });
+    try {
+      const url = private_.url("islet-plugin-linked");
+      const r = await ws.call("packs/install", { source: url, scope: "global", via: "link" });
+      assert.equal(r.ok, false);
+      assert.ok(private_.requests.length > 0);
+      assert.deepEqual(
+        private_.requests.filter((q) => q.secret !== undefined),
+        [],
+        "no request carried the token",
+      );
+      assert.deepEqual(await listing(), [".keep"]);
+      // Typed in (Add from URL), the same URL gets the token: the link's install alone holds it back.
+      const typed = ws.call("packs/install", { source: url, scope: "global", name: "typed" });
+      const asked = (await ws.event("question/asked")).payload as { id: string };
+      assert.ok(private_.requests.some((q) => q.secret === "s3cret"));
+      await ws.call("question/answer", { id: asked.id, kind: "pack-install", answer: "cancel" });
+      assert.equal(((await typed).result as { status: string }).status, "cancelled");
     } finally {
       await ws.close();
     }
