@@ -106,6 +106,9 @@ test("arguments around a link are never read as part of it; a hostile link reach
   const checked = checkInstallLink(query ?? "");
   assert.equal(checked.ok, false);
   assert.match(checked.ok ? "" : checked.error, /^source: /);
+  const long = installLinkQuery(`islet://install?source=acme/x&ref=${"a".repeat(100_000)}`) ?? "";
+  assert.ok(long.length < 5000);
+  assert.match((checkInstallLink(long) as { error: string }).error, /^the link is too long/);
   for (const other of [
     "https://install?source=x",
     "isletx://install?source=x",

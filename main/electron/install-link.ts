@@ -5,6 +5,7 @@
 // Only types come from 'electron': the glue runs under plain Node in its test.
 import { resolve } from "node:path";
 import type { App } from "electron";
+import { MAX_LINK_QUERY } from "../packs/link.ts";
 
 export const LINK_SCHEME = "islet";
 
@@ -18,7 +19,8 @@ export function installLinkQuery(href: string): string | null {
     return null;
   }
   if (url.hostname.toLowerCase() !== "install" || !["", "/"].includes(url.pathname)) return null;
-  return url.search.slice(1);
+  // Cut just past the limit, so an over-long link is refused as too long rather than dropped.
+  return url.search.slice(1, MAX_LINK_QUERY + 2);
 }
 
 /**
