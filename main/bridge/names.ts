@@ -61,6 +61,7 @@ export const CALL_NAMES = [
   "packs/install",
   "packs/update",
   "packs/remove",
+  "packs/checkLink",
   "activation/list",
   "activation/activate",
   "activation/deactivate",
@@ -76,6 +77,7 @@ export type StreamName = (typeof STREAM_NAMES)[number];
 /** Pushed by main, each to an address: every client, one client, or a conversation's clients. */
 export const EVENT_NAMES = [
   "app/menu",
+  "app/installLink",
   "plugins/changed",
   "engine/warning",
   "question/asked",

@@ -1,13 +1,14 @@
 // Electron app lifecycle: single-instance lock, sandbox for every renderer, app:// scheme,
 // session and navigation hardening, the IPC bridge seam, the application menu, the main window
-// (where it was last), and the engine closed before quitting.
+// (where it was last), islet://install links, and the engine closed before quitting.
 // Imported (for its side effects) by main/index.ts, the bundle entry.
 import { join } from "node:path";
 import { app, BrowserWindow, dialog, Menu, screen, session, shell } from "electron";
 import type { BridgeHost } from "../bridge/host.ts";
-import { registerBridge } from "./bridge.ts";
+import { registerBridge, type RegisteredBridge } from "./bridge.ts";
 import { dialogQuestions } from "./dialog-questions.ts";
 import { startEngineHost } from "./engine-host.ts";
+import { listenForInstallLinks } from "./install-link.ts";
 import { launchOverrides } from "./launch-env.ts";
 import { handleAppScheme, registerAppSchemePrivileges } from "./protocol.ts";
 import { hardenSession, installGlobalGuards } from "./security.ts";
@@ -21,6 +22,9 @@ const mainDir = import.meta.dirname;
 const rendererRoot = join(mainDir, "../renderer");
 
 let mainWindow: BrowserWindow | null = null;
+let bridge: RegisteredBridge | null = null;
+/** An install link's query that came before the window: the window opens with it. */
+let pendingLink: string | null = null;
 
 /** This launch's user-data folder and model from the environment (e2e specs; launch-env.ts). */
 const overrides = launchOverrides(process.env);
@@ -34,7 +38,9 @@ function openMainWindow(): void {
     [primary, ...others].map((d) => d.workArea),
     WINDOW_SIZE,
   );
-  const win = createMainWindow({ preload: preloadPath(mainDir) }, placement);
+  const link = pendingLink === null ? "" : `#install?${pendingLink}`;
+  pendingLink = null;
+  const win = createMainWindow({ preload: preloadPath(mainDir) }, placement, link);
   keepWindowState(win, stateFile, {
     onError: (error) => console.warn(`[islet] could not save the window's place: ${error.message}`),
   });
@@ -54,6 +60,22 @@ function focusMainWindow(): void {
   if (mainWindow.isMinimized()) mainWindow.restore();
   mainWindow.show();
   mainWindow.focus();
+}
+
+/** The page asks the engine to check the link and asks the person; nothing installs here. */
+function openInstallLink(query: string | null, href: string): void {
+  if (query === null) {
+    console.warn(`[islet] ignored ${href.slice(0, 80)}: Islet opens only islet://install?… links`);
+    return;
+  }
+  const win = mainWindow;
+  if (!app.isReady() || win === null || bridge === null) {
+    pendingLink = query;
+    return;
+  }
+  const send = () => bridge?.emitTo(win.webContents, "app/installLink", { query });
+  if (win.webContents.isLoading()) win.webContents.once("did-finish-load", send);
+  else send();
 }
 
 function fail(error: unknown): void {
@@ -88,7 +110,8 @@ async function start(): Promise<void> {
   engineHost.catch((error: unknown) =>
     console.error("[islet] the engine did not start:", (error as Error).message),
   );
-  const bridge = registerBridge(engineHost);
+  const registered = registerBridge(engineHost);
+  bridge = registered;
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({
@@ -99,7 +122,7 @@ async function start(): Promise<void> {
         command: (command) => {
           const target = BrowserWindow.getFocusedWindow() ?? mainWindow;
           if (target && !target.isDestroyed())
-            bridge.emitTo(target.webContents, "app/menu", { command });
+            registered.emitTo(target.webContents, "app/menu", { command });
         },
       }),
     ),
@@ -126,7 +149,14 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   installGlobalGuards();
-  app.on("second-instance", () => focusMainWindow());
+  // A second launch (with or without a link in its argv) and macOS's open-url come forward here.
+  pendingLink = listenForInstallLinks(app, {
+    defaultApp: process.defaultApp === true,
+    execPath: process.execPath,
+    argv: process.argv,
+    focus: focusMainWindow,
+    open: openInstallLink,
+  });
   app.on("activate", () => {
     if (app.isReady() && BrowserWindow.getAllWindows().length === 0) openMainWindow();
   });

@@ -11,6 +11,7 @@ import { parse } from "yaml";
 const root = join(import.meta.dirname, "../..");
 
 interface BuilderConfig {
+  protocols?: { name: string; schemes: string[] }[];
   files: string[];
   asarUnpack: string[];
   extraResources: { from: string; to: string }[];
@@ -83,4 +84,11 @@ test("native and engine packages run unpacked; resources and plugins ship beside
     ],
   );
   assert.ok(config.files.includes("out/**/*"), "the built app (renderer with its Monaco workers)");
+});
+
+test("declares islet:// so macOS and Linux hand install links to the app", () => {
+  assert.deepEqual(
+    config.protocols?.flatMap((p) => p.schemes),
+    ["islet"],
+  );
 });

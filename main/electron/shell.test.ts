@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   CALL_NAMES,
   CANCEL_CHANNEL,
+  EVENT_CHANNEL,
   HELLO_CHANNEL,
   STREAM_NAMES,
   callChannel,
@@ -28,6 +29,8 @@ registerHooks({
 const fake = await import("./testing/fake-electron.ts");
 // The e2e specs' own user-data folder (launch-env.ts), set before the single-instance lock.
 process.env["ISLET_USER_DATA_DIR"] = join(tmpdir(), "islet-shell-user-data");
+// Started by an install link, as Windows and Linux start an app for a link it registered.
+process.argv.push("islet://install?source=acme%2Fhello");
 await import("./app.ts");
 const { handleAppScheme } = await import("./protocol.ts");
 
@@ -142,7 +145,32 @@ describe("Electron shell (fake electron)", () => {
     assert.equal(prefs["webSecurity"], true);
     assert.equal(prefs["webviewTag"], false);
     assert.match(String(prefs["preload"]), /preload[/\\]index\.cjs$/);
-    assert.equal(win.loadedUrl, "app://islet/index.html");
+    assert.equal(win.loadedUrl.split("#")[0], "app://islet/index.html");
+  });
+
+  it("registers islet:// links; the link the app was started with opens the first window with it", () => {
+    assert.deepEqual(fake.recorded.protocolClients, [["islet"]]);
+    assert.equal(win.loadedUrl, "app://islet/index.html#install?source=acme%2Fhello");
+  });
+
+  it("a link to the running app (second launch, macOS open-url) comes forward and goes to the page", async () => {
+    const sent = () =>
+      win.webContents.sent.filter((m) => m[0] === EVENT_CHANNEL && m[1] === "app/installLink");
+    const before = win.focused;
+    fake.app.emit(
+      "second-instance",
+      {},
+      ["islet", "--x", "islet://install?source=acme%2Fone"],
+      "/",
+    );
+    fake.app.emit("open-url", { preventDefault() {} }, "islet://install?source=acme%2Ftwo&ref=v2");
+    fake.app.emit("open-url", { preventDefault() {} }, "islet://other?source=acme%2Fthree");
+    for (let i = 0; i < 100 && sent().length < 2; i++) await sleep(20);
+    assert.equal(win.focused, before + 3);
+    assert.deepEqual(
+      sent().map((m) => m[2]),
+      [{ query: "source=acme%2Fone" }, { query: "source=acme%2Ftwo&ref=v2" }],
+    );
   });
 
   it("locks navigation and window.open; https links go to the OS browser", () => {

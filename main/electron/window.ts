@@ -18,6 +18,8 @@ export interface WindowPaths {
 export function createMainWindow(
   paths: WindowPaths,
   placement: WindowPlacement = { ...WINDOW_SIZE, maximized: false },
+  /** `#install?…`: an install link the page opens its dialog for. */
+  fragment = "",
 ): BrowserWindow {
   const win = new BrowserWindow({
     title: "Islet",
@@ -55,7 +57,7 @@ export function createMainWindow(
     win.show();
   });
 
-  const url = devServerUrl() ?? APP_ENTRY_URL;
+  const url = (devServerUrl() ?? APP_ENTRY_URL) + fragment;
   win.loadURL(url).catch((error: unknown) => {
     console.error(`[islet] could not load ${url}:`, error);
   });

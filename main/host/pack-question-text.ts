@@ -37,10 +37,15 @@ function capped<T>(items: T[], max: number, line: (item: T) => string): string[]
 /** The install question's lines; `question` as received (its strings are made visible here). */
 export function packInstallLines(question: QuestionOf<"pack-install">): string[] {
   const q = visibleQuestion(question);
-  const at = [q.ref && `ref ${q.ref}`, q.commit && `commit ${q.commit.slice(0, 12)}`]
+  const at = [
+    q.ref && `ref ${q.ref}`,
+    q.subpath && `subpath ${q.subpath}`,
+    q.commit && `commit ${q.commit.slice(0, 12)}`,
+  ]
     .filter(Boolean)
     .join(", ");
   return [
+    ...(q.via === "link" ? ["A link opened Islet and asks for this install."] : []),
     `Install ${q.pack} from ${q.source}${at ? ` (${at})` : ""} into the ${q.scope === "global" ? "global" : "workspace's"} plugins:`,
     ...pluginLines(q.plugins, false).map((l) => `  ${l}`),
   ];

@@ -137,3 +137,25 @@ test("an approval whose always no longer holds says what changed before the argu
     "always can be given again",
   );
 });
+
+test("a pack install a link asked for says so first, with the folder it installs", () => {
+  const text = dialogText({
+    kind: "pack-install",
+    pack: "linked",
+    source: "https://example.com/tools.git",
+    ref: "main",
+    subpath: "tools/linked",
+    via: "link",
+    scope: "global",
+    plugins: [{ name: "linked", description: "", format: "islet", permissions: [] }],
+  });
+  assert.equal(text.message, "A link opened Islet and asks for this install.");
+  assert.match(
+    text.detail,
+    /Install linked from https:\/\/example\.com\/tools\.git \(ref main, subpath tools\/linked\)/,
+  );
+  assert.deepEqual(
+    text.buttons.map((b) => b.answer),
+    ["cancel", "install"],
+  );
+});

@@ -111,7 +111,11 @@ export const PackInstallQuestion = z.strictObject({
   /** The URL without credentials, or the local path. */
   source: z.string(),
   ref: z.string().optional(),
+  /** The folder of the repository that is installed; absent: all of it. */
+  subpath: z.string().optional(),
   commit: z.string().optional(),
+  /** "link": an install link opened Islet and asked for it, not the person's own typing. */
+  via: z.literal("link").optional(),
   /** Where it goes: the global home's plugins or this workspace's. */
   scope: z.enum(["global", "project"]),
   plugins: z.array(PackPluginSummary),

@@ -21,6 +21,7 @@ import {
   sourceLabel,
   type LocalSource,
 } from "./source.ts";
+import { checkLinkValues } from "./link.ts";
 import { createStaging, exists, moveIntoPlace } from "./staging.ts";
 import { markCheckedOut } from "./untouched.ts";
 import {
@@ -60,13 +61,31 @@ async function copyLocal(
   });
 }
 
+/**
+ * A link can name any server, which could answer 401 to collect credentials: GIT_TOKEN (the
+ * user's token for any host) is not offered to it. Host-scoped tokens and the user's own
+ * credential helpers (which git scopes by host) still apply.
+ */
+function linkContext(ctx: PackContext): PackContext {
+  return {
+    ...ctx,
+    env: Object.fromEntries(Object.entries(ctx.env).filter(([k]) => k !== "GIT_TOKEN")),
+  };
+}
+
 export async function addPack(
   ctx: PackContext,
   input: PackAddInput,
   hooks: PackOperationHooks,
 ): Promise<InstalledPack> {
   report(hooks, "resolving", `Resolving ${input.source}`);
-  const source = await parseSource(input.source, { cwd: ctx.homes.workdir, home: ctx.env.HOME });
+  // A link's values were checked where it arrived; checked again here, where they are used.
+  if (input.via === "link") checkLinkValues(input);
+  const source = await parseSource(input.source, {
+    cwd: ctx.homes.workdir,
+    home: ctx.env.HOME,
+    remoteOnly: input.via === "link",
+  });
   const ref = input.ref !== undefined ? checkRef(input.ref) : undefined;
   if (ref && source.kind === "local")
     throw new PackError("--ref applies to git sources; a folder is copied as it is");
@@ -94,7 +113,7 @@ export async function addPack(
         source,
         staging.pack,
         ref,
-        gitContext(ctx, hooks, "cloning"),
+        gitContext(input.via === "link" ? linkContext(ctx) : ctx, hooks, "cloning"),
       ));
       if (await exists(path.join(staging.pack, ORIGIN_FILE)))
         throw new PackError(
@@ -147,9 +166,11 @@ export async function addPack(
       pack: name,
       source: label,
       ref,
+      subpath,
       commit,
       scope: input.scope,
       plugins: staged.plugins,
+      via: input.via,
     });
     if (!(await hooks.consent(question)))
       throw new PackError(`${name} was not installed: the install was not accepted`);

@@ -26,15 +26,19 @@ export function installQuestion(opts: {
   pack: string;
   source: string;
   ref?: string;
+  subpath?: string;
   commit?: string;
   scope: PackScope;
   plugins: StagedPlugin[];
+  via?: "link";
 }): PackInstallQuestion {
   return {
     kind: "pack-install",
     pack: opts.pack,
     source: opts.source,
     ...(opts.ref ? { ref: opts.ref } : {}),
+    ...(opts.subpath ? { subpath: opts.subpath } : {}),
+    ...(opts.via ? { via: opts.via } : {}),
     ...(opts.commit ? { commit: opts.commit } : {}),
     scope: opts.scope,
     plugins: opts.plugins.map((p) => summary(p, p.items)),

@@ -34,8 +34,8 @@ export type PackSource = GitSource | LocalSource;
 
 const NAME_PREFIX = "islet-plugin-";
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-const SCP_LIKE = /^(?:([A-Za-z0-9._~-]+)@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!\/\/)(.+)$/;
-const GITHUB_SHORT = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
+export const SCP_LIKE = /^(?:([A-Za-z0-9._~-]+)@)?([A-Za-z0-9][A-Za-z0-9.-]*):(?!\/\/)(.+)$/;
+export const GITHUB_SHORT = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
 const SCHEMES: Record<string, GitTransport> = {
   "https:": "https",
   "http:": "http",
@@ -45,7 +45,7 @@ const SCHEMES: Record<string, GitTransport> = {
 };
 
 /** Control characters (a newline could smuggle a second line into git's credential protocol). */
-function hasControl(text: string): boolean {
+export function hasControl(text: string): boolean {
   for (const ch of text) {
     const c = ch.charCodeAt(0);
     if (c < 0x20 || c === 0x7f) return true;
@@ -72,7 +72,7 @@ export function defaultPackName(urlOrPath: string): string {
   return last;
 }
 
-function gitFromUrl(input: string): GitSource {
+export function gitFromUrl(input: string): GitSource {
   let u: URL;
   try {
     u = new URL(input);
@@ -139,10 +139,13 @@ function expandHome(p: string, home: string | undefined): string {
   return p;
 }
 
-/** Parses what was typed; `cwd` resolves relative folders, `home` expands `~`. */
+/**
+ * Parses what was typed; `cwd` resolves relative folders, `home` expands `~`. `remoteOnly` (an
+ * install link) never reads it as a folder on this computer.
+ */
 export async function parseSource(
   input: string,
-  opts: { cwd: string; home?: string },
+  opts: { cwd: string; home?: string; remoteOnly?: boolean },
 ): Promise<PackSource> {
   const text = input.trim();
   if (text === "") throw new PackError("no source given: a git URL, owner/repo or a folder");
@@ -165,7 +168,9 @@ export async function parseSource(
     text.startsWith("~") ||
     /^[A-Za-z]:[\\/]/.test(text);
   const resolved = path.resolve(opts.cwd, expandHome(text, opts.home));
-  if (local || (await isDirectory(resolved))) {
+  if (opts.remoteOnly && local)
+    throw new PackError(`"${text}": a link cannot install from a folder on this computer`);
+  if (!opts.remoteOnly && (local || (await isDirectory(resolved)))) {
     if (!(await isDirectory(resolved)))
       throw new PackError(
         `no folder at ${resolved}: give an existing folder, a git URL or owner/repo`,

@@ -45,6 +45,8 @@ export interface PackAddInput {
   scope: PackScope;
   /** npm dependencies of plugins with a package.json; default true. */
   vendor?: boolean;
+  /** "link": an install link asked for it (link.ts checks it again; the consent says so). */
+  via?: "link";
 }
 
 export type PackPhase =

@@ -3,13 +3,15 @@
  * WebSocket need the random token from the printed URL; the Host header must name this server
  * (no DNS rebinding) and the socket's Origin must be the page it served. The static assets are
  * the public app bundle and carry no data, so they are served to anyone on loopback; every other
- * path, however spelled, needs the token (static-files.ts).
+ * path, however spelled, needs the token (static-files.ts). `/install?…` opens an install link
+ * (main/packs/link.ts) in the page: it never installs anything by itself.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { checkInstallLink, linkQueryOf } from "../packs/link.ts";
 import { TOKEN_PARAM } from "../bridge/protocol.ts";
 import type { BridgeService } from "../bridge/service.ts";
 import { attachWebSocketBridge } from "../bridge/websocket.ts";
@@ -83,6 +85,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (req.method !== "GET" && req.method !== "HEAD")
       return text(res, 405, `Islet: ${req.method} is not served here`);
     const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+    if (url.pathname === "/install") return installLink(url, res);
     // One canonical name per file, then one rule: only the bundle's assets go without the token.
     const name = requestedFile(url.pathname);
     if (name === null) return text(res, 404, `Islet: ${url.pathname} not found`);
@@ -102,6 +105,27 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ...SECURITY_HEADERS,
     });
     res.end(req.method === "HEAD" ? undefined : file.body);
+  }
+
+  /**
+   * An install link (`/install?token=…&source=…`): behind the token like the page; a good one
+   * becomes the page with the link in its fragment (the page asks the person), a bad one a line.
+   */
+  function installLink(url: URL, res: ServerResponse): void {
+    if (!sameToken(url.searchParams.get(TOKEN_PARAM), token))
+      return text(res, 401, "Islet: this link needs the access token of `islet serve`'s URL");
+    const params = new URLSearchParams(url.search);
+    params.delete(TOKEN_PARAM);
+    const checked = checkInstallLink(params.toString());
+    if (!checked.ok)
+      return text(
+        res,
+        400,
+        `Islet: this install link was refused, nothing was downloaded or installed: ${checked.error}`,
+      );
+    const page = `/?${TOKEN_PARAM}=${encodeURIComponent(token)}#install?${linkQueryOf(checked.link)}`;
+    res.writeHead(303, { Location: page, "Cache-Control": "no-store", ...SECURITY_HEADERS });
+    res.end();
   }
 
   const bridge = attachWebSocketBridge(server, {

@@ -3,6 +3,7 @@ import { lazy, Suspense, useRef, useState } from "react";
 import type { LeaveGuard } from "./editor/EditorView.tsx";
 import { ChatView } from "./chat/ChatView.tsx";
 import { CatalogView } from "./catalog/CatalogView.tsx";
+import { InstallLinkDialog } from "./catalog/InstallLinkDialog.tsx";
 import { PluginsTabs, type PluginsTab } from "./catalog/PluginsTabs.tsx";
 import { useBridgeEvent, useBridgeQuery, useConnectionState } from "./bridge/hooks.ts";
 import { looseProblems } from "./plugins/format.ts";
@@ -146,6 +147,11 @@ export function App() {
           <SettingsView />
         ) : null}
       </main>
+      <InstallLinkDialog
+        onShowPlugins={() =>
+          void navigate("plugins").then((moved) => moved && setPluginsTab("installed"))
+        }
+      />
       <QuestionDialog />
     </div>
   );

@@ -10,7 +10,15 @@ import path from "node:path";
 import { ROOT } from "../../e2e/support/browser.ts";
 
 const OUT = path.join(ROOT, "docs", "screenshots");
-const SPECS = ["plugin-browser", "catalog", "sessions", "settings", "plugin-editor", "models"];
+const SPECS = [
+  "plugin-browser",
+  "catalog",
+  "sessions",
+  "settings",
+  "plugin-editor",
+  "models",
+  "install-link",
+];
 const node = [process.execPath, "--no-node-snapshot"];
 
 const runs: string[][] = [

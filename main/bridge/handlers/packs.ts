@@ -11,6 +11,7 @@ import type { AppSettingsStore } from "../../config/app-settings.ts";
 import { ProblemError } from "../../host/problem.ts";
 import { ask, type QuestionPort } from "../../host/questions.ts";
 import { loadCatalogs } from "../../packs/catalog/load.ts";
+import { checkInstallLink } from "../../packs/link.ts";
 import { checkCatalogSource, defaultCatalogFile } from "../../packs/catalog/sources.ts";
 import type {
   InstalledPack,
@@ -36,7 +37,8 @@ type Names =
   | "packs/list"
   | "packs/install"
   | "packs/update"
-  | "packs/remove";
+  | "packs/remove"
+  | "packs/checkLink";
 
 /** What the handlers need of the pack manager (main/packs/index.ts). */
 export interface PackOperations {
@@ -187,7 +189,7 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
 
     "packs/install": async (request, { client, signal }) => {
       const operation = request.operation ?? randomUUID();
-      const { source, ref, subpath, name, scope } = request;
+      const { source, ref, subpath, name, scope, via } = request;
       return operate(
         "packs/install",
         name ?? source,
@@ -197,7 +199,7 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
         async (hooks, cancelled) => {
           let pack: InstalledPack;
           try {
-            pack = await packs.add({ source, ref, subpath, name, scope }, hooks);
+            pack = await packs.add({ source, ref, subpath, name, scope, via }, hooks);
           } catch (err) {
             if (cancelled())
               return { operation, status: "cancelled" as const, pack: null, reports: [] };
@@ -207,6 +209,13 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
           return { operation, status: "done" as const, pack: installedView(pack), reports };
         },
       );
+    },
+
+    "packs/checkLink": ({ query }) => {
+      const checked = checkInstallLink(query);
+      return checked.ok
+        ? { link: checked.link, refused: null }
+        : { link: null, refused: checked.error };
     },
 
     "packs/update": async ({ name, force, operation: id }, { client, signal }) => {

@@ -76,6 +76,15 @@ export type CatalogView = z.infer<typeof CatalogView>;
 
 const Operation = z.strictObject({ operation: OperationId.optional() });
 
+/** Longer than any link the engine accepts (main/packs/link.ts), so it is refused with a reason. */
+export const LinkQuery = z.string().max(16_384);
+export const InstallLinkView = z.strictObject({
+  source: z.string(),
+  ref: z.string().optional(),
+  subpath: z.string().optional(),
+});
+export type InstallLinkView = z.infer<typeof InstallLinkView>;
+
 /** How an operation ended: done, or cancelled at the consent question (nothing changed). */
 const Finished = z.enum(["done", "cancelled"]);
 
@@ -109,6 +118,8 @@ export const PACKS_CALLS = {
       subpath: z.string().trim().min(1).max(500).optional(),
       name: PackName.optional(),
       scope: Scope,
+      /** An install link asked for it: checked as a link, and its consent says so. */
+      via: z.literal("link").optional(),
     }),
     response: z.strictObject({
       operation: OperationId,
@@ -116,6 +127,14 @@ export const PACKS_CALLS = {
       pack: InstalledPackView.nullable(),
       reports: z.array(ReloadResult),
     }),
+  },
+  /**
+   * An install link's query (`source=…&ref=…&subpath=…`), checked by the engine: what the install
+   * dialog shows, or the one line saying why the link was refused. Installs nothing.
+   */
+  "packs/checkLink": {
+    request: z.strictObject({ query: LinkQuery }),
+    response: z.strictObject({ link: InstallLinkView.nullable(), refused: z.string().nullable() }),
   },
   /** Fetches, shows what changed (`pack-update`, asked of this client), then swaps it in. */
   "packs/update": {
@@ -165,6 +184,8 @@ export const PackProgressEvent = z.strictObject({
 export type PackProgressEvent = z.infer<typeof PackProgressEvent>;
 
 export const PACKS_EVENTS = {
+  /** The desktop app was opened by an `islet://install?…` link: its query, to the main window. */
+  "app/installLink": z.strictObject({ query: LinkQuery }),
   /** How an operation this client started is going (to that client only). */
   "packs/progress": PackProgressEvent,
   /** The catalogs in settings or the installed packs changed: lists are stale (to everyone). */

@@ -23,6 +23,8 @@ export const recorded = {
   menu: null as unknown[] | null,
   /** Folders shell.openPath was asked to show. */
   openedPaths: [] as string[],
+  /** app.setAsDefaultProtocolClient calls: [scheme, path?, args?]. */
+  protocolClients: [] as unknown[][],
 };
 
 /** How the fake sandbox probe (utilityProcess.fork) ends; tests set it before `ready`. */
@@ -64,6 +66,10 @@ class FakeApp extends EventEmitter {
   }
   enableSandbox(): void {
     recorded.order.push(ready ? "enableSandbox-after-ready" : "enableSandbox");
+  }
+  setAsDefaultProtocolClient(...args: unknown[]): boolean {
+    recorded.protocolClients.push(args);
+    return true;
   }
   requestSingleInstanceLock(): boolean {
     recorded.order.push("requestSingleInstanceLock");
@@ -122,6 +128,9 @@ export class FakeWebContents extends EventEmitter {
   }
   isDestroyed(): boolean {
     return this.destroyed;
+  }
+  isLoading(): boolean {
+    return false;
   }
   /** The window closed: Electron emits "destroyed" once. */
   destroy(): void {

@@ -91,7 +91,11 @@ function PluginBlock({ plugin, onlyNew }: { plugin: Plugin; onlyNew: boolean }) 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function PackInstallBody({ q }: { q: Install }) {
-  const at = [q.ref ? `ref ${q.ref}` : null, q.commit ? `commit ${q.commit.slice(0, 12)}` : null]
+  const at = [
+    q.ref ? `ref ${q.ref}` : null,
+    q.subpath ? `folder ${q.subpath}` : null,
+    q.commit ? `commit ${q.commit.slice(0, 12)}` : null,
+  ]
     .filter(Boolean)
     .join(" · ");
   return (
@@ -99,6 +103,12 @@ export function PackInstallBody({ q }: { q: Install }) {
       <h2 id="question-title">
         Install <Marked text={q.pack} />?
       </h2>
+      {q.via === "link" ? (
+        <p className="consent-via">
+          A link opened Islet and asks for this install: install only if you trust where it came
+          from.
+        </p>
+      ) : null}
       <p id="question-message" className="consent-lead">
         {plural(q.plugins.length, "plugin")} into{" "}
         {q.scope === "global" ? "your global plugins" : "this workspace's plugins"}. Each runs in
