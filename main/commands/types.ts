@@ -12,8 +12,12 @@ export interface CommandOutput {
   forward?: boolean;
   /** Suppress the output in the transcript. */
   silent?: boolean;
-  /** With forward: the tools the turn may use (name patterns; a command's `allowed-tools`). */
-  allowedTools?: string[];
+  /**
+   * With forward: Claude permission rules (`Bash(git add:*)`, `Read`) whose calls run without a
+   * question in that turn (a command's `allowed-tools`); every other tool stays offered and asks
+   * as usual.
+   */
+  preApproved?: string[];
   /** With forward: tools that turn may not use (a skill's `disallowed-tools`). */
   disallowedTools?: string[];
   /** With forward: the model for that turn only (a command's `model`). */

@@ -87,7 +87,7 @@ export class Conversation {
     };
     if (result.forward)
       out.outcome = await this.session.send(result.output, {
-        allowedTools: result.allowedTools,
+        preApproved: result.preApproved,
         disallowedTools: result.disallowedTools,
         model: result.model,
       });

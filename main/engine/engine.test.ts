@@ -205,6 +205,8 @@ test("plugins loaded after a conversation opened serve it; when a Read override 
       workdir: h.workdir,
       env: {},
       flags: { provider: "openai-compatible", baseUrl: srv.url, model: "m" },
+      // An override asks under its own name (it never inherits Read's allow rule): yes here.
+      questions: YES_FOR_THIS_RUN,
       warn: () => {},
     });
     const events: AgentEvent[] = [];

@@ -51,7 +51,7 @@ export function turnDeps(
     resolveModel: opts.resolveModel,
     tools: engine.tools,
     hooks: engine.extensions.hooks,
-    approve: (tool, args, signal, rewrittenBy) =>
+    approve: (tool, args, signal, rewrittenBy, preApproved) =>
       engine.approvals.decide(
         tool.approvalName ?? tool.name,
         args,
@@ -60,6 +60,7 @@ export function turnDeps(
           questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
           signal,
           rewrittenBy,
+          preApproved,
           rewritesGranted: rewrittenBy.filter((plugin) =>
             engine.consent.rewriteGranted(plugin, tool.name),
           ),

@@ -52,9 +52,12 @@ export interface ToolContext {
   approve?: ApproveCall;
   /** Who the conversation's questions go to (its window, the terminal): activate_plugin asks there. */
   questions?: QuestionPort;
-  /** Limits the tools of the rest of the user turn (a skill's allowed-tools, loaded by Skill). */
+  /**
+   * For the rest of the user turn (a skill loaded by Skill): its allowed-tools rules run without
+   * a question, its disallowed-tools are withheld.
+   */
   limitTurn?(limits: {
-    allowedTools?: readonly string[];
+    preApproved?: readonly string[];
     disallowedTools?: readonly string[];
   }): void;
 }

@@ -5,7 +5,7 @@
 import type { AgentConfig } from "../agents/definition.ts";
 import type { ChatRequest, ToolSpec } from "../providers/types.ts";
 import type { ProviderError } from "../providers/types.ts";
-import { filterTools, matchesToolPattern } from "../tools/registry.ts";
+import { filterTools } from "../tools/registry.ts";
 import { toolSpec, type Tool } from "../tools/types.ts";
 import { buildContext } from "./context.ts";
 import { runBeforeChat } from "./hooks/pipeline.ts";
@@ -67,11 +67,7 @@ export async function runChatStep(
     : filterTools(agentTools, {
         enabled: state.agent.tools ?? [],
         disabled: [...state.turnDisabledTools, ...before.disableTools],
-      }).filter(
-        (t) =>
-          state.turnAllowedTools === null ||
-          state.turnAllowedTools.some((p) => matchesToolPattern(t.name, p)),
-      );
+      });
   const offered = new Map(offeredTools.map((t) => [t.name, t]));
   const specs: ToolSpec[] = offeredTools.map(toolSpec);
   state.availableTools = offeredTools.map((t) => t.name);

@@ -20,6 +20,7 @@ import type { AgentState, EngineDeps } from "./state.ts";
 import type { AgentEvent } from "./events.ts";
 import { runToolPhase } from "./tool-phase.ts";
 import { runChatStep, type StepHost } from "./chat-step.ts";
+import { claudeRules } from "./turn-limits.ts";
 
 export type RunStatus = "done" | "max_steps" | "stopped" | "error" | "skipped";
 
@@ -32,8 +33,8 @@ export interface RunOutcome {
 
 /** What a slash command may set for the turn it starts. */
 export interface TurnOptions {
-  /** Tool name patterns the turn may use (within the agent's own). */
-  allowedTools?: string[];
+  /** Claude permission rules whose calls run without a question in this turn (`allowed-tools`). */
+  preApproved?: string[];
   /** Tool name patterns the turn may not use (a skill's disallowed-tools). */
   disallowedTools?: string[];
   /** A model for this turn only ("inherit" or unset: the agent's). */
@@ -102,7 +103,7 @@ export class AgentSession {
       this.state.toolHistory = [];
       this.state.patchCounts = {};
       this.state.turnDisabledTools = [...(opts.disallowedTools ?? [])];
-      this.state.turnAllowedTools = opts.allowedTools ?? null;
+      this.state.turnPreApproved = claudeRules(opts.preApproved);
       this.followAgentFile();
       const agentModel = this.state.resolved;
       if (opts.model && opts.model !== "inherit")
@@ -123,7 +124,7 @@ export class AgentSession {
       return outcome;
     } finally {
       this.controller = null;
-      this.state.turnAllowedTools = null;
+      this.state.turnPreApproved = [];
       await this.settle();
     }
   }
@@ -350,6 +351,6 @@ function initialState(deps: EngineDeps, init: SessionInit): AgentState {
     availableTools: [],
     lastSystemPrompt: "",
     turnDisabledTools: [],
-    turnAllowedTools: null,
+    turnPreApproved: [],
   };
 }

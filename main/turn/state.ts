@@ -8,6 +8,7 @@ import type { EventSink } from "./events.ts";
 import type { Message } from "../core/message.ts";
 import type { SessionSink } from "./session-sink.ts";
 import type { QuestionPort } from "../host/questions.ts";
+import type { ClaudeRule } from "../tools/claude-rule.ts";
 
 export interface ResolvedModel {
   provider: Provider;
@@ -48,13 +49,16 @@ export interface EngineDeps {
   hooks: HookRegistry;
   /**
    * `signal` aborts when the turn stops: a pending question is withdrawn. `rewrittenBy`: plugins
-   * that rewrote the model's arguments (such a call is confirmed by a person).
+   * that rewrote the model's arguments (such a call is confirmed by a person). `preApproved`: a
+   * running command's or skill's allowed-tools covers the call (it runs without a question
+   * unless the tool is set to never run).
    */
   approve(
     tool: Tool,
     args: Record<string, unknown>,
     signal: AbortSignal,
     rewrittenBy: readonly string[],
+    preApproved?: boolean,
   ): Promise<ApprovalDecision>;
   /** Who the conversation's questions go to (tools that ask the user: activate_plugin). */
   questions?: QuestionPort;
@@ -93,8 +97,8 @@ export interface AgentState {
   lastSystemPrompt: string;
   /** Tool patterns hooks disabled for the rest of this user turn. */
   turnDisabledTools: string[];
-  /** Tool patterns this user turn is limited to (a command's or skill's allowed-tools); null = no limit. */
-  turnAllowedTools: string[] | null;
+  /** Rules whose calls run without a question for the rest of this user turn (allowed-tools). */
+  turnPreApproved: ClaudeRule[];
   /**
    * The output style chosen with /output-style: its body ends the system prompt; without
    * keepCodingInstructions it takes the place of the agent's prompt (Claude Code's semantics).

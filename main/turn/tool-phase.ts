@@ -5,6 +5,7 @@
  * wait until every result is in, so tool results always follow their calls directly.
  */
 import { limitTurn } from "./turn-limits.ts";
+import { ruleMatches } from "../tools/claude-rule.ts";
 import {
   executeToolCall,
   runToolCalls,
@@ -106,7 +107,15 @@ async function prepare(
   }
   injections.push(...before.injections);
 
-  const decision = await deps.approve(tool, before.arguments, signal, before.rewrittenBy);
+  const covered = { toolName: tool.name, args: before.arguments, workdir: deps.workdir };
+  const preApproved = state.turnPreApproved.some((rule) => ruleMatches(rule, covered, "every"));
+  const decision = await deps.approve(
+    tool,
+    before.arguments,
+    signal,
+    before.rewrittenBy,
+    preApproved,
+  );
   if (!decision.allowed) {
     const why = decision.reason ? `: ${decision.reason}` : "";
     return {

@@ -1,23 +1,26 @@
 /**
- * Limits on the tools of the rest of a user turn, added mid-turn (a skill the model loads through
- * the Skill tool, as `/NAME` sets them for its whole turn): allowed tools narrow what is already
- * allowed (never widen it), disallowed ones add to what is withheld.
+ * What a command or skill sets for the rest of a user turn (`/NAME` for its whole turn, a skill the
+ * model loads through the Skill tool from then on). As in Claude Code, `allowed-tools` lists
+ * permission rules whose calls run without a question while it is active; it takes no tool away.
+ * `disallowed-tools` withholds tools.
  */
-import { matchesToolPattern } from "../tools/registry.ts";
+import { parseClaudeRule, type ClaudeRule } from "../tools/claude-rule.ts";
 import type { AgentState } from "./state.ts";
 
 export interface TurnLimits {
-  allowedTools?: readonly string[];
+  preApproved?: readonly string[];
   disallowedTools?: readonly string[];
 }
 
+/** The rules that read (a rule that does not read approves nothing). */
+export function claudeRules(texts: readonly string[] | undefined): ClaudeRule[] {
+  return (texts ?? []).flatMap((text) => {
+    const rule = parseClaudeRule(text);
+    return "error" in rule ? [] : [rule];
+  });
+}
+
 export function limitTurn(state: AgentState, limits: TurnLimits): void {
-  if (limits.allowedTools && limits.allowedTools.length > 0) {
-    const before = state.turnAllowedTools;
-    state.turnAllowedTools =
-      before === null
-        ? [...limits.allowedTools]
-        : limits.allowedTools.filter((p) => before.some((b) => matchesToolPattern(p, b)));
-  }
+  state.turnPreApproved.push(...claudeRules(limits.preApproved));
   if (limits.disallowedTools) state.turnDisabledTools.push(...limits.disallowedTools);
 }

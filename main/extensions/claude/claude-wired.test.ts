@@ -82,8 +82,8 @@ describe("a Claude Code plugin's parts in real turns", () => {
       JSON.stringify(body(0).messages),
       /Review the changes in this repository\. Focus on: security/,
     );
-    // allowed-tools: Bash(git diff:*), Read
-    assert.deepEqual(toolNames(body(0)).sort(), ["Bash", "Read"]);
+    // allowed-tools: Bash(git diff:*), Read pre-approves those; it takes no tool away.
+    assert.ok(["Bash", "Read", "Patch"].every((t) => toolNames(body(0)).includes(t)));
     await conv.close();
   });
 

@@ -3,7 +3,6 @@ import type { CommandSource, SlashCommand } from "../../commands/types.ts";
 import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { MarkdownCommand } from "./commands.ts";
 import { expandBody } from "./expand.ts";
-import { toolPatterns } from "../../config/frontmatter-fields.ts";
 
 export interface CommandOrigin {
   source: CommandSource;
@@ -31,7 +30,7 @@ export function markdownSlashCommand(cmd: MarkdownCommand, origin: CommandOrigin
       return {
         output: prompt,
         forward: cmd.forward,
-        allowedTools: cmd.allowedTools && toolPatterns(cmd.allowedTools),
+        preApproved: cmd.allowedTools,
         model: cmd.model,
       };
     },

@@ -50,7 +50,7 @@ async function engineFor(h: { home: string; workdir: string }, srv: FakeServer, 
   return { engine, warnings };
 }
 
-test("a custom command: arguments, !`cmd` through approval, @file, only its allowed tools, its model", async () => {
+test("a custom command: arguments, !`cmd` through approval, @file, every tool still offered, its model", async () => {
   const h = await setup({
     "home/config/commands/review.md":
       "---\ndescription: Review\nargument-hint: <topic>\nallowed-tools: Read, Grep\nmodel: small-model\n---\nReview $ARGUMENTS. Branch: !`echo on-main`\nSee @README.md\n",
@@ -74,7 +74,8 @@ test("a custom command: arguments, !`cmd` through approval, @file, only its allo
     const sent = body(srv, 0);
     assert.match(text(sent), /Review the parser\. Branch: on-main/);
     assert.match(text(sent), /<file path=\\"README.md\\">\\n# Demo readme/);
-    assert.deepEqual(toolNames(sent).sort(), ["Grep", "Read"]);
+    // allowed-tools pre-approves Read and Grep; as in Claude Code it takes no tool away.
+    assert.ok(["Grep", "Read", "Bash", "Patch"].every((t) => toolNames(sent).includes(t)));
     assert.equal((srv.chatRequests[0].body as { model: string }).model, "small-model");
     // The limit and the model are the command's turn only.
     await conv.submit("and now?");
@@ -137,7 +138,7 @@ test("skills: listed by name and description only; the Skill tool loads the body
     await conv.submit("/pdf b.pdf");
     const third = body(srv, 2);
     assert.match(text(third), /SECRET-BODY: use pdftotext on b\.pdf\./);
-    assert.deepEqual(toolNames(third), ["Read"]);
+    assert.ok(toolNames(third).includes("Read") && toolNames(third).includes("Bash"));
     await conv.submit("/no-shell");
     const fourth = toolNames(body(srv, 3));
     assert.ok(fourth.includes("Read") && !fourth.includes("Bash") && !fourth.includes("Write"));

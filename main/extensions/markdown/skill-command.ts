@@ -53,7 +53,7 @@ export function skillSlashCommand(skill: Skill, origin: CommandOrigin): SkillCom
       return {
         output: body,
         forward: true,
-        allowedTools: skill.allowedTools && toolPatterns(skill.allowedTools),
+        preApproved: skill.allowedTools,
         disallowedTools: skill.disallowedTools && toolPatterns(skill.disallowedTools),
         model: skill.model,
       };

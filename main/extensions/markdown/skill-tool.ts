@@ -47,7 +47,7 @@ export function createSkillTool(deps: {
       // As `/NAME` does for its turn: the skill's tool limits hold for the rest of this one.
       const { allowedTools, disallowedTools } = cmd.skill;
       ctx.limitTurn?.({
-        allowedTools: allowedTools && toolPatterns(allowedTools),
+        preApproved: allowedTools,
         disallowedTools: disallowedTools && toolPatterns(disallowedTools),
       });
       const parts = [`<skill name="${cmd.name}">\n${body}\n</skill>`];
