@@ -16,6 +16,7 @@ import { benchSessionLoad } from "./sessions-bench.ts";
 import { benchTurnOverhead } from "./turn-bench.ts";
 import { benchMarkdownListing } from "./markdown-bench.ts";
 import { benchLocal } from "./local-bench.ts";
+import { benchHooks } from "./hooks-bench.ts";
 
 import type { Figure } from "./figure.ts";
 
@@ -50,6 +51,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
       },
     ];
   },
+  hooks: () => benchHooks(),
   turn: async () => {
     const t = await benchTurnOverhead();
     return [

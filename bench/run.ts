@@ -42,6 +42,8 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
     return { goal: "p95 within one refresh", met: f.value < 17 };
   if (/^chat open/.test(n)) return { goal: "< 500 ms", met: f.value < 500 };
   if (/^skills and commands listed/.test(n)) return { goal: "< 1 ms", met: f.value < 1 };
+  if (/^hooks added to a turn/.test(n))
+    return { goal: "≤ 1.1× slowest per event", met: (f.ratio ?? Infinity) <= 1.1 };
   if (/^pack (install|update)/.test(n))
     return { goal: "≤ 1.5× plain git", met: (f.ratio ?? Infinity) <= 1.5 };
   // The embedded runtime: ratios to node-llama-cpp itself, measured in the same run.
