@@ -8,7 +8,7 @@ import { listPlugins, pluginInfo, type PluginInfo } from "../code-plugins/runtim
 import { describeHooks } from "../code-plugins/runtime/commands.ts";
 import { COMMON_OPTIONS, parseFlags, PLUGIN_OPTIONS, pluginFlags } from "./options.ts";
 import { type Output, warningLines } from "./render.ts";
-import { formatProblem } from "../host/problem.ts";
+import { formatProblem, type Problem } from "../host/problem.ts";
 import { UsageError } from "./usage.ts";
 import { visibleText } from "../core/visible-text.ts";
 import { describePermission } from "../host/permission-text.ts";
@@ -89,19 +89,27 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
       `plugins: unknown subcommand "${sub}" (list, show NAME, permissions NAME, add SOURCE, update NAME|--all, remove NAME)`,
     );
   }
+  // Warnings wait until the listing is known: each is said once, and not again beside it.
+  const heldBack: Problem[] = [];
+  const held = (problem: Problem) => void heldBack.push(problem);
   const engine = await createEngine({
     home: values.home,
     workdir: values.workdir,
     envFile: values["env-file"],
     plugins: pluginFlags(values),
-    warn: warningLines(io),
+    warn: held,
+  }).catch((err: unknown) => {
+    heldBack.forEach(warningLines(io));
+    throw err;
   });
   try {
     const runtime = engine.plugins!;
-    const packs = await packManager({
-      homes: engine.homes,
-      warn: warningLines(io),
-    }).list();
+    const packs = await packManager({ homes: engine.homes, warn: held }).list();
+    // The listing shows the plugins' own problems; a warning repeating one is noise.
+    const listed = new Set(runtime.problems.map((p) => formatProblem(p)));
+    const warn = warningLines(io);
+    for (const problem of new Map(heldBack.map((p) => [formatProblem(p), p])).values())
+      if (!listed.has(formatProblem(problem))) warn(problem);
     if (sub === "list") {
       const all = listPlugins(runtime);
       const onDemand = engine.activation.list();
