@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { HookTimingSchema } from "./hook-timings.ts";
+import { RemedySchema } from "./remedy.ts";
 import type { ErrorType, Stats, TokenState } from "./types.ts";
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
@@ -110,7 +111,12 @@ export const PUBLIC_EVENTS = [
     preMessages: z.number(),
     postMessages: z.number(),
   }),
-  event("error", { errorType: ErrorTypeSchema, message: z.string() }),
+  event("error", {
+    errorType: ErrorTypeSchema,
+    message: z.string(),
+    /** What the app offers beside the error instead of the message's CLI advice. */
+    remedy: RemedySchema.optional(),
+  }),
   event("done", { stats: StatsSchema, sessionId: z.string() }),
 ] as const;
 

@@ -9,6 +9,7 @@ import { filterTools } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
 import type { Context } from "../../plugins/sdk/index.ts";
 import type { Stats } from "../core/types.ts";
+import { remedyOf } from "../core/remedy.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
 import { runReadOnly } from "./hooks/pipeline.ts";
@@ -114,10 +115,12 @@ export class AgentSession {
         if (opts.model && opts.model !== "inherit") this.state.resolved = agentModel;
       });
       if (outcome.error) {
+        const remedy = outcome.error.remedy;
         this.deps.emit({
           type: "error",
           errorType: outcome.error.errorType,
           message: outcome.error.message,
+          ...(remedy ? { remedy } : {}),
         });
       }
       return outcome;
@@ -251,7 +254,13 @@ export class AgentSession {
         return {
           status: "error",
           text,
-          error: err instanceof ProviderError ? err : new ProviderError((err as Error).message, ""),
+          // The remedy rides along: no model at all is fixed by a Download button in the app.
+          error:
+            err instanceof ProviderError
+              ? err
+              : new ProviderError((err as Error).message, "", 0, undefined, {
+                  remedy: remedyOf(err),
+                }),
         };
       }
       this.state.iteration = step;

@@ -71,6 +71,7 @@ export function App() {
           <ChatView
             sessionId={sessionId}
             onSessionOpened={setSessionId}
+            onOpenModels={() => void navigate("models")}
             sessionsPanel={<SessionsPanel activeId={sessionId} onOpen={setSessionId} />}
             headerControls={(id, agent) => (
               <>

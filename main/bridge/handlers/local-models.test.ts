@@ -166,3 +166,45 @@ test("a configured `local` provider lists the models in the host's home (the fol
     await h.close();
   }
 });
+
+test("a download that broke off says so in the app's words, reports what it kept, and Resume continues from there", async () => {
+  const cut = await startFileServer({ body, cutAfter: 300_000 });
+  const h = await startSettingsHarness([], {}, { providers: false });
+  const a = recordingClient(h.host.service);
+  const url = `${cut.url}/model.gguf`;
+  try {
+    await a.call("models/download", { name: url });
+    const failed = await until(a, "failed");
+    assert.ok(failed.partial > 0 && failed.partial <= 300_000, failed.error ?? "");
+    assert.match(failed.error ?? "", /choose Resume to continue where it stopped$/);
+    assert.doesNotMatch(failed.error ?? "", /command|islet /);
+    await a.call("models/download", { name: url });
+    const done = await until(a, "done");
+    assert.equal(done.received, body.length);
+    assert.equal(
+      cut.requests.at(-1)?.range,
+      `bytes=${failed.partial}-`,
+      "resumed from the partial file",
+    );
+  } finally {
+    await h.close();
+    await cut.close();
+  }
+});
+
+test("with no model at all, opening the app's chat fails with the get_model remedy the app turns into buttons", async () => {
+  const h = await startSettingsHarness([], {}, { providers: false });
+  const a = recordingClient(h.host.service);
+  try {
+    // The app's first prompt opens its conversation: the refusal carries the remedy, and the
+    // CLI's words stay the engine's (`islet run` prints them).
+    await assert.rejects(a.call("chat/open", {}), (err: unknown) => {
+      const problem = (err as { problem?: { remedy?: string; title: string } }).problem;
+      assert.equal(problem?.remedy, "get_model");
+      assert.match(problem?.title ?? "", /islet models pull/);
+      return true;
+    });
+  } finally {
+    await h.close();
+  }
+});

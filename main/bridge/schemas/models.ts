@@ -50,8 +50,10 @@ export const ModelDownload = z.strictObject({
   total: z.number().nullable(),
   bytesPerSecond: z.number(),
   secondsLeft: z.number().nullable(),
-  /** One line: what went wrong and what to do (state "failed"). */
+  /** One line in the app's words: what went wrong and what to do (state "failed"). */
   error: z.string().nullable(),
+  /** Bytes kept from a failed or cancelled download: starting it again resumes from there. */
+  partial: z.number().int().nonnegative(),
 });
 export type ModelDownload = z.infer<typeof ModelDownload>;
 

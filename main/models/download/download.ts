@@ -63,7 +63,8 @@ export interface DownloadResult {
   resumedFrom: number;
 }
 
-const AGAIN = "run the same command again to resume";
+/** The CLI's advice at the end of a resumable failure; the app shows a Resume button instead. */
+export const AGAIN = "run the same command again to resume";
 
 async function hashFile(file: string, hash: Hash, signal?: AbortSignal): Promise<void> {
   for await (const chunk of createReadStream(file, { signal })) hash.update(chunk as Buffer);

@@ -26,12 +26,15 @@ export function ChatView({
   onSessionOpened,
   sessionsPanel,
   headerControls,
+  onOpenModels,
 }: {
   sessionId: string | null;
   onSessionOpened(id: string): void;
   sessionsPanel?: ReactNode;
   /** The pickers; `agent` is the one the conversation uses now (after any switch). */
   headerControls?: (conversationId: string | null, agent: string | null) => ReactNode;
+  /** Opens the Models view (offered where a turn failed for want of a model). */
+  onOpenModels?: () => void;
 }) {
   const chat = useChat(sessionId, onSessionOpened);
   const { conversationId, transcript } = chat;
@@ -60,8 +63,9 @@ export function ChatView({
       approvals: byItem,
       onAnswer,
       onRetry: lastFailed ? chat.retry : null,
+      onOpenModels,
     }),
-    [byItem, onAnswer, lastFailed, chat.retry],
+    [byItem, onAnswer, lastFailed, chat.retry, onOpenModels],
   );
   const turns = transcript.turns;
   const agent = currentAgent(turns) ?? chat.agent;

@@ -7,7 +7,8 @@ import { useState } from "react";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
 import { Callout } from "../ui/Callout.tsx";
-import { DownloadIcon, TrashIcon } from "../ui/more-icons.tsx";
+import { TrashIcon } from "../ui/more-icons.tsx";
+import { DownloadButton } from "./DownloadButton.tsx";
 import { DownloadProgress } from "./DownloadProgress.tsx";
 import { FIT_DETAIL, FIT_LABEL, formatBytes, formatParameters } from "./format.ts";
 import { useLocalModels, type LocalModels } from "./useLocalModels.ts";
@@ -128,13 +129,14 @@ function CatalogCard({
           {model.downloaded ? (
             <span className="model-done">Downloaded</span>
           ) : (
-            <button
-              type="button"
-              className="button button-small button-primary"
-              onClick={() => void start()}
-            >
-              <DownloadIcon /> {download?.state === "cancelled" ? "Resume" : "Download"}
-            </button>
+            <span className="model-actions">
+              <DownloadButton
+                download={download}
+                label="Download"
+                onStart={() => void start()}
+                small
+              />
+            </span>
           )}
         </div>
       )}
