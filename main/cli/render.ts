@@ -1,5 +1,6 @@
 /** How `islet run` shows events: JSON lines, or text for a person (answer on stdout, the rest on stderr). */
 import { AgentEvent, PUBLIC_EVENT_TYPES, type EventSink } from "../core/events.ts";
+import type { Denial } from "../core/denial.ts";
 import { formatProblem, type ProblemSink } from "../host/problem.ts";
 
 export interface Output {
@@ -30,6 +31,13 @@ export function jsonRenderer(io: Output): EventSink {
     else io.err(`internal error: a ${event.type} event does not match its schema; not printed\n`);
   };
 }
+
+/** The activity line of a call that did not run for want of approval. */
+const DENIED_LINE: Record<Denial, string> = {
+  user: "denied by you",
+  no_one: "not run: no one to ask (no terminal; --yes approves tool calls)",
+  rule: "not run: set to never run here",
+};
 
 function brief(args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([k, v]) => {
@@ -71,6 +79,11 @@ export function textRenderer(io: Output, opts: { color: boolean }): EventSink {
         io.err(`${dim("→")} ${event.name} ${dim(brief(event.arguments))}\n`);
         break;
       case "tool_result": {
+        if (event.denied) {
+          // Not a failure: a choice (or nobody there to make it), shown plainly.
+          io.err(`  ${dim(`– ${event.name} ${DENIED_LINE[event.denied]}`)}\n`);
+          break;
+        }
         const first = event.output.split("\n", 1)[0].slice(0, 100);
         const mark = event.error ? red("✗") : dim("✓");
         io.err(

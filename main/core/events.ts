@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { HookTimingSchema } from "./hook-timings.ts";
+import { DenialSchema } from "./denial.ts";
 import { RemedySchema } from "./remedy.ts";
 import type { ErrorType, Stats, TokenState } from "./types.ts";
 
@@ -97,6 +98,8 @@ export const PUBLIC_EVENTS = [
     output: z.string(),
     error: z.boolean(),
     durationMs: z.number(),
+    /** It did not run for want of approval: shown as a choice, not a failure. */
+    denied: DenialSchema.optional(),
   }),
   event("notice", { source: z.string(), text: z.string() }),
   event("injected", {

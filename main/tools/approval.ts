@@ -7,6 +7,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { writeAtomically } from "../config/atomic-write.ts";
 import { ApprovalRuleSchema } from "../core/approval-rules.ts";
+import type { Denial } from "../core/denial.ts";
 import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
 import { formatProblem, type Problem, type ProblemSink } from "../host/problem.ts";
@@ -17,6 +18,10 @@ export type { ApprovalRule };
 
 /** "always"/"never" answer this call and remember the rule for the workspace. */
 export type ApprovalAnswer = AnswerFor<"approval">;
+
+function nobodyAsked(toolName: string): string {
+  return `${toolName} needs approval and nobody could be asked (no terminal, no --yes); pass --yes to approve tool calls, or set its policy to allow`;
+}
 
 /** Who is asked about a call that needs a yes, and until when (the turn's stop signal). */
 export interface ApprovalAsker {
@@ -31,6 +36,8 @@ export interface ApprovalAsker {
 export interface ApprovalDecision {
   allowed: boolean;
   reason?: string;
+  /** Who said no (set when not allowed). */
+  denied?: Denial;
 }
 
 /** Where a tool's rule before anyone chose one is read: the `approval` its definition declares. */
@@ -110,20 +117,19 @@ export class ApprovalPolicy {
     if (rule === "deny") {
       return {
         allowed: false,
+        denied: "rule",
         reason: `${toolName} is set to never run in this workspace (${this.file})`,
       };
     }
     if (needsPerson && (!asker.questions || asker.questions.automatic)) {
       return {
         allowed: false,
+        denied: "no_one",
         reason: `${toolName} arguments were rewritten by plugin ${rewrittenBy.join(", ")}; such a call needs a person's confirmation (at a terminal or in the app), which --yes does not give`,
       };
     }
     if (!asker.questions) {
-      return {
-        allowed: false,
-        reason: `${toolName} needs approval and nobody can be asked; pass --yes to approve tool calls, or set its policy to allow`,
-      };
+      return { allowed: false, denied: "no_one", reason: nobodyAsked(toolName) };
     }
     let answer: ApprovalAnswer;
     try {
@@ -139,13 +145,20 @@ export class ApprovalPolicy {
       );
     } catch (err) {
       // Withdrawn (the turn stopped, the window closed) or the host failed: the safe default.
-      return { allowed: false, reason: `${toolName} was not approved: ${(err as Error).message}` };
+      return {
+        allowed: false,
+        denied: "no_one",
+        reason: `${toolName} was not approved: ${(err as Error).message}`,
+      };
     }
     // "always" for a rewritten call approves this call only: the rule would cover the plugin too.
     if (answer === "always" && !needsPerson) await this.remember(toolName, "allow");
     if (answer === "never") await this.remember(toolName, "deny");
     if (answer === "allow" || answer === "always") return { allowed: true };
-    return { allowed: false, reason: `The user denied ${toolName}` };
+    // The fixed "nobody" port answers no without anyone reading the question.
+    if (asker.questions.automatic)
+      return { allowed: false, denied: "no_one", reason: nobodyAsked(toolName) };
+    return { allowed: false, denied: "user", reason: `the user said no to this ${toolName} call` };
   }
 
   /** Persists a rule for this workspace; "ask" forgets the tool's rule (back to the default). */

@@ -307,6 +307,7 @@ export class AgentSession {
           output: o.result.output,
           error: o.result.error,
           durationMs: o.result.durationMs,
+          ...(o.result.denied ? { denied: o.result.denied } : {}),
         });
         this.append(
           makeMessage("tool", o.result.output, {

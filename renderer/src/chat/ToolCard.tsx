@@ -9,6 +9,7 @@ import { ChevronIcon, ToolIcon } from "./chat-icons.tsx";
 import { CopyButton } from "./CopyButton.tsx";
 import { formatDuration } from "./format.ts";
 import type { Item } from "./transcript.ts";
+import type { Denial } from "../../../main/core/denial.ts";
 
 type ToolItem = Extract<Item, { kind: "tool" }>;
 
@@ -19,7 +20,21 @@ const STATE_LABEL: Record<ToolItem["state"], string> = {
   done: "Done",
   error: "Failed",
   stopped: "Stopped",
+  denied: "Not run",
 };
+
+/** A call that did not run for want of approval: who said no, in a word or two. */
+const DENIED_LABEL: Record<Denial, string> = {
+  user: "Denied by you",
+  no_one: "No one to ask",
+  rule: "Not allowed here",
+};
+
+function stateLabel(item: ToolItem): string {
+  if (item.state === "denied") return DENIED_LABEL[item.denied ?? "rule"];
+  const label = STATE_LABEL[item.state];
+  return item.durationMs !== null ? `${label} · ${formatDuration(item.durationMs)}` : label;
+}
 
 export function ToolCard({
   item,
@@ -53,8 +68,7 @@ export function ToolCard({
         <span className="tool-gist">{gist(item.arguments)}</span>
         <span className={`tool-state tool-state-${state}`}>
           {state === "running" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
-          {state === "waiting" ? "Needs approval" : STATE_LABEL[item.state]}
-          {item.durationMs !== null ? ` · ${formatDuration(item.durationMs)}` : ""}
+          {state === "waiting" ? "Needs approval" : stateLabel(item)}
         </span>
       </button>
       {approval ? <ApprovalBar asked={approval} onAnswer={onAnswer} /> : null}
@@ -78,7 +92,9 @@ export function ToolCard({
         {item.output !== null ? (
           <>
             <div className="tool-label-row">
-              <p className="tool-label">{item.state === "error" ? "Error" : "Output"}</p>
+              <p className="tool-label">
+                {item.state === "error" ? "Error" : item.state === "denied" ? "Why" : "Output"}
+              </p>
               <CopyButton text={output} label={`Copy ${item.name} output`} />
             </div>
             <pre className={`tool-pre${item.state === "error" ? " tool-pre-error" : ""}`}>

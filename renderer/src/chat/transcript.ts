@@ -5,6 +5,7 @@
  */
 import type { AgentEvent, ChatOutcome } from "../../../main/bridge/contract.ts";
 import type { HookTraceEntry } from "../../../main/core/events.ts";
+import type { Denial } from "../../../main/core/denial.ts";
 import type { Remedy } from "../../../main/core/remedy.ts";
 
 /** The engine's events (a turn starts with `user_message`, the prompt's echo). */
@@ -26,7 +27,9 @@ export type Item =
       callId: string;
       name: string;
       arguments: Record<string, unknown>;
-      state: "running" | "done" | "error" | "stopped";
+      /** "denied": not run for want of approval (who said no: `denied`); not a failure. */
+      state: "running" | "done" | "error" | "stopped" | "denied";
+      denied?: Denial;
       output: string | null;
       durationMs: number | null;
       /** Output so far while it runs (`tool_output`; its newest LIVE_KEEP characters). */
@@ -257,7 +260,8 @@ function apply(d: Draft, e: ChatEvent): void {
       if (prev?.kind === "tool") {
         turn.items[i] = {
           ...prev,
-          state: e.error ? "error" : "done",
+          state: e.denied ? "denied" : e.error ? "error" : "done",
+          ...(e.denied ? { denied: e.denied } : {}),
           output: e.output,
           durationMs: e.durationMs,
           // The result holds the whole output: the live copy is no longer needed.
