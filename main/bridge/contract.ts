@@ -21,6 +21,7 @@ import { ExtensionEntry } from "./schemas/extensions.ts";
 import { ReloadResult } from "./schemas/reload.ts";
 import {
   ModelDownload,
+  ModelsAddFile,
   ModelsCancelDownload,
   ModelsDelete,
   ModelsDownload,
@@ -234,6 +235,7 @@ export const CALLS = {
   "models/download": ModelsDownload,
   /** Stops a download; its partial file stays for the next one. */
   "models/cancelDownload": ModelsCancelDownload,
+  "models/addFile": ModelsAddFile,
   /** Deletes a downloaded model; emits `settings/changed` (section models). */
   "models/delete": ModelsDelete,
   "agents/list": AgentsList,

@@ -25,6 +25,7 @@ export const CALL_NAMES = [
   "models/local",
   "models/download",
   "models/cancelDownload",
+  "models/addFile",
   "models/delete",
   "agents/list",
   "agents/select",

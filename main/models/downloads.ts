@@ -13,6 +13,8 @@ import { planPull, pullModel, type PullPlan } from "./pull.ts";
 export interface DownloadState {
   name: string;
   title: string;
+  /** What it was started with (a catalog name or a URL): starting that again resumes it. */
+  source: string;
   state: "running" | "done" | "failed" | "cancelled";
   received: number;
   total: number | null;
@@ -60,6 +62,7 @@ export class Downloads {
     const state: DownloadState = {
       name: plan.name,
       title: plan.catalog?.title ?? plan.name,
+      source: plan.catalog ? plan.name : plan.url,
       state: "running",
       received: 0,
       total: plan.size ?? null,

@@ -208,3 +208,28 @@ test("with no model at all, opening the app's chat fails with the get_model reme
     await h.close();
   }
 });
+
+test("from a URL: only http and https; a file on disk is added through models/addFile, checked", async () => {
+  const h = await startSettingsHarness([], {}, { providers: false });
+  const a = recordingClient(h.host.service);
+  try {
+    for (const url of ["file:///etc/passwd", "javascript:alert(1)", "data:text/plain,GGUF"])
+      await assert.rejects(a.call("models/download", { name: url }), {
+        message: /only http and https URLs can be downloaded/,
+      });
+    const file = path.join(h.dirs.path("work"), "Tiny.gguf");
+    await writeFile(file, body);
+    await assert.rejects(a.call("models/addFile", { path: "/etc/passwd" }), {
+      message: /not a GGUF model file/,
+    });
+    assert.deepEqual(await a.call("models/addFile", { path: file }), { name: "Tiny" });
+    await a.next("settings/changed");
+    const listed = (await a.call("models/local", undefined)) as { models: { name: string }[] };
+    assert.deepEqual(
+      listed.models.map((m) => m.name),
+      ["Tiny"],
+    );
+  } finally {
+    await h.close();
+  }
+});

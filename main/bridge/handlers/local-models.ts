@@ -6,6 +6,7 @@
 import type { Homes } from "../../config/homes.ts";
 import { ProblemError } from "../../host/problem.ts";
 import {
+  addModelFile,
   Downloads,
   loadCatalog,
   machineMemory,
@@ -22,7 +23,7 @@ import { modelSource, type ModelsPort } from "./models.ts";
 
 type LocalHandlers = Pick<
   CallHandlers,
-  "models/local" | "models/download" | "models/cancelDownload" | "models/delete"
+  "models/local" | "models/download" | "models/cancelDownload" | "models/delete" | "models/addFile"
 >;
 
 /** What the Models screen asks of the engine. */
@@ -121,6 +122,16 @@ export function localModelHandlers(
       }
     },
     "models/cancelDownload": ({ name }) => Promise.resolve({ cancelled: downloads.cancel(name) }),
+    "models/addFile": async ({ path }) => {
+      let added: { name: string };
+      try {
+        added = await addModelFile(homes, path);
+      } catch (err) {
+        throw problem("models/addFile", err);
+      }
+      service.emit(EVERYONE, "settings/changed", { section: "models" });
+      return { name: added.name };
+    },
     "models/delete": async ({ name }) => {
       try {
         await removeModel(homes, name);

@@ -45,6 +45,8 @@ export const ModelsSelect = {
 export const ModelDownload = z.strictObject({
   name: z.string(),
   title: z.string(),
+  /** What `models/download` was given (a catalog name or a URL): giving it again resumes. */
+  source: z.string(),
   state: z.enum(["running", "done", "failed", "cancelled"]),
   received: z.number(),
   total: z.number().nullable(),
@@ -108,6 +110,17 @@ export const ModelsLocal = {
 export const ModelsDownload = {
   request: z.strictObject({ name: z.string().min(1, "name: required") }),
   response: ModelDownload,
+};
+
+/**
+ * Adds a GGUF file from this computer to the models folder (linked, else copied). The path is a
+ * person's, typed or pasted: the engine checks it is a readable GGUF file before taking it.
+ */
+export const ModelsAddFile = {
+  request: z.strictObject({
+    path: z.string().min(1, "path: required").max(4096, "path: too long"),
+  }),
+  response: z.strictObject({ name: z.string() }),
 };
 
 export const ModelsCancelDownload = {

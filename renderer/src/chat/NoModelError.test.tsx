@@ -46,6 +46,7 @@ const LOCAL: CallResponse<"models/local"> = {
 const running = (over: Partial<EventPayload<"models/download">> = {}) => ({
   name: "qwen3-4b",
   title: "Qwen3 4B",
+  source: "qwen3-4b",
   state: "running" as const,
   received: 0,
   total: 2.5e9,

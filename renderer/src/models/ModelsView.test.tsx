@@ -60,6 +60,7 @@ const local = (models: LocalModels["models"], qwenDownloaded = false): LocalMode
 const progress = (over: Partial<ModelDownload>): ModelDownload => ({
   name: "qwen3-1.7b",
   title: "Qwen3 1.7B",
+  source: "qwen3-1.7b",
   state: "running",
   received: 0,
   total: 1.2e9,

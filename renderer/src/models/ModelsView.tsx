@@ -1,13 +1,15 @@
 /**
  * The Models screen: the embedded runtime's downloaded models (size, architecture, quantization,
  * context, whether it fits this machine's memory, which one new chats use, Delete) and the
- * catalog of recommended models with Download, progress, Cancel.
+ * catalog of recommended models with Download, progress, Cancel, Resume; adding a model file
+ * from disk or a download from a URL.
  */
 import { useState } from "react";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
 import { Callout } from "../ui/Callout.tsx";
 import { TrashIcon } from "../ui/more-icons.tsx";
+import { AddModel, UrlDownloads } from "./AddModel.tsx";
 import { DownloadButton } from "./DownloadButton.tsx";
 import { DownloadProgress } from "./DownloadProgress.tsx";
 import { FIT_DETAIL, FIT_LABEL, formatBytes, formatParameters } from "./format.ts";
@@ -163,6 +165,7 @@ export function ModelsView() {
             {data ? ` · ${formatBytes(data.totalMemory)} of memory` : ""}
           </p>
         </div>
+        <AddModel />
       </header>
       <div className="view-body models-view">
         {local.error && !data ? (
@@ -194,6 +197,11 @@ export function ModelsView() {
                 </ul>
               )}
             </section>
+            <UrlDownloads
+              downloads={Object.values(local.downloads).filter(
+                (d) => d.state !== "done" && !data.catalog.some((c) => c.name === d.name),
+              )}
+            />
             <section aria-labelledby="models-catalog">
               <h2 id="models-catalog" className="models-heading">
                 Catalog
