@@ -11,6 +11,7 @@ import type { Denial } from "../core/denial.ts";
 import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
 import { formatProblem, type Problem, type ProblemSink } from "../host/problem.ts";
+import { previewChange } from "./change-preview.ts";
 import { builtinTools } from "./index.ts";
 import type { ApprovalRule } from "./types.ts";
 
@@ -131,6 +132,8 @@ export class ApprovalPolicy {
     if (!asker.questions) {
       return { allowed: false, denied: "no_one", reason: nobodyAsked(toolName) };
     }
+    // A Write or Patch is approved with its diff in view; a failure to read only loses the view.
+    const change = await previewChange(toolName, args, this.workdir).catch(() => undefined);
     let answer: ApprovalAnswer;
     try {
       answer = await asker.questions.ask(
@@ -139,6 +142,7 @@ export class ApprovalPolicy {
           tool: toolName,
           arguments: args,
           workdir: this.workdir,
+          ...(change ? { change } : {}),
           ...(rewrittenBy.length > 0 ? { rewrittenBy: [...rewrittenBy] } : {}),
         },
         asker.signal,
