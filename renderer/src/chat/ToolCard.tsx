@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contract.ts";
+import { ChangePreview } from "./ChangePreview.tsx";
 import { ChevronIcon, ToolIcon } from "./chat-icons.tsx";
 import { CopyButton } from "./CopyButton.tsx";
 import { formatDuration } from "./format.ts";
@@ -184,7 +185,14 @@ export function ApprovalBar({
           <span className="approval-note"> Rewritten by plugin {q.rewrittenBy.join(", ")}.</span>
         ) : null}
       </p>
-      <pre className="tool-pre approval-args">{preview(q.arguments)}</pre>
+      {q.change ? (
+        <ChangePreview
+          change={q.change}
+          content={typeof q.arguments.content === "string" ? q.arguments.content : null}
+        />
+      ) : (
+        <pre className="tool-pre approval-args">{preview(q.arguments)}</pre>
+      )}
       <div className="approval-buttons">
         <button
           ref={first}

@@ -1,0 +1,54 @@
+/**
+ * Monaco's diff editor for an approval: the file on disk (left, or above when narrow) against
+ * what the call would leave. Loaded only when an approval shows a change: Monaco is large.
+ */
+import { DiffEditor } from "@monaco-editor/react";
+import { useState } from "react";
+import "../editor/monaco-setup.ts";
+import { languageOf } from "../editor/monaco-setup.ts";
+import { useColorScheme } from "../editor/useColorScheme.ts";
+
+let next = 0;
+
+export default function ChangeDiff({
+  path,
+  before,
+  after,
+}: {
+  path: string;
+  before: string;
+  after: string;
+}) {
+  const scheme = useColorScheme();
+  // Models of their own per diff, kept by the wrapper: disposing them before the widget lets go
+  // of them is a page error on unmount.
+  const [id] = useState(() => `${next++}`);
+  const lines = Math.max(before.split("\n").length, after.split("\n").length);
+  return (
+    <div className="change-diff" style={{ height: `${Math.min(420, 40 + lines * 19)}px` }}>
+      <DiffEditor
+        originalModelPath={`inmemory://approval/${id}/before/${path}`}
+        modifiedModelPath={`inmemory://approval/${id}/after/${path}`}
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
+        original={before}
+        modified={after}
+        language={languageOf(path)}
+        theme={scheme === "dark" ? "vs-dark" : "vs"}
+        options={{
+          readOnly: true,
+          originalEditable: false,
+          renderSideBySide: true,
+          useInlineViewWhenSpaceIsLimited: true,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          wordWrap: "on",
+          diffWordWrap: "on",
+          renderOverviewRuler: false,
+          automaticLayout: true,
+          fontSize: 12.5,
+        }}
+      />
+    </div>
+  );
+}
