@@ -6,6 +6,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { useBridge } from "../bridge/context.tsx";
+import { BridgeError } from "../../../main/bridge/contract.ts";
 import { errorMessage } from "../bridge/hooks.ts";
 import { DownloadIcon, PlusIcon } from "../ui/more-icons.tsx";
 import { DownloadButton } from "./DownloadButton.tsx";
@@ -13,6 +14,10 @@ import { DownloadProgress } from "./DownloadProgress.tsx";
 import type { ModelDownload } from "./useLocalModels.ts";
 
 type Mode = "file" | "url";
+
+/** The engine's sentence, without the call's name in front (the person did not make a call). */
+const words = (err: unknown) =>
+  err instanceof BridgeError ? err.problem.title : errorMessage(err);
 
 const FORMS: Record<Mode, { label: string; placeholder: string; submit: string; busy: string }> = {
   file: {
@@ -67,7 +72,7 @@ export function AddModel() {
       setText("");
       if (mode === "url") setMode(null);
     } catch (err) {
-      setFailure(errorMessage(err));
+      setFailure(words(err));
     } finally {
       setBusy(false);
     }
@@ -174,7 +179,7 @@ export function UrlDownloads({ downloads }: { downloads: ModelDownload[] }) {
                     onStart={() =>
                       void bridge
                         .call("models/download", { name: d.source })
-                        .catch((err: unknown) => setFailure(errorMessage(err)))
+                        .catch((err: unknown) => setFailure(words(err)))
                     }
                   />
                 </span>

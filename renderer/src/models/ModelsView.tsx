@@ -165,9 +165,9 @@ export function ModelsView() {
             {data ? ` · ${formatBytes(data.totalMemory)} of memory` : ""}
           </p>
         </div>
-        <AddModel />
       </header>
       <div className="view-body models-view">
+        <AddModel />
         {local.error && !data ? (
           <Callout tone="bad" title="The models could not be listed" role="alert">
             <p>{local.error}</p>
