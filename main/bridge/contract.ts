@@ -22,6 +22,7 @@ import { ReloadResult } from "./schemas/reload.ts";
 import {
   ModelDownload,
   ModelsAddFile,
+  ModelsPickFile,
   ModelsCancelDownload,
   ModelsDelete,
   ModelsDownload,
@@ -236,6 +237,7 @@ export const CALLS = {
   /** Stops a download; its partial file stays for the next one. */
   "models/cancelDownload": ModelsCancelDownload,
   "models/addFile": ModelsAddFile,
+  "models/pickFile": ModelsPickFile,
   /** Deletes a downloaded model; emits `settings/changed` (section models). */
   "models/delete": ModelsDelete,
   "agents/list": AgentsList,

@@ -26,6 +26,7 @@ export const CALL_NAMES = [
   "models/download",
   "models/cancelDownload",
   "models/addFile",
+  "models/pickFile",
   "models/delete",
   "agents/list",
   "agents/select",

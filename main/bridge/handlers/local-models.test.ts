@@ -233,3 +233,29 @@ test("from a URL: only http and https; a file on disk is added through models/ad
     await h.close();
   }
 });
+
+test("the desktop app's open dialog gives a path; under `islet serve` there is none to open", async () => {
+  const picked: (string | null)[] = ["/home/me/Downloads/pick.gguf", null];
+  const desktop = await startSettingsHarness(
+    [],
+    {},
+    {
+      providers: false,
+      pickModelFile: async () => picked.shift() ?? null,
+    },
+  );
+  const served = await startSettingsHarness([], {}, { providers: false });
+  try {
+    const a = recordingClient(desktop.host.service);
+    assert.deepEqual(await a.call("models/pickFile", undefined), {
+      path: "/home/me/Downloads/pick.gguf",
+    });
+    assert.deepEqual(await a.call("models/pickFile", undefined), { path: null });
+    await assert.rejects(recordingClient(served.host.service).call("models/pickFile", undefined), {
+      message: /there is no file dialog here.*type or paste/,
+    });
+  } finally {
+    await desktop.close();
+    await served.close();
+  }
+});

@@ -123,6 +123,12 @@ export const ModelsAddFile = {
   response: z.strictObject({ name: z.string() }),
 };
 
+/** The desktop app's native open dialog for a .gguf file (null: closed without one). */
+export const ModelsPickFile = {
+  request: z.undefined(),
+  response: z.strictObject({ path: z.string().nullable() }),
+};
+
 export const ModelsCancelDownload = {
   request: z.strictObject({ name: z.string().min(1, "name: required") }),
   response: z.strictObject({ cancelled: z.boolean() }),

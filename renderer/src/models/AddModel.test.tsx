@@ -33,8 +33,18 @@ const download = (over: Partial<ModelDownload>): ModelDownload => ({
   ...over,
 });
 
-function engine() {
+function engine(host: "desktop" | "browser" = "browser") {
   return new FakeBridge()
+    .handle("app/info", () => ({
+      name: "Islet",
+      version: "0.1.0",
+      host,
+      versions: { node: "24", electron: null, chrome: null },
+      platform: "linux",
+      workdir: "/work/project",
+      home: "/home/me",
+    }))
+    .handle("models/pickFile", () => ({ path: "/home/me/Downloads/picked.gguf" }))
     .handle("models/local", () => ({
       dir: "/home/me/.islet/models",
       models: [],
@@ -73,6 +83,24 @@ describe("AddModel", () => {
     fireEvent.click(screen.getByRole("button", { name: "Add" }));
     const alert = await screen.findByRole("alert");
     assert.match(alert.textContent ?? "", /not a GGUF model file/);
+  });
+
+  it("in the desktop app, Choose… fills the path from the file dialog; a browser page has no Choose…", async () => {
+    const bridge = engine("desktop");
+    renderWith(bridge, <ModelsView />);
+    fireEvent.click(await screen.findByRole("button", { name: "Add a model file…" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Choose…" }));
+    await waitFor(() =>
+      assert.equal(
+        (screen.getByRole("textbox", { name: /Full path/ }) as HTMLInputElement).value,
+        "/home/me/Downloads/picked.gguf",
+      ),
+    );
+    cleanup();
+    renderWith(engine(), <ModelsView />);
+    fireEvent.click(await screen.findByRole("button", { name: "Add a model file…" }));
+    await screen.findByRole("textbox", { name: /Full path/ });
+    assert.equal(screen.queryByRole("button", { name: "Choose…" }), null);
   });
 
   it("refuses file: and javascript: addresses without asking the engine; downloads an https one", async () => {

@@ -1,13 +1,14 @@
 /**
  * The Models screen's "Add a model file…" and "Download from a URL…": a form each, one open at a
- * time. A file is named by its full path (typed or pasted: a page served by `islet serve` cannot
- * hand the engine a path), which the engine checks before taking it. A URL download then runs like
+ * time. A file is named by its full path (the desktop app's Choose… opens its file dialog; a page
+ * served by `islet serve` cannot hand the engine a path, so it is typed or pasted), which the
+ * engine checks before taking it. A URL download then runs like
  * a catalog one, listed under "From URLs" with its progress, Cancel, Resume or Retry.
  */
 import { useState, type FormEvent } from "react";
 import { useBridge } from "../bridge/context.tsx";
 import { BridgeError } from "../../../main/bridge/contract.ts";
-import { errorMessage } from "../bridge/hooks.ts";
+import { errorMessage, useBridgeQuery } from "../bridge/hooks.ts";
 import { DownloadIcon, PlusIcon } from "../ui/more-icons.tsx";
 import { DownloadButton } from "./DownloadButton.tsx";
 import { DownloadProgress } from "./DownloadProgress.tsx";
@@ -45,6 +46,8 @@ function urlProblem(text: string): string | null {
 
 export function AddModel() {
   const bridge = useBridge();
+  // The desktop app opens its own file dialog; a browser page can only be given a typed path.
+  const desktop = useBridgeQuery("app/info", undefined).data?.host === "desktop";
   const [mode, setMode] = useState<Mode | null>(null);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
@@ -75,6 +78,15 @@ export function AddModel() {
       setFailure(words(err));
     } finally {
       setBusy(false);
+    }
+  };
+  const choose = async () => {
+    setFailure(null);
+    try {
+      const { path } = await bridge.call("models/pickFile");
+      if (path) setText(path);
+    } catch (err) {
+      setFailure(words(err));
     }
   };
   const form = mode ? FORMS[mode] : null;
@@ -112,6 +124,11 @@ export function AddModel() {
               autoFocus
               onChange={(e) => setText(e.target.value)}
             />
+            {mode === "file" && desktop ? (
+              <button type="button" className="button" onClick={() => void choose()}>
+                Choose…
+              </button>
+            ) : null}
             <button
               type="submit"
               className="button button-primary"
