@@ -3,9 +3,8 @@
  * what the call would leave. Loaded only when an approval shows a change: Monaco is large.
  */
 import { DiffEditor } from "@monaco-editor/react";
-import { useState } from "react";
-import "../editor/monaco-setup.ts";
-import { languageOf } from "../editor/monaco-setup.ts";
+import { useEffect, useState } from "react";
+import { languageOf, monaco } from "../editor/monaco-setup.ts";
 import { useColorScheme } from "../editor/useColorScheme.ts";
 
 let next = 0;
@@ -20,15 +19,26 @@ export default function ChangeDiff({
   after: string;
 }) {
   const scheme = useColorScheme();
-  // Models of their own per diff, kept by the wrapper: disposing them before the widget lets go
-  // of them is a page error on unmount.
+  // Models of their own per diff, kept by the wrapper (disposing them before the widget lets go
+  // of them is a page error on unmount) and disposed here once it has: no leak per approval.
   const [id] = useState(() => `${next++}`);
+  const beforeUri = `inmemory://approval/${id}/before/${path}`;
+  const afterUri = `inmemory://approval/${id}/after/${path}`;
+  useEffect(
+    () => () => {
+      setTimeout(() => {
+        for (const uri of [beforeUri, afterUri])
+          monaco.editor.getModel(monaco.Uri.parse(uri))?.dispose();
+      });
+    },
+    [beforeUri, afterUri],
+  );
   const lines = Math.max(before.split("\n").length, after.split("\n").length);
   return (
     <div className="change-diff" style={{ height: `${Math.min(420, 40 + lines * 19)}px` }}>
       <DiffEditor
-        originalModelPath={`inmemory://approval/${id}/before/${path}`}
-        modifiedModelPath={`inmemory://approval/${id}/after/${path}`}
+        originalModelPath={beforeUri}
+        modifiedModelPath={afterUri}
         keepCurrentOriginalModel
         keepCurrentModifiedModel
         original={before}
