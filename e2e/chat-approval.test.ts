@@ -52,7 +52,7 @@ describe("chat: tool approval", { skip: skipChat, timeout: 90_000 }, () => {
     assert.deepEqual(rig.problems, []);
   });
 
-  it("Deny does not run the tool; the card says it was refused and the turn goes on", async () => {
+  it("Deny does not run the tool; the card says 'Denied by you' and the turn goes on", async () => {
     const { page, model } = rig;
     model.push(write("denied.txt"), { text: ["Understood, I will not write it."] });
     await page.getByRole("button", { name: "Send" }).waitFor();
@@ -62,8 +62,9 @@ describe("chat: tool approval", { skip: skipChat, timeout: 90_000 }, () => {
     const question = card.getByRole("group", { name: "Allow Write?" });
     await question.getByRole("button", { name: "Deny" }).click({ timeout: 15_000 });
     await question.waitFor({ state: "detached" });
-    await expectText(card, "Failed", 10_000);
-    await expectText(card, /denied|not allowed|refused/i);
+    // A choice, not a failure: neutral, without "Failed · 0 ms".
+    await expectText(card, "Denied by you", 10_000);
+    assert.doesNotMatch((await card.textContent()) ?? "", /Failed|0 ms/);
     await expectText(
       page.getByRole("region", { name: "Conversation" }),
       "Understood, I will not write it.",
@@ -73,7 +74,7 @@ describe("chat: tool approval", { skip: skipChat, timeout: 90_000 }, () => {
     const sent = model.chatRequests.at(-1)?.body as {
       messages: { role: string; content: string }[];
     };
-    assert.match(sent.messages.at(-1)?.content ?? "", /denied|not allowed|refused/i);
+    assert.match(sent.messages.at(-1)?.content ?? "", /the user declined .*Do not retry/);
     assert.deepEqual(rig.problems, []);
   });
 

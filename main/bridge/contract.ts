@@ -21,6 +21,8 @@ import { ExtensionEntry } from "./schemas/extensions.ts";
 import { ReloadResult } from "./schemas/reload.ts";
 import {
   ModelDownload,
+  ModelsAddFile,
+  ModelsPickFile,
   ModelsCancelDownload,
   ModelsDelete,
   ModelsDownload,
@@ -234,6 +236,8 @@ export const CALLS = {
   "models/download": ModelsDownload,
   /** Stops a download; its partial file stays for the next one. */
   "models/cancelDownload": ModelsCancelDownload,
+  "models/addFile": ModelsAddFile,
+  "models/pickFile": ModelsPickFile,
   /** Deletes a downloaded model; emits `settings/changed` (section models). */
   "models/delete": ModelsDelete,
   "agents/list": AgentsList,

@@ -12,6 +12,7 @@ import { Chats } from "./chats.ts";
 import { chatsPort, enginePorts } from "./engine-ports.ts";
 import { bridgeHandlers, type HostInfo } from "./handlers/index.ts";
 import type { CatalogOptions, PackOperations } from "./handlers/packs.ts";
+import type { PickModelFile } from "./handlers/local-models.ts";
 import { packManager } from "../packs/index.ts";
 import { BridgeQuestions } from "./questions.ts";
 import { BridgeService, EVERYONE } from "./service.ts";
@@ -32,6 +33,8 @@ export async function openBridgeHost(
     packs?: PackOperations;
     /** The default catalog and the time limit for URL catalogs (tests). */
     catalog?: CatalogOptions;
+    /** A native open dialog for a model file (the desktop app); absent: the path is typed. */
+    pickModelFile?: PickModelFile;
   },
 ): Promise<BridgeHost> {
   const service = new BridgeService();
@@ -61,6 +64,7 @@ export async function openBridgeHost(
       settings,
       packs,
       catalog: opts.catalog,
+      pickModelFile: opts.pickModelFile,
     }),
   );
   const close = async () => {

@@ -25,6 +25,8 @@ export const CALL_NAMES = [
   "models/local",
   "models/download",
   "models/cancelDownload",
+  "models/addFile",
+  "models/pickFile",
   "models/delete",
   "agents/list",
   "agents/select",

@@ -6,6 +6,7 @@
  * call into one of these.
  */
 import { z } from "zod";
+import { remedyOf } from "../core/remedy.ts";
 import { ProblemError, type Problem } from "../host/problem.ts";
 import {
   BridgeError,
@@ -96,7 +97,12 @@ interface Connected {
 
 function problemOf(source: string, err: unknown): Problem {
   if (err instanceof ProblemError || err instanceof BridgeError) return err.problem;
-  return { source, title: err instanceof Error ? err.message : String(err) };
+  const remedy = remedyOf(err);
+  return {
+    source,
+    title: err instanceof Error ? err.message : String(err),
+    ...(remedy ? { remedy } : {}),
+  };
 }
 
 export class BridgeService {

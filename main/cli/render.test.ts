@@ -58,3 +58,27 @@ test("run --json prints public events that match their schema, and nothing else"
     "internal error: a notice event does not match its schema; not printed\n",
   ]);
 });
+
+test("text: a call nobody approved is a plain activity line, not a red failure", () => {
+  const io = capture();
+  const render = textRenderer(io, { color: true });
+  const red = "\u001b[31m";
+  const result = {
+    type: "tool_result",
+    id: "c1",
+    name: "Write",
+    error: true,
+    durationMs: 0,
+  } as const;
+  render({ ...result, output: "Not run: Write needs…", denied: "no_one" });
+  render({ ...result, output: "Not run: the user declined…", denied: "user" });
+  render({ ...result, output: "EACCES: permission denied" });
+  const [nobody, declined, failed] = io.stderr.trimEnd().split("\n");
+  assert.match(nobody, /– Write not run: no one to ask \(no terminal; --yes approves tool calls\)/);
+  assert.doesNotMatch(nobody, /user|✗/);
+  assert.ok(!nobody.includes(red));
+  assert.match(declined, /– Write denied by you/);
+  assert.doesNotMatch(declined, /✗/);
+  assert.ok(!declined.includes(red));
+  assert.match(failed, /✗.*Write 0 ms.*EACCES/, "a real failure is still marked");
+});

@@ -5,6 +5,7 @@
  */
 import { AgentEvent, PUBLIC_EVENT_TYPES, type EventSink } from "../core/events.ts";
 import { visibleText } from "../core/visible-text.ts";
+import type { Denial } from "../core/denial.ts";
 import { formatProblem, type ProblemSink } from "../host/problem.ts";
 
 export interface Output {
@@ -40,6 +41,13 @@ export function jsonRenderer(io: Output): EventSink {
     else io.err(`internal error: a ${event.type} event does not match its schema; not printed\n`);
   };
 }
+
+/** The activity line of a call that did not run for want of approval. */
+const DENIED_LINE: Record<Denial, string> = {
+  user: "denied by you",
+  no_one: "not run: no one to ask (no terminal; --yes approves tool calls)",
+  rule: "not run: set to never run here",
+};
 
 function brief(args: Record<string, unknown>): string {
   const parts = Object.entries(args).map(([k, v]) => {
@@ -82,6 +90,11 @@ export function textRenderer(io: Output, opts: { color: boolean }): EventSink {
         io.err(`${dim("→")} ${line(event.name)} ${dim(brief(event.arguments))}\n`);
         break;
       case "tool_result": {
+        if (event.denied) {
+          // Not a failure: a choice (or nobody there to make it), shown plainly.
+          io.err(`  ${dim(`– ${line(event.name)} ${DENIED_LINE[event.denied]}`)}\n`);
+          break;
+        }
         const first = line(Array.from(event.output.split("\n", 1)[0]).slice(0, 100).join(""));
         const mark = event.error ? red("✗") : dim("✓");
         io.err(

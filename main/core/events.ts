@@ -8,6 +8,8 @@
  */
 import { z } from "zod";
 import { HookTimingSchema } from "./hook-timings.ts";
+import { DenialSchema } from "./denial.ts";
+import { RemedySchema } from "./remedy.ts";
 import type { ErrorType, Stats, TokenState } from "./types.ts";
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
@@ -96,6 +98,8 @@ export const PUBLIC_EVENTS = [
     output: z.string(),
     error: z.boolean(),
     durationMs: z.number(),
+    /** It did not run for want of approval: shown as a choice, not a failure. */
+    denied: DenialSchema.optional(),
   }),
   event("notice", { source: z.string(), text: z.string() }),
   event("injected", {
@@ -110,7 +114,12 @@ export const PUBLIC_EVENTS = [
     preMessages: z.number(),
     postMessages: z.number(),
   }),
-  event("error", { errorType: ErrorTypeSchema, message: z.string() }),
+  event("error", {
+    errorType: ErrorTypeSchema,
+    message: z.string(),
+    /** What the app offers beside the error instead of the message's CLI advice. */
+    remedy: RemedySchema.optional(),
+  }),
   event("done", { stats: StatsSchema, sessionId: z.string() }),
 ] as const;
 

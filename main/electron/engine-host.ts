@@ -4,6 +4,7 @@
  * backend behind the bridge.
  */
 import { homedir } from "node:os";
+import { dialog } from "electron";
 import { openBridgeHost, type BridgeHost } from "../bridge/host.ts";
 import { resolveHomes } from "../config/homes.ts";
 import type { HostOptions } from "../engine/bootstrap.ts";
@@ -39,6 +40,14 @@ export async function startEngineHost(
     plugins: {},
     questions,
     hostBackend: { name: verdict.backend, reason: verdict.reason },
+    pickModelFile: async () => {
+      const picked = await dialog.showOpenDialog({
+        title: "Add a model file",
+        properties: ["openFile"],
+        filters: [{ name: "GGUF models", extensions: ["gguf"] }],
+      });
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    },
     host: {
       host: "desktop",
       versions: {

@@ -8,6 +8,7 @@
  * Plain zod and no Node imports: the bridge contract (bundled into the renderer) uses the schema.
  */
 import { z } from "zod";
+import { RemedySchema } from "../core/remedy.ts";
 
 export const Problem = z.strictObject({
   /** Who reports it: a call ("plugins/reload"), "plugins", "config", a plugin's name… */
@@ -23,6 +24,8 @@ export const Problem = z.strictObject({
   cause: z.string().optional(),
   /** What to do about it. */
   suggestion: z.string().optional(),
+  /** What the app offers beside it (buttons) in place of the suggestion's CLI words. */
+  remedy: RemedySchema.optional(),
 });
 export type Problem = z.infer<typeof Problem>;
 

@@ -35,11 +35,30 @@ export const PermissionState = PermissionItem.extend({
 });
 export type PermissionState = z.infer<typeof PermissionState>;
 
+/**
+ * What a file-changing call (Write, Patch) would do to the file, so a person approves a change
+ * they can see: the text on disk now and after. `before` null: a new file (or see `note`);
+ * `after` null: the change cannot be worked out (the Patch text is not in the file).
+ */
+export const FileChange = z.strictObject({
+  /** As the tool names it (relative to the working folder when inside it). */
+  path: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  /** Why the text on disk is not shown or the result not known. */
+  note: z.enum(["binary", "too-large", "unreadable", "not-found-in-file"]).optional(),
+  /** The file's size on disk, when it is too large or binary to show. */
+  size: z.number().int().nonnegative().optional(),
+});
+export type FileChange = z.infer<typeof FileChange>;
+
 export const ApprovalQuestion = z.strictObject({
   kind: z.literal("approval"),
   tool: z.string(),
   arguments: z.record(z.string(), z.unknown()),
   workdir: z.string(),
+  /** Write and Patch: the file's text now and after the call, for a diff. */
+  change: FileChange.optional(),
   /** Plugins that rewrote the model's arguments into these (the person must see who). */
   rewrittenBy: z.array(z.string()).optional(),
   /**

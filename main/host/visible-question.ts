@@ -20,8 +20,14 @@ function visibleStrings(value: unknown): unknown {
 export function visibleQuestion<K extends QuestionKind>(question: QuestionOf<K>): QuestionOf<K> {
   const shown = visibleStrings(question) as QuestionOf<K>;
   const q = question as Question;
-  // The arguments are shown by `argumentsText`, which keeps a command's lines.
-  return q.kind === "approval" ? ({ ...shown, arguments: q.arguments } as QuestionOf<K>) : shown;
+  // The arguments are shown by `argumentsText`, which keeps a command's lines; a file change's
+  // texts go to a diff view that shows their lines and marks what is invisible itself.
+  if (q.kind !== "approval") return shown;
+  return {
+    ...shown,
+    arguments: q.arguments,
+    ...(q.change ? { change: q.change } : {}),
+  } as QuestionOf<K>;
 }
 
 /**

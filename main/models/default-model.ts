@@ -34,7 +34,7 @@ export async function pickLocalModel(dir: string, wanted: string | undefined): P
       : models.length
         ? `downloaded: ${models.map((m) => m.name).join(", ")}`
         : await pullAdvice();
-    throw new ModelFileError(`local: no model "${wanted}" in ${dir} — ${advice}`);
+    throw new ModelFileError(`local: no model "${wanted}" in ${dir} — ${advice}`, "get_model");
   }
   const usable = models.find((m) => m.info);
   if (usable) return usable.name;
@@ -42,5 +42,6 @@ export async function pickLocalModel(dir: string, wanted: string | undefined): P
   if (broken?.error) throw new ModelFileError(broken.error);
   throw new ModelFileError(
     `no model provider configured or running and no model downloaded for the embedded runtime — ${await pullAdvice()}, or start Ollama, LM Studio or llama.cpp server`,
+    "get_model",
   );
 }

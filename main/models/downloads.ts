@@ -5,19 +5,34 @@
  * so a window opened later still sees how it ended.
  */
 import type { Homes } from "../config/homes.ts";
-import { DownloadError } from "./download/download.ts";
+import { stat } from "node:fs/promises";
+import { AGAIN, DownloadError } from "./download/download.ts";
 import type { FreeBytes } from "./download/disk.ts";
 import { planPull, pullModel, type PullPlan } from "./pull.ts";
 
 export interface DownloadState {
   name: string;
   title: string;
+  /** What it was started with (a catalog name or a URL): starting that again resumes it. */
+  source: string;
   state: "running" | "done" | "failed" | "cancelled";
   received: number;
   total: number | null;
   bytesPerSecond: number;
   secondsLeft: number | null;
+  /** In the app's words: what went wrong and what to do (Resume or Retry are its buttons). */
   error: string | null;
+  /** Bytes kept on disk from a failed or cancelled download: the next start resumes from there. */
+  partial: number;
+}
+
+/** A download error in the app's words: its buttons resume, so no command to run again. */
+export function appWords(message: string, partial: number): string {
+  const again = partial > 0 ? "choose Resume to continue where it stopped" : "choose Retry";
+  return message
+    .replace(` — ${AGAIN}`, ` — ${again}`)
+    .replace(` and ${AGAIN}`, `, then ${again}`)
+    .replace(/ — wait for it to finish, or stop it and pull again$/, " — wait for it to finish");
 }
 
 export interface DownloadsOptions {
@@ -47,12 +62,14 @@ export class Downloads {
     const state: DownloadState = {
       name: plan.name,
       title: plan.catalog?.title ?? plan.name,
+      source: plan.catalog ? plan.name : plan.url,
       state: "running",
       received: 0,
       total: plan.size ?? null,
       bytesPerSecond: 0,
       secondsLeft: null,
       error: null,
+      partial: 0,
     };
     this.#set(state);
     const abort = new AbortController();
@@ -96,12 +113,14 @@ export class Downloads {
       this.#set({ ...state, state: "done", bytesPerSecond: 0, secondsLeft: 0 });
     } catch (err) {
       const cancelled = err instanceof DownloadError && err.kind === "cancelled";
+      const partial = (await stat(`${plan.dest}.partial`).catch(() => null))?.size ?? 0;
       this.#set({
         ...state,
         state: cancelled ? "cancelled" : "failed",
         bytesPerSecond: 0,
         secondsLeft: null,
-        error: cancelled ? null : (err as Error).message,
+        error: cancelled ? null : appWords((err as Error).message, partial),
+        partial,
       });
     } finally {
       this.#running.delete(plan.name);

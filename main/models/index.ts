@@ -43,3 +43,4 @@ export type { FreeBytes } from "./download/disk.ts";
 export { isDownloaded, nameFromUrl, planPull, pullModel, type PullPlan } from "./pull.ts";
 export { pickLocalModel, pullAdvice } from "./default-model.ts";
 export { Downloads, type DownloadState } from "./downloads.ts";
+export { addModelFile, nameFromPath } from "./add-file.ts";

@@ -37,6 +37,12 @@ export async function planPull(
   what: string,
   catalog?: CatalogModel[],
 ): Promise<PullPlan> {
+  // Only the web: a file:, data: or javascript: "URL" would read this computer or run code.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(what)?.[1];
+  if (scheme && !/^https?$/i.test(scheme))
+    throw new ModelFileError(
+      `${what}: only http and https URLs can be downloaded (not ${scheme}:)`,
+    );
   const models = catalog ?? (await loadCatalog());
   if (/^https?:\/\//i.test(what)) {
     if (!URL.canParse(what)) throw new ModelFileError(`${what}: not a valid URL`);

@@ -30,6 +30,7 @@ import { join } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { providerKind, ProviderKindSchema } from "../core/provider-kinds.ts";
+import type { Remedy } from "../core/remedy.ts";
 import type { ProviderKind } from "./types.ts";
 
 export type ToolMode = "native" | "text" | "auto";
@@ -63,9 +64,12 @@ export interface ProvidersConfig {
 
 /** A configuration or usage problem, as one line naming the file and field. */
 export class ConfigError extends Error {
-  constructor(message: string) {
+  /** What the app offers instead of the message's advice (no model: a Download button). */
+  readonly remedy: Remedy | undefined;
+  constructor(message: string, remedy?: Remedy) {
     super(message);
     this.name = "ConfigError";
+    this.remedy = remedy;
   }
 }
 

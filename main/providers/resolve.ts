@@ -153,7 +153,7 @@ async function chooseLocalModel(opts: Merged, config: ProviderConfig): Promise<s
     const dir = opts.modelsDir ?? defaultModelsDir(opts.env ?? {});
     return await pickLocalModel(dir, opts.flags?.model ?? fromDefault ?? config.model);
   } catch (err) {
-    if (err instanceof ModelFileError) throw new ConfigError(err.message);
+    if (err instanceof ModelFileError) throw new ConfigError(err.message, err.remedy);
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 /** The provider contract: one streamed chat call, model listing and model info. */
 import type { Message, ToolCallRequest } from "../core/message.ts";
 import type { ProviderKind } from "../core/provider-kinds.ts";
+import type { Remedy } from "../core/remedy.ts";
 import type { ErrorType, ModelInfo, ThinkMode } from "../core/types.ts";
 
 /** The stage that stalled, named as in providers.yaml (`timeouts: { connect, first_token, idle }`). */
@@ -86,15 +87,18 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined;
   /** Set when one of the provider's limits fired (connect, first_token, idle). */
   readonly timeout: TimeoutKind | undefined;
+  /** What the app offers instead of the message's CLI advice (a model file missing: get one). */
+  readonly remedy: Remedy | undefined;
   constructor(
     message: string,
     errorType: ErrorType,
     statusCode = 0,
     retryAfterMs?: number,
-    options?: { cause?: unknown; timeout?: TimeoutKind },
+    options?: { cause?: unknown; timeout?: TimeoutKind; remedy?: Remedy },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.timeout = options?.timeout;
+    this.remedy = options?.remedy;
     this.name = "ProviderError";
     this.errorType = errorType;
     this.statusCode = statusCode;

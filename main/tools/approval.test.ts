@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { YES_FOR_THIS_RUN, type Question, type QuestionPort } from "../host/questions.ts";
+import { NOBODY, YES_FOR_THIS_RUN, type Question, type QuestionPort } from "../host/questions.ts";
 import { approvalsFile, ApprovalPolicy, type ApprovalAnswer } from "./approval.ts";
 import { defineTool } from "./define.ts";
 import { builtinTools } from "./index.ts";
@@ -50,7 +50,8 @@ test("ask goes to the host; once-answers are not remembered", async () => {
     });
     assert.deepEqual(await policy.decide("Bash", { command: "rm" }, host), {
       allowed: false,
-      reason: "The user denied Bash",
+      denied: "user",
+      reason: "the user said no to this Bash call",
     });
     assert.equal(host.asked.length, 2);
     await assert.rejects(fs.access(approvalsFile(ws.dir)));
@@ -114,11 +115,20 @@ test("headless without --yes denies with a reason; --yes approves but never over
     const headless = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/p" });
     const denied = await headless.decide("Bash", {});
     assert.equal(denied.allowed, false);
-    assert.match(denied.reason ?? "", /pass --yes .* or set its policy to allow/);
+    assert.equal(denied.denied, "no_one", "nobody was asked: not the user's no");
+    assert.match(
+      denied.reason ?? "",
+      /nobody could be asked .*pass --yes .* or set its policy to allow/,
+    );
+    // No terminal, no --yes: the fixed port answers no without anyone reading the question.
+    const nobody = await headless.decide("Write", { path: "a" }, { questions: NOBODY });
+    assert.equal(nobody.denied, "no_one");
+    assert.doesNotMatch(nobody.reason ?? "", /user/);
     const yes = { questions: YES_FOR_THIS_RUN };
     assert.deepEqual(await headless.decide("Bash", {}, yes), { allowed: true });
     await headless.remember("Bash", "deny");
     assert.equal((await headless.decide("Bash", {}, yes)).allowed, false);
+    assert.equal((await headless.decide("Bash", {}, yes)).denied, "rule");
   } finally {
     await ws.cleanup();
   }
@@ -145,6 +155,7 @@ test("a question withdrawn before it is answered (the turn stopped) denies the c
     stop.abort();
     assert.deepEqual(await decision, {
       allowed: false,
+      denied: "no_one",
       reason: "Write was not approved: the question was withdrawn (the turn stopped)",
     });
   } finally {

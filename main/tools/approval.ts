@@ -7,9 +7,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { writeAtomically } from "../config/atomic-write.ts";
 import { ApprovalRuleSchema } from "../core/approval-rules.ts";
+import type { Denial } from "../core/denial.ts";
 import { z } from "zod";
 import type { AnswerFor, QuestionPort } from "../host/questions.ts";
 import { formatProblem, type Problem, type ProblemSink } from "../host/problem.ts";
+import { previewChange } from "./change-preview.ts";
 import { builtinTools } from "./index.ts";
 import { ApprovalBindings } from "./approval-bindings.ts";
 import type { ApprovalRule, ToolBinding } from "./types.ts";
@@ -18,6 +20,10 @@ export type { ApprovalRule };
 
 /** "always"/"never" answer this call and remember the rule for the workspace. */
 export type ApprovalAnswer = AnswerFor<"approval">;
+
+function nobodyAsked(toolName: string): string {
+  return `${toolName} needs approval and nobody could be asked (no terminal, no --yes); pass --yes to approve tool calls, or set its policy to allow`;
+}
 
 /** Who is asked about a call that needs a yes, and until when (the turn's stop signal). */
 export interface ApprovalAsker {
@@ -36,6 +42,8 @@ export interface ApprovalAsker {
 export interface ApprovalDecision {
   allowed: boolean;
   reason?: string;
+  /** Who said no (set when not allowed). */
+  denied?: Denial;
 }
 
 /** Where a tool's rule before anyone chose one is read: the `approval` its definition declares. */
@@ -131,21 +139,23 @@ export class ApprovalPolicy {
     if (rule === "deny") {
       return {
         allowed: false,
+        denied: "rule",
         reason: `${toolName} is set to never run in this workspace (${this.file})`,
       };
     }
     if (needsPerson && (!asker.questions || asker.questions.automatic)) {
       return {
         allowed: false,
+        denied: "no_one",
         reason: `${toolName} arguments were rewritten by plugin ${rewrittenBy.join(", ")}; such a call needs a person's confirmation (at a terminal or in the app), which --yes does not give, unless the plugin's permissions.rewrite names ${toolName} and was granted`,
       };
     }
     if (!asker.questions) {
-      return {
-        allowed: false,
-        reason: `${toolName} needs approval and nobody can be asked; pass --yes to approve tool calls, or set its policy to allow${changed.length > 0 ? ` (${changed[0]})` : ""}`,
-      };
+      const why = changed.length > 0 ? ` (${changed[0]})` : "";
+      return { allowed: false, denied: "no_one", reason: `${nobodyAsked(toolName)}${why}` };
     }
+    // A Write or Patch is approved with its diff in view; a failure to read only loses the view.
+    const change = await previewChange(toolName, args, this.workdir).catch(() => undefined);
     let answer: ApprovalAnswer;
     try {
       answer = await asker.questions.ask(
@@ -154,6 +164,7 @@ export class ApprovalPolicy {
           tool: toolName,
           arguments: args,
           workdir: this.workdir,
+          ...(change ? { change } : {}),
           ...(rewrittenBy.length > 0 ? { rewrittenBy: [...rewrittenBy] } : {}),
           ...(changed.length > 0 ? { changed } : {}),
         },
@@ -161,13 +172,20 @@ export class ApprovalPolicy {
       );
     } catch (err) {
       // Withdrawn (the turn stopped, the window closed) or the host failed: the safe default.
-      return { allowed: false, reason: `${toolName} was not approved: ${(err as Error).message}` };
+      return {
+        allowed: false,
+        denied: "no_one",
+        reason: `${toolName} was not approved: ${(err as Error).message}`,
+      };
     }
     // "always" for a rewritten call approves this call only: the rule would cover the plugin too.
     if (answer === "always" && !needsPerson) await this.remember(toolName, "allow", binding);
     if (answer === "never") await this.remember(toolName, "deny");
     if (answer === "allow" || answer === "always") return { allowed: true };
-    return { allowed: false, reason: `The user denied ${toolName}` };
+    // The fixed "nobody" port answers no without anyone reading the question.
+    if (asker.questions.automatic)
+      return { allowed: false, denied: "no_one", reason: nobodyAsked(toolName) };
+    return { allowed: false, denied: "user", reason: `the user said no to this ${toolName} call` };
   }
 
   /**

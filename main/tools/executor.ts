@@ -7,11 +7,14 @@ import type { ResolvedPaths } from "./guard.ts";
 import { clampTimeout, DEFAULT_MAX_OUTPUT_CHARS, truncateOutput } from "./limits.ts";
 import type { Tool, ToolContext } from "./types.ts";
 import { ToolError } from "./types.ts";
+import type { Denial } from "../core/denial.ts";
 
 export interface ToolResult {
   output: string;
   error: boolean;
   durationMs: number;
+  /** Not run for want of approval (the output tells the model why). */
+  denied?: Denial;
 }
 
 export interface ExecuteOptions {

@@ -331,7 +331,8 @@ test("a denied tool call reaches the model as an error result", async () => {
     await h.session.send("run it");
     const [result] = h.of("tool_result");
     assert.equal(result.error, true);
-    assert.match(result.output, /did not allow Bash: pass --yes/);
+    assert.equal(result.denied, "rule");
+    assert.match(result.output, /^Not run: Bash was not allowed \(pass --yes\)\. Do not retry/);
   } finally {
     await h.close();
   }

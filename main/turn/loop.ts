@@ -9,6 +9,7 @@ import { filterTools } from "../tools/registry.ts";
 import { newToolSessionState, toolSpec, type TodoItem, type Tool } from "../tools/types.ts";
 import type { Context } from "../../plugins/sdk/index.ts";
 import type { Stats } from "../core/types.ts";
+import { remedyOf } from "../core/remedy.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext } from "./context.ts";
 import { runReadOnly } from "./hooks/pipeline.ts";
@@ -115,10 +116,12 @@ export class AgentSession {
         if (opts.model && opts.model !== "inherit") this.state.resolved = agentModel;
       });
       if (outcome.error) {
+        const remedy = outcome.error.remedy;
         this.deps.emit({
           type: "error",
           errorType: outcome.error.errorType,
           message: outcome.error.message,
+          ...(remedy ? { remedy } : {}),
         });
       }
       return outcome;
@@ -252,7 +255,13 @@ export class AgentSession {
         return {
           status: "error",
           text,
-          error: err instanceof ProviderError ? err : new ProviderError((err as Error).message, ""),
+          // The remedy rides along: no model at all is fixed by a Download button in the app.
+          error:
+            err instanceof ProviderError
+              ? err
+              : new ProviderError((err as Error).message, "", 0, undefined, {
+                  remedy: remedyOf(err),
+                }),
         };
       }
       this.state.iteration = step;
@@ -299,6 +308,7 @@ export class AgentSession {
           output: o.result.output,
           error: o.result.error,
           durationMs: o.result.durationMs,
+          ...(o.result.denied ? { denied: o.result.denied } : {}),
         });
         this.append(
           makeMessage("tool", o.result.output, {

@@ -3,6 +3,7 @@ import type { AgentConfig } from "../agents/definition.ts";
 import type { Provider } from "../providers/types.ts";
 import type { Tool, ToolSessionState } from "../tools/types.ts";
 import type { ModelInfo, Stats, ThinkMode, ToolCall } from "../core/types.ts";
+import type { Denial } from "../core/denial.ts";
 import type { HookRegistry } from "./hooks/types.ts";
 import type { EventSink } from "./events.ts";
 import type { Message } from "../core/message.ts";
@@ -24,6 +25,8 @@ export interface ToolSet {
 export interface ApprovalDecision {
   allowed: boolean;
   reason?: string;
+  /** Who said no (set when not allowed). */
+  denied?: Denial;
 }
 
 export interface CompactionSettings {

@@ -14,6 +14,7 @@ import {
 } from "../tools/executor.ts";
 import type { Tool } from "../tools/types.ts";
 import type { ToolCall } from "../core/types.ts";
+import type { Denial } from "../core/denial.ts";
 import { repairArguments } from "../tools/repair.ts";
 import { buildContext } from "./context.ts";
 import { runAfterTool, runBeforeTool } from "./hooks/pipeline.ts";
@@ -22,7 +23,7 @@ import type { ToolCallRequest } from "../core/message.ts";
 import { reportOutcome } from "./report.ts";
 import { liveOutput } from "./tool-output.ts";
 import { countTool } from "./stats.ts";
-import type { AgentState, EngineDeps } from "./state.ts";
+import type { AgentState, ApprovalDecision, EngineDeps } from "./state.ts";
 
 export interface ToolOutcome {
   call: ToolCallRequest;
@@ -45,8 +46,20 @@ type Prepared =
 const HISTORY_RESULT_CHARS = 2000;
 const HISTORY_LIMIT = 200;
 
-function refused(output: string): ToolResult {
-  return { output, error: true, durationMs: 0 };
+function refused(output: string, denied?: Denial): ToolResult {
+  return { output, error: true, durationMs: 0, ...(denied ? { denied } : {}) };
+}
+
+/** What the model reads about a call that was not approved: why, and not to try it again as is. */
+function notApproved(tool: string, decision: ApprovalDecision): string {
+  const why = decision.reason ? ` (${decision.reason})` : "";
+  const head =
+    decision.denied === "user"
+      ? `Not run: the user declined this ${tool} call${why}.`
+      : decision.denied === "no_one"
+        ? `Not run: ${tool} needs the user's approval and nobody could be asked${why}.`
+        : `Not run: ${tool} was not allowed${why}.`;
+  return `${head} Do not retry the same call; ask the user how to proceed or do without it.`;
 }
 
 /** The model's arguments, with a local model's shape slips repaired when they fail as sent. */
@@ -117,13 +130,12 @@ async function prepare(
     preApproved,
   );
   if (!decision.allowed) {
-    const why = decision.reason ? `: ${decision.reason}` : "";
     return {
       call,
       tool,
       args: before.arguments,
       ready: false,
-      result: refused(`The user did not allow ${tool.name}${why}`),
+      result: refused(notApproved(tool.name, decision), decision.denied ?? "rule"),
     };
   }
   return { call, tool, args: before.arguments, ready: true };

@@ -97,6 +97,7 @@ export function App() {
             sessionId={sessionId}
             onSessionOpened={setSessionId}
             focusComposer={focusComposer}
+            onOpenModels={() => void navigate("models")}
             sessionsPanel={
               <SessionsPanel
                 activeId={sessionId}

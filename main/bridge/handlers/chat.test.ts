@@ -108,7 +108,8 @@ describe("bridge: chat on a real engine", () => {
     assert.ok(!existsSync(dirs.path("work", "denied.txt")));
     const result = turn.events.find((e) => e.type === "tool_result");
     assert.ok(result?.type === "tool_result" && result.error);
-    assert.match(result.output, /The user did not allow Write/);
+    assert.equal(result.denied, "user", "shown as the person's choice, not a failure");
+    assert.match(result.output, /^Not run: the user declined this Write call.*Do not retry/);
   });
 
   it("chat/stop withdraws the open question; the turn ends stopped and writes nothing", async () => {

@@ -12,7 +12,7 @@ import { editorHandlers, type EditorPort } from "./editor.ts";
 import { mcpHandlers, type McpPort } from "./mcp.ts";
 import { outputStyleHandlers, type OutputStylesPort } from "./output-styles.ts";
 import { pluginHandlers, type PluginsPort } from "./plugins.ts";
-import { localModelHandlers, type LocalModelsPort } from "./local-models.ts";
+import { localModelHandlers, type LocalModelsPort, type PickModelFile } from "./local-models.ts";
 import { modelHandlers, withSessionModel, type ModelsPort } from "./models.ts";
 import { packHandlers, type CatalogOptions, type PackOperations, type PacksPort } from "./packs.ts";
 import { questionHandlers } from "./questions.ts";
@@ -51,6 +51,8 @@ export interface HandlerDeps {
   /** Installs, updates and removes plugin packs (main/packs/). */
   packs: PackOperations;
   catalog?: CatalogOptions;
+  /** The desktop app's open dialog for a model file; absent under `islet serve`. */
+  pickModelFile?: PickModelFile;
 }
 
 export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
@@ -69,7 +71,7 @@ export function bridgeHandlers(deps: HandlerDeps): BridgeHandlers {
     ),
     ...sessionHandlers(ports.sessions, deps.chats, deps.service),
     ...modelHandlers(ports.models, deps.chats, deps.service),
-    ...localModelHandlers(ports.localModels, deps.service),
+    ...localModelHandlers(ports.localModels, deps.service, deps.pickModelFile),
     ...agentHandlers(ports.agents, deps.chats, deps.settings, deps.service),
     ...settingsHandlers(ports.settings, deps.settings, deps.service),
     ...commandHandlers(ports.commands),

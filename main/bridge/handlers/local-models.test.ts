@@ -166,3 +166,96 @@ test("a configured `local` provider lists the models in the host's home (the fol
     await h.close();
   }
 });
+
+test("a download that broke off says so in the app's words, reports what it kept, and Resume continues from there", async () => {
+  const cut = await startFileServer({ body, cutAfter: 300_000 });
+  const h = await startSettingsHarness([], {}, { providers: false });
+  const a = recordingClient(h.host.service);
+  const url = `${cut.url}/model.gguf`;
+  try {
+    await a.call("models/download", { name: url });
+    const failed = await until(a, "failed");
+    assert.ok(failed.partial > 0 && failed.partial <= 300_000, failed.error ?? "");
+    assert.match(failed.error ?? "", /choose Resume to continue where it stopped$/);
+    assert.doesNotMatch(failed.error ?? "", /command|islet /);
+    await a.call("models/download", { name: url });
+    const done = await until(a, "done");
+    assert.equal(done.received, body.length);
+    assert.equal(
+      cut.requests.at(-1)?.range,
+      `bytes=${failed.partial}-`,
+      "resumed from the partial file",
+    );
+  } finally {
+    await h.close();
+    await cut.close();
+  }
+});
+
+test("with no model at all, opening the app's chat fails with the get_model remedy the app turns into buttons", async () => {
+  const h = await startSettingsHarness([], {}, { providers: false });
+  const a = recordingClient(h.host.service);
+  try {
+    // The app's first prompt opens its conversation: the refusal carries the remedy, and the
+    // CLI's words stay the engine's (`islet run` prints them).
+    await assert.rejects(a.call("chat/open", {}), (err: unknown) => {
+      const problem = (err as { problem?: { remedy?: string; title: string } }).problem;
+      assert.equal(problem?.remedy, "get_model");
+      assert.match(problem?.title ?? "", /islet models pull/);
+      return true;
+    });
+  } finally {
+    await h.close();
+  }
+});
+
+test("from a URL: only http and https; a file on disk is added through models/addFile, checked", async () => {
+  const h = await startSettingsHarness([], {}, { providers: false });
+  const a = recordingClient(h.host.service);
+  try {
+    for (const url of ["file:///etc/passwd", "javascript:alert(1)", "data:text/plain,GGUF"])
+      await assert.rejects(a.call("models/download", { name: url }), {
+        message: /only http and https URLs can be downloaded/,
+      });
+    const file = path.join(h.dirs.path("work"), "Tiny.gguf");
+    await writeFile(file, body);
+    await assert.rejects(a.call("models/addFile", { path: "/etc/passwd" }), {
+      message: /not a GGUF model file/,
+    });
+    assert.deepEqual(await a.call("models/addFile", { path: file }), { name: "Tiny" });
+    await a.next("settings/changed");
+    const listed = (await a.call("models/local", undefined)) as { models: { name: string }[] };
+    assert.deepEqual(
+      listed.models.map((m) => m.name),
+      ["Tiny"],
+    );
+  } finally {
+    await h.close();
+  }
+});
+
+test("the desktop app's open dialog gives a path; under `islet serve` there is none to open", async () => {
+  const picked: (string | null)[] = ["/home/me/Downloads/pick.gguf", null];
+  const desktop = await startSettingsHarness(
+    [],
+    {},
+    {
+      providers: false,
+      pickModelFile: async () => picked.shift() ?? null,
+    },
+  );
+  const served = await startSettingsHarness([], {}, { providers: false });
+  try {
+    const a = recordingClient(desktop.host.service);
+    assert.deepEqual(await a.call("models/pickFile", undefined), {
+      path: "/home/me/Downloads/pick.gguf",
+    });
+    assert.deepEqual(await a.call("models/pickFile", undefined), { path: null });
+    await assert.rejects(recordingClient(served.host.service).call("models/pickFile", undefined), {
+      message: /there is no file dialog here.*type or paste/,
+    });
+  } finally {
+    await desktop.close();
+    await served.close();
+  }
+});

@@ -6,6 +6,7 @@
 import type { Homes } from "../../config/homes.ts";
 import { ProblemError } from "../../host/problem.ts";
 import {
+  addModelFile,
   Downloads,
   loadCatalog,
   machineMemory,
@@ -22,7 +23,12 @@ import { modelSource, type ModelsPort } from "./models.ts";
 
 type LocalHandlers = Pick<
   CallHandlers,
-  "models/local" | "models/download" | "models/cancelDownload" | "models/delete"
+  | "models/local"
+  | "models/download"
+  | "models/cancelDownload"
+  | "models/delete"
+  | "models/addFile"
+  | "models/pickFile"
 >;
 
 /** What the Models screen asks of the engine. */
@@ -41,9 +47,13 @@ async function inUse(port: LocalModelsPort): Promise<string | null> {
   }
 }
 
+/** A native open dialog for one .gguf file (the desktop app); null: closed without one. */
+export type PickModelFile = () => Promise<string | null>;
+
 export function localModelHandlers(
   port: LocalModelsPort,
   service: Pick<BridgeService, "emit">,
+  pickModelFile?: PickModelFile,
 ): LocalHandlers {
   const homes = port.homes;
   let last = 0;
@@ -121,6 +131,26 @@ export function localModelHandlers(
       }
     },
     "models/cancelDownload": ({ name }) => Promise.resolve({ cancelled: downloads.cancel(name) }),
+    "models/pickFile": async () => {
+      // A page served by `islet serve` has no dialog of the engine's to open: the path is typed.
+      if (!pickModelFile)
+        throw new ProblemError({
+          source: "models/pickFile",
+          title: "there is no file dialog here",
+          suggestion: "type or paste the file's full path",
+        });
+      return { path: await pickModelFile() };
+    },
+    "models/addFile": async ({ path }) => {
+      let added: { name: string };
+      try {
+        added = await addModelFile(homes, path);
+      } catch (err) {
+        throw problem("models/addFile", err);
+      }
+      service.emit(EVERYONE, "settings/changed", { section: "models" });
+      return { name: added.name };
+    },
     "models/delete": async ({ name }) => {
       try {
         await removeModel(homes, name);

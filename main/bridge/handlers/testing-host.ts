@@ -37,7 +37,12 @@ export interface SettingsHarness {
 export async function startSettingsHarness(
   script: ScriptedResponse[] = [],
   files: Record<string, string> = {},
-  opts: { detect?: () => Promise<DetectedServer[]>; providers?: boolean } = {},
+  opts: {
+    detect?: () => Promise<DetectedServer[]>;
+    providers?: boolean;
+    /** The desktop app's open dialog, faked. */
+    pickModelFile?: () => Promise<string | null>;
+  } = {},
 ): Promise<SettingsHarness> {
   const dirs = tempDir("islet-bridge-settings-");
   const model = await startFakeOllama(script, {
@@ -58,6 +63,7 @@ export async function startSettingsHarness(
       env: {},
       detect: opts.detect ?? (async () => []),
       secrets: homeSecretStore(home, () => {}),
+      ...(opts.pickModelFile ? { pickModelFile: opts.pickModelFile } : {}),
       host: {
         host: "browser",
         versions: { node: process.versions.node, electron: null, chrome: null },

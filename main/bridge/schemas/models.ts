@@ -45,13 +45,17 @@ export const ModelsSelect = {
 export const ModelDownload = z.strictObject({
   name: z.string(),
   title: z.string(),
+  /** What `models/download` was given (a catalog name or a URL): giving it again resumes. */
+  source: z.string(),
   state: z.enum(["running", "done", "failed", "cancelled"]),
   received: z.number(),
   total: z.number().nullable(),
   bytesPerSecond: z.number(),
   secondsLeft: z.number().nullable(),
-  /** One line: what went wrong and what to do (state "failed"). */
+  /** One line in the app's words: what went wrong and what to do (state "failed"). */
   error: z.string().nullable(),
+  /** Bytes kept from a failed or cancelled download: starting it again resumes from there. */
+  partial: z.number().int().nonnegative(),
 });
 export type ModelDownload = z.infer<typeof ModelDownload>;
 
@@ -106,6 +110,23 @@ export const ModelsLocal = {
 export const ModelsDownload = {
   request: z.strictObject({ name: z.string().min(1, "name: required") }),
   response: ModelDownload,
+};
+
+/**
+ * Adds a GGUF file from this computer to the models folder (linked, else copied). The path is a
+ * person's, typed or pasted: the engine checks it is a readable GGUF file before taking it.
+ */
+export const ModelsAddFile = {
+  request: z.strictObject({
+    path: z.string().min(1, "path: required").max(4096, "path: too long"),
+  }),
+  response: z.strictObject({ name: z.string() }),
+};
+
+/** The desktop app's native open dialog for a .gguf file (null: closed without one). */
+export const ModelsPickFile = {
+  request: z.undefined(),
+  response: z.strictObject({ path: z.string().nullable() }),
 };
 
 export const ModelsCancelDownload = {

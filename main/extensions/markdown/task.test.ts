@@ -186,7 +186,7 @@ test("a sub-agent's tool calls are approved by the conversation that runs the Ta
     await conv.submit("go");
     assert.deepEqual(asked, ["Bash"]);
     await assert.rejects(stat(path.join(workdir, "ran.txt")), /ENOENT/);
-    assert.match(JSON.stringify(srv.chatRequests[2].body), /The user denied Bash/);
+    assert.match(JSON.stringify(srv.chatRequests[2].body), /the user declined this Bash call/);
     await engine.close();
   } finally {
     await srv.close();

@@ -65,7 +65,8 @@ export interface DownloadResult {
   resumedFrom: number;
 }
 
-const AGAIN = "run the same command again to resume";
+/** The CLI's advice at the end of a resumable failure; the app shows a Resume button instead. */
+export const AGAIN = "run the same command again to resume";
 const GB = 1024 ** 3;
 const DEFAULT_MAX_DOWNLOAD_GB = 64;
 

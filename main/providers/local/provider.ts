@@ -84,6 +84,9 @@ export class LocalProvider implements Provider {
           throw new ProviderError(
             `${this.name}: model "${model}" is not in ${this.opts.modelsDir} — download it with \`islet models pull ${model}\` (\`islet models list\` shows what is there)`,
             "model_unavailable",
+            0,
+            undefined,
+            { remedy: "get_model" },
           );
         }
         try {

@@ -28,6 +28,7 @@ export function ChatView({
   sessionsPanel,
   headerControls,
   focusComposer = 0,
+  onOpenModels,
 }: {
   sessionId: string | null;
   onSessionOpened(id: string): void;
@@ -36,6 +37,8 @@ export function ChatView({
   sessionsPanel?: ReactNode;
   /** The pickers; `agent` is the one the conversation uses now (after any switch). */
   headerControls?: (conversationId: string | null, agent: string | null) => ReactNode;
+  /** Opens the Models view (offered where a turn failed for want of a model). */
+  onOpenModels?: () => void;
 }) {
   const chat = useChat(sessionId, onSessionOpened);
   const { conversationId, transcript } = chat;
@@ -68,8 +71,9 @@ export function ChatView({
       approvals: byItem,
       onAnswer,
       onRetry: lastFailed ? chat.retry : null,
+      onOpenModels,
     }),
-    [byItem, onAnswer, lastFailed, chat.retry],
+    [byItem, onAnswer, lastFailed, chat.retry, onOpenModels],
   );
   const turns = transcript.turns;
   const agent = currentAgent(turns) ?? chat.agent;

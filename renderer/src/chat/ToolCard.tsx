@@ -9,10 +9,12 @@ import type { QuestionAnswer, QuestionAsked } from "../../../main/bridge/contrac
 import { visibleText } from "../../../main/core/visible-text.ts";
 import { argumentsText, visibleQuestion } from "../../../main/host/visible-question.ts";
 import { Marked, Shown } from "../ui/Shown.tsx";
+import { ChangePreview } from "./ChangePreview.tsx";
 import { ChevronIcon, ToolIcon } from "./chat-icons.tsx";
 import { CopyButton } from "./CopyButton.tsx";
 import { formatDuration } from "./format.ts";
 import type { Item } from "./transcript.ts";
+import type { Denial } from "../../../main/core/denial.ts";
 
 type ToolItem = Extract<Item, { kind: "tool" }>;
 
@@ -23,7 +25,21 @@ const STATE_LABEL: Record<ToolItem["state"], string> = {
   done: "Done",
   error: "Failed",
   stopped: "Stopped",
+  denied: "Not run",
 };
+
+/** A call that did not run for want of approval: who said no, in a word or two. */
+const DENIED_LABEL: Record<Denial, string> = {
+  user: "Denied by you",
+  no_one: "No one to ask",
+  rule: "Not allowed here",
+};
+
+function stateLabel(item: ToolItem): string {
+  if (item.state === "denied") return DENIED_LABEL[item.denied ?? "rule"];
+  const label = STATE_LABEL[item.state];
+  return item.durationMs !== null ? `${label} · ${formatDuration(item.durationMs)}` : label;
+}
 
 export function ToolCard({
   item,
@@ -61,8 +77,7 @@ export function ToolCard({
         </span>
         <span className={`tool-state tool-state-${state}`}>
           {state === "running" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
-          {state === "waiting" ? "Needs approval" : STATE_LABEL[item.state]}
-          {item.durationMs !== null ? ` · ${formatDuration(item.durationMs)}` : ""}
+          {state === "waiting" ? "Needs approval" : stateLabel(item)}
         </span>
       </button>
       {approval ? <ApprovalBar asked={approval} onAnswer={onAnswer} /> : null}
@@ -92,7 +107,9 @@ export function ToolCard({
         {item.output !== null ? (
           <>
             <div className="tool-label-row">
-              <p className="tool-label">{item.state === "error" ? "Error" : "Output"}</p>
+              <p className="tool-label">
+                {item.state === "error" ? "Error" : item.state === "denied" ? "Why" : "Output"}
+              </p>
               <CopyButton text={output} label={`Copy ${item.name} output`} />
             </div>
             <pre className={`tool-pre${item.state === "error" ? " tool-pre-error" : ""}`}>
@@ -194,9 +211,16 @@ export function ApprovalBar({
           <Marked text={line} />
         </p>
       ))}
-      <pre className="tool-pre approval-args">
-        <Marked text={argumentsText(q.arguments)} />
-      </pre>
+      {q.change ? (
+        <ChangePreview
+          change={q.change}
+          content={typeof q.arguments.content === "string" ? q.arguments.content : null}
+        />
+      ) : (
+        <pre className="tool-pre approval-args">
+          <Marked text={argumentsText(q.arguments)} />
+        </pre>
+      )}
       <div className="approval-buttons">
         <button
           ref={first}

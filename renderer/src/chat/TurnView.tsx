@@ -6,6 +6,7 @@ import { CopyButton } from "./CopyButton.tsx";
 import { formatDuration } from "./format.ts";
 import { HookTimeline } from "./HookTimeline.tsx";
 import { Markdown } from "./Markdown.tsx";
+import { NoModelError } from "./NoModelError.tsx";
 import { Thinking } from "./Thinking.tsx";
 import { ToolCard } from "./ToolCard.tsx";
 import type { Item, Turn } from "./transcript.ts";
@@ -18,6 +19,8 @@ export interface TurnActions {
   onAnswer(answer: QuestionAnswer): void;
   /** Set when the last turn failed (only the last turn's error offers Retry). */
   onRetry: (() => void) | null;
+  /** Opens the Models view (an error with no model to chat with offers it). */
+  onOpenModels?: () => void;
 }
 
 export const TurnView = memo(function TurnView({
@@ -148,6 +151,8 @@ const ItemView = memo(function ItemView({ item, actions }: { item: Item; actions
         </div>
       );
     case "error":
+      if (item.remedy === "get_model")
+        return <NoModelError onRetry={actions.onRetry} onOpenModels={actions.onOpenModels} />;
       return (
         <div className="turn-error" role="alert">
           <p>

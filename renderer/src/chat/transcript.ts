@@ -5,6 +5,8 @@
  */
 import type { AgentEvent, ChatOutcome } from "../../../main/bridge/contract.ts";
 import type { HookTraceEntry } from "../../../main/core/events.ts";
+import type { Denial } from "../../../main/core/denial.ts";
+import type { Remedy } from "../../../main/core/remedy.ts";
 
 /** The engine's events (a turn starts with `user_message`, the prompt's echo). */
 export type ChatEvent = AgentEvent;
@@ -25,7 +27,9 @@ export type Item =
       callId: string;
       name: string;
       arguments: Record<string, unknown>;
-      state: "running" | "done" | "error" | "stopped";
+      /** "denied": not run for want of approval (who said no: `denied`); not a failure. */
+      state: "running" | "done" | "error" | "stopped" | "denied";
+      denied?: Denial;
       output: string | null;
       durationMs: number | null;
       /** Output so far while it runs (`tool_output`; its newest LIVE_KEEP characters). */
@@ -42,7 +46,7 @@ export type Item =
   | { kind: "agent_switch"; id: number; from: string; to: string; reason: string }
   | { kind: "compaction"; id: number; success: boolean; preMessages: number; postMessages: number }
   | { kind: "command"; id: number; name: string; output: string }
-  | { kind: "error"; id: number; message: string; errorType: string };
+  | { kind: "error"; id: number; message: string; errorType: string; remedy?: Remedy };
 
 /** One tool call of a sub-agent, shown under the Task card that runs it. */
 export interface SubStep {
@@ -79,7 +83,7 @@ export type TranscriptAction =
   /** The person sent `text` (shown at once, before the engine echoes it). */
   | { type: "prompt"; text: string }
   /** The `chat/send` call ended (its outcome), or failed before it produced one (`error`). */
-  | { type: "ended"; outcome: ChatOutcome | null; error?: string }
+  | { type: "ended"; outcome: ChatOutcome | null; error?: string; remedy?: Remedy }
   /**
    * A saved session's whole history (`chat/history`) replaces what is shown; `running`: its
    * last turn is still going (another window's), so it stays open for the events to come.
@@ -107,7 +111,7 @@ export function reduceTranscript(state: Transcript, action: TranscriptAction): T
   if (action.type === "prompt") {
     d.turns.push(newTurn(d, action.text, true));
   } else if (action.type === "ended") {
-    end(d, action.outcome, action.error);
+    end(d, action.outcome, action.error, action.remedy);
   } else {
     for (const event of action.events) apply(d, event);
   }
@@ -256,7 +260,8 @@ function apply(d: Draft, e: ChatEvent): void {
       if (prev?.kind === "tool") {
         turn.items[i] = {
           ...prev,
-          state: e.error ? "error" : "done",
+          state: e.denied ? "denied" : e.error ? "error" : "done",
+          ...(e.denied ? { denied: e.denied } : {}),
           output: e.output,
           durationMs: e.durationMs,
           // The result holds the whole output: the live copy is no longer needed.
@@ -298,7 +303,13 @@ function apply(d: Draft, e: ChatEvent): void {
       });
       return;
     case "error":
-      push({ kind: "error", id: d.nextId++, message: e.message, errorType: e.errorType });
+      push({
+        kind: "error",
+        id: d.nextId++,
+        message: e.message,
+        errorType: e.errorType,
+        ...(e.remedy ? { remedy: e.remedy } : {}),
+      });
       turn.status = "error";
       return;
     case "hook_trace":
@@ -310,7 +321,12 @@ function apply(d: Draft, e: ChatEvent): void {
   }
 }
 
-function end(d: Draft, outcome: ChatOutcome | null, error: string | undefined): void {
+function end(
+  d: Draft,
+  outcome: ChatOutcome | null,
+  error: string | undefined,
+  remedy?: Remedy,
+): void {
   if (d.turns.length === 0) return;
   const turn = current(d);
   // The engine sends a command's output as an event too (`command_output`): shown once.
@@ -326,8 +342,15 @@ function end(d: Draft, outcome: ChatOutcome | null, error: string | undefined): 
       output: outcome.command.output,
     });
   const failed = error ?? (outcome?.status === "error" ? outcome.error?.title : undefined);
+  const fix = remedy ?? (outcome?.status === "error" ? outcome.error?.remedy : undefined);
   if (failed !== undefined && !turn.items.some((it) => it.kind === "error"))
-    turn.items.push({ kind: "error", id: d.nextId++, message: failed, errorType: "" });
+    turn.items.push({
+      kind: "error",
+      id: d.nextId++,
+      message: failed,
+      errorType: "",
+      ...(fix ? { remedy: fix } : {}),
+    });
   const status: Turn["status"] =
     failed !== undefined
       ? "error"

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { BridgeError, type ChatOutcome, type EventPayload } from "../../../main/bridge/contract.ts";
+import type { Remedy } from "../../../main/core/remedy.ts";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
 import {
@@ -136,11 +137,11 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
       const current = () => generation.current === mine;
       dispatch({ type: "prompt", text });
       const batch = frameBatcher((events) => current() && dispatch({ type: "events", events }));
-      const end = (outcome: ChatOutcome | null, error?: string) => {
+      const end = (outcome: ChatOutcome | null, error?: string, remedy?: Remedy) => {
         batch.flush();
         if (stopTimer.current) clearTimeout(stopTimer.current);
         if (!current()) return;
-        dispatch({ type: "ended", outcome, error });
+        dispatch({ type: "ended", outcome, error, ...(remedy ? { remedy } : {}) });
         turn.current = null;
         setStopping(false);
       };
@@ -164,7 +165,9 @@ export function useChat(sessionId: string | null, onSessionOpened: (id: string) 
         (err: unknown) =>
           err instanceof Error && err.name === "AbortError"
             ? end({ status: "stopped", text: "", command: null, error: null })
-            : end(null, err instanceof BridgeError ? err.problem.title : errorMessage(err)),
+            : err instanceof BridgeError
+              ? end(null, err.problem.title, err.problem.remedy)
+              : end(null, errorMessage(err)),
       );
     },
     [bridge],

@@ -60,12 +60,14 @@ const local = (models: LocalModels["models"], qwenDownloaded = false): LocalMode
 const progress = (over: Partial<ModelDownload>): ModelDownload => ({
   name: "qwen3-1.7b",
   title: "Qwen3 1.7B",
+  source: "qwen3-1.7b",
   state: "running",
   received: 0,
   total: 1.2e9,
   bytesPerSecond: 0,
   secondsLeft: null,
   error: null,
+  partial: 0,
   ...over,
 });
 
@@ -127,7 +129,7 @@ describe("ModelsView", () => {
     assert.equal(bridge.requests("models/local").length, 2);
   });
 
-  it("says why a download failed", async () => {
+  it("says why a download failed; with nothing kept its button is Retry, which starts it again", async () => {
     const { bridge } = engine();
     renderWith(bridge, <ModelsView />);
     await screen.findByText("Qwen3 1.7B");
@@ -139,7 +141,40 @@ describe("ModelsView", () => {
     );
     const alert = await section("Catalog").findByRole("alert");
     assert.equal(alert.textContent, "the disk is full: free 1.2 GB and try again");
-    section("Catalog").getByRole("button", { name: "Download" });
+    assert.equal(section("Catalog").queryByRole("button", { name: "Download" }), null);
+    fireEvent.click(section("Catalog").getByRole("button", { name: "Retry" }));
+    await waitFor(() =>
+      assert.deepEqual(bridge.requests("models/download"), [{ name: "qwen3-1.7b" }]),
+    );
+  });
+
+  it("a failed or cancelled download that kept part of the file offers Resume and says how much is kept", async () => {
+    const { bridge } = engine();
+    renderWith(bridge, <ModelsView />);
+    await screen.findByText("Qwen3 1.7B");
+    act(() =>
+      bridge.emit(
+        "models/download",
+        progress({
+          state: "failed",
+          received: 300e6,
+          partial: 300e6,
+          error:
+            "qwen3-1.7b: the connection closed early — choose Resume to continue where it stopped",
+        }),
+      ),
+    );
+    const resume = await section("Catalog").findByRole("button", { name: "Resume" });
+    assert.equal(section("Catalog").queryByRole("button", { name: "Download" }), null);
+    section("Catalog").getByText("Stopped · 300 MB of 1.2 GB kept");
+    assert.doesNotMatch(section("Catalog").getByRole("alert").textContent ?? "", /command/);
+    fireEvent.click(resume);
+    await waitFor(() =>
+      assert.deepEqual(bridge.requests("models/download"), [{ name: "qwen3-1.7b" }]),
+    );
+    act(() => bridge.emit("models/download", progress({ state: "cancelled", partial: 500e6 })));
+    await section("Catalog").findByText("Cancelled · 500 MB of 1.2 GB kept");
+    section("Catalog").getByRole("button", { name: "Resume" });
   });
 
   it("deletes a downloaded model once confirmed, and relists on settings/changed", async () => {

@@ -1,13 +1,16 @@
 /**
  * The Models screen: the embedded runtime's downloaded models (size, architecture, quantization,
  * context, whether it fits this machine's memory, which one new chats use, Delete) and the
- * catalog of recommended models with Download, progress, Cancel.
+ * catalog of recommended models with Download, progress, Cancel, Resume; adding a model file
+ * from disk or a download from a URL.
  */
 import { useState } from "react";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
 import { Callout } from "../ui/Callout.tsx";
-import { DownloadIcon, TrashIcon } from "../ui/more-icons.tsx";
+import { TrashIcon } from "../ui/more-icons.tsx";
+import { AddModel, UrlDownloads } from "./AddModel.tsx";
+import { DownloadButton } from "./DownloadButton.tsx";
 import { DownloadProgress } from "./DownloadProgress.tsx";
 import { FIT_DETAIL, FIT_LABEL, formatBytes, formatParameters } from "./format.ts";
 import { useLocalModels, type LocalModels } from "./useLocalModels.ts";
@@ -128,13 +131,14 @@ function CatalogCard({
           {model.downloaded ? (
             <span className="model-done">Downloaded</span>
           ) : (
-            <button
-              type="button"
-              className="button button-small button-primary"
-              onClick={() => void start()}
-            >
-              <DownloadIcon /> {download?.state === "cancelled" ? "Resume" : "Download"}
-            </button>
+            <span className="model-actions">
+              <DownloadButton
+                download={download}
+                label="Download"
+                onStart={() => void start()}
+                small
+              />
+            </span>
           )}
         </div>
       )}
@@ -163,6 +167,7 @@ export function ModelsView() {
         </div>
       </header>
       <div className="view-body models-view">
+        <AddModel />
         {local.error && !data ? (
           <Callout tone="bad" title="The models could not be listed" role="alert">
             <p>{local.error}</p>
@@ -192,6 +197,11 @@ export function ModelsView() {
                 </ul>
               )}
             </section>
+            <UrlDownloads
+              downloads={Object.values(local.downloads).filter(
+                (d) => d.state !== "done" && !data.catalog.some((c) => c.name === d.name),
+              )}
+            />
             <section aria-labelledby="models-catalog">
               <h2 id="models-catalog" className="models-heading">
                 Catalog

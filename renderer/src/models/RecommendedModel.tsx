@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { useBridge } from "../bridge/context.tsx";
 import { errorMessage } from "../bridge/hooks.ts";
-import { DownloadIcon } from "../ui/more-icons.tsx";
+import { DownloadButton } from "./DownloadButton.tsx";
 import { DownloadProgress } from "./DownloadProgress.tsx";
 import { formatBytes } from "./format.ts";
 import { useLocalModels } from "./useLocalModels.ts";
@@ -42,13 +42,14 @@ export function RecommendedModel({ compact = false }: { compact?: boolean }) {
       {running ? (
         <DownloadProgress download={download} label={model.title} />
       ) : (
-        <button type="button" className="button button-primary" onClick={start}>
-          <DownloadIcon /> Download {model.title} ({formatBytes(model.size)})
-        </button>
+        <div className="offer-actions">
+          <DownloadButton
+            download={download}
+            label={`Download ${model.title} (${formatBytes(model.size)})`}
+            onStart={start}
+          />
+        </div>
       )}
-      {download?.state === "cancelled" ? (
-        <p className="offer-note">Cancelled. Download again to continue where it stopped.</p>
-      ) : null}
       {error ? (
         <p className="offer-error" role="alert">
           {error}
