@@ -107,7 +107,7 @@ describe("no model: the chat's error offers the Download", { skip, timeout: 180_
   });
 
   it("sending says there is no model in the app's words, with Download, progress, Send again, Models", async () => {
-    await page.getByRole("combobox", { name: "Message" }).fill("hello");
+    await page.getByRole("textbox", { name: "Message" }).fill("hello");
     await page.keyboard.press("Enter");
     const conversation = page.getByRole("region", { name: "Conversation" });
     const error = conversation.getByRole("alert").filter({ hasText: "no model to chat with" });

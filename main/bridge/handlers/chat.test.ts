@@ -88,6 +88,8 @@ describe("bridge: chat on a real engine", () => {
       tool: "Write",
       arguments: { path: "allowed.txt", content: "written by the model\n" },
       workdir: dirs.path("work"),
+      // A new file: nothing before, its content after (the app shows it, or a diff).
+      change: { path: "allowed.txt", before: null, after: "written by the model\n" },
     });
     await owner.call("question/answer", { id: asked.id, kind: "approval", answer: "allow" });
     const outcome = await turn.result;

@@ -92,7 +92,7 @@ async function sendHello(bridge: FakeBridge, onOpenModels?: () => void) {
     bridge,
     <ChatView sessionId="c1" onSessionOpened={() => undefined} onOpenModels={onOpenModels} />,
   );
-  const box = await screen.findByRole("combobox", { name: "Message" });
+  const box = await screen.findByRole("textbox", { name: "Message" });
   fireEvent.change(box, { target: { value: "hello" } });
   fireEvent.click(screen.getByRole("button", { name: "Send" }));
   const conversation = screen.getByRole("region", { name: "Conversation" });
