@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { loadHomeAgents, parseAgentFile } from "./load.ts";
+import { loadHomeAgents, parseAgentFile, readAgentFile } from "./load.ts";
 import { formatProblem } from "../host/problem.ts";
 
 test("an agent file: frontmatter fields, body as system prompt, name from the file", () => {
@@ -52,4 +52,17 @@ test("project agents override global ones; broken files are reported and skipped
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+});
+
+test("Claude's tool names in tools and disallowedTools become Islet's; a missing one warns once", () => {
+  const { agent, warnings } = readAgentFile(
+    "/p/agents/code-reviewer.md",
+    "---\nname: code-reviewer\ntools: Read, Edit, MultiEdit, LS, Agent, Bash(git:*), WebFetch\n" +
+      "disallowedTools: [Edit]\n---\nReview.\n",
+  );
+  assert.deepEqual(agent.tools, ["Read", "Patch", "Ls", "Task", "Bash", "WebFetch"]);
+  assert.deepEqual(agent.disallowedTools, ["Patch"]);
+  assert.deepEqual(warnings.map(formatProblem), [
+    "/p/agents/code-reviewer.md: tools: Islet has no WebFetch tool; the agent loads without it",
+  ]);
 });

@@ -58,7 +58,11 @@ const hooks = {
   description: "A rule engine for file writes, a Read redirect and a log of edits",
   hooks: {
     PreToolUse: [
-      { hooks: [{ type: "command", command: `${node} \${CLAUDE_PLUGIN_ROOT}/hooks/pretooluse.mjs` }] },
+      {
+        hooks: [
+          { type: "command", command: `${node} \${CLAUDE_PLUGIN_ROOT}/hooks/pretooluse.mjs` },
+        ],
+      },
       {
         matcher: "Read",
         hooks: [

@@ -61,9 +61,7 @@ export function eventHere(
   event: ShellHookEvent,
   ctx: HookContexts[HookTiming],
   memory: SessionMemory,
-):
-  | { here: false; why: string }
-  | { here: true; subject: string; names?: readonly string[] } {
+): { here: false; why: string } | { here: true; subject: string; names?: readonly string[] } {
   if (MAIN_ONLY.includes(event) && inSubAgent(ctx))
     return { here: false, why: "a sub-agent's turn (SubagentStop runs when it answers)" };
   switch (event) {
