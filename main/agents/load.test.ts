@@ -54,15 +54,24 @@ test("project agents override global ones; broken files are reported and skipped
   }
 });
 
-test("Claude's tool names in tools and disallowedTools become Islet's; a missing one warns once", () => {
+test("Claude's tool names in tools and disallowedTools become Islet's; the missing ones are one warning", () => {
   const { agent, warnings } = readAgentFile(
     "/p/agents/code-reviewer.md",
-    "---\nname: code-reviewer\ntools: Read, Edit, MultiEdit, LS, Agent, Bash(git:*), WebFetch\n" +
+    "---\nname: code-reviewer\n" +
+      "tools: Read, Edit, MultiEdit, LS, Agent, Bash(git:*), WebFetch, NotebookRead\n" +
       "disallowedTools: [Edit]\n---\nReview.\n",
   );
-  assert.deepEqual(agent.tools, ["Read", "Patch", "Ls", "Task", "Bash", "WebFetch"]);
+  assert.deepEqual(agent.tools, [
+    "Read",
+    "Patch",
+    "Ls",
+    "Task",
+    "Bash",
+    "WebFetch",
+    "NotebookRead",
+  ]);
   assert.deepEqual(agent.disallowedTools, ["Patch"]);
   assert.deepEqual(warnings.map(formatProblem), [
-    "/p/agents/code-reviewer.md: tools: Islet has no WebFetch tool; the agent loads without it",
+    "/p/agents/code-reviewer.md: tools: Islet has no WebFetch, NotebookRead; the agent loads without them",
   ]);
 });

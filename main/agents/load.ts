@@ -76,7 +76,7 @@ export function readAgentFile(
 
 /**
  * A tool list in Islet's names: Claude's (`Edit`, `MultiEdit`, `LS`, `Agent`) mapped, specifiers
- * (`Bash(git:*)`) cut. A Claude built-in Islet lacks is one warning naming it; the rest load.
+ * (`Bash(git:*)`) cut. The Claude built-ins Islet lacks are one warning naming them; the rest load.
  */
 function agentTools(
   file: string,
@@ -85,11 +85,11 @@ function agentTools(
   warnings?: Problem[],
 ): string[] {
   const { tools, missing } = isletToolList(toolPatterns(listed));
-  for (const name of missing)
+  if (missing.length > 0)
     warnings?.push({
       source: "agents",
       file,
-      title: `${field}: Islet has no ${name} tool; the agent loads without it`,
+      title: `${field}: Islet has no ${missing.join(", ")}; the agent loads without ${missing.length === 1 ? "it" : "them"}`,
     });
   return tools;
 }

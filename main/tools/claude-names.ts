@@ -52,6 +52,15 @@ const CLAUDE_ONLY: ReadonlySet<string> = new Set([
   "ListMcpResourcesTool",
   "ReadMcpResourceTool",
   "SendMessage",
+  "TaskCreate",
+  "TaskGet",
+  "TaskList",
+  "TaskUpdate",
+  "TaskStop",
+  "TaskOutput",
+  "TeamCreate",
+  "TeamDelete",
+  "Workflow",
 ]);
 
 const BY_ISLET = new Map(TABLE.map((t) => [t.islet, t]));
