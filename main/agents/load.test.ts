@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { loadHomeAgents, parseAgentFile } from "./load.ts";
+import { loadHomeAgents, parseAgentFile, readAgentFile } from "./load.ts";
 import { formatProblem } from "../host/problem.ts";
 
 test("an agent file: frontmatter fields, body as system prompt, name from the file", () => {
@@ -52,4 +52,26 @@ test("project agents override global ones; broken files are reported and skipped
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+});
+
+test("Claude's tool names in tools and disallowedTools become Islet's; the missing ones are one warning", () => {
+  const { agent, warnings } = readAgentFile(
+    "/p/agents/code-reviewer.md",
+    "---\nname: code-reviewer\n" +
+      "tools: Read, Edit, MultiEdit, LS, Agent, Bash(git:*), WebFetch, NotebookRead\n" +
+      "disallowedTools: [Edit]\n---\nReview.\n",
+  );
+  assert.deepEqual(agent.tools, [
+    "Read",
+    "Patch",
+    "Ls",
+    "Task",
+    "Bash",
+    "WebFetch",
+    "NotebookRead",
+  ]);
+  assert.deepEqual(agent.disallowedTools, ["Patch"]);
+  assert.deepEqual(warnings.map(formatProblem), [
+    "/p/agents/code-reviewer.md: tools: Islet has no WebFetch, NotebookRead; the agent loads without them",
+  ]);
 });

@@ -19,6 +19,7 @@ import {
 import type { Problem } from "../host/problem.ts";
 import { markdownFiles } from "../config/markdown-walk.ts";
 import { DEFAULT_AGENT, DEFAULT_MAX_STEPS, type AgentConfig } from "./definition.ts";
+import { isletToolList } from "../tools/claude-names.ts";
 
 const AGENT_FIELDS = {
   name: z.string().min(1).optional(),
@@ -52,6 +53,8 @@ export function readAgentFile(
 ): { agent: AgentConfig; warnings: Problem[] } {
   const { data: d, body, warnings } = readMarkdownFile(file, text, AGENT_FIELDS);
   const bare = d.name ?? path.basename(file).replace(/\.md$/i, "");
+  const tools = d.tools && agentTools(file, "tools", d.tools, warnings);
+  const disallowed = d.disallowedTools && agentTools(file, "disallowedTools", d.disallowedTools);
   return {
     agent: {
       name: opts.namespace ? `${opts.namespace}:${bare}` : bare,
@@ -60,8 +63,8 @@ export function readAgentFile(
       provider: d.provider,
       // Claude's "inherit" (the default) is the session's model, as an unset one is.
       model: d.model === "inherit" ? undefined : d.model,
-      tools: d.tools && toolPatterns(d.tools),
-      disallowedTools: d.disallowedTools && toolPatterns(d.disallowedTools),
+      tools,
+      disallowedTools: disallowed,
       maxSteps: d.max_steps ?? d.maxTurns ?? DEFAULT_MAX_STEPS,
       failover: d.failover ?? [],
       thinking: d.thinking,
@@ -69,6 +72,26 @@ export function readAgentFile(
     },
     warnings,
   };
+}
+
+/**
+ * A tool list in Islet's names: Claude's (`Edit`, `MultiEdit`, `LS`, `Agent`) mapped, specifiers
+ * (`Bash(git:*)`) cut. The Claude built-ins Islet lacks are one warning naming them; the rest load.
+ */
+function agentTools(
+  file: string,
+  field: string,
+  listed: readonly string[],
+  warnings?: Problem[],
+): string[] {
+  const { tools, missing } = isletToolList(toolPatterns(listed));
+  if (missing.length > 0)
+    warnings?.push({
+      source: "agents",
+      file,
+      title: `${field}: Islet has no ${missing.join(", ")}; the agent loads without ${missing.length === 1 ? "it" : "them"}`,
+    });
+  return tools;
 }
 
 /** One agent file; throws one line naming the file and the field. */

@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import picomatch from "picomatch";
 import { parse as parseShell } from "shell-quote";
+import { isletToolName } from "./claude-names.ts";
 
 export interface ClaudeRule {
   /** As written. */
@@ -18,19 +19,15 @@ export interface ClaudeRule {
   specifier?: string;
 }
 
-/** Claude's file tools → the Islet tools each rule covers, and the argument with the path. */
+/**
+ * Claude's file rules → the Islet tools each covers: wider than the tool's own name, as Claude's
+ * Read rules cover every tool that reads and its Edit rules every tool that edits.
+ */
 const FILE_TOOLS: Record<string, { islet: readonly string[] }> = {
   Read: { islet: ["Read", "Grep", "Glob", "Ls"] },
   Edit: { islet: ["Patch", "Write"] },
   MultiEdit: { islet: ["Patch"] },
   Write: { islet: ["Write"] },
-};
-
-/** Claude's other tool names → Islet's (same name where not listed). */
-const OTHER_TOOLS: Record<string, readonly string[]> = {
-  LS: ["Ls"],
-  Task: ["Task"],
-  Agent: ["Task"],
 };
 
 /** One rule, or why it cannot be read. */
@@ -48,7 +45,7 @@ export function parseClaudeRule(text: string): ClaudeRule | { error: string } {
 
 /** The Islet tool names a rule's tool stands for. */
 export function isletToolsOf(rule: ClaudeRule): readonly string[] {
-  return FILE_TOOLS[rule.tool]?.islet ?? OTHER_TOOLS[rule.tool] ?? [rule.tool];
+  return FILE_TOOLS[rule.tool]?.islet ?? [isletToolName(rule.tool)];
 }
 
 function toolMatches(rule: ClaudeRule, toolName: string): boolean {

@@ -94,6 +94,7 @@ async function prepare(
     ...buildContext(state, deps),
     toolName: call.name,
     arguments: modelArguments(tool, call.arguments),
+    toolCallId: call.id,
   });
   reportOutcome(deps, before, { state, call });
   state.turnDisabledTools.push(...before.disableTools);
@@ -236,6 +237,7 @@ export async function runToolPhase(
         error: result.error ? result.output : "",
         duration: result.durationMs,
       },
+      toolCallId: p.call.id,
     });
     reportOutcome(deps, after, { state, call: p.call });
     state.turnDisabledTools.push(...after.disableTools);

@@ -6,6 +6,12 @@ import path from "node:path";
 import type { HookContexts, HookTiming } from "../../turn/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
 import type { ShellHookEvent } from "./config.ts";
+import {
+  claudeToolName,
+  claudeToolResponse,
+  toClaudeInput,
+  toolNamesFor,
+} from "../../tools/claude-names.ts";
 
 /** The engine hook point each event runs at. */
 export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
@@ -47,14 +53,15 @@ export interface SessionMemory {
 }
 
 /**
- * Whether `event` happens at this call, and the name its matcher is tested against (tool name,
- * SessionStart source, PreCompact trigger; "" where Claude ignores the matcher).
+ * Whether `event` happens at this call, and the names its matcher is tested against (the tool's
+ * Claude and Islet names, SessionStart source, PreCompact trigger; "" where Claude ignores the
+ * matcher): `subject` is the one shown, `names` every one that matches.
  */
 export function eventHere(
   event: ShellHookEvent,
   ctx: HookContexts[HookTiming],
   memory: SessionMemory,
-): { here: false; why: string } | { here: true; subject: string } {
+): { here: false; why: string } | { here: true; subject: string; names?: readonly string[] } {
   if (MAIN_ONLY.includes(event) && inSubAgent(ctx))
     return { here: false, why: "a sub-agent's turn (SubagentStop runs when it answers)" };
   switch (event) {
@@ -67,9 +74,9 @@ export function eventHere(
         ? { here: true, subject: "" }
         : { here: false, why: "not the turn's first model call" };
     case "PreToolUse":
-      return { here: true, subject: (ctx as HookContexts["beforeToolExecution"]).toolName };
+      return toolSubject((ctx as HookContexts["beforeToolExecution"]).toolName);
     case "PostToolUse":
-      return { here: true, subject: (ctx as HookContexts["afterToolExecution"]).tool.name };
+      return toolSubject((ctx as HookContexts["afterToolExecution"]).tool.name);
     case "Stop":
       return (ctx as HookContexts["afterResponse"]).calls.length === 0
         ? { here: true, subject: "" }
@@ -79,6 +86,10 @@ export function eventHere(
     default:
       return { here: false, why: `${event} is not fired by Islet yet` };
   }
+}
+
+function toolSubject(islet: string): { here: true; subject: string; names: readonly string[] } {
+  return { here: true, subject: claudeToolName(islet), names: toolNamesFor(islet) };
 }
 
 function startSource(ctx: Context): string {
@@ -111,19 +122,23 @@ export function eventInput(
       return { ...common, prompt: lastUserText(ctx) };
     case "PreToolUse": {
       const c = ctx as HookContexts["beforeToolExecution"];
-      return { ...common, tool_name: c.toolName, tool_input: c.arguments, tool_use_id: "" };
+      return {
+        ...common,
+        tool_name: claudeToolName(c.toolName),
+        tool_input: toClaudeInput(c.toolName, c.arguments),
+        tool_use_id: c.toolCallId ?? "",
+      };
     }
     case "PostToolUse": {
       const c = ctx as HookContexts["afterToolExecution"];
       const last = c.toolHistory[c.toolHistory.length - 1];
+      const args = last && last.name === c.tool.name ? last.args : {};
       return {
         ...common,
-        tool_name: c.tool.name,
-        tool_input: last && last.name === c.tool.name ? last.args : {},
-        tool_response: c.tool.error
-          ? { error: c.tool.error, success: false }
-          : { output: c.tool.result, success: true },
-        tool_use_id: "",
+        tool_name: claudeToolName(c.tool.name),
+        tool_input: toClaudeInput(c.tool.name, args),
+        tool_response: claudeToolResponse(c.tool.name, args, c.tool, ctx.workdir),
+        tool_use_id: c.toolCallId ?? "",
       };
     }
     case "Stop":

@@ -188,7 +188,7 @@ export class ShellHookRegistry implements HookRegistry {
         if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
         const at = eventHere(spec.event, ctx, memory);
         if (!at.here) return { status: "skipped", reason: at.why };
-        if (at.subject !== "" && !matcher.match(at.subject))
+        if (at.subject !== "" && !(at.names ?? [at.subject]).some(matcher.match))
           return {
             status: "skipped",
             reason: `matcher "${spec.matcher}" does not match ${at.subject}`,

@@ -14,6 +14,7 @@ import type { BeforeToolResult, Result } from "../../../plugins/sdk/index.ts";
 import type { HookContexts, HookTiming } from "../../turn/hooks/types.ts";
 import type { ShellHookEvent } from "./config.ts";
 import type { HookVerdict } from "./output.ts";
+import { toIsletInput } from "../../tools/claude-names.ts";
 
 export function verdictResult(
   event: ShellHookEvent,
@@ -34,8 +35,8 @@ export function verdictResult(
       const r: BeforeToolResult = context(v.context);
       if (v.updatedInput) {
         const c = ctx as HookContexts["beforeToolExecution"];
-        // Claude merges: fields not named keep their values.
-        r.arguments = { ...c.arguments, ...v.updatedInput };
+        // Claude merges: fields not named keep their values. The hook wrote Claude's fields.
+        r.arguments = { ...c.arguments, ...toIsletInput(c.toolName, v.updatedInput) };
       }
       return notice(r, v.systemMessage);
     }

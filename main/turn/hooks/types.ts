@@ -19,11 +19,19 @@ import type {
 } from "../../../plugins/sdk/index.ts";
 import { HookTimingSchema, type HookTimingName } from "../../core/hook-timings.ts";
 
+/**
+ * The model's id for the call a tool hook is about (Claude's `tool_use_id`). The engine's own
+ * field, beside the SDK's context: code plugins are not promised it.
+ */
+export interface ToolCallIdentity {
+  toolCallId?: string;
+}
+
 export interface HookContexts {
   beforeChat: BeforeChatContext;
   afterResponse: AfterResponseContext;
-  beforeToolExecution: BeforeToolContext;
-  afterToolExecution: AfterToolContext;
+  beforeToolExecution: BeforeToolContext & ToolCallIdentity;
+  afterToolExecution: AfterToolContext & ToolCallIdentity;
   onError: OnErrorContext;
   beforeCompaction: BeforeCompactionContext;
   afterCompaction: AfterCompactionContext;
