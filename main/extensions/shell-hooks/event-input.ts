@@ -2,7 +2,7 @@
  * Where each Claude Code event happens in Islet's turn, and the JSON its command gets on stdin
  * (Claude's field names). Events with no point in the engine yet are listed in UNWIRED_EVENTS.
  */
-import path from "node:path";
+import { claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
 import type { HookContexts, HookTiming } from "../../turn/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
 import type { ShellHookEvent } from "./config.ts";
@@ -15,6 +15,8 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
   UserPromptSubmit: "beforeChat",
   PreToolUse: "beforeToolExecution",
   PostToolUse: "afterToolExecution",
+  // The same point, for a call that ran and failed (PostToolUse is for the ones that succeeded).
+  PostToolUseFailure: "afterToolExecution",
   // A response without tool calls: the model is about to stop.
   Stop: "afterResponse",
   PreCompact: "beforeCompaction",
@@ -69,7 +71,13 @@ export function eventHere(
     case "PreToolUse":
       return { here: true, subject: (ctx as HookContexts["beforeToolExecution"]).toolName };
     case "PostToolUse":
-      return { here: true, subject: (ctx as HookContexts["afterToolExecution"]).tool.name };
+    case "PostToolUseFailure": {
+      const tool = (ctx as HookContexts["afterToolExecution"]).tool;
+      const failed = tool.error !== "";
+      if (failed !== (event === "PostToolUseFailure"))
+        return { here: false, why: failed ? "the tool failed" : "the tool succeeded" };
+      return { here: true, subject: tool.name };
+    }
     case "Stop":
       return (ctx as HookContexts["afterResponse"]).calls.length === 0
         ? { here: true, subject: "" }
@@ -99,7 +107,7 @@ export function eventInput(
   const id = ctx.session.id;
   const common = {
     session_id: id,
-    transcript_path: id ? path.join(globalHome, "sessions", `${id}.jsonl`) : "",
+    transcript_path: id ? claudeTranscriptPath(globalHome, id) : "",
     cwd: ctx.workdir,
     permission_mode: "default",
     hook_event_name: event,
@@ -124,6 +132,18 @@ export function eventInput(
           ? { error: c.tool.error, success: false }
           : { output: c.tool.result, success: true },
         tool_use_id: "",
+      };
+    }
+    case "PostToolUseFailure": {
+      const post = eventInput("PostToolUse", ctx, globalHome, memory);
+      const c = ctx as HookContexts["afterToolExecution"];
+      return {
+        ...common,
+        tool_name: post.tool_name,
+        tool_input: post.tool_input,
+        tool_use_id: post.tool_use_id,
+        error: c.tool.error,
+        is_interrupt: false,
       };
     }
     case "Stop":

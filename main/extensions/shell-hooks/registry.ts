@@ -21,6 +21,7 @@ import { readVerdict } from "./output.ts";
 import { runHookCommand, type HookRun } from "./run-command.ts";
 import { verdictResult } from "./verdict-result.ts";
 import { ruleMatches } from "../../tools/claude-rule.ts";
+import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
 
 /** Events that happen outside the turn's hook points (each has a method here). */
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
@@ -57,9 +58,11 @@ export class ShellHookRegistry implements HookRegistry {
   readonly problems: Problem[] = [];
   /** What background (`asyncRewake`) hooks said when they ended, per session, for its next step. */
   private readonly rewakes = new Map<string, { source: string; text: string }[]>();
+  private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
     this.opts = opts;
+    this.transcripts = new ClaudeTranscripts(opts.globalHome);
     // SessionStart before UserPromptSubmit at the same point, then file order.
     const ordered = [...opts.hooks].sort(
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
@@ -89,6 +92,7 @@ export class ShellHookRegistry implements HookRegistry {
    * other): runs each matching command; it cannot block. Failures come back one line each.
    */
   async sessionEnd(ctx: Context, reason: string): Promise<Problem[]> {
+    if (ctx.session.id) this.syncTranscript(ctx.session.id, ctx.workdir);
     const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
     const { failures } = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
@@ -107,7 +111,7 @@ export class ShellHookRegistry implements HookRegistry {
   ): Promise<Problem[]> {
     const input = {
       session_id: session.id,
-      transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
       cwd: session.workdir,
       permission_mode: "default",
       hook_event_name: "Notification",
@@ -129,7 +133,7 @@ export class ShellHookRegistry implements HookRegistry {
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const input = {
       session_id: session.id,
-      transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
       cwd: session.workdir,
       permission_mode: "default",
       hook_event_name: "SubagentStop",
@@ -166,6 +170,20 @@ export class ShellHookRegistry implements HookRegistry {
     return { failures, reasons };
   }
 
+  /**
+   * Brings the session's Claude-shaped transcript (transcript_path) up to date before a command
+   * reads it; at Stop the answer being judged is its last line, as in Claude Code.
+   */
+  private syncTranscript(id: string, workdir: string, ctx?: HookContexts[HookTiming]): string {
+    const answer = ctx && "calls" in ctx && "content" in ctx ? ctx : undefined;
+    try {
+      return this.transcripts.sync(id, workdir, answer);
+    } catch {
+      // A transcript that cannot be written must not take the hook down; it reads what is there.
+      return claudeTranscriptPath(this.opts.globalHome, id);
+    }
+  }
+
   /** Stops every running command's process tree; nothing runs afterwards. */
   dispose(): void {
     this.stopAll.abort();
@@ -195,6 +213,7 @@ export class ShellHookRegistry implements HookRegistry {
           };
         if (spec.if && !coversCall(spec, ctx))
           return { status: "skipped", reason: `if "${spec.if.text}" does not cover this call` };
+        if (ctx.session.id) this.syncTranscript(ctx.session.id, ctx.workdir, ctx);
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
         const running = this.run(spec, origin, ctx.workdir, input);

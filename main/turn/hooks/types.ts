@@ -31,13 +31,26 @@ export interface HookContexts {
   transformMessages: TransformContext;
 }
 
+/**
+ * What engine-side handlers (Claude Code's shell hooks) may add to a Result; not in the SDK, so
+ * code plugins do not see it.
+ */
+export interface EngineExtras {
+  /** beforeChat: the message goes before the turn's prompt (Claude's SessionStart context). */
+  beforePrompt?: boolean;
+  /** Tool points: the user turn ends once this step's calls are in, with this text shown. */
+  stopTurn?: string;
+  /** Shown to the user beside whatever else the result does (Claude's `systemMessage`). */
+  shown?: string;
+}
+
 export interface HookResults {
-  beforeChat: Result;
-  afterResponse: Result;
-  beforeToolExecution: BeforeToolResult;
-  afterToolExecution: Result;
+  beforeChat: Result & EngineExtras;
+  afterResponse: Result & EngineExtras;
+  beforeToolExecution: BeforeToolResult & EngineExtras;
+  afterToolExecution: Result & EngineExtras;
   onError: Result;
-  beforeCompaction: Result;
+  beforeCompaction: Result & EngineExtras;
   afterCompaction: Result;
   onAgentSwitch: Result;
   transformMessages: SdkMessage[];
@@ -98,6 +111,8 @@ export interface Injection {
   role: "user" | "assistant";
   content: string;
   eject: boolean;
+  /** Put before the turn's prompt rather than at the end of history. */
+  beforePrompt?: boolean;
 }
 
 export interface Notice {
