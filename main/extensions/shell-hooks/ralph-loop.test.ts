@@ -137,8 +137,14 @@ describe("a Ralph-like Stop hook reading transcript_path", () => {
     assert.equal(existsSync(dirs.path("work/.claude/ralph-loop.local.md")), false);
     // Its systemMessage was shown to the user on each blocked pass.
     const notices = events.filter((e) => e.type === "notice").map((e) => e.text);
-    assert.ok(notices.some((t) => t.startsWith("Ralph iteration 2 |")), notices.join("\n"));
-    assert.ok(notices.some((t) => t.startsWith("Ralph iteration 3 |")), notices.join("\n"));
+    assert.ok(
+      notices.some((t) => t.startsWith("Ralph iteration 2 |")),
+      notices.join("\n"),
+    );
+    assert.ok(
+      notices.some((t) => t.startsWith("Ralph iteration 3 |")),
+      notices.join("\n"),
+    );
 
     // The transcript is in Claude's shape: the prompt, the tool call and its result, each answer.
     const file = dirs.path(`home/sessions/claude/${conv.id}.jsonl`);
