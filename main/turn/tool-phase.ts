@@ -219,12 +219,9 @@ export async function runToolPhase(
     // compare the latest entries (the after-context carries no arguments of its own).
     remember(state, { call: p.call, tool: p.tool, args: p.args, result });
     countTool(state.stats, p.call.name, result.error);
-    // A call that never ran (blocked, refused, unknown, invalid) has nothing to come after it.
-    if (!p.ready) {
-      outcomes.push({ call: p.call, tool: p.tool, args: p.args, result });
-      continue;
-    }
-    const after = await runAfterTool(deps.hooks.handlers("afterToolExecution"), {
+    // Claude's PostToolUse does not run for a call that never ran (blocked, refused, unknown).
+    const handlers = deps.hooks.handlers("afterToolExecution");
+    const after = await runAfterTool(p.ready ? handlers : handlers.filter((h) => !h.ranCallsOnly), {
       ...buildContext(state, deps),
       tool: {
         name: p.call.name,

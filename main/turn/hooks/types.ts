@@ -93,6 +93,11 @@ export interface HookHandler<T extends HookTiming = HookTiming> {
    * handler runs alone and sees what the handlers before it rewrote.
    */
   readonly concurrent?: string;
+  /**
+   * afterToolExecution: only after calls that ran (Claude's PostToolUse); without it the handler
+   * also sees calls that were blocked, refused or never started, as the seed's hooks do.
+   */
+  readonly ranCallsOnly?: boolean;
 }
 
 /** Handlers for a timing, in execution order (main/contributions/hook-sources.ts says which). */
