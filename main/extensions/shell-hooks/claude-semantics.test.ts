@@ -31,6 +31,15 @@ const hooks = {
           },
         ],
       },
+      {
+        matcher: "Glob",
+        hooks: [
+          {
+            type: "command",
+            command: `echo '{"continue":false,"stopReason":"Globbing ends this turn."}'`,
+          },
+        ],
+      },
     ],
     PostToolUse: [
       { hooks: [{ type: "command", command: log("post") }] },
@@ -84,7 +93,8 @@ describe("Claude Code's hook semantics in real turns", () => {
       },
       { text: ["Read it."] },
       { toolCalls: [{ id: "call_ls", name: "Ls", arguments: {} }] },
-      { text: ["This answer must never be asked for."] },
+      { toolCalls: [{ id: "call_glob", name: "Glob", arguments: { pattern: "*.txt" } }] },
+      { text: ["Nor this one."] },
     ]);
     engine = await createEngine({
       home: dirs.path("home"),
@@ -156,6 +166,20 @@ describe("Claude Code's hook semantics in real turns", () => {
     // SessionStart ran once: its context is still the one message before the first prompt.
     const later = body(2).messages.filter((m) => text(m).includes("Project codeword: kestrel."));
     assert.equal(later.length, 1);
+  });
+
+  it("ends the turn on PreToolUse continue:false without running the call", async () => {
+    events.length = 0;
+    const third = await conv.submit("find the text files");
+    assert.ok(third.kind === "turn" && third.outcome.status === "done");
+    assert.equal(model.chatRequests.length, 4);
+    const glob = events.find((e) => e.type === "tool_result" && e.id === "call_glob");
+    assert.ok(glob?.type === "tool_result" && glob.error, JSON.stringify(glob));
+    const notices = events.filter((e) => e.type === "notice").map((e) => e.text);
+    assert.ok(notices.includes("Globbing ends this turn."), notices.join("\n"));
+    // The call never ran, so PostToolUse did not run for it either.
+    const post = inputs(dirs.path("work/post.log")).map((i) => i.tool_name);
+    assert.ok(!post.includes("Glob"), post.join(", "));
     await conv.close();
   });
 });
