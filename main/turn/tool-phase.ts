@@ -221,7 +221,7 @@ export async function runToolPhase(
     countTool(state.stats, p.call.name, result.error);
     // Claude's PostToolUse does not run for a call that never ran (blocked, refused, unknown).
     const handlers = deps.hooks.handlers("afterToolExecution");
-    const after = await runAfterTool(p.ready ? handlers : handlers.filter((h) => !h.ranCallsOnly), {
+    const after = await runAfterTool(p.ready ? handlers : handlers.filter((h) => !h.claudeHook), {
       ...buildContext(state, deps),
       tool: {
         name: p.call.name,

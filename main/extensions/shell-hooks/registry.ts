@@ -202,7 +202,7 @@ export class ShellHookRegistry implements HookRegistry {
       source: `${origin.label}:${spec.event}`,
       timing,
       concurrent: `shell:${spec.event}`,
-      ranCallsOnly: true,
+      claudeHook: true,
       invoke: async (ctx: HookContexts[HookTiming]): Promise<HookInvocation<HookTiming>> => {
         if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
         const at = eventHere(spec.event, ctx, memory);

@@ -110,9 +110,21 @@ function fold<T extends HookTiming>(
       text: `${handler.source}: ${handler.timing} failed: ${invocation.message}`,
     });
   } else if (invocation.result !== undefined && invocation.result !== null) {
-    apply(handler.source, invocation.result, new Changes(entry));
+    const result = handler.claudeHook ? invocation.result : withoutExtras(invocation.result);
+    apply(handler.source, result, new Changes(entry));
   }
   out.trace.push(entry);
+}
+
+const EXTRAS: readonly (keyof EngineExtras)[] = ["beforePrompt", "stopTurn", "shown"];
+
+/** A plugin's result without the fields only Claude Code's hooks may set. */
+function withoutExtras<R>(result: R): R {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
+  if (!EXTRAS.some((key) => key in result)) return result;
+  const copy = { ...result } as Record<string, unknown>;
+  for (const key of EXTRAS) delete copy[key];
+  return copy as R;
 }
 
 /**

@@ -32,8 +32,8 @@ export interface HookContexts {
 }
 
 /**
- * What engine-side handlers (Claude Code's shell hooks) may add to a Result; not in the SDK, so
- * code plugins do not see it.
+ * What Claude Code's shell hooks may add to a Result to act as Claude's do. Not in the SDK, and
+ * the pipeline drops these fields from any other handler's result (`claudeHook`).
  */
 export interface EngineExtras {
   /** beforeChat: the message goes before the turn's prompt (Claude's SessionStart context). */
@@ -94,10 +94,11 @@ export interface HookHandler<T extends HookTiming = HookTiming> {
    */
   readonly concurrent?: string;
   /**
-   * afterToolExecution: only after calls that ran (Claude's PostToolUse); without it the handler
-   * also sees calls that were blocked, refused or never started, as the seed's hooks do.
+   * A Claude Code shell hook: its results may carry EngineExtras, and at afterToolExecution it
+   * runs only after calls that ran (Claude's PostToolUse). Other handlers also see calls that
+   * were blocked, refused or never started, as the seed's hooks do.
    */
-  readonly ranCallsOnly?: boolean;
+  readonly claudeHook?: boolean;
 }
 
 /** Handlers for a timing, in execution order (main/contributions/hook-sources.ts says which). */
