@@ -148,6 +148,7 @@ export class Engine {
       shell: (command) => this.commandShell(undefined)(command),
       subAgentDeps: (emit) => this.deps(emit, "", undefined),
       subagentStop: (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
+      subagentStart: (parent, agent) => this.declarative.subagentStart(parent, agent),
     });
     this.activation = setupActivation(this.extensions, {
       homes: opts.homes,

@@ -27,9 +27,10 @@ import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-t
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
   "SessionEnd",
   "Notification",
+  "SubagentStart",
   "SubagentStop",
 ]);
-type OutsideEvent = "SessionEnd" | "Notification" | "SubagentStop";
+type OutsideEvent = "SessionEnd" | "Notification" | "SubagentStart" | "SubagentStop";
 
 export interface ShellHookOrigin {
   /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
@@ -143,15 +144,39 @@ export class ShellHookRegistry implements HookRegistry {
     return this.runOutside("SubagentStop", agent, input, session.workdir);
   }
 
+  /** SubagentStart (a Task's sub-agent starts; matcher on its agent): the context hooks add. */
+  async subagentStart(
+    session: { id: string; workdir: string },
+    agent: string,
+  ): Promise<{ failures: Problem[]; contexts: string[] }> {
+    const input = {
+      session_id: session.id,
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
+      cwd: session.workdir,
+      permission_mode: "default",
+      hook_event_name: "SubagentStart",
+      agent_id: "",
+      agent_type: agent,
+    };
+    const { failures, contexts } = await this.runOutside(
+      "SubagentStart",
+      agent,
+      input,
+      session.workdir,
+    );
+    return { failures, contexts };
+  }
+
   private async runOutside(
     event: OutsideEvent,
     subject: string,
     input: Record<string, unknown>,
     workdir: string,
-  ): Promise<{ failures: Problem[]; reasons: string[] }> {
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
     const failures: Problem[] = [];
     const reasons: string[] = [];
-    if (this.stopAll.signal.aborted) return { failures, reasons };
+    const contexts: string[] = [];
+    if (this.stopAll.signal.aborted) return { failures, reasons, contexts };
     const matching = this.outside.filter(
       ({ spec, match }) => spec.event === event && match(subject),
     );
@@ -166,8 +191,9 @@ export class ShellHookRegistry implements HookRegistry {
       if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
       if (verdict.block && !verdict.stop)
         reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
+      if (verdict.context) contexts.push(verdict.context);
     });
-    return { failures, reasons };
+    return { failures, reasons, contexts };
   }
 
   /**
