@@ -147,7 +147,11 @@ export function eventInput(
       };
     }
     case "Stop":
-      return { ...common, stop_hook_active: memory.stopActive.has(id) };
+      return {
+        ...common,
+        stop_hook_active: memory.stopActive.has(id),
+        last_assistant_message: (ctx as HookContexts["afterResponse"]).content,
+      };
     case "PreCompact":
       return {
         ...common,

@@ -91,6 +91,21 @@ describe("a Ralph-like Stop hook reading transcript_path", () => {
       "home/plugins/ralph-like/hooks/hooks.json": JSON.stringify(hooks),
       "home/plugins/ralph-like/hooks/stop-hook.mjs": STOP_HOOK,
       "work/.claude/ralph-loop.local.md": STATE,
+      "home/config/hooks/stop-log.json": JSON.stringify({
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                {
+                  type: "command",
+                  command:
+                    'cat >> "$CLAUDE_PROJECT_DIR/stop.log"; echo >> "$CLAUDE_PROJECT_DIR/stop.log"',
+                },
+              ],
+            },
+          ],
+        },
+      }),
     });
     model = await startFakeOpenAI([
       { toolCalls: [{ id: "call_ls", name: "Ls", arguments: {} }] },
@@ -144,6 +159,20 @@ describe("a Ralph-like Stop hook reading transcript_path", () => {
     assert.ok(
       notices.some((t) => t.startsWith("Ralph iteration 3 |")),
       notices.join("\n"),
+    );
+
+    // Each Stop input names the answer it is about, as Claude's `last_assistant_message` does.
+    const stops = readFileSync(dirs.path("work/stop.log"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(
+      stops.map((s) => [s.last_assistant_message, s.stop_hook_active]),
+      [
+        ["First pass: two tests still fail.", false],
+        ["Second pass: one test still fails.", true],
+        ["Third pass: all green. <promise>TESTS PASS</promise>", true],
+      ],
     );
 
     // The transcript is in Claude's shape: the prompt, the tool call and its result, each answer.

@@ -23,6 +23,22 @@ import { verdictResult } from "./verdict-result.ts";
 import { ruleMatches } from "../../tools/claude-rule.ts";
 import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
 
+/**
+ * Claude's `stop_hook_active` is about any Stop hook, a plugin's or the user's, so every registry
+ * shares it: true when a hook blocked at the session's previous Stop point. One point is one
+ * context object (every handler of a point gets the same one).
+ */
+const STOP_ACTIVE = new Set<string>();
+const stopPoints = new Map<string, { ctx: object; blocked: boolean }>();
+
+function enterStopPoint(session: string, ctx: object): void {
+  const last = stopPoints.get(session);
+  if (last?.ctx === ctx) return;
+  if (last?.blocked) STOP_ACTIVE.add(session);
+  else STOP_ACTIVE.delete(session);
+  stopPoints.set(session, { ctx, blocked: false });
+}
+
 /** Events that happen outside the turn's hook points (each has a method here). */
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
   "SessionEnd",
@@ -51,7 +67,7 @@ export interface ShellHookRegistryOptions {
 export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
-  private readonly memory: SessionMemory = { started: new Set(), stopActive: new Set() };
+  private readonly memory: SessionMemory = { started: new Set(), stopActive: STOP_ACTIVE };
   /** SessionEnd, Notification and SubagentStop commands: run outside the turn's hook points. */
   private readonly outside: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] = [];
   private readonly opts: ShellHookRegistryOptions;
@@ -98,6 +114,7 @@ export class ShellHookRegistry implements HookRegistry {
     const { failures } = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
     this.memory.stopActive.delete(ctx.session.id);
+    stopPoints.delete(ctx.session.id);
     return failures;
   }
 
@@ -241,6 +258,7 @@ export class ShellHookRegistry implements HookRegistry {
         if (spec.if && !coversCall(spec, ctx))
           return { status: "skipped", reason: `if "${spec.if.text}" does not cover this call` };
         if (ctx.session.id) this.syncTranscript(ctx.session.id, ctx.workdir, ctx);
+        if (spec.event === "Stop") enterStopPoint(ctx.session.id, ctx);
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
         const running = this.run(spec, origin, ctx.workdir, input);
@@ -256,8 +274,8 @@ export class ShellHookRegistry implements HookRegistry {
         }
         const verdict = readVerdict(spec.event, run, spec.timeoutS);
         if (spec.event === "Stop") {
-          if (verdict.block && !verdict.stop) memory.stopActive.add(ctx.session.id);
-          else memory.stopActive.delete(ctx.session.id);
+          const point = stopPoints.get(ctx.session.id);
+          if (point && verdict.block && !verdict.stop) point.blocked = true;
         }
         if (verdict.error) return { status: "error", message: verdict.error };
         const result = verdictResult(spec.event, verdict, ctx) as HookResults[HookTiming];
