@@ -4,7 +4,7 @@
  * messages or a compaction rebuild it from the file.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { ClaudeTranscripts, claudeTranscriptPath } from "./claude-transcript.ts";
@@ -24,7 +24,7 @@ const read = (file: string): Entry[] =>
     .split("\n")
     .map((l) => JSON.parse(l) as Entry);
 
-it("follows the session file: appends, a pending answer, ejections and compaction", async (t) => {
+it("follows the session file: appends, a pending answer, ejections, compaction, deletion", async (t) => {
   const home = tempDir(t);
   const store = new SessionStore(join(home, "sessions"), { appVersion: "0.1.0" });
   t.after(() => store.close());
@@ -92,4 +92,8 @@ it("follows the session file: appends, a pending answer, ejections and compactio
   // A second registry (hooks reloaded) starts from the file and writes the same transcript.
   const again = read(new ClaudeTranscripts(home).sync(id, "/work/proj"));
   assert.deepEqual(again, entries);
+
+  // Deleting the session deletes its transcript.
+  await store.delete(id);
+  assert.equal(existsSync(file), false);
 });

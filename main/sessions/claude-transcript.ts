@@ -23,7 +23,12 @@ import { noFollow } from "./session-file.ts";
 
 /** Where a session's Claude-shaped transcript lives (beside the session files, in `claude/`). */
 export function claudeTranscriptPath(globalHome: string, sessionId: string): string {
-  return path.join(globalHome, "sessions", "claude", `${sessionId}.jsonl`);
+  return transcriptIn(path.join(globalHome, "sessions"), sessionId);
+}
+
+/** The same, from the sessions folder (the session store's). */
+export function transcriptIn(sessionsDir: string, sessionId: string): string {
+  return path.join(sessionsDir, "claude", `${sessionId}.jsonl`);
 }
 
 /** The answer a Stop hook judges: not in the session file yet (hooks may still rewrite it). */
