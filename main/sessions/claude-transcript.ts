@@ -3,9 +3,9 @@
  * `transcript_path` (the Ralph loop plugins read the last assistant text from it). One JSONL line
  * per message: `{"type":"user"|"assistant","message":{"role":…,"content":[blocks]},"uuid":…}`,
  * text, thinking, tool_use and tool_result blocks. Built lazily, only when a hook is about to
- * run, from the session file: each call reads what was appended since the last one. It holds the
- * messages and nothing else (no system prompt, no thinking signatures), and only its owner can
- * read it, as with session files.
+ * run, from the session file: each call reads what was appended since the last one. It holds
+ * what the session file holds of the messages and nothing more (no system prompt, no settings or
+ * keys, no thinking signatures), and only its owner may read it.
  */
 import {
   closeSync,
