@@ -103,11 +103,12 @@ export class DeclarativeExtensions {
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<string | undefined> {
     const none = { failures: [], reasons: [] };
     const results = [
-      (await this.claudePlugins?.subagentStop(session, agent, active)) ?? none,
-      await this.shellHooks.subagentStop(session, agent, active),
+      (await this.claudePlugins?.subagentStop(session, agent, active, answer)) ?? none,
+      await this.shellHooks.subagentStop(session, agent, active, answer),
     ];
     for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
     const reasons = results.flatMap((r) => r.reasons);

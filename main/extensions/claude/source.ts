@@ -138,10 +138,11 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const out = { failures: [] as Problem[], reasons: [] as string[] };
     for (const r of this.registries) {
-      const one = await r.subagentStop(session, agent, active);
+      const one = await r.subagentStop(session, agent, active, answer);
       out.failures.push(...one.failures);
       out.reasons.push(...one.reasons);
     }

@@ -7,12 +7,13 @@ import type { SubAgentRunner } from "./task-tool.ts";
 
 /**
  * Asked when a sub-agent answered (SubagentStop hooks): a reason keeps it going with that as the
- * next prompt. `active`: it already went on because of one.
+ * next prompt. `active`: it already went on because of one; `answer`: what it just said.
  */
 export type SubAgentStop = (
   parent: { id: string; workdir: string },
   agent: string,
   active: boolean,
+  answer: string,
 ) => Promise<string | undefined>;
 
 /** Asked when a sub-agent starts (SubagentStart hooks): context to give it before its prompt. */
@@ -49,7 +50,7 @@ export function subAgentRunner(
         const context = onStart ? await onStart(where, agent) : undefined;
         let outcome = await session.send(context ? `${context}\n\n${prompt}` : prompt);
         for (let i = 0; onStop && outcome.status === "done" && i < MAX_CONTINUATIONS; i++) {
-          const reason = await onStop(where, agent, i > 0);
+          const reason = await onStop(where, agent, i > 0, outcome.text);
           if (reason === undefined || signal.aborted) break;
           outcome = await session.send(reason);
         }

@@ -142,12 +142,13 @@ export class ShellHookRegistry implements HookRegistry {
   /**
    * SubagentStop (a Task's sub-agent answered; the matcher's subject is its agent): a block
    * (exit 2 or `decision: "block"`) keeps the sub-agent going with the reason. `active`: it
-   * already continued because of a hook (Claude's `stop_hook_active`).
+   * already continued because of a hook (Claude's `stop_hook_active`); `answer`: what it said.
    */
   subagentStop(
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const input = {
       session_id: session.id,
@@ -157,6 +158,7 @@ export class ShellHookRegistry implements HookRegistry {
       hook_event_name: "SubagentStop",
       stop_hook_active: active,
       agent_type: agent,
+      last_assistant_message: answer,
     };
     return this.runOutside("SubagentStop", agent, input, session.workdir);
   }

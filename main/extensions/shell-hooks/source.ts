@@ -127,9 +127,13 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     return (
-      (await this.registry?.subagentStop(session, agent, active)) ?? { failures: [], reasons: [] }
+      (await this.registry?.subagentStop(session, agent, active, answer)) ?? {
+        failures: [],
+        reasons: [],
+      }
     );
   }
 
