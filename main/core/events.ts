@@ -52,7 +52,8 @@ export const TokenStateSchema = z.strictObject({
  * What a hook's result changed, one label each: "message" (injected), "notice", "disableTools",
  * "appendSystem", "skip", "arguments" (rewritten), "block" (tool blocked), "output" (replaced),
  * "response.content", "response.skip", "error.retry", "error.skip", "compaction.skip",
- * "messages" (transformMessages rewrote the request), "rejected" (a result the engine refused).
+ * "messages" (transformMessages rewrote the request), "rejected" (a result the engine refused),
+ * "stopTurn" (a Claude Code hook's `continue: false` ends the turn after the tool step).
  */
 export const HookEffect = z.strictObject({
   change: z.string(),

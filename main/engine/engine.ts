@@ -147,7 +147,8 @@ export class Engine {
       // Late-bound: the approval policy is made below.
       shell: (command) => this.commandShell(undefined)(command),
       subAgentDeps: (emit) => this.deps(emit, "", undefined),
-      subagentStop: (parent, agent, active) => this.declarative.subagentStop(parent, agent, active),
+      subagentStop: (...args) => this.declarative.subagentStop(...args),
+      subagentStart: (parent, agent) => this.declarative.subagentStart(parent, agent),
     });
     this.activation = setupActivation(this.extensions, {
       homes: opts.homes,

@@ -79,6 +79,23 @@ export class DeclarativeExtensions {
   }
 
   /**
+   * Claude's SubagentStart, when a Task's sub-agent starts: Claude Code plugins' hooks, then the
+   * user's. Returns the context they add, joined, or undefined.
+   */
+  async subagentStart(
+    session: { id: string; workdir: string },
+    agent: string,
+  ): Promise<string | undefined> {
+    const results = [
+      ...((await this.claudePlugins?.subagentStart(session, agent)) ?? []),
+      await this.shellHooks.subagentStart(session, agent),
+    ];
+    for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
+    const contexts = results.flatMap((r) => r.contexts);
+    return contexts.length > 0 ? contexts.join("\n\n") : undefined;
+  }
+
+  /**
    * Claude's SubagentStop, when a Task's sub-agent answered: Claude Code plugins' hooks, then the
    * user's. Returns the reasons to keep it going (a hook blocked), joined, or undefined to stop.
    */
@@ -86,11 +103,12 @@ export class DeclarativeExtensions {
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<string | undefined> {
     const none = { failures: [], reasons: [] };
     const results = [
-      (await this.claudePlugins?.subagentStop(session, agent, active)) ?? none,
-      await this.shellHooks.subagentStop(session, agent, active),
+      (await this.claudePlugins?.subagentStop(session, agent, active, answer)) ?? none,
+      await this.shellHooks.subagentStop(session, agent, active, answer),
     ];
     for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
     const reasons = results.flatMap((r) => r.reasons);

@@ -17,6 +17,7 @@ import { mkdir, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../core/message.ts";
 import { AppendFile } from "./append-file.ts";
+import { transcriptIn } from "./claude-transcript.ts";
 import { isSafeSessionId, newSessionId } from "./ids.ts";
 import { isErrno, SessionError } from "./errors.ts";
 import { listSummaries, SESSION_EXT, sessionIds } from "./listing.ts";
@@ -221,6 +222,10 @@ export class SessionStore {
       if (isErrno(err, "ENOENT")) throw new SessionError("not_found", `no session ${id} (${file})`);
       throw err;
     }
+    // Its Claude-shaped copy for hooks goes with it (there is none when no hook ran).
+    await unlink(transcriptIn(this.dir, id)).catch((err: unknown) => {
+      if (!isErrno(err, "ENOENT")) throw err;
+    });
   }
 
   /** A full id, or a unique prefix of one (like a git short id). */

@@ -105,6 +105,7 @@ export class AgentSession {
       this.state.patchCounts = {};
       this.state.turnDisabledTools = [...(opts.disallowedTools ?? [])];
       this.state.turnPreApproved = claudeRules(opts.preApproved);
+      this.state.turnStop = undefined;
       this.followAgentFile();
       const agentModel = this.state.resolved;
       if (opts.model && opts.model !== "inherit")
@@ -203,15 +204,31 @@ export class AgentSession {
 
   private inject(injections: readonly Injection[]): void {
     for (const inj of injections) {
-      this.append(
-        makeMessage(inj.role, inj.content, {
-          kind: "synthetic",
-          source: inj.source,
-          eject: inj.eject || undefined,
-        }),
-      );
+      const message = makeMessage(inj.role, inj.content, {
+        kind: "synthetic",
+        source: inj.source,
+        eject: inj.eject || undefined,
+      });
+      if (inj.beforePrompt) this.insertBeforePrompt(message);
+      else this.append(message);
       this.deps.emit({ type: "injected", source: inj.source, role: inj.role, text: inj.content });
     }
+  }
+
+  /**
+   * Puts a message just before the turn's prompt (the last normal user message), so the model
+   * reads it first. The session file is append-only: the prompt and what follows it leave and
+   * come back after the message, a few short records.
+   */
+  private insertBeforePrompt(message: Message): void {
+    const messages = this.state.messages;
+    let at = messages.length - 1;
+    while (at >= 0 && !(messages[at].role === "user" && messages[at].kind === "normal")) at--;
+    if (at < 0) return this.append(message);
+    const tail = messages.splice(at);
+    this.deps.session?.removeMessages(tail.map((m) => m.id));
+    this.append(message);
+    for (const m of tail) this.append(m);
   }
 
   /** Ejectable messages leave history once a model call has seen them. */
@@ -322,6 +339,10 @@ export class AgentSession {
       if (JSON.stringify(this.state.tools.todos) !== todosBefore)
         this.deps.session?.setTodos(this.state.tools.todos);
       if (this.state.tools.done) return { status: "done", text };
+      if (this.state.turnStop !== undefined) {
+        this.deps.emit({ type: "notice", source: "hooks", text: this.state.turnStop });
+        return { status: "done", text };
+      }
     }
   }
 

@@ -102,6 +102,8 @@ export interface AgentState {
   turnDisabledTools: string[];
   /** Rules whose calls run without a question for the rest of this user turn (allowed-tools). */
   turnPreApproved: ClaudeRule[];
+  /** A tool hook's `continue: false`: the user turn ends once the step's results are in. */
+  turnStop?: string;
   /**
    * The output style chosen with /output-style: its body ends the system prompt; without
    * keepCodingInstructions it takes the place of the agent's prompt (Claude Code's semantics).

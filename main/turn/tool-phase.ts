@@ -98,10 +98,13 @@ async function prepare(
   });
   reportOutcome(deps, before, { state, call });
   state.turnDisabledTools.push(...before.disableTools);
-  if (before.block) {
+  // `continue: false` on PreToolUse: this call does not run and the turn ends after the step.
+  if (before.stopTurn !== undefined) state.turnStop ??= before.stopTurn;
+  if (before.block || before.stopTurn !== undefined) {
     let reason = `Tool call blocked by ${before.blockedBy.join(", ")}.`;
     // The seed folds the first message into the block reason instead of injecting it.
     if (before.injections.length > 0) reason += ` ${before.injections[0].content}`;
+    else if (!before.block) reason = `Tool call stopped by a hook: ${before.stopTurn}`;
     return { call, tool, args: before.arguments, ready: false, result: refused(reason) };
   }
   if (before.rewrittenBy.length > 0) {
@@ -229,7 +232,9 @@ export async function runToolPhase(
     // compare the latest entries (the after-context carries no arguments of its own).
     remember(state, { call: p.call, tool: p.tool, args: p.args, result });
     countTool(state.stats, p.call.name, result.error);
-    const after = await runAfterTool(deps.hooks.handlers("afterToolExecution"), {
+    // Claude's PostToolUse does not run for a call that never ran (blocked, refused, unknown).
+    const handlers = deps.hooks.handlers("afterToolExecution");
+    const after = await runAfterTool(p.ready ? handlers : handlers.filter((h) => !h.claudeHook), {
       ...buildContext(state, deps),
       tool: {
         name: p.call.name,
@@ -242,6 +247,7 @@ export async function runToolPhase(
     reportOutcome(deps, after, { state, call: p.call });
     state.turnDisabledTools.push(...after.disableTools);
     if (after.output !== undefined) result = { ...result, output: after.output };
+    if (after.stopTurn !== undefined) state.turnStop ??= after.stopTurn;
     injections.push(...after.injections);
     outcomes.push({ call: p.call, tool: p.tool, args: p.args, result });
   }

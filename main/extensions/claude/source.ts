@@ -123,15 +123,26 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     return failures;
   }
 
+  /** SubagentStart hooks, plugin by plugin: their failures and the context they add. */
+  async subagentStart(
+    session: { id: string; workdir: string },
+    agent: string,
+  ): Promise<{ failures: Problem[]; contexts: string[] }[]> {
+    const out: { failures: Problem[]; contexts: string[] }[] = [];
+    for (const r of this.registries) out.push(await r.subagentStart(session, agent));
+    return out;
+  }
+
   /** SubagentStop hooks, plugin by plugin: their failures, reasons to go on. */
   async subagentStop(
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const out = { failures: [] as Problem[], reasons: [] as string[] };
     for (const r of this.registries) {
-      const one = await r.subagentStop(session, agent, active);
+      const one = await r.subagentStop(session, agent, active, answer);
       out.failures.push(...one.failures);
       out.reasons.push(...one.reasons);
     }

@@ -21,6 +21,8 @@ export function registerSkillAndTaskTools(
     subAgentDeps: RunnerArgs[1];
     /** SubagentStop hooks. */
     subagentStop: RunnerArgs[2];
+    /** SubagentStart hooks. */
+    subagentStart?: RunnerArgs[3];
   },
 ): void {
   const skills = new SkillListing(extensions.commands);
@@ -34,6 +36,8 @@ export function registerSkillAndTaskTools(
     createSkillTool({ commands: extensions.commands, workdir: opts.workdir, shell: opts.shell }),
   );
   extensions.tools.register(
-    createTaskTool(subAgentRunner(extensions.agents, opts.subAgentDeps, opts.subagentStop)),
+    createTaskTool(
+      subAgentRunner(extensions.agents, opts.subAgentDeps, opts.subagentStop, opts.subagentStart),
+    ),
   );
 }

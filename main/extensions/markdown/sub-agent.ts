@@ -7,12 +7,19 @@ import type { SubAgentRunner } from "./task-tool.ts";
 
 /**
  * Asked when a sub-agent answered (SubagentStop hooks): a reason keeps it going with that as the
- * next prompt. `active`: it already went on because of one.
+ * next prompt. `active`: it already went on because of one; `answer`: what it just said.
  */
 export type SubAgentStop = (
   parent: { id: string; workdir: string },
   agent: string,
   active: boolean,
+  answer: string,
+) => Promise<string | undefined>;
+
+/** Asked when a sub-agent starts (SubagentStart hooks): context to give it before its prompt. */
+export type SubAgentStart = (
+  parent: { id: string; workdir: string },
+  agent: string,
 ) => Promise<string | undefined>;
 
 /** How many times stop hooks may keep one sub-agent going (a hook that always blocks ends). */
@@ -23,6 +30,7 @@ export function subAgentRunner(
   /** The engine's deps for a conversation that is not saved, emitting to `emit`. */
   deps: (emit: EventSink) => EngineDeps,
   onStop?: SubAgentStop,
+  onStart?: SubAgentStart,
 ): SubAgentRunner {
   return {
     agents: () => [...agents.values()].map((a) => ({ name: a.name, description: a.description })),
@@ -37,10 +45,12 @@ export function subAgentRunner(
       const stop = (): void => session.stop();
       signal.addEventListener("abort", stop, { once: true });
       try {
-        let outcome = await session.send(prompt);
         const where = { id: parent?.sessionId ?? "", workdir: parent?.workdir ?? base.workdir };
+        // Claude adds SubagentStart's context to the sub-agent's; here it comes before the task.
+        const context = onStart ? await onStart(where, agent) : undefined;
+        let outcome = await session.send(context ? `${context}\n\n${prompt}` : prompt);
         for (let i = 0; onStop && outcome.status === "done" && i < MAX_CONTINUATIONS; i++) {
-          const reason = await onStop(where, agent, i > 0);
+          const reason = await onStop(where, agent, i > 0, outcome.text);
           if (reason === undefined || signal.aborted) break;
           outcome = await session.send(reason);
         }

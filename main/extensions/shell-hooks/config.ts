@@ -13,14 +13,41 @@ export const SHELL_HOOK_EVENTS = [
   "UserPromptSubmit",
   "PreToolUse",
   "PostToolUse",
+  "PostToolUseFailure",
   "Notification",
   "Stop",
+  "SubagentStart",
   "SubagentStop",
   "PreCompact",
   "SessionEnd",
 ] as const;
 
 export type ShellHookEvent = (typeof SHELL_HOOK_EVENTS)[number];
+
+/**
+ * Claude Code's other events (its hooks reference): Islet has no point that matches them, so a
+ * file's hooks for them load as a warning naming the event instead of running.
+ */
+const CLAUDE_EVENTS_NOT_RUN: ReadonlySet<string> = new Set([
+  "Setup",
+  "UserPromptExpansion",
+  "PermissionRequest",
+  "PermissionDenied",
+  "PostToolBatch",
+  "StopFailure",
+  "PostCompact",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+  "Elicitation",
+  "ElicitationResult",
+  "InstructionsLoaded",
+  "CwdChanged",
+  "FileChanged",
+  "ConfigChange",
+  "WorktreeCreate",
+  "WorktreeRemove",
+]);
 
 /** Claude Code's default time limit for one hook command. */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
@@ -126,12 +153,10 @@ export function readHooksData(file: string, data: unknown): ParsedHooks {
     if (!wrapped && (event === "description" || event === "$schema")) continue;
     const at = `${prefix}${event}`;
     if (!isEvent(event)) {
-      out.warnings.push(
-        hookProblem(
-          file,
-          `unknown hook event "${event}" ignored (known: ${SHELL_HOOK_EVENTS.join(", ")})`,
-        ),
-      );
+      const title = CLAUDE_EVENTS_NOT_RUN.has(event)
+        ? `field "${at}": Islet does not run Claude Code's ${event} event; its hooks are ignored`
+        : `unknown hook event "${event}" ignored (known: ${SHELL_HOOK_EVENTS.join(", ")})`;
+      out.warnings.push(hookProblem(file, title));
       continue;
     }
     if (!Array.isArray(groups)) {

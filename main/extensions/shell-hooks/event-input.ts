@@ -2,7 +2,7 @@
  * Where each Claude Code event happens in Islet's turn, and the JSON its command gets on stdin
  * (Claude's field names). Events with no point in the engine yet are listed in UNWIRED_EVENTS.
  */
-import path from "node:path";
+import { claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
 import type { HookContexts, HookTiming } from "../../turn/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
 import type { ShellHookEvent } from "./config.ts";
@@ -21,6 +21,8 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
   UserPromptSubmit: "beforeChat",
   PreToolUse: "beforeToolExecution",
   PostToolUse: "afterToolExecution",
+  // The same point, for a call that ran and failed (PostToolUse is for the ones that succeeded).
+  PostToolUseFailure: "afterToolExecution",
   // A response without tool calls: the model is about to stop.
   Stop: "afterResponse",
   PreCompact: "beforeCompaction",
@@ -76,7 +78,13 @@ export function eventHere(
     case "PreToolUse":
       return toolSubject((ctx as HookContexts["beforeToolExecution"]).toolName);
     case "PostToolUse":
-      return toolSubject((ctx as HookContexts["afterToolExecution"]).tool.name);
+    case "PostToolUseFailure": {
+      const tool = (ctx as HookContexts["afterToolExecution"]).tool;
+      const failed = tool.error !== "";
+      if (failed !== (event === "PostToolUseFailure"))
+        return { here: false, why: failed ? "the tool failed" : "the tool succeeded" };
+      return toolSubject(tool.name);
+    }
     case "Stop":
       return (ctx as HookContexts["afterResponse"]).calls.length === 0
         ? { here: true, subject: "" }
@@ -110,7 +118,7 @@ export function eventInput(
   const id = ctx.session.id;
   const common = {
     session_id: id,
-    transcript_path: id ? path.join(globalHome, "sessions", `${id}.jsonl`) : "",
+    transcript_path: id ? claudeTranscriptPath(globalHome, id) : "",
     cwd: ctx.workdir,
     permission_mode: "default",
     hook_event_name: event,
@@ -141,8 +149,24 @@ export function eventInput(
         tool_use_id: c.toolCallId ?? "",
       };
     }
+    case "PostToolUseFailure": {
+      const post = eventInput("PostToolUse", ctx, globalHome, memory);
+      const c = ctx as HookContexts["afterToolExecution"];
+      return {
+        ...common,
+        tool_name: post.tool_name,
+        tool_input: post.tool_input,
+        tool_use_id: post.tool_use_id,
+        error: c.tool.error,
+        is_interrupt: false,
+      };
+    }
     case "Stop":
-      return { ...common, stop_hook_active: memory.stopActive.has(id) };
+      return {
+        ...common,
+        stop_hook_active: memory.stopActive.has(id),
+        last_assistant_message: (ctx as HookContexts["afterResponse"]).content,
+      };
     case "PreCompact":
       return {
         ...common,

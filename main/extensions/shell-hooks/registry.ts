@@ -21,14 +21,32 @@ import { readVerdict } from "./output.ts";
 import { runHookCommand, type HookRun } from "./run-command.ts";
 import { verdictResult } from "./verdict-result.ts";
 import { ruleMatches } from "../../tools/claude-rule.ts";
+import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
+
+/**
+ * Claude's `stop_hook_active` is about any Stop hook, a plugin's or the user's, so every registry
+ * shares it: true when a hook blocked at the session's previous Stop point. One point is one
+ * context object (every handler of a point gets the same one).
+ */
+const STOP_ACTIVE = new Set<string>();
+const stopPoints = new Map<string, { ctx: object; blocked: boolean }>();
+
+function enterStopPoint(session: string, ctx: object): void {
+  const last = stopPoints.get(session);
+  if (last?.ctx === ctx) return;
+  if (last?.blocked) STOP_ACTIVE.add(session);
+  else STOP_ACTIVE.delete(session);
+  stopPoints.set(session, { ctx, blocked: false });
+}
 
 /** Events that happen outside the turn's hook points (each has a method here). */
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
   "SessionEnd",
   "Notification",
+  "SubagentStart",
   "SubagentStop",
 ]);
-type OutsideEvent = "SessionEnd" | "Notification" | "SubagentStop";
+type OutsideEvent = "SessionEnd" | "Notification" | "SubagentStart" | "SubagentStop";
 
 export interface ShellHookOrigin {
   /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
@@ -49,7 +67,7 @@ export interface ShellHookRegistryOptions {
 export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
-  private readonly memory: SessionMemory = { started: new Set(), stopActive: new Set() };
+  private readonly memory: SessionMemory = { started: new Set(), stopActive: STOP_ACTIVE };
   /** SessionEnd, Notification and SubagentStop commands: run outside the turn's hook points. */
   private readonly outside: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] = [];
   private readonly opts: ShellHookRegistryOptions;
@@ -57,9 +75,11 @@ export class ShellHookRegistry implements HookRegistry {
   readonly problems: Problem[] = [];
   /** What background (`asyncRewake`) hooks said when they ended, per session, for its next step. */
   private readonly rewakes = new Map<string, { source: string; text: string }[]>();
+  private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
     this.opts = opts;
+    this.transcripts = new ClaudeTranscripts(opts.globalHome);
     // SessionStart before UserPromptSubmit at the same point, then file order.
     const ordered = [...opts.hooks].sort(
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
@@ -89,10 +109,12 @@ export class ShellHookRegistry implements HookRegistry {
    * other): runs each matching command; it cannot block. Failures come back one line each.
    */
   async sessionEnd(ctx: Context, reason: string): Promise<Problem[]> {
+    if (ctx.session.id) this.syncTranscript(ctx.session.id, ctx.workdir);
     const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
     const { failures } = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
     this.memory.stopActive.delete(ctx.session.id);
+    stopPoints.delete(ctx.session.id);
     return failures;
   }
 
@@ -107,7 +129,7 @@ export class ShellHookRegistry implements HookRegistry {
   ): Promise<Problem[]> {
     const input = {
       session_id: session.id,
-      transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
       cwd: session.workdir,
       permission_mode: "default",
       hook_event_name: "Notification",
@@ -120,23 +142,48 @@ export class ShellHookRegistry implements HookRegistry {
   /**
    * SubagentStop (a Task's sub-agent answered; the matcher's subject is its agent): a block
    * (exit 2 or `decision: "block"`) keeps the sub-agent going with the reason. `active`: it
-   * already continued because of a hook (Claude's `stop_hook_active`).
+   * already continued because of a hook (Claude's `stop_hook_active`); `answer`: what it said.
    */
   subagentStop(
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const input = {
       session_id: session.id,
-      transcript_path: session.id ? `${this.opts.globalHome}/sessions/${session.id}.jsonl` : "",
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
       cwd: session.workdir,
       permission_mode: "default",
       hook_event_name: "SubagentStop",
       stop_hook_active: active,
       agent_type: agent,
+      last_assistant_message: answer,
     };
     return this.runOutside("SubagentStop", agent, input, session.workdir);
+  }
+
+  /** SubagentStart (a Task's sub-agent starts; matcher on its agent): the context hooks add. */
+  async subagentStart(
+    session: { id: string; workdir: string },
+    agent: string,
+  ): Promise<{ failures: Problem[]; contexts: string[] }> {
+    const input = {
+      session_id: session.id,
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
+      cwd: session.workdir,
+      permission_mode: "default",
+      hook_event_name: "SubagentStart",
+      agent_id: "",
+      agent_type: agent,
+    };
+    const { failures, contexts } = await this.runOutside(
+      "SubagentStart",
+      agent,
+      input,
+      session.workdir,
+    );
+    return { failures, contexts };
   }
 
   private async runOutside(
@@ -144,10 +191,11 @@ export class ShellHookRegistry implements HookRegistry {
     subject: string,
     input: Record<string, unknown>,
     workdir: string,
-  ): Promise<{ failures: Problem[]; reasons: string[] }> {
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
     const failures: Problem[] = [];
     const reasons: string[] = [];
-    if (this.stopAll.signal.aborted) return { failures, reasons };
+    const contexts: string[] = [];
+    if (this.stopAll.signal.aborted) return { failures, reasons, contexts };
     const matching = this.outside.filter(
       ({ spec, match }) => spec.event === event && match(subject),
     );
@@ -162,8 +210,23 @@ export class ShellHookRegistry implements HookRegistry {
       if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
       if (verdict.block && !verdict.stop)
         reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
+      if (verdict.context) contexts.push(verdict.context);
     });
-    return { failures, reasons };
+    return { failures, reasons, contexts };
+  }
+
+  /**
+   * Brings the session's Claude-shaped transcript (transcript_path) up to date before a command
+   * reads it; at Stop the answer being judged is its last line, as in Claude Code.
+   */
+  private syncTranscript(id: string, workdir: string, ctx?: HookContexts[HookTiming]): string {
+    const answer = ctx && "calls" in ctx && "content" in ctx ? ctx : undefined;
+    try {
+      return this.transcripts.sync(id, workdir, answer);
+    } catch {
+      // A transcript that cannot be written must not take the hook down; it reads what is there.
+      return claudeTranscriptPath(this.opts.globalHome, id);
+    }
   }
 
   /** Stops every running command's process tree; nothing runs afterwards. */
@@ -184,6 +247,7 @@ export class ShellHookRegistry implements HookRegistry {
       source: `${origin.label}:${spec.event}`,
       timing,
       concurrent: `shell:${spec.event}`,
+      claudeHook: true,
       invoke: async (ctx: HookContexts[HookTiming]): Promise<HookInvocation<HookTiming>> => {
         if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
         const at = eventHere(spec.event, ctx, memory);
@@ -195,6 +259,8 @@ export class ShellHookRegistry implements HookRegistry {
           };
         if (spec.if && !coversCall(spec, ctx))
           return { status: "skipped", reason: `if "${spec.if.text}" does not cover this call` };
+        if (ctx.session.id) this.syncTranscript(ctx.session.id, ctx.workdir, ctx);
+        if (spec.event === "Stop") enterStopPoint(ctx.session.id, ctx);
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
         const running = this.run(spec, origin, ctx.workdir, input);
@@ -210,8 +276,8 @@ export class ShellHookRegistry implements HookRegistry {
         }
         const verdict = readVerdict(spec.event, run, spec.timeoutS);
         if (spec.event === "Stop") {
-          if (verdict.block && !verdict.stop) memory.stopActive.add(ctx.session.id);
-          else memory.stopActive.delete(ctx.session.id);
+          const point = stopPoints.get(ctx.session.id);
+          if (point && verdict.block && !verdict.stop) point.blocked = true;
         }
         if (verdict.error) return { status: "error", message: verdict.error };
         const result = verdictResult(spec.event, verdict, ctx) as HookResults[HookTiming];

@@ -91,7 +91,7 @@ Stop:
     assert.equal(alive(pid), false);
   });
 
-  it("reads JSON decisions: deny blocks with its reason, continue:false blocks, systemMessage is a notice", async () => {
+  it("reads JSON decisions: deny blocks with its reason, continue:false blocks and ends the turn, systemMessage is shown", async () => {
     const r = registry(`
 PreToolUse:
   - matcher: Write
@@ -119,11 +119,11 @@ PreToolUse:
     });
     assert.deepEqual(await call("Bash"), {
       status: "ok",
-      result: { block: true, message: "maintenance window" },
+      result: { block: true, message: "maintenance window", stopTurn: "maintenance window" },
     });
     assert.deepEqual(await call("Read"), {
       status: "ok",
-      result: { notice: "reading is logged" },
+      result: { shown: "reading is logged" },
     });
   });
 
@@ -141,7 +141,7 @@ SessionStart:
     const [first] = await invokeAll(r, "beforeChat", ctx);
     assert.deepEqual(first, {
       status: "ok",
-      result: { message: "root=/plugins/my plugin", role: "user" },
+      result: { message: "root=/plugins/my plugin", role: "user", beforePrompt: true },
     });
     const input = JSON.parse(readFileSync(dirs.path("start.json"), "utf8")) as Record<
       string,

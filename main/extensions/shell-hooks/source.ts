@@ -114,14 +114,26 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     return (await this.registry?.sessionEnd(ctx, reason)) ?? [];
   }
 
+  /** SubagentStart hooks: their failures, and the context they add. */
+  async subagentStart(
+    session: { id: string; workdir: string },
+    agent: string,
+  ): Promise<{ failures: Problem[]; contexts: string[] }> {
+    return (await this.registry?.subagentStart(session, agent)) ?? { failures: [], contexts: [] };
+  }
+
   /** SubagentStop hooks: their failures, and the reasons to keep the sub-agent going. */
   async subagentStop(
     session: { id: string; workdir: string },
     agent: string,
     active: boolean,
+    answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     return (
-      (await this.registry?.subagentStop(session, agent, active)) ?? { failures: [], reasons: [] }
+      (await this.registry?.subagentStop(session, agent, active, answer)) ?? {
+        failures: [],
+        reasons: [],
+      }
     );
   }
 

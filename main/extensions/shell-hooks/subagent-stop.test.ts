@@ -78,10 +78,16 @@ test("SubagentStop hooks run when a Task's sub-agent answers and can keep it goi
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.deepEqual(
-      inputs.map((i) => [i.hook_event_name, i.stop_hook_active, i.agent_type, i.session_id]),
+      inputs.map((i) => [
+        i.hook_event_name,
+        i.stop_hook_active,
+        i.agent_type,
+        i.session_id,
+        i.last_assistant_message,
+      ]),
       [
-        ["SubagentStop", false, "helper", conv.id],
-        ["SubagentStop", true, "helper", conv.id],
+        ["SubagentStop", false, "helper", conv.id, "first answer"],
+        ["SubagentStop", true, "helper", conv.id, "second answer, with b.txt"],
       ],
     );
     assert.equal(inputs[0].cwd, dirs.path("work"));

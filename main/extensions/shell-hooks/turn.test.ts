@@ -112,7 +112,7 @@ describe("shell hooks in a turn", () => {
     assert.equal(input.prompt, "read a.txt and grep");
     assert.equal(input.session_id, conv.id);
     assert.equal(input.cwd, dirs.path("work"));
-    assert.ok(String(input.transcript_path).endsWith(`sessions/${conv.id}.jsonl`));
+    assert.ok(String(input.transcript_path).endsWith(`sessions/claude/${conv.id}.jsonl`));
 
     // Its plain stdout reached the model with the prompt.
     const first = JSON.stringify(model.chatRequests[0].body);

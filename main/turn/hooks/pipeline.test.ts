@@ -150,3 +150,35 @@ test("read-only timings keep notices and ignore everything else", async () => {
   assert.deepEqual(out.injections, []);
   assert.deepEqual(out.disableTools, []);
 });
+
+test("only Claude Code's hooks may end the turn, show beside a message or go before the prompt", async () => {
+  const claims = () => ({
+    message: "context",
+    role: "user" as const,
+    shown: "for the user",
+    stopTurn: "stop here",
+    beforePrompt: true,
+  });
+  const plugin = await runAfterTool([handler("plugin", "afterToolExecution", claims)], {
+    ...base,
+    tool: { name: "Bash", result: "ok", error: "", duration: 1 },
+  });
+  assert.equal(plugin.stopTurn, undefined);
+  assert.deepEqual(plugin.notices, []);
+  assert.deepEqual(plugin.injections, [
+    { source: "plugin", role: "user", content: "context", eject: false },
+  ]);
+
+  const hook = { ...handler("hooks.json:SessionStart", "beforeChat", claims), claudeHook: true };
+  const claude = await runBeforeChat([hook], base);
+  assert.deepEqual(claude.notices, [{ source: "hooks.json:SessionStart", text: "for the user" }]);
+  assert.deepEqual(claude.injections, [
+    {
+      source: "hooks.json:SessionStart",
+      role: "user",
+      content: "context",
+      eject: false,
+      beforePrompt: true,
+    },
+  ]);
+});

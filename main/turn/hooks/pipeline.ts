@@ -6,6 +6,7 @@
  */
 import type { BeforeToolResult, Result } from "../../../plugins/sdk/index.ts";
 import type {
+  EngineExtras,
   HookContexts,
   HookHandler,
   HookInvocation,
@@ -109,9 +110,21 @@ function fold<T extends HookTiming>(
       text: `${handler.source}: ${handler.timing} failed: ${invocation.message}`,
     });
   } else if (invocation.result !== undefined && invocation.result !== null) {
-    apply(handler.source, invocation.result, new Changes(entry));
+    const result = handler.claudeHook ? invocation.result : withoutExtras(invocation.result);
+    apply(handler.source, result, new Changes(entry));
   }
   out.trace.push(entry);
+}
+
+const EXTRAS: readonly (keyof EngineExtras)[] = ["beforePrompt", "stopTurn", "shown"];
+
+/** A plugin's result without the fields only Claude Code's hooks may set. */
+function withoutExtras<R>(result: R): R {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
+  if (!EXTRAS.some((key) => key in result)) return result;
+  const copy = { ...result } as Record<string, unknown>;
+  for (const key of EXTRAS) delete copy[key];
+  return copy as R;
 }
 
 /**
@@ -121,7 +134,7 @@ function fold<T extends HookTiming>(
  */
 export function applyCommon(
   source: string,
-  r: Result,
+  r: Result & EngineExtras,
   out: CommonOutcome,
   changed: Changes,
   messageIsReason = false,
@@ -135,8 +148,13 @@ export function applyCommon(
       role: r.role === "user" ? "user" : "assistant",
       content: (r.prefix ?? "") + r.message,
       eject: r.eject === true,
+      ...(r.beforePrompt ? { beforePrompt: true } : {}),
     });
     if (!messageIsReason) changed.push("message", (r.prefix ?? "") + r.message);
+  }
+  if (r.shown) {
+    out.notices.push({ source, text: r.shown });
+    changed.push("notice", r.shown);
   }
   if (r.disableTools && r.disableTools.length > 0) {
     out.disableTools.push(...r.disableTools);
@@ -210,6 +228,8 @@ export interface BeforeToolOutcome extends CommonOutcome {
   rewrittenBy: string[];
   block: boolean;
   blockedBy: string[];
+  /** The user turn ends after this step (a hook's `continue: false`), with this text. */
+  stopTurn: string | undefined;
 }
 
 export async function runBeforeTool(
@@ -222,6 +242,7 @@ export async function runBeforeTool(
     rewrittenBy: [],
     block: false,
     blockedBy: [],
+    stopTurn: undefined,
   };
   // One context object per distinct argument set: plugin hosts serialise each object once.
   let current = ctx;
@@ -232,8 +253,12 @@ export async function runBeforeTool(
         ? current
         : (current = { ...ctx, arguments: out.arguments }),
     out,
-    (source, r: BeforeToolResult, changed) => {
+    (source, r: BeforeToolResult & EngineExtras, changed) => {
       applyCommon(source, r, out, changed, r.block === true);
+      if (r.stopTurn !== undefined) {
+        out.stopTurn ??= r.stopTurn;
+        changed.push("stopTurn", r.stopTurn);
+      }
       if (r.arguments && typeof r.arguments === "object") {
         out.arguments = r.arguments;
         out.rewrittenBy.push(source);
@@ -252,13 +277,15 @@ export async function runBeforeTool(
 export interface AfterToolOutcome extends CommonOutcome {
   /** Output after every rewrite; undefined when no handler rewrote it. */
   output: string | undefined;
+  /** The user turn ends after this step (a hook's `continue: false`), with this text. */
+  stopTurn: string | undefined;
 }
 
 export async function runAfterTool(
   handlers: readonly HookHandler<"afterToolExecution">[],
   ctx: HookContexts["afterToolExecution"],
 ): Promise<AfterToolOutcome> {
-  const out: AfterToolOutcome = { ...emptyOutcome(), output: undefined };
+  const out: AfterToolOutcome = { ...emptyOutcome(), output: undefined, stopTurn: undefined };
   let current = ctx;
   await runHandlers(
     handlers,
@@ -272,6 +299,10 @@ export async function runAfterTool(
       if (typeof r.output === "string") {
         out.output = r.output;
         changed.push("output", r.output);
+      }
+      if (r.stopTurn !== undefined) {
+        out.stopTurn ??= r.stopTurn;
+        changed.push("stopTurn", r.stopTurn);
       }
     },
   );

@@ -39,13 +39,26 @@ export interface HookContexts {
   transformMessages: TransformContext;
 }
 
+/**
+ * What Claude Code's shell hooks may add to a Result to act as Claude's do. Not in the SDK, and
+ * the pipeline drops these fields from any other handler's result (`claudeHook`).
+ */
+export interface EngineExtras {
+  /** beforeChat: the message goes before the turn's prompt (Claude's SessionStart context). */
+  beforePrompt?: boolean;
+  /** Tool points: the user turn ends once this step's calls are in, with this text shown. */
+  stopTurn?: string;
+  /** Shown to the user beside whatever else the result does (Claude's `systemMessage`). */
+  shown?: string;
+}
+
 export interface HookResults {
-  beforeChat: Result;
-  afterResponse: Result;
-  beforeToolExecution: BeforeToolResult;
-  afterToolExecution: Result;
+  beforeChat: Result & EngineExtras;
+  afterResponse: Result & EngineExtras;
+  beforeToolExecution: BeforeToolResult & EngineExtras;
+  afterToolExecution: Result & EngineExtras;
   onError: Result;
-  beforeCompaction: Result;
+  beforeCompaction: Result & EngineExtras;
   afterCompaction: Result;
   onAgentSwitch: Result;
   transformMessages: SdkMessage[];
@@ -88,6 +101,12 @@ export interface HookHandler<T extends HookTiming = HookTiming> {
    * handler runs alone and sees what the handlers before it rewrote.
    */
   readonly concurrent?: string;
+  /**
+   * A Claude Code shell hook: its results may carry EngineExtras, and at afterToolExecution it
+   * runs only after calls that ran (Claude's PostToolUse). Other handlers also see calls that
+   * were blocked, refused or never started, as the seed's hooks do.
+   */
+  readonly claudeHook?: boolean;
 }
 
 /** Handlers for a timing, in execution order (main/contributions/hook-sources.ts says which). */
@@ -106,6 +125,8 @@ export interface Injection {
   role: "user" | "assistant";
   content: string;
   eject: boolean;
+  /** Put before the turn's prompt rather than at the end of history. */
+  beforePrompt?: boolean;
 }
 
 export interface Notice {
