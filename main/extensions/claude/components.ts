@@ -77,25 +77,64 @@ export function pluginCommands(
   return { ...found, items: found.items.map((c) => ({ ...c, model: sessionModel(c.model) })) };
 }
 
-/** `skills/NAME/SKILL.md` and `skills/NAME.md` of each folder; a listed file is one skill. */
+/**
+ * `skills/NAME/SKILL.md` and `skills/NAME.md` of each folder; a listed file, or a listed folder
+ * holding a SKILL.md, is one skill. A skill reached twice (a manifest listing `./skills/x` beside
+ * the default `skills/`, as marketplace entries do) loads once.
+ */
 export function pluginSkills(paths: readonly string[], namespace: string): Loaded<Skill> {
+  const one = (file: string) => {
+    const { skill, warnings } = loadSkill(file, { namespace });
+    return { item: skill, warnings };
+  };
   const found = gather(
     paths,
-    (dir) => loadSkills(dir, { namespace }),
-    (file) => {
-      const { skill, warnings } = loadSkill(file, { namespace });
-      return { item: skill, warnings };
+    (dir) => {
+      const own = path.join(dir, "SKILL.md");
+      if (!isFile(own)) return loadSkills(dir, { namespace });
+      try {
+        const { item, warnings } = one(own);
+        return { items: [item], errors: [], warnings };
+      } catch (err) {
+        return { items: [], errors: [fileProblem(err, own)], warnings: [] };
+      }
     },
+    one,
   );
-  return { ...found, items: found.items.map((s) => ({ ...s, model: sessionModel(s.model) })) };
+  const seen = new Set<string>();
+  const items = found.items.filter((s) => {
+    const key = path.resolve(s.file);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return {
+    items: items.map((s) => ({ ...s, model: sessionModel(s.model) })),
+    errors: once(found.errors),
+    warnings: once(found.warnings),
+  };
+}
+
+/** A file read twice reports its problems once. */
+function once(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file ?? ""}\n${p.title}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export function pluginAgents(paths: readonly string[], namespace: string): Loaded<AgentConfig> {
   const found = gather(
     paths,
-    (dir) => loadAgents(dir, { namespace }),
+    (dir) => loadAgents(dir, { namespace, lenient: true }),
     (file) => {
-      const { agent, warnings } = readAgentFile(file, readFileSync(file, "utf8"), { namespace });
+      const { agent, warnings } = readAgentFile(file, readFileSync(file, "utf8"), {
+        namespace,
+        lenient: true,
+      });
       return { item: agent, warnings };
     },
   );
