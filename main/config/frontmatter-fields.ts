@@ -123,7 +123,12 @@ export function readMarkdownFile<Shape extends z.ZodRawShape>(
     if (block && !data) {
       data = knownFieldLines(block[1], new Set(Object.keys(shape)));
       if (data)
-        lenient.push(inMarkdown(file, `frontmatter is not YAML (${message}); read field by field`));
+        lenient.push(
+          inMarkdown(
+            file,
+            `frontmatter is not YAML (${message.replace(/:$/, "")}); read field by field`,
+          ),
+        );
     }
     if (!block || !data)
       throw new ProblemError(inMarkdown(file, `frontmatter: ${message}`), { cause: err });

@@ -53,7 +53,7 @@ test("commands: Claude's frontmatter, sub-folders as labels, unknown fields warn
     assert.equal(lint.description, "Lint the UI", "the body's first line by default");
     assert.equal(lint.label, "frontend");
     assert.deepEqual(warnings.map(formatProblem), [
-      `${path.join(t.dir, "odd-yaml.md")}: frontmatter is not YAML (All collection items must start at the same column); read field by field`,
+      `${path.join(t.dir, "odd-yaml.md")}: frontmatter is not YAML (Nested mappings are not allowed in compact mappings at line 1, column 14); read field by field`,
       `${path.join(t.dir, "review.md")}: colour: unknown field, ignored`,
     ]);
     assert.equal(errors.length, 2);
