@@ -1,8 +1,8 @@
 /**
  * The plugin browser in Chromium against a real `islet serve`: a Claude Code plugin's card lists
  * each part with its state — loaded ones as chips; a broken command failed with why, a language
- * server not supported; its MCP server listed (its start, and a failure's stderr, show once a
- * conversation starts it: `plugins show` and the MCP panel).
+ * server without file extensions failed with why; its MCP server listed (its start, and a
+ * failure's stderr, show once a conversation starts it: `plugins show` and the MCP panel).
  * Screenshots at 1400 and 900 px, light and dark, when ISLET_SCREENSHOTS names a folder.
  */
 import assert from "node:assert/strict";
@@ -31,7 +31,10 @@ const PLUGIN: Record<string, string> = {
   ".claude-plugin/plugin.json": JSON.stringify({
     name: "toolkit",
     description: "Review helpers in the shape of a marketplace plugin",
-    lspServers: { go: { command: "gopls" } },
+    lspServers: {
+      go: { command: "gopls", extensionToLanguage: { ".go": "go" } },
+      rust: { command: "rust-analyzer" },
+    },
   }),
   "commands/review.md": "---\ndescription: Review\n---\nReview $0.\n",
   "commands/broken.md": "---\nallowed-tools: 7\n---\nx\n",
@@ -104,8 +107,8 @@ describe(
         "Failed",
         "allowed-tools:",
         "go (gopls)",
-        "Not supported",
-        "language servers are not supported yet",
+        "rust (rust-analyzer)",
+        "no extensionToLanguage: no file would reach it",
         "plugin_toolkit_tickets",
       ]);
       assert.deepEqual(problems, []);

@@ -80,7 +80,7 @@ export function claudePluginsText(plugins: readonly ClaudePlugin[]): string {
       ...count("hook", "hook", "hooks"),
       ...count("mcp-server", "MCP server", "MCP servers"),
       ...count("output-style", "output style", "output styles"),
-      ...count("lsp-server", "LSP server (unsupported)", "LSP servers (unsupported)"),
+      ...count("lsp-server", "LSP server", "LSP servers"),
       ...(failed > 0 ? [`${failed} failed`] : []),
     ];
     const status = p.status === "excluded" ? "excluded" : p.heldBack ? "held-back" : "active";

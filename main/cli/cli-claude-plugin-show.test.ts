@@ -1,7 +1,8 @@
 /**
  * `islet plugins show NAME` (the real binary) lists every part of a Claude Code plugin with its
  * state: commands, skills, agents, hooks, MCP servers (one that exits at start failed, with its
- * stderr and exit code), language servers (unsupported), a broken file (failed, with why); the
+ * stderr and exit code), language servers (one without file extensions failed, with why), a
+ * broken file (failed, with why); the
  * same as `--json`; `plugins list` counts them. The plugin is in the shape of the marketplaces'.
  */
 import assert from "node:assert/strict";
@@ -28,7 +29,10 @@ before(async () => {
       name: "toolkit",
       version: "1.2.0",
       description: "Review helpers",
-      lspServers: { go: { command: "gopls" } },
+      lspServers: {
+        go: { command: "gopls", extensionToLanguage: { ".go": "go" } },
+        rust: { command: "rust-analyzer" },
+      },
     }),
     "commands/review.md": "---\ndescription: Review\nargument-hint: <file>\n---\nReview $0.\n",
     "commands/broken.md": "---\nallowed-tools: 7\n---\nx\n",
@@ -67,7 +71,7 @@ test("plugins show NAME lists each part of a Claude plugin with its state and wh
   );
   assert.match(
     out,
-    /^LSP servers:\n {2}go \(gopls\) {2}unsupported — language servers are not supported yet; not started$/m,
+    /^LSP servers:\n {2}go \(gopls\) {2}loaded\n {2}rust \(rust-analyzer\) {2}failed — no extensionToLanguage: no file would reach it; not started$/m,
   );
   assert.match(out, /^Warning: .*name: "Writing Rules" is not a command name/m);
 });
@@ -88,7 +92,8 @@ test("plugins show NAME --json gives the same parts as data", async () => {
   assert.equal(by("toolkit:simplifier")?.kind, "agent");
   assert.equal(by("plugin_toolkit_tickets")?.state, "failed");
   assert.match(by("plugin_toolkit_tickets")?.why ?? "", /exited with code 1/);
-  assert.equal(by("go (gopls)")?.state, "unsupported");
+  assert.equal(by("go (gopls)")?.state, "loaded");
+  assert.equal(by("rust (rust-analyzer)")?.state, "failed");
 });
 
 test("plugins list counts a Claude plugin's parts", async () => {
@@ -96,6 +101,6 @@ test("plugins list counts a Claude plugin's parts", async () => {
   assert.equal(ran.code, 0, ran.stderr);
   assert.match(
     ran.stdout,
-    /^ {2}toolkit {2}active {5}2 commands, 1 skill, 1 agent, 1 hook, 1 MCP server, 1 LSP server \(unsupported\), 1 failed$/m,
+    /^ {2}toolkit {2}active {5}2 commands, 1 skill, 1 agent, 1 hook, 1 MCP server, 2 LSP servers, 2 failed$/m,
   );
 });

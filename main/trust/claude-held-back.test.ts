@@ -1,6 +1,6 @@
 /**
  * An untrusted folder's notice names what its Claude Code plugins hold back: their hooks (by
- * event) and MCP servers (by name), plugin by plugin, on a plugin in the shape of the
+ * event), MCP servers and language servers (by name), plugin by plugin, on a plugin in the shape of the
  * marketplaces' (hooks/hooks.json, .mcp.json, the manifest's inline hooks and servers).
  */
 import assert from "node:assert/strict";
@@ -29,6 +29,9 @@ test("the untrusted-folder notice names each Claude plugin's held-back hooks and
       "work/.islet/plugins/guard/.mcp.json": JSON.stringify({
         mcpServers: { github: { command: "npx", args: ["-y", "gh-mcp"] } },
       }),
+      "work/.islet/plugins/guard/.lsp.json": JSON.stringify({
+        go: { command: "gopls", extensionToLanguage: { ".go": "go" } },
+      }),
       "work/.islet/plugins/guard/commands/check.md": "---\ndescription: Check\n---\nCheck.\n",
       // Only commands: nothing of it is held back, so it is not named.
       "work/.islet/plugins/notes/.claude-plugin/plugin.json": '{ "name": "notes" }',
@@ -41,12 +44,12 @@ test("the untrusted-folder notice names each Claude plugin's held-back hooks and
     });
     assert.equal(trust.trusted, false);
     assert.deepEqual(trust.heldBack, [
-      "Claude plugin guard's hooks (PreToolUse, Stop, SessionStart) and MCP servers (github, tickets) from .islet/plugins/guard/",
+      "Claude plugin guard's hooks (PreToolUse, Stop, SessionStart), MCP servers (github, tickets) and language servers (go) from .islet/plugins/guard/",
     ]);
     const notice = problems.map(formatProblem).join("\n");
     assert.match(
       notice,
-      /held back: Claude plugin guard's hooks \(PreToolUse, Stop, SessionStart\) and MCP servers \(github, tickets\)/,
+      /held back: Claude plugin guard's hooks \(PreToolUse, Stop, SessionStart\), MCP servers \(github, tickets\) and language servers \(go\)/,
     );
     assert.doesNotMatch(notice, /notes/);
   } finally {

@@ -1,7 +1,7 @@
 /**
  * A project's Claude Code plugins, for the trust question and the held-back notice: untrusted,
- * their commands, skills and agents still serve, their hooks and MCP servers (programs run
- * outside any sandbox) do not — so those are named, plugin by plugin. Read leniently and on its
+ * their commands, skills and agents still serve, their hooks, MCP servers and language servers
+ * (programs run outside any sandbox) do not — so those are named, plugin by plugin. Read leniently and on its
  * own (the plugin loader is a floor above): an unreadable file still counts as something held back.
  */
 import { readFile } from "node:fs/promises";
@@ -28,11 +28,18 @@ export async function claudePluginHeldBack(dir: string, shownAs: string): Promis
     else if (isRecord(file) && isRecord(file.hooks))
       for (const event of Object.keys(file.hooks)) events.add(event);
   }
+  const lsp = new Set<string>();
+  for (const source of [await readJson(path.join(dir, ".lsp.json")), record.lspServers]) {
+    const map = isRecord(source) && isRecord(source.lspServers) ? source.lspServers : source;
+    if (isRecord(map)) for (const name of Object.keys(map)) lsp.add(name);
+  }
   const parts: string[] = [];
   if (events.size > 0) parts.push(`hooks (${[...events].join(", ")})`);
   if (servers.length > 0) parts.push(`MCP servers (${servers.join(", ")})`);
+  if (lsp.size > 0) parts.push(`language servers (${[...lsp].join(", ")})`);
   if (parts.length === 0) return null;
-  return `Claude plugin ${name}'s ${parts.join(" and ")} from ${shownAs}`;
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0];
+  return `Claude plugin ${name}'s ${list} from ${shownAs}`;
 }
 
 const UNREADABLE = Symbol("unreadable");

@@ -2,7 +2,7 @@
  * Real plugins read as Claude Code reads them, on fixtures in the shapes of hookify,
  * pr-review-toolkit and marketplace entries: a skill with a display name, an agent whose
  * frontmatter is not YAML, a manifest listing skills under ./skills again, `$1` in a command with
- * a one-word argument-hint, a language server. Each leniency is one warning naming its file.
+ * a one-word argument-hint, language servers. Each leniency is one warning naming its file.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -117,24 +117,26 @@ describe("a Claude plugin read leniently", () => {
     assert.equal(warnings.filter((w) => w.startsWith(at("commands/copy.md"))).length, 0);
   });
 
-  it("lists each language server as not supported, one warning each", () => {
+  it("reads each language server; one that cannot start is one warning naming its file", () => {
     assert.deepEqual(
-      plugin.lspServers.map((s) => [s.name, s.command, path.basename(s.file)]),
+      plugin.lspServers.map((s) => [s.name, s.command, path.basename(s.file), s.unusable]),
       [
-        ["go", "gopls", ".lsp.json"],
-        ["typescript", "typescript-language-server", "plugin.json"],
+        ["go", "gopls", ".lsp.json", undefined],
+        [
+          "typescript",
+          "typescript-language-server",
+          "plugin.json",
+          "no extensionToLanguage: no file would reach it",
+        ],
       ],
     );
-    assert.ok(
-      warnings.includes(
-        `${at(".lsp.json")}: LSP server "go" (gopls): language servers are not supported yet; not started`,
-      ),
-      warnings.join("\n"),
-    );
-    assert.ok(
-      warnings.includes(
-        `${at(".claude-plugin/plugin.json")}: LSP server "typescript" (typescript-language-server): language servers are not supported yet; not started`,
-      ),
+    assert.deepEqual(plugin.lspServers[0].extensionToLanguage, { ".go": "go" });
+    assert.deepEqual(plugin.lspServers[1].args, ["--stdio"]);
+    assert.deepEqual(
+      warnings.filter((w) => w.includes("LSP server")),
+      [
+        `${at(".claude-plugin/plugin.json")}: LSP server "typescript": no extensionToLanguage: no file would reach it; not started`,
+      ],
     );
   });
 });

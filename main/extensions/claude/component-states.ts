@@ -1,13 +1,12 @@
 /**
  * Every part of a Claude Code plugin with its state, for `islet plugins show` and the plugin
  * browser: loaded, held back (an untrusted project's hooks and MCP servers) or excluded, failed
- * (a broken file, a server that could not start) with why, unsupported (language servers, hook
- * events Islet does not fire yet).
+ * (a broken file, a server that could not start) with why, unsupported (hook events Islet does
+ * not fire yet). A language server is loaded when it can start on demand.
  */
 import path from "node:path";
 import type { Problem } from "../../host/problem.ts";
 import { UNWIRED_EVENTS } from "../shell-hooks/event-input.ts";
-import { LSP_UNSUPPORTED } from "./lsp.ts";
 import type { ClaudePlugin } from "./plugin.ts";
 
 export type ComponentKind =
@@ -72,9 +71,10 @@ export function pluginComponents(p: ClaudePlugin, mcpState?: McpState): PluginCo
     ...p.outputStyles.map((s) => ({ kind: "output-style" as const, name: s.name, ...base() })),
     ...p.lspServers.map((s) => ({
       kind: "lsp-server" as const,
-      name: s.command ? `${s.name} (${s.command})` : s.name,
-      state: "unsupported" as const,
-      why: LSP_UNSUPPORTED,
+      name: s.command ? `${s.name} (${path.basename(s.command)})` : s.name,
+      ...(s.unusable
+        ? { state: "failed" as const, why: `${s.unusable}; not started` }
+        : heldBack()),
     })),
   ];
   for (const problem of p.errors) {

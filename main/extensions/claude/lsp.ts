@@ -1,6 +1,8 @@
 /**
- * A plugin's language servers (`lspServers` in plugin.json, `.lsp.json` at its root). Islet does
- * not run them yet: each is listed, with one warning naming the file, so none is dropped unseen.
+ * A plugin's language servers (`lspServers` in plugin.json, `.lsp.json` at its root), as Claude
+ * Code reads them: `{name: {command, args?, env?, extensionToLanguage: {".go": "go"}}}`. Each is
+ * started on demand (lsp-hooks.ts); one without a command or file extensions cannot be, and says
+ * so in one warning naming its file.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -8,13 +10,17 @@ import type { Problem } from "../../host/problem.ts";
 
 export interface LspServerEntry {
   name: string;
-  /** The `command` it would start, when one is given. */
+  /** The program it starts; missing: it cannot start. */
   command?: string;
+  args: string[];
+  env: Record<string, string>;
+  /** File extension (".go") → LSP language id ("go"). */
+  extensionToLanguage: Record<string, string>;
   /** Where it is declared. */
   file: string;
+  /** Why it cannot start (no command, no file extensions); undefined when it can. */
+  unusable?: string;
 }
-
-export const LSP_UNSUPPORTED = "language servers are not supported yet; not started";
 
 export function pluginLspServers(
   dir: string,
@@ -43,9 +49,32 @@ export function pluginLspServers(
     if (typeof data !== "object" || data === null || Array.isArray(data)) return;
     const map = (data as { lspServers?: unknown }).lspServers ?? data;
     if (typeof map !== "object" || map === null) return;
-    for (const [name, cfg] of Object.entries(map)) {
-      const command = (cfg as { command?: unknown } | null)?.command;
-      servers.push({ name, file, command: typeof command === "string" ? command : undefined });
+    for (const [name, raw] of Object.entries(map)) {
+      const cfg = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+      const root = (v: unknown) =>
+        typeof v === "string" ? v.replaceAll("${CLAUDE_PLUGIN_ROOT}", dir) : undefined;
+      const command = root(cfg.command);
+      const strings = (v: unknown): Record<string, string> =>
+        typeof v === "object" && v !== null
+          ? Object.fromEntries(
+              Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"),
+            )
+          : {};
+      const extensionToLanguage = strings(cfg.extensionToLanguage);
+      const unusable = !command
+        ? "no command to start"
+        : Object.keys(extensionToLanguage).length === 0
+          ? "no extensionToLanguage: no file would reach it"
+          : undefined;
+      servers.push({
+        name,
+        file,
+        command,
+        args: Array.isArray(cfg.args) ? cfg.args.flatMap((a) => root(a) ?? []) : [],
+        env: strings(cfg.env),
+        extensionToLanguage,
+        unusable,
+      });
     }
   };
   readFile(path.join(dir, ".lsp.json"), false);
@@ -66,10 +95,11 @@ export function pluginLspServers(
     } else addAll(entry, manifestFile);
   }
   for (const s of servers)
-    problems.push({
-      source: "claude-plugins",
-      file: s.file,
-      title: `LSP server "${s.name}"${s.command ? ` (${s.command})` : ""}: ${LSP_UNSUPPORTED}`,
-    });
+    if (s.unusable)
+      problems.push({
+        source: "claude-plugins",
+        file: s.file,
+        title: `LSP server "${s.name}": ${s.unusable}; not started`,
+      });
   return { servers, problems };
 }
