@@ -10,7 +10,6 @@ import { z } from "zod";
 import { configDir } from "../config/homes.ts";
 import {
   fileProblem,
-  frontmatterBlock,
   looseText,
   readMarkdownFile,
   toolList,
@@ -46,23 +45,12 @@ export interface AgentLoad {
   warnings: Problem[];
 }
 
-export interface AgentReadOptions {
-  /** `namespace:name` (a plugin's agents). */
-  namespace?: string;
-  /** A Claude plugin's agent: a broken file loads under its file name (a warning), not skipped. */
-  lenient?: boolean;
-}
-
 export function readAgentFile(
   file: string,
   text: string,
-  opts: AgentReadOptions = {},
+  opts: { namespace?: string } = {},
 ): { agent: AgentConfig; warnings: Problem[] } {
-  const {
-    data: d,
-    body,
-    warnings,
-  } = opts.lenient ? readAgentMarkdown(file, text) : readAgentFields(file, text);
+  const { data: d, body, warnings } = readMarkdownFile(file, text, AGENT_FIELDS);
   const bare = d.name ?? path.basename(file).replace(/\.md$/i, "");
   return {
     agent: {
@@ -83,31 +71,13 @@ export function readAgentFile(
   };
 }
 
-/** As Claude Code: a broken agent file still loads, under its file name, with its body. */
-function readAgentMarkdown(file: string, text: string): ReturnType<typeof readAgentFields> {
-  try {
-    return readAgentFields(file, text);
-  } catch (err) {
-    const problem = fileProblem(err, file);
-    const name = path.basename(file).replace(/\.md$/i, "");
-    const block = frontmatterBlock(text);
-    return {
-      data: {},
-      body: block ? text.slice(block[0].length) : text,
-      warnings: [{ ...problem, title: `${problem.title}; loaded as "${name}" without its fields` }],
-    };
-  }
-}
-
-const readAgentFields = (file: string, text: string) => readMarkdownFile(file, text, AGENT_FIELDS);
-
 /** One agent file; throws one line naming the file and the field. */
 export function parseAgentFile(file: string, text: string): AgentConfig {
   return readAgentFile(file, text).agent;
 }
 
 /** Every `*.md` under `dir`; `namespace` (a plugin's name) makes them `namespace:name`. */
-export function loadAgents(dir: string, opts: AgentReadOptions = {}): Loaded<AgentConfig> {
+export function loadAgents(dir: string, opts: { namespace?: string } = {}): Loaded<AgentConfig> {
   const out: Loaded<AgentConfig> = { items: [], errors: [], warnings: [] };
   for (const { file } of markdownFiles(dir, 0)) {
     try {
