@@ -103,7 +103,6 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
       homes: engine.homes,
       warn: warningLines(io),
     }).list();
-    const claude = engine.declarative.claudePlugins?.plugins ?? [];
     if (sub === "list") {
       const all = listPlugins(runtime);
       const onDemand = engine.activation.list();
@@ -118,7 +117,7 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
         );
       else
         io.out(
-          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${runnerPluginsText(onDemand)}${claudePluginsText(claude)}${packsText(packs)}`,
+          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${runnerPluginsText(onDemand)}${claudePluginsText(engine.declarative.claudePlugins?.plugins ?? [])}${packsText(packs)}`,
         );
       return 0;
     }
@@ -129,7 +128,9 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
       io.out(values.json ? `${JSON.stringify(runner, null, 2)}\n` : runnerPluginText(runner));
       return 0;
     }
-    const claudePlugin = info ? undefined : claude.find((p) => p.name === name);
+    const claudePlugin = info
+      ? undefined
+      : engine.declarative.claudePlugins?.plugins.find((p) => p.name === name);
     if (claudePlugin) {
       // Its servers are started so that one that cannot start shows why.
       if (claudePlugin.status === "enabled" && !claudePlugin.heldBack)
