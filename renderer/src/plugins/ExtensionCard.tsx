@@ -43,7 +43,13 @@ const STATUS: Record<ExtensionEntry["status"], { label: string; hint: string; ba
 
 export function ExtensionCard({ entry: e }: { entry: ExtensionEntry }) {
   const titleId = useId();
-  const status = STATUS[e.status];
+  const status =
+    e.kind === "claude-plugin" && e.status === "held-back"
+      ? {
+          ...STATUS["held-back"],
+          hint: "This project's folder is not trusted: its hooks, MCP servers and language servers do not run; its commands, skills and agents do",
+        }
+      : STATUS[e.status];
   return (
     <article className={`plugin-card plugin-${status.badge}`} aria-labelledby={titleId}>
       <header className="plugin-head">
