@@ -17,7 +17,7 @@ import { CommandEntry, CommandList } from "./schemas/commands.ts";
 import { ChatEventPayload, ChatHistory } from "./schemas/chat.ts";
 import { AgentsList, AgentsSelect } from "./schemas/agents.ts";
 import { OutputStylesList, OutputStylesSelect } from "./schemas/output-styles.ts";
-import { ExtensionEntry } from "./schemas/extensions.ts";
+import { ExtensionComponent, ExtensionEntry } from "./schemas/extensions.ts";
 import { ReloadResult } from "./schemas/reload.ts";
 import {
   ModelDownload,
@@ -126,7 +126,7 @@ export const PluginList = z.strictObject({
   /** Shell hook files and Claude Code plugins (absent: a host that lists none). */
   extensions: z.array(ExtensionEntry).optional(),
 });
-export { ExtensionEntry };
+export { ExtensionComponent, ExtensionEntry };
 export type PluginList = z.infer<typeof PluginList>;
 
 export { ReloadResult };

@@ -21,7 +21,10 @@ export function enginePorts(engine: Engine): EnginePorts {
     app: { workdir: homes.workdir, home: homes.global },
     plugins: {
       plugins,
-      extensions: () => listExtensions(engine.declarative, engine.homeMarkdown.folders),
+      extensions: () =>
+        listExtensions(engine.declarative, engine.homeMarkdown.folders, (name) =>
+          engine.mcp.list().find((m) => m.name === name),
+        ),
       reloadExtensions: async () => {
         await engine.declarative.reload();
         engine.reloadMarkdown();

@@ -16,6 +16,7 @@ import { permissionsCommand } from "./plugin-permissions-command.ts";
 import { packManager, type InstalledPack } from "../packs/index.ts";
 import { packOriginLines, packsText, packOf } from "./pack-origin-text.ts";
 import { runnerPluginText, runnerPluginsText } from "./runner-plugins-text.ts";
+import { claudePluginJson, claudePluginText, claudePluginsText } from "./claude-plugin-text.ts";
 
 function showText(p: PluginInfo, pack: InstalledPack | undefined): string {
   const lines = [
@@ -124,7 +125,7 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
         );
       else
         io.out(
-          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${runnerPluginsText(onDemand)}${packsText(packs)}`,
+          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${runnerPluginsText(onDemand)}${claudePluginsText(engine.declarative.claudePlugins?.plugins ?? [])}${packsText(packs)}`,
         );
       return 0;
     }
@@ -133,6 +134,22 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
     const runner = engine.activation.list().find((e) => e.kind === "runner" && e.name === name);
     if (!info && runner) {
       io.out(values.json ? `${JSON.stringify(runner, null, 2)}\n` : runnerPluginText(runner));
+      return 0;
+    }
+    const claudePlugin = info
+      ? undefined
+      : engine.declarative.claudePlugins?.plugins.find((p) => p.name === name);
+    if (claudePlugin) {
+      // Its servers are started so that one that cannot start shows why.
+      if (claudePlugin.status === "enabled" && !claudePlugin.heldBack)
+        await engine.mcp.start(claudePlugin.mcpServers.map((m) => m.name));
+      const mcpState = (server: string) => engine.mcp.list().find((m) => m.name === server);
+      const pack = packOf(packs, claudePlugin.dir);
+      io.out(
+        values.json
+          ? `${JSON.stringify(claudePluginJson(claudePlugin, pack, mcpState), null, 2)}\n`
+          : claudePluginText(claudePlugin, pack, mcpState),
+      );
       return 0;
     }
     if (!info) throw new UsageError(`no plugin named "${name}"; \`islet plugins list\` shows them`);

@@ -49,17 +49,37 @@ function plainLines(block: string): Record<string, unknown> | null {
     if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
     const m = /^([A-Za-z_][\w-]*):[ \t]*(.*)$/.exec(line);
     if (!m) return null;
-    const raw = m[2].trim();
-    const quoted = /^(["'])(.*)\1$/.exec(raw);
-    data[m[1]] = quoted
-      ? quoted[2]
-      : raw === "true" || raw === "false"
-        ? raw === "true"
-        : /^\d+$/.test(raw)
-          ? Number(raw)
-          : raw;
+    data[m[1]] = scalar(m[2]);
   }
   return data;
+}
+
+function scalar(text: string): unknown {
+  const raw = text.trim();
+  const quoted = /^(["'])(.*)\1$/s.exec(raw);
+  if (quoted) return quoted[2];
+  if (raw === "true" || raw === "false") return raw === "true";
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+/**
+ * Last resort for a block that is neither YAML nor `key: value` lines (an agent whose description
+ * runs on over `user: …` / `<example>` lines): a line opening with a field the file type knows
+ * starts that field, any other line continues the field before it.
+ */
+function knownFieldLines(
+  block: string,
+  known: ReadonlySet<string>,
+): Record<string, unknown> | null {
+  const fields: [string, string[]][] = [];
+  for (const line of block.split(/\r?\n/)) {
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*)$/.exec(line);
+    if (m && known.has(m[1])) fields.push([m[1], [m[2]]]);
+    else if (fields.length > 0) fields.at(-1)![1].push(line);
+    else if (line.trim() !== "") return null;
+  }
+  if (fields.length === 0) return null;
+  return Object.fromEntries(fields.map(([k, lines]) => [k, scalar(lines.join("\n"))]));
 }
 
 export interface MarkdownFile<T> {
@@ -93,15 +113,25 @@ export function readMarkdownFile<Shape extends z.ZodRawShape>(
   shape: Shape,
 ): MarkdownFile<z.output<z.ZodObject<Shape>>> {
   let doc;
+  const lenient: Problem[] = [];
   try {
     doc = parseFrontmatter(text);
   } catch (err) {
-    const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-    const data = block && plainLines(block[1]);
-    if (!block || !data) {
-      const message = (err as Error).message.split("\n")[0];
-      throw new ProblemError(inMarkdown(file, `frontmatter: ${message}`), { cause: err });
+    const message = (err as Error).message.split("\n")[0];
+    const block = frontmatterBlock(text);
+    let data = block && plainLines(block[1]);
+    if (block && !data) {
+      data = knownFieldLines(block[1], new Set(Object.keys(shape)));
+      if (data)
+        lenient.push(
+          inMarkdown(
+            file,
+            `frontmatter is not YAML (${message.replace(/:$/, "")}); read field by field`,
+          ),
+        );
     }
+    if (!block || !data)
+      throw new ProblemError(inMarkdown(file, `frontmatter: ${message}`), { cause: err });
     doc = { data, body: text.slice(block[0].length) };
   }
   const parsed = z.object(shape).safeParse(doc.data);
@@ -113,7 +143,13 @@ export function readMarkdownFile<Shape extends z.ZodRawShape>(
   const warnings = Object.keys(doc.data)
     .filter((k) => !(k in shape))
     .map((k) => inMarkdown(file, `${k}: unknown field, ignored`));
+  warnings.unshift(...lenient);
   return { data: parsed.data, body: doc.body, warnings };
+}
+
+/** The `---` block at the top of `text` (group 1: its inside), or null. */
+export function frontmatterBlock(text: string): RegExpExecArray | null {
+  return /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
 }
 
 /** What every loader returns: what loaded, and its problems. */

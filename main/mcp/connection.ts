@@ -19,7 +19,9 @@ import type { McpServerSpec } from "./config.ts";
 import { describeError, isConnectionLost } from "./connection-lost.ts";
 import { listAllTools, type McpToolInfo } from "./list-tools.ts";
 import { ServerLog } from "./server-log.ts";
-import { StdioTransport } from "./stdio-transport.ts";
+import { StdioTransport, type StdioParams } from "./stdio-transport.ts";
+
+const STDERR_HINT_LINES = 3;
 
 export type McpStatus = "stopped" | "starting" | "running" | "restarting" | "failed" | "disabled";
 
@@ -154,11 +156,25 @@ export class McpConnection {
   private async connect(): Promise<void> {
     this.set(this.status === "restarting" ? "restarting" : "starting", this.error);
     const client = new Client({ name: "islet", version: APP_VERSION });
-    const transport = this.transport();
+    // A server that dies before answering (npx asking for -y, a missing module) fails the start
+    // at once with its exit code, not after the request's time limit.
+    let exitedEarly: (err: Error) => void = () => {};
+    const exited = new Promise<never>((_, reject) => (exitedEarly = reject));
+    exited.catch(() => {});
+    const transport = this.transport((code, signal) =>
+      exitedEarly(
+        new Error(`exited ${signal ? `on ${signal}` : `with code ${code}`} before answering`),
+      ),
+    );
     this.connecting = client;
     try {
-      await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 30_000 });
-      this.tools = await listAllTools(client);
+      await Promise.race([
+        exited,
+        (async () => {
+          await client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 30_000 });
+          this.tools = await listAllTools(client);
+        })(),
+      ]);
     } catch (err) {
       await client.close().catch(() => {});
       if (this.connecting !== client) return; // stopped while starting
@@ -201,7 +217,7 @@ export class McpConnection {
     this.set("running", undefined);
   }
 
-  private transport(): Transport {
+  private transport(onExit?: StdioParams["onExit"]): Transport {
     const spec = this.spec;
     if (spec.transport === "http") {
       return new StreamableHTTPClientTransport(new URL(spec.url), {
@@ -218,6 +234,7 @@ export class McpConnection {
         this.stderrTail = (this.stderrTail + text).slice(-2000);
         this.log.stderr(text);
       },
+      onExit,
     });
   }
 
@@ -270,9 +287,15 @@ export class McpConnection {
     });
   }
 
+  /** The last lines of stderr, where a dying server says why. */
   private stderrHint(): string {
-    const last = this.stderrTail.trim().split("\n").at(-1)?.trim();
-    return last ? ` (stderr: ${last.slice(0, 200)})` : "";
+    const lines = this.stderrTail
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(-STDERR_HINT_LINES)
+      .map((l) => l.slice(0, 200));
+    return lines.length > 0 ? ` (stderr: ${lines.join(" | ")})` : "";
   }
 
   private clearTimer(): void {

@@ -20,7 +20,12 @@ export interface StdioParams {
   cwd?: string;
   /** What the server writes to stderr, as it comes. */
   onStderr?(text: string): void;
+  /** The process ended (its stderr read to the end, or a moment after exit if a child holds it). */
+  onExit?(code: number | null, signal: NodeJS.Signals | null): void;
 }
+
+/** A process's pipes can stay open after it exits (a child of `npx` holding them): wait this long. */
+const EXIT_DRAIN_MS = 250;
 
 /** A line longer than this without a newline is a broken server, not a message. */
 const MAX_LINE_CHARS = 10 * 1024 * 1024;
@@ -62,6 +67,16 @@ export class StdioTransport implements Transport {
       child.once("close", () => {
         this.child = undefined;
         this.onclose?.();
+      });
+      child.once("exit", (code, signal) => {
+        let told = false;
+        const tell = () => {
+          if (told) return;
+          told = true;
+          this.params.onExit?.(code, signal);
+        };
+        child.once("close", tell);
+        setTimeout(tell, EXIT_DRAIN_MS).unref();
       });
       child.stdin!.on("error", (err) => this.onerror?.(err));
       child.stdout!.setEncoding("utf8");

@@ -2,7 +2,8 @@
  * What a project's own `.islet/` would widen if the folder were trusted (SPEC §6): unsafe mode,
  * the permission requests of its plugins, their tool overrides, its model providers (which could send the user's API
  * keys elsewhere), its shell hooks, MCP servers and CLI-tool runners (runner plugins and runner
- * configs, main/extensions/runners/), and its commands, skills, agents and output styles. One line each, for the
+ * configs, main/extensions/runners/), its Claude Code plugins' hooks and MCP servers (by name), and its
+ * commands, skills, agents and output styles. One line each, for the
  * trust question and the notice of what was held back.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -17,6 +18,7 @@ import {
   loadPlugins,
 } from "../code-plugins/loader/index.ts";
 import { PROJECT_MCP_FILE } from "../config/workspace-files.ts";
+import { claudePluginHeldBack } from "./claude-held-back.ts";
 
 /**
  * Folders of the project home whose contents run commands, reach servers or widen a turn: slash
@@ -65,11 +67,16 @@ export async function projectWidening(homes: Homes): Promise<string[]> {
   if (await exists(runnerConfigs)) lines.push(`CLI-tool runner configs from ${rel(runnerConfigs)}`);
   const pluginDirs = (await loadPluginFeatures(homes, {})).features.dirs;
   for (const where of pluginDirs.filter((d) => d.source === "project")) {
-    const runners = (await findPluginFolders(where.dir)).runnerFolders;
+    const walked = await findPluginFolders(where.dir);
+    const runners = walked.runnerFolders;
     if (runners.length > 0)
       lines.push(
         `CLI-tool runner plugins ${runners.map((d) => path.basename(d)).join(", ")} from ${rel(where.dir)}/`,
       );
+    for (const dir of [...walked.claudeFolders].sort()) {
+      const line = await claudePluginHeldBack(dir, `${rel(dir)}/`);
+      if (line) lines.push(line);
+    }
   }
   // Claude Code's project MCP servers: each one starts a program or reaches a server.
   const mcpJson = path.join(homes.workdir, PROJECT_MCP_FILE);

@@ -5,6 +5,7 @@
 import path from "node:path";
 import type { ExtensionEntry } from "../schemas/extensions.ts";
 import type { ClaudePlugin } from "../../extensions/claude/plugin.ts";
+import { pluginComponents, type McpState } from "../../extensions/claude/component-states.ts";
 import type { DeclarativeExtensions } from "../../extensions/declarative.ts";
 import type { HomeMarkdownFolder } from "../../extensions/markdown/home-source.ts";
 import { formatProblem } from "../../host/problem.ts";
@@ -41,7 +42,7 @@ function hookFileEntry(f: ShellHookFile): ExtensionEntry {
   };
 }
 
-function claudeEntry(p: ClaudePlugin): ExtensionEntry {
+function claudeEntry(p: ClaudePlugin, mcpState?: McpState): ExtensionEntry {
   return {
     kind: "claude-plugin",
     name: p.name,
@@ -55,6 +56,7 @@ function claudeEntry(p: ClaudePlugin): ExtensionEntry {
     agents: p.agents.map((a) => a.name),
     mcpServers: p.mcpServers.map((m) => m.name),
     outputStyles: p.outputStyles.map((s) => s.name),
+    components: pluginComponents(p, mcpState),
     errors: p.errors.map(formatProblem),
     warnings: p.warnings.map(formatProblem),
   };
@@ -83,16 +85,20 @@ function markdownEntry(f: HomeMarkdownFolder): ExtensionEntry {
   };
 }
 
-/** `markdown`: the homes' folders (homes with none of these files are left out). */
+/**
+ * `markdown`: the homes' folders (homes with none of these files are left out); `mcpState`: the
+ * running MCP servers, so a Claude plugin's server that could not start shows as failed.
+ */
 export function listExtensions(
   d: DeclarativeExtensions,
   markdown: readonly HomeMarkdownFolder[] = [],
+  mcpState?: McpState,
 ): ExtensionEntry[] {
   return [
     ...markdown
       .filter((f) => f.commands.length + f.skills.length + f.agents.length + f.errors.length > 0)
       .map(markdownEntry),
     ...d.shellHooks.files.map(hookFileEntry),
-    ...(d.claudePlugins?.plugins ?? []).map(claudeEntry),
+    ...(d.claudePlugins?.plugins ?? []).map((p) => claudeEntry(p, mcpState)),
   ];
 }

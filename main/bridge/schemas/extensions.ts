@@ -13,6 +13,16 @@ export const ShellHookItem = z.strictObject({
   fires: z.boolean(),
 });
 
+/** One part of a Claude Code plugin and its state (main/extensions/claude/component-states.ts). */
+export const ExtensionComponent = z.strictObject({
+  kind: z.enum(["command", "skill", "agent", "hook", "mcp-server", "output-style", "lsp-server"]),
+  name: z.string(),
+  state: z.enum(["loaded", "held-back", "excluded", "failed", "unsupported"]),
+  /** Why it is not loaded (one line). */
+  why: z.string().optional(),
+});
+export type ExtensionComponent = z.infer<typeof ExtensionComponent>;
+
 export const ExtensionEntry = z.strictObject({
   /** markdown: a home's commands, skills and agents (config/commands, skills, config/agents). */
   kind: z.enum(["shell-hooks", "claude-plugin", "markdown"]),
@@ -30,6 +40,8 @@ export const ExtensionEntry = z.strictObject({
   agents: z.array(z.string()),
   mcpServers: z.array(z.string()),
   outputStyles: z.array(z.string()),
+  /** A Claude Code plugin's every part with its state (the others list names only). */
+  components: z.array(ExtensionComponent).optional(),
   /** One line each, naming file and field. */
   errors: z.array(z.string()),
   warnings: z.array(z.string()),

@@ -6,11 +6,12 @@
 import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
-import { loadAgents, readAgentFile } from "../../agents/load.ts";
+import { readAgentFile } from "../../agents/load.ts";
+import { markdownFiles as agentFiles } from "../../config/markdown-walk.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
 import { pluginMcpServers } from "../../mcp/plugin-servers.ts";
 import { loadCommands, parseCommandFile, type MarkdownCommand } from "../markdown/commands.ts";
-import { fileProblem, type Loaded } from "../../config/frontmatter-fields.ts";
+import { fileProblem, frontmatterBlock, type Loaded } from "../../config/frontmatter-fields.ts";
 import type { Problem } from "../../host/problem.ts";
 import { loadSkill, loadSkills, type Skill } from "../markdown/skills.ts";
 
@@ -77,29 +78,97 @@ export function pluginCommands(
   return { ...found, items: found.items.map((c) => ({ ...c, model: sessionModel(c.model) })) };
 }
 
-/** `skills/NAME/SKILL.md` and `skills/NAME.md` of each folder; a listed file is one skill. */
+/**
+ * `skills/NAME/SKILL.md` and `skills/NAME.md` of each folder; a listed file, or a listed folder
+ * holding a SKILL.md, is one skill. A skill reached twice (a manifest listing `./skills/x` beside
+ * the default `skills/`, as marketplace entries do) loads once.
+ */
 export function pluginSkills(paths: readonly string[], namespace: string): Loaded<Skill> {
+  const one = (file: string) => {
+    const { skill, warnings } = loadSkill(file, { namespace });
+    return { item: skill, warnings };
+  };
   const found = gather(
     paths,
-    (dir) => loadSkills(dir, { namespace }),
-    (file) => {
-      const { skill, warnings } = loadSkill(file, { namespace });
-      return { item: skill, warnings };
+    (dir) => {
+      const own = path.join(dir, "SKILL.md");
+      if (!isFile(own)) return loadSkills(dir, { namespace });
+      try {
+        const { item, warnings } = one(own);
+        return { items: [item], errors: [], warnings };
+      } catch (err) {
+        return { items: [], errors: [fileProblem(err, own)], warnings: [] };
+      }
     },
+    one,
   );
-  return { ...found, items: found.items.map((s) => ({ ...s, model: sessionModel(s.model) })) };
+  const seen = new Set<string>();
+  const items = found.items.filter((s) => {
+    const key = path.resolve(s.file);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return {
+    items: items.map((s) => ({ ...s, model: sessionModel(s.model) })),
+    errors: once(found.errors),
+    warnings: once(found.warnings),
+  };
+}
+
+/** A file read twice reports its problems once. */
+function once(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file ?? ""}\n${p.title}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export function pluginAgents(paths: readonly string[], namespace: string): Loaded<AgentConfig> {
   const found = gather(
     paths,
-    (dir) => loadAgents(dir, { namespace }),
-    (file) => {
-      const { agent, warnings } = readAgentFile(file, readFileSync(file, "utf8"), { namespace });
-      return { item: agent, warnings };
+    (dir) => {
+      const out: Loaded<AgentConfig> = { items: [], errors: [], warnings: [] };
+      for (const { file } of agentFiles(dir, 0)) {
+        try {
+          const { item, warnings } = lenientAgent(file, namespace);
+          out.items.push(item);
+          out.warnings.push(...warnings);
+        } catch (err) {
+          out.errors.push(fileProblem(err, file));
+        }
+      }
+      return out;
     },
+    (file) => lenientAgent(file, namespace),
   );
   return { ...found, items: found.items.map((a) => ({ ...a, model: sessionModel(a.model) })) };
+}
+
+/**
+ * As Claude Code: an agent whose frontmatter cannot be read still loads, under its file name with
+ * its body as prompt, and the problem is one warning instead of the file being skipped.
+ */
+function lenientAgent(file: string, namespace: string): { item: AgentConfig; warnings: Problem[] } {
+  const text = readFileSync(file, "utf8");
+  try {
+    const { agent, warnings } = readAgentFile(file, text, { namespace });
+    return { item: agent, warnings };
+  } catch (err) {
+    const problem = fileProblem(err, file);
+    const block = frontmatterBlock(text);
+    const { agent } = readAgentFile(file, block ? text.slice(block[0].length) : text, {
+      namespace,
+    });
+    const name = path.basename(file).replace(/\.md$/i, "");
+    return {
+      item: agent,
+      warnings: [{ ...problem, title: `${problem.title}; loaded as "${name}" without its fields` }],
+    };
+  }
 }
 
 /** `*.md` under `dir`, sub-folders included (a sub-folder changes only the label, as in Claude). */

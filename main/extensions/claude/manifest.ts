@@ -24,6 +24,8 @@ export interface ClaudeManifest {
   hooks: (string | Record<string, unknown>)[];
   /** As written (a `./path`, a list of them, or inline servers): main/mcp/plugin-servers.ts reads it. */
   mcpServers?: unknown;
+  /** As written; listed as unsupported (lsp.ts). */
+  lspServers?: unknown;
 }
 
 export interface ManifestRead {
@@ -113,6 +115,7 @@ export function readClaudeManifest(dir: string): ManifestRead {
     if (inside && inside.length > 0) out.manifest[field] = inside.map((p) => path.join(dir, p));
   }
   out.manifest.mcpServers = m.mcpServers;
+  out.manifest.lspServers = m.lspServers;
   for (const field of ["hooks"] as const) {
     const v = m[field];
     if (v === undefined) continue;

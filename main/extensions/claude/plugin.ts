@@ -27,6 +27,7 @@ import {
   type Found,
   type NamedFile,
 } from "./components.ts";
+import { pluginLspServers, type LspServerEntry } from "./lsp.ts";
 import { readClaudeManifest, type ClaudeManifest } from "./manifest.ts";
 
 export interface ClaudePlugin {
@@ -44,6 +45,8 @@ export interface ClaudePlugin {
   /** Named `plugin_<plugin>_<server>`; `${CLAUDE_PLUGIN_ROOT}` expanded. */
   mcpServers: McpServerSpec[];
   hooks: ShellHookSpec[];
+  /** Declared, not run (Islet has no language-server support yet). */
+  lspServers: LspServerEntry[];
   errors: Problem[];
   warnings: Problem[];
 }
@@ -67,6 +70,7 @@ export function readClaudePlugin(
     outputStyles: [],
     mcpServers: [],
     hooks: [],
+    lspServers: [],
     errors,
     warnings,
   };
@@ -95,6 +99,9 @@ export function readClaudePlugin(
   );
 
   plugin.mcpServers = take(pluginMcp(dir, ns, manifest.mcpServers, opts.env));
+  const lsp = pluginLspServers(dir, manifest.lspServers);
+  plugin.lspServers = lsp.servers;
+  plugin.warnings.push(...lsp.problems);
 
   const defaultHooks = at(path.join("hooks", "hooks.json"));
   plugin.hooks.push(...readHookFile(defaultHooks, plugin, false));

@@ -5,6 +5,7 @@
  * commands, skills, agents and MCP servers use. A project's plugins are held to the project's
  * trust: untrusted, their hooks and MCP servers (programs run outside any sandbox) are listed but
  * not run; their commands' !`cmd` lines go through the approval policy like any command's.
+ * Language servers, held back the same way, start on demand after a Write or Patch (lsp-hooks.ts).
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -24,6 +25,7 @@ import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { Discovery, ExtensionSource } from "../../contributions/source.ts";
 import { ShellHookRegistry } from "../shell-hooks/registry.ts";
 import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
+import { LspHookRegistry } from "./lsp-hooks.ts";
 import type { Problem, ProblemSink } from "../../host/problem.ts";
 
 export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
@@ -33,6 +35,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   private readonly warn: ProblemSink;
   private readonly env: Record<string, string | undefined> | undefined;
   private registries: ShellHookRegistry[] = [];
+  private lsp: LspHookRegistry[] = [];
   /** What the last load found (the plugin browser and `islet plugins list` show it). */
   plugins: ClaudePlugin[] = [];
 
@@ -91,6 +94,11 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
       if (plugin.heldBack) continue;
       for (const spec of plugin.mcpServers)
         scope.mcpServer({ name: spec.name, source: spec.source, spec });
+      if (plugin.lspServers.some((s) => !s.unusable)) {
+        const lsp = new LspHookRegistry(plugin.name, plugin.lspServers, this.warn);
+        this.lsp.push(lsp);
+        scope.hooks(lsp, HOOK_SOURCE_ORDER.claudePlugins);
+      }
       if (plugin.hooks.length === 0) continue;
       try {
         mkdirSync(pluginData, { recursive: true });
@@ -164,5 +172,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   async dispose(): Promise<void> {
     for (const r of this.registries) r.dispose();
     this.registries = [];
+    await Promise.all(this.lsp.map((l) => l.dispose()));
+    this.lsp = [];
   }
 }

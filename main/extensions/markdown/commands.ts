@@ -15,6 +15,7 @@ import {
 } from "../../config/frontmatter-fields.ts";
 import type { Problem } from "../../host/problem.ts";
 import { markdownFiles } from "../../config/markdown-walk.ts";
+import { positionalHintProblem } from "./expand.ts";
 
 export interface MarkdownCommand {
   /** What the user types after "/": "review", or "myplugin:review" with a namespace. */
@@ -68,13 +69,16 @@ export function parseCommandFile(
   const { data, body, warnings } = readMarkdownFile(file, text, COMMAND_FIELDS);
   const bareName = path.basename(file).replace(/\.md$/i, "");
   const prompt = body.trim();
+  const hint = data["argument-hint"] ?? data.hints;
+  const positional = positionalHintProblem(file, prompt, hint);
+  if (positional) warnings.push(positional);
   return {
     command: {
       name: opts.namespace ? `${opts.namespace}:${bareName}` : bareName,
       bareName,
       namespace: opts.namespace,
       description: data.description ?? firstLine(prompt),
-      argumentHint: data["argument-hint"] ?? data.hints,
+      argumentHint: hint,
       allowedTools: data["allowed-tools"],
       model: data.model,
       forward: data.forward ?? true,

@@ -6,11 +6,11 @@ import path from "node:path";
 import { test } from "node:test";
 import { expandBody, splitArgs, substituteArguments } from "./expand.ts";
 
-test("arguments: $ARGUMENTS whole, $N and $ARGUMENTS[N] 0-based with shell quoting, named ones", () => {
+test("arguments: $ARGUMENTS whole, $N and $ARGUMENTS[N] 0-based with shell quoting (a missing one left as written), named ones", () => {
   assert.deepEqual(splitArgs(`a "b c" 'd e' f\\ g`), ["a", "b c", "d e", "f g"]);
   assert.equal(
     substituteArguments("Fix #$0 in $1 ($ARGUMENTS) [$ARGUMENTS[1]] $2.", `12 "src/a b.ts"`),
-    `Fix #12 in src/a b.ts (12 "src/a b.ts") [src/a b.ts] .`,
+    `Fix #12 in src/a b.ts (12 "src/a b.ts") [src/a b.ts] $2.`,
   );
   assert.equal(
     substituteArguments("Summarise.", "the README"),

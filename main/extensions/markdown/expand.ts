@@ -5,6 +5,7 @@
  */
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import type { Problem } from "../../host/problem.ts";
 
 export interface ExpandContext {
   workdir: string;
@@ -26,7 +27,10 @@ export function splitArgs(text: string): string[] {
   return words;
 }
 
-/** `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` (0-based, as Claude Code) and `$name` from `arguments:`. */
+/**
+ * `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` (0-based, as Claude Code) and `$name` from `arguments:`.
+ * A position past the last argument stays as written, as Claude Code leaves it.
+ */
 export function substituteArguments(
   body: string,
   args: string,
@@ -40,7 +44,7 @@ export function substituteArguments(
     (m, idx, n, name) => {
       if (idx !== undefined || n !== undefined) {
         used = true;
-        return words[Number(idx ?? n)] ?? "";
+        return words[Number(idx ?? n)] ?? m;
       }
       if (m === "$ARGUMENTS") {
         used = true;
@@ -54,6 +58,30 @@ export function substituteArguments(
   );
   if (!used && args.trim() !== "") out = `${out}\n\nARGUMENTS: ${args}`;
   return out;
+}
+
+/**
+ * Bodies written for Claude Code before `$N` became 0-based use `$1` for the first argument; with
+ * an `argument-hint` naming fewer arguments than the highest `$N` reaches, and no `$0`, say so.
+ */
+export function positionalHintProblem(
+  file: string,
+  body: string,
+  hint: string | undefined,
+): Problem | null {
+  if (!hint) return null;
+  const named = hint.match(/<[^>]*>|\[[^\]]*\]/g)?.length ?? 0;
+  const used = [...body.matchAll(/\$ARGUMENTS\[(\d+)\]|\$(\d)(?!\d)/g)].map((m) =>
+    Number(m[1] ?? m[2]),
+  );
+  if (named === 0 || used.length === 0 || used.includes(0)) return null;
+  const top = Math.max(...used);
+  if (top < named) return null;
+  return {
+    source: "markdown",
+    file,
+    title: `$${top} is argument ${top + 1}, but argument-hint "${hint}" names ${named}: $0 is the first (0-based, as in Claude Code)`,
+  };
 }
 
 function substituteVars(body: string, vars: Record<string, string>): string {

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { firstLine } from "./commands.ts";
+import { positionalHintProblem } from "./expand.ts";
 import {
   fileProblem,
   hintText,
@@ -46,11 +47,11 @@ const argNames = z
       : v.map((a) => (typeof a === "string" ? a : a.name)),
   );
 
+const COMMAND_NAME = /^[A-Za-z0-9][\w.-]*$/;
+
 export const SKILL_FIELDS = {
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9][\w.-]*$/, "letters, digits, '.', '_' and '-' only")
-    .optional(),
+  // Checked in parseSkillFile: a name that is not a command name falls back to the folder's.
+  name: looseText.optional(),
   description: looseText.optional(),
   when_to_use: looseText.optional(),
   "argument-hint": hintText.optional(),
@@ -74,8 +75,19 @@ export function parseSkillFile(
 ): { skill: Skill; warnings: Problem[] } {
   const { data, body, warnings } = readMarkdownFile(file, text, SKILL_FIELDS);
   const fromPath = opts.dir ? path.basename(opts.dir) : path.basename(file).replace(/\.md$/i, "");
-  const bareName = data.name ?? fromPath;
+  let bareName = data.name ?? fromPath;
+  if (!COMMAND_NAME.test(bareName)) {
+    // Real skills use display names ("Writing Hookify Rules"); Claude Code keeps them by folder.
+    warnings.push({
+      source: "markdown",
+      file,
+      title: `name: "${bareName}" is not a command name (letters, digits, '.', '_', '-'); loaded as "${fromPath}"`,
+    });
+    bareName = fromPath;
+  }
   const prompt = body.trim();
+  const positional = positionalHintProblem(file, prompt, data["argument-hint"]);
+  if (positional) warnings.push(positional);
   return {
     skill: {
       name: opts.namespace ? `${opts.namespace}:${bareName}` : bareName,

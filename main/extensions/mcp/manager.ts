@@ -74,7 +74,16 @@ export class McpManager {
    * failures are reported, not thrown. For listings (`islet mcp list`, `islet tools`).
    */
   async startAll(): Promise<void> {
-    const waiting = [...this.running.values()]
+    await this.start([...this.running.keys()]);
+  }
+
+  /** Starts these servers (those not started yet) and waits for each one's first attempt. */
+  async start(names: readonly string[]): Promise<void> {
+    const waiting = names
+      .flatMap((name) => {
+        const r = this.running.get(name);
+        return r ? [r] : [];
+      })
       .filter((r) => r.conn.status === "stopped" || r.conn.status === "starting")
       .map((r) => r.conn.ready().catch((err: unknown) => this.notReady(r, err)));
     await Promise.all(waiting);

@@ -1,10 +1,12 @@
 /**
  * A shell hook file or a Claude Code plugin, beside the code plugins: where it comes from, the
- * hooks it runs (and which Islet does not fire yet), what else it brings, and what went wrong.
+ * hooks it runs (and which Islet does not fire yet), what else it brings (a Claude plugin's each
+ * part with its state), and what went wrong.
  */
 import { useId, type ReactNode } from "react";
 import type { ExtensionEntry } from "../../../main/bridge/contract.ts";
 import { Callout } from "../ui/Callout.tsx";
+import { componentRows } from "./ComponentRows.tsx";
 import { FileIcon, FolderIcon } from "../ui/icons.tsx";
 import { plural } from "./format.ts";
 
@@ -41,7 +43,13 @@ const STATUS: Record<ExtensionEntry["status"], { label: string; hint: string; ba
 
 export function ExtensionCard({ entry: e }: { entry: ExtensionEntry }) {
   const titleId = useId();
-  const status = STATUS[e.status];
+  const status =
+    e.kind === "claude-plugin" && e.status === "held-back"
+      ? {
+          ...STATUS["held-back"],
+          hint: "This project's folder is not trusted: its hooks, MCP servers and language servers do not run; its commands, skills and agents do",
+        }
+      : STATUS[e.status];
   return (
     <article className={`plugin-card plugin-${status.badge}`} aria-labelledby={titleId}>
       <header className="plugin-head">
@@ -127,11 +135,14 @@ function Facts({ entry: e }: { entry: ExtensionEntry }) {
         ))}
       </ul>,
     ]);
-  if (e.commands.length > 0) rows.push(["Commands", <Chips items={e.commands} prefix="/" />]);
-  if (e.skills.length > 0) rows.push(["Skills", <Chips items={e.skills} />]);
-  if (e.agents.length > 0) rows.push(["Agents", <Chips items={e.agents} />]);
-  if (e.mcpServers.length > 0) rows.push(["MCP servers", <Chips items={e.mcpServers} />]);
-  if (e.outputStyles.length > 0) rows.push(["Output styles", <Chips items={e.outputStyles} />]);
+  if (e.components) rows.push(...componentRows(e.components));
+  else {
+    if (e.commands.length > 0) rows.push(["Commands", <Chips items={e.commands} prefix="/" />]);
+    if (e.skills.length > 0) rows.push(["Skills", <Chips items={e.skills} />]);
+    if (e.agents.length > 0) rows.push(["Agents", <Chips items={e.agents} />]);
+    if (e.mcpServers.length > 0) rows.push(["MCP servers", <Chips items={e.mcpServers} />]);
+    if (e.outputStyles.length > 0) rows.push(["Output styles", <Chips items={e.outputStyles} />]);
+  }
   if (rows.length === 0) return null;
   return (
     <dl className="facts">
