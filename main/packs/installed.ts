@@ -12,7 +12,7 @@ import { loadPluginFeatures } from "../code-plugins/loader/features.ts";
 import { originScope } from "../code-plugins/loader/origin-scope.ts";
 import { isSkippedFolder } from "../code-plugins/loader/walk.ts";
 import { findClaudePlugins } from "./claude.ts";
-import { hasOrigin, readOrigin } from "./origin.ts";
+import { hasOrigin, originFile, readOrigin } from "./origin.ts";
 import { PackError, type InstalledPack, type PackScope } from "./types.ts";
 import type { ProblemSink } from "../host/problem.ts";
 
@@ -51,13 +51,15 @@ async function readHead(dir: string, scope: PackScope, warn: ProblemSink) {
   }
   const listing = (async () => {
     const where = sidecar ? await originScope(dir) : { folder: dir };
-    const folder = "folder" in where ? where.folder : undefined;
-    if (!folder) return { names: [], errors: 0 };
+    if (!("folder" in where)) return { names: [], errors: 0 };
+    const { folder, claudeEntry } = where;
+    const recorded = claudeEntry ? { file: originFile(dir), entry: claudeEntry } : undefined;
     const [found, claude] = await Promise.all([
       discoverPlugins({ dirs: [{ dir: folder, home: folder, source: scope }] }),
-      findClaudePlugins(folder, name, () => undefined).catch(() => []),
+      findClaudePlugins(folder, name, () => undefined, recorded).catch(() => ({ plugins: [] })),
     ]);
-    const names = [...found.plugins.map((p) => p.name), ...claude.map((c) => c.name)].sort();
+    const names = [...found.plugins.map((p) => p.name), ...claude.plugins.map((c) => c.name)];
+    names.sort();
     return { names, errors: found.errors.length };
   })();
   const head = { name, dir, scope, ...(origin ? { origin } : {}) };

@@ -23,6 +23,9 @@ export interface PackOrigin {
   updatedAt?: string;
   /** npm dependencies were installed (false with --no-vendor). */
   vendored: boolean;
+  /** Installed from a Claude Code marketplace's entry: the marketplace's source, and the entry. */
+  listedBy?: string;
+  claudeEntry?: Record<string, unknown>;
 }
 
 export interface InstalledPack {
@@ -47,6 +50,11 @@ export interface PackAddInput {
   vendor?: boolean;
   /** "link": an install link asked for it (link.ts checks it again; the consent says so). */
   via?: "link";
+  /**
+   * A plugin the Claude Code marketplace at `source` lists from another repository: that
+   * repository is installed as a pack of its own (remote-entry.ts).
+   */
+  plugin?: string;
 }
 
 export type PackPhase =

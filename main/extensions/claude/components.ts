@@ -77,11 +77,23 @@ export function pluginCommands(
   return { ...found, items: found.items.map((c) => ({ ...c, model: sessionModel(c.model) })) };
 }
 
-/** `skills/NAME/SKILL.md` and `skills/NAME.md` of each folder; a listed file is one skill. */
+/**
+ * `skills/NAME/SKILL.md` and `skills/NAME.md` of each folder; a listed file is one skill, and so
+ * is a listed folder holding SKILL.md (marketplaces list skills that way).
+ */
 export function pluginSkills(paths: readonly string[], namespace: string): Loaded<Skill> {
   const found = gather(
     paths,
-    (dir) => loadSkills(dir, { namespace }),
+    (dir) => {
+      const file = path.join(dir, "SKILL.md");
+      if (!isFile(file)) return loadSkills(dir, { namespace });
+      try {
+        const { skill, warnings } = loadSkill(file, { namespace });
+        return { items: [skill], errors: [], warnings };
+      } catch (err) {
+        return { items: [], errors: [fileProblem(err, file)], warnings: [] };
+      }
+    },
     (file) => {
       const { skill, warnings } = loadSkill(file, { namespace });
       return { item: skill, warnings };
