@@ -99,7 +99,10 @@ export function pluginSkills(paths: readonly string[], namespace: string): Loade
       return { item: skill, warnings };
     },
   );
-  return { ...found, items: found.items.map((s) => ({ ...s, model: sessionModel(s.model) })) };
+  // A listed skill folder may sit in the default skills/ too: it is one skill.
+  const seen = new Set<string>();
+  const items = found.items.filter((s) => !seen.has(s.name) && seen.add(s.name));
+  return { ...found, items: items.map((s) => ({ ...s, model: sessionModel(s.model) })) };
 }
 
 export function pluginAgents(paths: readonly string[], namespace: string): Loaded<AgentConfig> {
