@@ -190,7 +190,11 @@ test("plugins a marketplace lists without plugin.json load from their folders: n
     ["receipts:receipts"],
   );
   assert.equal(receipts.manifest.description, "Impact report");
-  assert.deepEqual(receipts.errors, [], "no plugin.json is not an error when a marketplace lists it");
+  assert.deepEqual(
+    receipts.errors,
+    [],
+    "no plugin.json is not an error when a marketplace lists it",
+  );
   const dev = byName.get("plugin-dev")!;
   assert.deepEqual(
     dev.commands.map((c) => c.name),
@@ -279,8 +283,14 @@ test("an entry from another repository installs as its own pack (--plugin): clon
     [
       ["amd-skills", `${daemon.url("skills")}, folder skills, at ${pinned}`],
       ["whole", daemon.url("whole")],
-      ["from-npm", 'cannot be installed: its source is of kind "npm", which Islet cannot install (git only)'],
-      ["on-disk", `cannot be installed: its source ${skills.fileUrl} is not a repository on a server`],
+      [
+        "from-npm",
+        'cannot be installed: its source is of kind "npm", which Islet cannot install (git only)',
+      ],
+      [
+        "on-disk",
+        `cannot be installed: its source ${skills.fileUrl} is not a repository on a server`,
+      ],
     ],
   );
   const text = packInstallLines(mq).join("\n");
@@ -317,7 +327,13 @@ test("an entry from another repository installs as its own pack (--plugin): clon
   assert.deepEqual(w.plugins, ["whole"]);
   assert.equal(w.origin?.url, daemon.url("whole"));
 
-  const { found } = await claudeLoad(env);
+  const { found, lines } = await claudeLoad(env);
+  assert.ok(
+    lines.includes(
+      `${path.join(env.globalPlugins, "claude-plugins", ".claude-plugin", "marketplace.json")}: 4 plugins listed from other repositories are not in this pack; install one with islet plugins add claude-plugins --plugin NAME`,
+    ),
+    lines.join("\n"),
+  );
   const byName = new Map(found.map((p) => [p.name, p]));
   assert.deepEqual(
     byName.get("amd-skills")?.skills.map((s) => [s.name, s.description]),
@@ -331,11 +347,15 @@ test("an entry from another repository installs as its own pack (--plugin): clon
 
   // Refused in one line each, nothing installed.
   await assert.rejects(
-    env.manager().add({ source: "claude-plugins", plugin: "from-npm", scope: "global" }, consenting()),
+    env
+      .manager()
+      .add({ source: "claude-plugins", plugin: "from-npm", scope: "global" }, consenting()),
     /plugin "from-npm": its source is of kind "npm", which Islet cannot install \(git only\)/,
   );
   await assert.rejects(
-    env.manager().add({ source: "claude-plugins", plugin: "on-disk", scope: "global" }, consenting()),
+    env
+      .manager()
+      .add({ source: "claude-plugins", plugin: "on-disk", scope: "global" }, consenting()),
     /plugin "on-disk": its source file:.* is not a repository on a server/,
   );
   await assert.rejects(

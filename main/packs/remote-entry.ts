@@ -34,8 +34,7 @@ export function remoteSource(entry: RemoteEntry, file: string): RemoteSource {
   if (kind === "github") source = text(s.repo);
   else if (kind === "url" || kind === "git-subdir") source = text(s.url);
   else throw fail(`its source is of kind "${kind}", which Islet cannot install (git only)`);
-  if (!source)
-    throw fail(`its ${kind} source names no ${kind === "github" ? "repo" : "url"}`);
+  if (!source) throw fail(`its ${kind} source names no ${kind === "github" ? "repo" : "url"}`);
   if (/^file:/i.test(source) || source.startsWith("/") || source.startsWith("."))
     throw fail(`its source ${source} is not a repository on a server`);
   const where = `plugin "${entry.name}" in ${file}`;
@@ -46,7 +45,11 @@ export function remoteSource(entry: RemoteEntry, file: string): RemoteSource {
 }
 
 /** The remote entry called `name`; a PackError saying what the marketplace has instead. */
-export function pickRemote(market: Marketplace | undefined, name: string, where: string): RemoteEntry {
+export function pickRemote(
+  market: Marketplace | undefined,
+  name: string,
+  where: string,
+): RemoteEntry {
   if (!market)
     throw new PackError(`${where} has no .claude-plugin/marketplace.json: --plugin picks from one`);
   const remote = market.remote.find((r) => r.name === name);

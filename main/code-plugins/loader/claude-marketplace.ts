@@ -87,7 +87,8 @@ export async function readMarketplace(root: string): Promise<Marketplace | undef
       continue;
     }
     // A bare name is under metadata.pluginRoot; `./…` is from the marketplace's root.
-    const rel = source.startsWith("./") || source.startsWith("../") ? source : path.join(pluginRoot, source);
+    const rel =
+      source.startsWith("./") || source.startsWith("../") ? source : path.join(pluginRoot, source);
     const dir = path.resolve(root, rel);
     let real: string;
     try {

@@ -171,7 +171,10 @@ function readFields(
     if (!paths || inside!.length !== paths.length)
       bad(field, 'paths starting with "./" inside the plugin');
     if (inside && inside.length > 0)
-      out.manifest[field] = [...(out.manifest[field] ?? []), ...inside.map((p) => path.join(dir, p))];
+      out.manifest[field] = [
+        ...(out.manifest[field] ?? []),
+        ...inside.map((p) => path.join(dir, p)),
+      ];
   }
   if (m.mcpServers !== undefined) {
     if (out.manifest.mcpServers === undefined) out.manifest.mcpServers = m.mcpServers;

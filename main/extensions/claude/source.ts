@@ -29,13 +29,15 @@ import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
 import type { Problem, ProblemSink } from "../../host/problem.ts";
 
 /** One line for what a marketplace lists from other repositories: they are packs of their own. */
-function remoteNotInstalled(market: Marketplace): Problem {
+function remoteNotInstalled(market: Marketplace, pluginsDir: string): Problem {
   const n = market.remote.length;
+  // The pack is the marketplace's first folder under the plugins dir.
+  const pack = path.relative(pluginsDir, market.file).split(path.sep)[0];
   return {
     source: "claude-plugins",
     file: market.file,
     title: `${n} plugin${n === 1 ? "" : "s"} listed from other repositories ${n === 1 ? "is" : "are"} not in this pack`,
-    suggestion: "install one with islet plugins add <this pack's source> --plugin NAME",
+    suggestion: `install one with islet plugins add ${pack} --plugin NAME`,
   };
 }
 
@@ -71,7 +73,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
       const walked = await findPluginFolders(where.dir);
       for (const market of walked.marketplaces) {
         out.problems.push(...market.problems);
-        if (market.remote.length > 0) out.problems.push(remoteNotInstalled(market));
+        if (market.remote.length > 0) out.problems.push(remoteNotInstalled(market, where.dir));
       }
       for (const dir of walked.claudeFolders) {
         const market = walked.claudeEntries.get(dir);
