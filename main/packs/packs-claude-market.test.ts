@@ -239,7 +239,7 @@ test("an entry from another repository installs as its own pack (--plugin): clon
   await skills.commit("later", {
     "skills/local-ai/SKILL.md": "---\nname: local-ai\ndescription: Later\n---\nLater.\n",
   });
-  const whole = await repos.create("whole", {
+  await repos.create("whole", {
     ".claude-plugin/plugin.json": json({ name: "whole", description: "A whole repository" }),
     "commands/hello.md": "Say hello\n",
   });
