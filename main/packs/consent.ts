@@ -18,7 +18,7 @@ import type { PackScope } from "./types.ts";
 import type { Problem } from "../host/problem.ts";
 import type { StagedPlugin } from "./validate.ts";
 import type { RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
-import { remoteSource } from "./remote-entry.ts";
+import { remoteOffer } from "./remote-entry.ts";
 
 function summary(p: StagedPlugin, permissions: PermissionItem[]): PackPluginSummary {
   return { name: p.name, description: p.description, format: p.format, permissions };
@@ -49,26 +49,10 @@ export function installQuestion(opts: {
     ...(opts.listedBy ? { listedBy: opts.listedBy } : {}),
     ...(opts.remote?.length
       ? {
-          remote: opts.remote.map((r) => ({
-            name: r.name,
-            description: r.description,
-            source: describeRemote(r),
-          })),
+          remote: opts.remote.map(remoteOffer),
         }
       : {}),
   };
-}
-
-/** Where a remote entry would come from, for the question: its URL (and folder, commit). */
-function describeRemote(r: RemoteEntry): string {
-  try {
-    const s = remoteSource(r, "marketplace.json");
-    return [s.source, s.subpath && `folder ${s.subpath}`, s.ref && `at ${s.ref}`]
-      .filter(Boolean)
-      .join(", ");
-  } catch (err) {
-    return `cannot be installed: ${(err as Error).message.replace(/^.*?plugin "[^"]*": /, "")}`;
-  }
 }
 
 /** The folder a staged plugin will have once installed at `packDir`. */

@@ -63,3 +63,23 @@ export function pickRemote(
     `${where}'s marketplace lists no plugin "${name}"${names.length ? ` from another repository (it lists ${names.join(", ")})` : ""}`,
   );
 }
+
+/** A remote entry as a person is shown it: where it would come from, or why it cannot be installed. */
+export interface RemoteOffer {
+  name: string;
+  description: string;
+  source: string;
+}
+
+export function remoteOffer(r: RemoteEntry): RemoteOffer {
+  let source: string;
+  try {
+    const s = remoteSource(r, "marketplace.json");
+    source = [s.source, s.subpath && `folder ${s.subpath}`, s.ref && `at ${s.ref}`]
+      .filter(Boolean)
+      .join(", ");
+  } catch (err) {
+    source = `cannot be installed: ${(err as Error).message.replace(/^.*?plugin "[^"]*": /, "")}`;
+  }
+  return { name: r.name, description: r.description, source };
+}

@@ -6,6 +6,7 @@
  */
 import { formatProblem, type Problem } from "../host/problem.ts";
 import type { PackInstallQuestion, PackUpdateQuestion } from "../host/questions.ts";
+import type { RemoteOffer } from "./remote-entry.ts";
 
 export type PackScope = "global" | "project";
 
@@ -37,6 +38,8 @@ export interface InstalledPack {
   origin?: PackOrigin;
   /** Names of the plugins it holds (plugin.yaml or Claude Code plugins). */
   plugins: string[];
+  /** What its Claude Code marketplace lists from other repositories (`add --plugin NAME`). */
+  remote?: RemoteOffer[];
 }
 
 export interface PackAddInput {
