@@ -7,7 +7,7 @@
  */
 import type { Marketplace, RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
 import { checkRef, checkSubpath } from "./source.ts";
-import { PackError } from "./types.ts";
+import { PackError, type RemoteOffer } from "./types.ts";
 
 export interface RemoteSource {
   /** What parseSource is given: a URL or GitHub's owner/repo. */
@@ -65,12 +65,6 @@ export function pickRemote(
 }
 
 /** A remote entry as a person is shown it: where it would come from, or why it cannot be installed. */
-export interface RemoteOffer {
-  name: string;
-  description: string;
-  source: string;
-}
-
 export function remoteOffer(r: RemoteEntry): RemoteOffer {
   let source: string;
   try {

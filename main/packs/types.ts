@@ -6,7 +6,6 @@
  */
 import { formatProblem, type Problem } from "../host/problem.ts";
 import type { PackInstallQuestion, PackUpdateQuestion } from "../host/questions.ts";
-import type { RemoteOffer } from "./remote-entry.ts";
 
 export type PackScope = "global" | "project";
 
@@ -27,6 +26,14 @@ export interface PackOrigin {
   /** Installed from a Claude Code marketplace's entry: the marketplace's source, and the entry. */
   listedBy?: string;
   claudeEntry?: Record<string, unknown>;
+}
+
+/** A plugin a Claude Code marketplace lists from another repository, as a person is shown it. */
+export interface RemoteOffer {
+  name: string;
+  description: string;
+  /** Where it would be cloned from, or why it cannot be installed. */
+  source: string;
 }
 
 export interface InstalledPack {
