@@ -17,7 +17,6 @@ import { packInstallLines } from "../host/pack-question-text.ts";
 import type { QuestionOf } from "../host/questions.ts";
 import { gitRepos, startGitDaemon, type GitRepos, type GitServer } from "./testing/git-servers.ts";
 import { consenting, packEnv, type PackEnv } from "./testing/pack-env.ts";
-import { remoteSource } from "./remote-entry.ts";
 
 const run = promisify(execFile);
 let repos: GitRepos;
@@ -366,55 +365,5 @@ test("an entry from another repository installs as its own pack (--plugin): clon
   await assert.rejects(
     env.manager().add({ source: "claude-plugins", plugin: "nope", scope: "global" }, consenting()),
     /lists no plugin "nope" from another repository \(it lists amd-skills, whole, from-npm, on-disk\)/,
-  );
-});
-
-test("a remote entry's source is checked like one typed: GitHub's owner/repo, the sha over the ref, no option-like ref, no path out of the repository", () => {
-  const entry = (source: Record<string, unknown>) => ({
-    name: "p",
-    description: "",
-    source,
-    entry: { name: "p", source },
-  });
-  assert.deepEqual(
-    remoteSource(entry({ source: "github", repo: "someone/tools", ref: "v1" }), "m.json"),
-    { source: "someone/tools", ref: "v1" },
-  );
-  assert.deepEqual(
-    remoteSource(
-      entry({
-        source: "git-subdir",
-        url: "https://example.com/r.git",
-        path: "a/b",
-        ref: "main",
-        sha: "0123456789abcdef0123456789abcdef01234567",
-      }),
-      "m.json",
-    ),
-    {
-      source: "https://example.com/r.git",
-      ref: "0123456789abcdef0123456789abcdef01234567",
-      subpath: "a/b",
-    },
-  );
-  assert.throws(
-    () =>
-      remoteSource(
-        entry({ source: "github", repo: "a/b", ref: "--upload-pack=touch x" }),
-        "m.json",
-      ),
-    /ref: "--upload-pack=touch x" is not a valid branch, tag or commit name/,
-  );
-  assert.throws(
-    () =>
-      remoteSource(
-        entry({ source: "git-subdir", url: "https://example.com/r.git", path: "../../etc" }),
-        "m.json",
-      ),
-    /path: "\.\.\/\.\.\/etc" leads outside the repository/,
-  );
-  assert.throws(
-    () => remoteSource(entry({ source: "github" }), "m.json"),
-    /plugin "p": its github source names no repo/,
   );
 });
