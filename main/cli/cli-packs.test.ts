@@ -8,6 +8,7 @@ import {
   gitRepos,
   packFiles,
   pluginFiles,
+  startGitDaemon,
   startGitHttp,
   type GitHttpServer,
   type GitRepos,
@@ -304,6 +305,43 @@ test("attack: without a terminal and without --yes, an update that changes only 
     const yes = await run(["plugins", "update", "hooked", "--yes"]);
     assert.equal(yes.code, 0, yes.stderr);
     assert.equal(await readFile(script, "utf8"), "echo swapped\n");
+  } finally {
+    await dirs.clean();
+  }
+});
+
+test("add MARKETPLACE --plugin NAME installs what a Claude Code marketplace lists from another repository, asking for that repository", async () => {
+  const { dirs, run } = await setup();
+  await using daemon = await startGitDaemon(repos.served);
+  try {
+    await repos.create("cli-far", {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "far" }),
+      "commands/far.md": "Far away\n",
+    });
+    const market = await repos.create("cli-market", {
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "cli-market",
+        plugins: [{ name: "far", source: { source: "url", url: daemon.url("cli-far") } }],
+      }),
+    });
+    const whole = await run(["plugins", "add", market.fileUrl, "--yes"]);
+    assert.notEqual(whole.code, 0);
+    assert.match(
+      whole.stderr,
+      /lists only plugins from other repositories: install one with --plugin NAME \(far\)/,
+    );
+    const added = await run(["plugins", "add", market.fileUrl, "--plugin", "far", "--yes"]);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(
+      added.stdout,
+      /^Installed far \(1 plugin: far\) from git:\/\/127\.0\.0\.1:\d+\/cli-far\.git/,
+    );
+    assert.match(
+      added.stderr,
+      /The Claude Code marketplace file:.*cli-market\.git lists it\.\nInstall far from git:/,
+    );
+    const wrong = await run(["plugins", "update", "far", "--plugin", "x"]);
+    assert.match(wrong.stderr, /plugins update: --plugin does not apply/);
   } finally {
     await dirs.clean();
   }

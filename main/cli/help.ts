@@ -118,6 +118,7 @@ export const COMMANDS = {
       "plugins show NAME [--json]",
       "plugins permissions NAME [--reset]",
       "plugins add SOURCE [--ref R] [--subpath P] [--name N] [--global] [--no-vendor] [--yes]",
+      "plugins add MARKETPLACE --plugin NAME [--name N] [--global] [--no-vendor] [--yes]",
       "plugins update NAME|--all [--no-vendor] [--force] [--yes]",
       "plugins remove NAME",
       "plugins search [TERM] [--tag T] [--refresh] [--json]",
@@ -132,6 +133,10 @@ export const COMMANDS = {
       ["--ref R", "add: a branch, tag or commit"],
       ["--subpath P", "add: the pack's folder inside the repository"],
       ["--name N", "add: install under this name"],
+      [
+        "--plugin NAME",
+        "add: the plugin a Claude Code marketplace (a source, or an installed pack's name) lists from another repository, installed as its own pack",
+      ],
       ["--global", "add: for every folder (default: this folder's .islet/)"],
       ["--no-vendor", "add, update: do not install the pack's npm dependencies"],
       ["--force", "update: even when the pack has local changes"],

@@ -70,13 +70,14 @@ export async function packsCommand(
     ref: { type: "string" },
     subpath: { type: "string" },
     name: { type: "string" },
+    plugin: { type: "string" },
     global: { type: "boolean" },
     "no-vendor": { type: "boolean" },
     force: { type: "boolean" },
     all: { type: "boolean" },
   });
   const allowed: Record<typeof sub, string[]> = {
-    add: ["ref", "subpath", "name", "global", "no-vendor", "yes"],
+    add: ["ref", "subpath", "name", "plugin", "global", "no-vendor", "yes"],
     update: ["all", "no-vendor", "force", "yes"],
     remove: [],
   };
@@ -84,6 +85,7 @@ export async function packsCommand(
     "ref",
     "subpath",
     "name",
+    "plugin",
     "global",
     "no-vendor",
     "force",
@@ -118,6 +120,7 @@ export async function packsCommand(
         ...(values.ref !== undefined ? { ref: values.ref } : {}),
         ...(values.subpath !== undefined ? { subpath: values.subpath } : {}),
         ...(values.name !== undefined ? { name: values.name } : {}),
+        ...(values.plugin !== undefined ? { plugin: values.plugin } : {}),
         vendor: !values["no-vendor"],
       },
       hooks,

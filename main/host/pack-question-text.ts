@@ -11,6 +11,7 @@ import { visibleQuestion } from "./visible-question.ts";
 
 const MAX_COMMITS = 20;
 const MAX_FILES = 30;
+const MAX_REMOTE = 30;
 
 const FORMAT_LABEL: Record<PackPluginSummary["format"], string> = {
   islet: "",
@@ -46,8 +47,15 @@ export function packInstallLines(question: QuestionOf<"pack-install">): string[]
     .join(", ");
   return [
     ...(q.via === "link" ? ["A link opened Islet and asks for this install."] : []),
+    ...(q.listedBy ? [`The Claude Code marketplace ${q.listedBy} lists it.`] : []),
     `Install ${q.pack} from ${q.source}${at ? ` (${at})` : ""} into the ${q.scope === "global" ? "global" : "workspace's"} plugins:`,
     ...pluginLines(q.plugins, false).map((l) => `  ${l}`),
+    ...(q.remote?.length
+      ? [
+          `  Not part of this install: ${q.remote.length} plugin${q.remote.length === 1 ? "" : "s"} it lists from other repositories, each installed on its own (islet plugins add ${q.pack} --plugin NAME):`,
+          ...capped(q.remote, MAX_REMOTE, (r) => `    ${r.name} — ${r.source}`),
+        ]
+      : []),
   ];
 }
 

@@ -138,6 +138,15 @@ export const PackInstallQuestion = z.strictObject({
   /** Where it goes: the global home's plugins or this workspace's. */
   scope: z.enum(["global", "project"]),
   plugins: z.array(PackPluginSummary),
+  /** Installing a plugin a Claude Code marketplace lists from another repository: the marketplace. */
+  listedBy: z.string().optional(),
+  /**
+   * What the pack's Claude Code marketplace lists from other repositories: not part of this
+   * install, each installable as a pack of its own (`source`: where it would be cloned from).
+   */
+  remote: z
+    .array(z.strictObject({ name: z.string(), description: z.string(), source: z.string() }))
+    .optional(),
 });
 export type PackInstallQuestion = z.infer<typeof PackInstallQuestion>;
 

@@ -1,7 +1,8 @@
 /**
  * `islet plugins add`: clone (or copy) into staging, validate, vendor, build, ask, then rename
  * into place and record what the user granted. Any failure removes the staging folder and
- * leaves the plugins dir as it was.
+ * leaves the plugins dir as it was. `--plugin NAME` installs what a Claude Code marketplace lists
+ * from another repository, as a pack of its own.
  */
 import { cp, realpath } from "node:fs/promises";
 import path from "node:path";
@@ -32,6 +33,13 @@ import {
 } from "./types.ts";
 import { checkSymlinks, validateStaged } from "./validate.ts";
 import { vendorAll } from "./vendor.ts";
+import { pickRemote, remoteSource } from "./remote-entry.ts";
+import {
+  readMarketplace,
+  type JsonObject,
+  type Marketplace,
+} from "../code-plugins/loader/claude-marketplace.ts";
+import { originScope } from "../code-plugins/loader/origin-scope.ts";
 
 /** A local folder's content (or its subpath's), without its .git, into `dest`. */
 async function copyLocal(
@@ -73,18 +81,91 @@ function linkContext(ctx: PackContext): PackContext {
   };
 }
 
+/** A marketplace's entry being installed: who listed it, and the entry as written. */
+interface Listing {
+  listedBy: string;
+  entry: JsonObject;
+}
+
+/**
+ * `--plugin NAME`: the entry of the marketplace at `input.source` (an installed pack's name, or
+ * any source, fetched into a throwaway folder) installed as a pack of its own.
+ */
+async function addListed(
+  ctx: PackContext,
+  input: PackAddInput & { plugin: string },
+  hooks: PackOperationHooks,
+): Promise<InstalledPack> {
+  report(hooks, "resolving", `Finding ${input.plugin} in ${input.source}`);
+  if (input.via === "link") checkLinkValues(input);
+  const name = checkPackName(input.name ?? input.plugin, input.name ? "--name" : "--plugin");
+  const installed = (await listPacks(ctx.homes, ctx.warn)).find((p) => p.name === input.source);
+  let market: Marketplace | undefined;
+  let listedBy: string;
+  if (installed && input.ref === undefined && input.subpath === undefined) {
+    const scope = await originScope(installed.dir);
+    market = await readMarketplace("folder" in scope ? scope.folder : installed.dir);
+    listedBy = installed.origin?.url ?? installed.dir;
+  } else {
+    const source = await parseSource(input.source, {
+      cwd: ctx.homes.workdir,
+      home: ctx.env.HOME,
+      remoteOnly: input.via === "link",
+    });
+    const ref = input.ref !== undefined ? checkRef(input.ref) : undefined;
+    const subpath = checkSubpath(input.subpath);
+    const pluginsDir = (await packsDirs(ctx.homes))[input.scope];
+    const staging = await createStaging(pluginsDir, `${name}-marketplace`);
+    listedBy = sourceLabel(source);
+    try {
+      if (source.kind === "git") {
+        report(hooks, "cloning", `Cloning ${listedBy}`);
+        const git = gitContext(input.via === "link" ? linkContext(ctx) : ctx, hooks, "cloning");
+        await cloneSource(source, staging.pack, ref, git);
+      } else await copyLocal(source, undefined, staging.pack, pluginsDir);
+      market = await readMarketplace(
+        subpath ? path.join(staging.pack, ...subpath.split("/")) : staging.pack,
+      );
+    } catch (err) {
+      throw asPackError(err, `reading the marketplace ${listedBy}`);
+    } finally {
+      await staging.dispose();
+    }
+  }
+  const entry = pickRemote(market, input.plugin, listedBy);
+  const remote = remoteSource(entry, `${listedBy} .claude-plugin/marketplace.json`);
+  return addPack(
+    ctx,
+    {
+      source: remote.source,
+      ...(remote.ref ? { ref: remote.ref } : {}),
+      ...(remote.subpath ? { subpath: remote.subpath } : {}),
+      name,
+      scope: input.scope,
+      ...(input.vendor !== undefined ? { vendor: input.vendor } : {}),
+      ...(input.via ? { via: input.via } : {}),
+    },
+    hooks,
+    { listedBy, entry: entry.entry },
+  );
+}
+
 export async function addPack(
   ctx: PackContext,
   input: PackAddInput,
   hooks: PackOperationHooks,
+  listing?: Listing,
 ): Promise<InstalledPack> {
+  if (input.plugin !== undefined) return addListed(ctx, { ...input, plugin: input.plugin }, hooks);
   report(hooks, "resolving", `Resolving ${input.source}`);
   // A link's values were checked where it arrived; checked again here, where they are used.
   if (input.via === "link") checkLinkValues(input);
+  // A marketplace names any server: the same care as a link (never a folder on this computer).
+  const remoteOnly = input.via === "link" || listing !== undefined;
   const source = await parseSource(input.source, {
     cwd: ctx.homes.workdir,
     home: ctx.env.HOME,
-    remoteOnly: input.via === "link",
+    remoteOnly,
   });
   const ref = input.ref !== undefined ? checkRef(input.ref) : undefined;
   if (ref && source.kind === "local")
@@ -113,7 +194,7 @@ export async function addPack(
         source,
         staging.pack,
         ref,
-        gitContext(input.via === "link" ? linkContext(ctx) : ctx, hooks, "cloning"),
+        gitContext(remoteOnly ? linkContext(ctx) : ctx, hooks, "cloning"),
       ));
       if (await exists(path.join(staging.pack, ORIGIN_FILE)))
         throw new PackError(
@@ -135,6 +216,14 @@ export async function addPack(
       where: label,
       scope: input.scope,
       warn: ctx.warn,
+      ...(listing
+        ? {
+            claudeEntry: {
+              file: `${listing.listedBy} .claude-plugin/marketplace.json`,
+              entry: listing.entry,
+            },
+          }
+        : {}),
     });
     checkClashes(
       before,
@@ -149,6 +238,7 @@ export async function addPack(
           env: ctx.env,
           signal: hooks.signal,
           progress: (l) => report(hooks, "vendoring", `npm install in ${l}`),
+          warn: ctx.warn,
         },
       );
       if (vendored > 0) await checkSymlinks(staging.pack, name);
@@ -170,7 +260,9 @@ export async function addPack(
       commit,
       scope: input.scope,
       plugins: staged.plugins,
+      remote: staged.remote,
       via: input.via,
+      ...(listing ? { listedBy: listing.listedBy } : {}),
     });
     if (!(await hooks.consent(question)))
       throw new PackError(`${name} was not installed: the install was not accepted`);
@@ -185,6 +277,7 @@ export async function addPack(
             commit,
             installedAt: new Date().toISOString(),
             vendored: input.vendor !== false,
+            ...(listing ? { listedBy: listing.listedBy, claudeEntry: listing.entry } : {}),
           }
         : undefined;
     if (origin) await writeOrigin(staging.pack, origin);

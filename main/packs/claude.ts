@@ -1,18 +1,24 @@
 /**
  * Claude Code plugins in a pack (/work/shared/CLAUDE-COMPAT.md): folders with
  * `.claude-plugin/plugin.json`, and the plugins a `.claude-plugin/marketplace.json` lists with a
- * relative `source` inside the repository. A marketplace entry from another repository is not
- * installed: a warning names it and the command that adds it. Read leniently (unknown fields
- * ignored), as real marketplaces are messy.
+ * relative `source` inside the repository, with or without plugin.json. An entry from another
+ * repository is not part of the pack: one line names them and how to add one (remote-entry.ts).
+ * Read leniently, as the runtime reads them, as real marketplaces are messy: what will not load is
+ * one line each, and the rest installs.
  */
 import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { PermissionItem } from "../host/questions.ts";
-import { readClaudePlugin } from "../extensions/claude/plugin.ts";
+import { readClaudePlugin, type ClaudePlugin as ReadPlugin } from "../extensions/claude/plugin.ts";
+import type { MarketEntry } from "../extensions/claude/manifest.ts";
+import {
+  readMarketplace,
+  type Marketplace,
+  type RemoteEntry,
+} from "../code-plugins/loader/claude-marketplace.ts";
 import { shellLines } from "../extensions/markdown/expand.ts";
 import { itemKey } from "../code-plugins/consent/requests.ts";
-import { isInside } from "../code-plugins/loader/origin-scope.ts";
 import { isSkippedFolder, MANIFEST_NAME } from "../code-plugins/loader/walk.ts";
 import { PackError } from "./types.ts";
 import type { Problem, ProblemSink } from "../host/problem.ts";
@@ -23,26 +29,6 @@ export interface ClaudePlugin {
   description: string;
   /** What it would run: hook commands, MCP servers, bin/ executables, commands' shell lines. */
   items: PermissionItem[];
-}
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-async function readJson(file: string, label: string): Promise<Json | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const data: unknown = JSON.parse(text);
-    if (!isObject(data)) throw new Error("expected an object");
-    return data;
-  } catch (err) {
-    throw new PackError(`${label}: not valid JSON (${(err as Error).message.split("\n")[0]})`);
-  }
 }
 
 /** Names of the `${VAR}`s in a plugin's JSON files (MCP servers may use them). */
@@ -79,9 +65,11 @@ async function varsMentioned(dir: string): Promise<string[]> {
  * as written (this machine's values, tokens included, are not put into the question or the grants),
  * and the plugin's folder shows as `${CLAUDE_PLUGIN_ROOT}`, the same before and after install.
  */
-async function whatItRuns(dir: string, label: string): Promise<PermissionItem[]> {
-  const env = Object.fromEntries((await varsMentioned(dir)).map((n) => [n, `\${${n}}`]));
-  const plugin = readClaudePlugin(dir, { scope: "global", heldBack: false, env });
+async function whatItRuns(
+  plugin: ReadPlugin,
+  dir: string,
+  label: string,
+): Promise<PermissionItem[]> {
   const asWritten = (s: string) => s.split(dir).join("${CLAUDE_PLUGIN_ROOT}");
   const items = new Map<string, PermissionItem>();
   const add = (item: PermissionItem) => items.set(itemKey(item), items.get(itemKey(item)) ?? item);
@@ -132,110 +120,80 @@ async function whatItRuns(dir: string, label: string): Promise<PermissionItem[]>
   return [...items.values()];
 }
 
+/** The plugin at `dir`, read as it will load (with its marketplace entry, if one lists it). */
 async function pluginAt(
   dir: string,
-  fallbackName: string,
-  label: string,
-  entry?: Json,
-): Promise<ClaudePlugin> {
-  const manifest = await readJson(
-    path.join(dir, ".claude-plugin", "plugin.json"),
-    `${label}/.claude-plugin/plugin.json`,
-  );
-  const name = typeof manifest?.name === "string" && manifest.name ? manifest.name : fallbackName;
-  const description =
-    typeof manifest?.description === "string"
-      ? manifest.description
-      : typeof entry?.description === "string"
-        ? entry.description
-        : "";
-  return { name, dir, description, items: await whatItRuns(dir, label) };
-}
-
-/** How a marketplace entry from elsewhere is added by hand. */
-function elsewhere(source: Json): string {
-  if (source.source === "github" && typeof source.repo === "string")
-    return `github ${source.repo}: add it with \`islet plugins add ${source.repo}${typeof source.ref === "string" ? ` --ref ${source.ref}` : ""}\``;
-  if (typeof source.url === "string") {
-    const sub = typeof source.path === "string" ? ` --subpath ${source.path}` : "";
-    return `${source.url}: add it with \`islet plugins add ${source.url}${sub}\``;
-  }
-  return "another repository: it cannot be installed from this pack";
-}
-
-function marketProblem(file: string, title: string): Problem {
-  return { source: "packs", file, title };
-}
-
-async function fromMarketplace(
-  root: string,
   label: string,
   warn: ProblemSink,
-): Promise<ClaudePlugin[]> {
-  const file = `${label}/.claude-plugin/marketplace.json`;
-  const market = await readJson(path.join(root, ".claude-plugin", "marketplace.json"), file);
-  if (!market) return [];
-  if (!Array.isArray(market.plugins)) throw new PackError(`${file}: plugins: expected a list`);
-  const pluginRoot =
-    isObject(market.metadata) && typeof market.metadata.pluginRoot === "string"
-      ? market.metadata.pluginRoot
-      : "";
-  const realRoot = await realpath(root);
-  const out: ClaudePlugin[] = [];
-  for (const [i, entry] of market.plugins.entries()) {
-    if (!isObject(entry) || typeof entry.name !== "string") {
-      warn(marketProblem(file, `plugins[${i}]: no name, skipped`));
-      continue;
-    }
-    const source = entry.source;
-    if (isObject(source)) {
-      warn(marketProblem(file, `plugin "${entry.name}" comes from ${elsewhere(source)}`));
-      continue;
-    }
-    if (typeof source !== "string") {
-      warn(marketProblem(file, `plugin "${entry.name}": no source, skipped`));
-      continue;
-    }
-    const rel =
-      source.startsWith("./") || source.startsWith("../plugins/") || !pluginRoot
-        ? source
-        : path.join(pluginRoot, source);
-    const dir = path.resolve(root, rel);
-    let real: string;
-    try {
-      real = await realpath(dir);
-    } catch {
-      warn(
-        marketProblem(
-          file,
-          `plugin "${entry.name}": ${source} does not exist in the repository, skipped`,
-        ),
-      );
-      continue;
-    }
-    if (!isInside(realRoot, real)) {
-      warn(
-        marketProblem(
-          file,
-          `plugin "${entry.name}": ${source} leads outside the repository, skipped`,
-        ),
-      );
-      continue;
-    }
-    out.push(await pluginAt(dir, entry.name, `${label}/${path.relative(root, dir)}`, entry));
-  }
-  return out;
+  market?: MarketEntry,
+): Promise<ClaudePlugin> {
+  const env = Object.fromEntries((await varsMentioned(dir)).map((n) => [n, `\${${n}}`]));
+  const plugin = readClaudePlugin(dir, {
+    scope: "global",
+    heldBack: false,
+    env,
+    ...(market ? { market } : {}),
+  });
+  // What will not load is said now, as it will be at each load.
+  for (const problem of [...plugin.errors, ...plugin.warnings]) warn(problem);
+  return {
+    name: plugin.name,
+    dir,
+    description: plugin.manifest.description ?? "",
+    items: await whatItRuns(plugin, dir, label),
+  };
 }
 
-/** Claude Code plugins under `root` (folders with plugin.json, and marketplace entries). */
+/** One line for the plugins a marketplace lists from other repositories, and how to add one. */
+function remoteLine(file: string, pack: string, remote: RemoteEntry[]): Problem {
+  const n = remote.length;
+  return {
+    source: "packs",
+    file,
+    title: `${n} plugin${n === 1 ? "" : "s"} listed from other repositories ${n === 1 ? "is" : "are"} not part of this pack: ${remote.map((r) => r.name).join(", ")}`,
+    suggestion: `install one as a pack of its own with islet plugins add ${pack} --plugin NAME`,
+  };
+}
+
+export interface ClaudeFound {
+  plugins: ClaudePlugin[];
+  /** What the marketplace at the root lists from other repositories. */
+  remote: RemoteEntry[];
+}
+
+/**
+ * Claude Code plugins under `root`: a marketplace's entries with a folder of the repository, and
+ * folders with plugin.json. `recorded`: the pack was installed from a marketplace's entry, which
+ * defines the plugin at `root`.
+ */
 export async function findClaudePlugins(
   root: string,
   label: string,
   warn: ProblemSink,
-): Promise<ClaudePlugin[]> {
-  const found = await fromMarketplace(root, label, warn);
-  const listed = new Set(found.map((p) => p.dir));
+  recorded?: MarketEntry,
+): Promise<ClaudeFound> {
+  if (recorded) return { plugins: [await pluginAt(root, label, warn, recorded)], remote: [] };
+  let market: Marketplace | undefined;
+  try {
+    market = await readMarketplace(root);
+  } catch (err) {
+    throw new PackError(`${label}/.claude-plugin/marketplace.json: ${(err as Error).message}`);
+  }
+  const found: ClaudePlugin[] = [];
+  if (market) {
+    for (const problem of market.problems) warn({ ...problem, source: "packs" });
+    if (market.remote.length > 0) warn(remoteLine(market.file, label, market.remote));
+    for (const l of market.local)
+      found.push(
+        await pluginAt(l.dir, path.join(label, path.relative(root, l.dir)), warn, {
+          file: market.file,
+          entry: l.entry,
+        }),
+      );
+  }
+  const listed = new Set(market?.local.map((l) => l.dir));
   const visit = async (dir: string): Promise<void> => {
+    if (listed.has(dir)) return;
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -243,17 +201,12 @@ export async function findClaudePlugins(
       return;
     }
     if (entries.some((e) => e.name === MANIFEST_NAME)) return; // an Islet plugin
-    const manifest = path.join(dir, ".claude-plugin", "plugin.json");
     if (entries.some((e) => e.name === ".claude-plugin" && e.isDirectory())) {
       try {
-        await stat(manifest);
-        if (!listed.has(dir))
-          found.push(
-            await pluginAt(dir, path.basename(dir), path.join(label, path.relative(root, dir))),
-          );
+        await stat(path.join(dir, ".claude-plugin", "plugin.json"));
+        found.push(await pluginAt(dir, path.join(label, path.relative(root, dir)), warn));
         return;
-      } catch (err) {
-        if (err instanceof PackError) throw err;
+      } catch {
         // only a marketplace.json: keep looking below
       }
     }
@@ -261,5 +214,5 @@ export async function findClaudePlugins(
       if (e.isDirectory() && !isSkippedFolder(e.name)) await visit(path.join(dir, e.name));
   };
   await visit(root);
-  return found;
+  return { plugins: found, remote: market?.remote ?? [] };
 }

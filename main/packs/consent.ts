@@ -17,6 +17,8 @@ import type { CommitSummary, FileChange } from "./git-local.ts";
 import type { PackScope } from "./types.ts";
 import type { Problem } from "../host/problem.ts";
 import type { StagedPlugin } from "./validate.ts";
+import type { RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
+import { remoteOffer } from "./remote-entry.ts";
 
 function summary(p: StagedPlugin, permissions: PermissionItem[]): PackPluginSummary {
   return { name: p.name, description: p.description, format: p.format, permissions };
@@ -30,7 +32,9 @@ export function installQuestion(opts: {
   commit?: string;
   scope: PackScope;
   plugins: StagedPlugin[];
+  remote?: RemoteEntry[];
   via?: "link";
+  listedBy?: string;
 }): PackInstallQuestion {
   return {
     kind: "pack-install",
@@ -42,6 +46,12 @@ export function installQuestion(opts: {
     ...(opts.commit ? { commit: opts.commit } : {}),
     scope: opts.scope,
     plugins: opts.plugins.map((p) => summary(p, p.items)),
+    ...(opts.listedBy ? { listedBy: opts.listedBy } : {}),
+    ...(opts.remote?.length
+      ? {
+          remote: opts.remote.map(remoteOffer),
+        }
+      : {}),
   };
 }
 

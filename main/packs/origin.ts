@@ -29,6 +29,8 @@ export async function writeOrigin(packDir: string, origin: PackOrigin): Promise<
     installed_at: origin.installedAt,
     ...(origin.updatedAt ? { updated_at: origin.updatedAt } : {}),
     vendored: origin.vendored,
+    ...(origin.listedBy ? { listed_by: origin.listedBy } : {}),
+    ...(origin.claudeEntry ? { claude_entry: origin.claudeEntry } : {}),
   };
   const file = originFile(packDir);
   const tmp = `${file}.${process.pid}.tmp`;
@@ -138,5 +140,7 @@ export async function readOrigin(packDir: string): Promise<PackOrigin> {
     installedAt,
     ...(updatedAt ? { updatedAt } : {}),
     vendored: data.vendored ?? true,
+    ...(typeof data.listed_by === "string" ? { listedBy: data.listed_by } : {}),
+    ...(isMap(data.claude_entry) ? { claudeEntry: data.claude_entry } : {}),
   };
 }

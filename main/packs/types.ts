@@ -23,6 +23,17 @@ export interface PackOrigin {
   updatedAt?: string;
   /** npm dependencies were installed (false with --no-vendor). */
   vendored: boolean;
+  /** Installed from a Claude Code marketplace's entry: the marketplace's source, and the entry. */
+  listedBy?: string;
+  claudeEntry?: Record<string, unknown>;
+}
+
+/** A plugin a Claude Code marketplace lists from another repository, as a person is shown it. */
+export interface RemoteOffer {
+  name: string;
+  description: string;
+  /** Where it would be cloned from, or why it cannot be installed. */
+  source: string;
 }
 
 export interface InstalledPack {
@@ -34,6 +45,8 @@ export interface InstalledPack {
   origin?: PackOrigin;
   /** Names of the plugins it holds (plugin.yaml or Claude Code plugins). */
   plugins: string[];
+  /** What its Claude Code marketplace lists from other repositories (`add --plugin NAME`). */
+  remote?: RemoteOffer[];
 }
 
 export interface PackAddInput {
@@ -47,6 +60,11 @@ export interface PackAddInput {
   vendor?: boolean;
   /** "link": an install link asked for it (link.ts checks it again; the consent says so). */
   via?: "link";
+  /**
+   * A plugin the Claude Code marketplace at `source` lists from another repository: that
+   * repository is installed as a pack of its own (remote-entry.ts).
+   */
+  plugin?: string;
 }
 
 export type PackPhase =

@@ -156,6 +156,14 @@ export async function updateResolved(
       where: source.url,
       scope: pack.scope,
       warn: ctx.warn,
+      ...(origin.claudeEntry
+        ? {
+            claudeEntry: {
+              file: `${origin.listedBy ?? source.url} .claude-plugin/marketplace.json`,
+              entry: origin.claudeEntry,
+            },
+          }
+        : {}),
     });
     // What the user granted before is read while the plugins are vendored and built.
     const freshRead = notGrantedYet(ctx.grants, pack.dir, staged.plugins);
@@ -176,6 +184,7 @@ export async function updateResolved(
           env: ctx.env,
           signal: hooks.signal,
           progress: (l) => report(hooks, "vendoring", `npm install in ${l}`),
+          warn: ctx.warn,
         },
       );
       if (vendored > 0) await checkSymlinks(staging.pack, pack.name);

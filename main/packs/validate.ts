@@ -12,7 +12,9 @@ import { requestedItems } from "../code-plugins/consent/requests.ts";
 import { discoverPlugins, type Discovery } from "../code-plugins/loader/discover.ts";
 import type { PluginManifest } from "../code-plugins/loader/manifest.ts";
 import { isInside } from "../code-plugins/loader/origin-scope.ts";
-import { findClaudePlugins, type ClaudePlugin } from "./claude.ts";
+import { findClaudePlugins, type ClaudeFound } from "./claude.ts";
+import type { MarketEntry } from "../extensions/claude/manifest.ts";
+import type { RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
 import { findRunners, type PackRunner } from "./runners.ts";
 import { PackError, type PackScope } from "./types.ts";
 import type { Problem } from "../host/problem.ts";
@@ -38,6 +40,8 @@ export interface StagedPack {
   /** The folder whose plugins count (the root, or its subpath). */
   scope: string;
   plugins: StagedPlugin[];
+  /** What its Claude Code marketplace lists from other repositories (each a pack of its own). */
+  remote: RemoteEntry[];
 }
 
 /** `override: true`: the plugin's tool answers for any tool of its name, Read or Bash included. */
@@ -129,6 +133,8 @@ export async function validateStaged(opts: {
   where: string;
   scope: PackScope;
   warn(problem: Problem): void;
+  /** Installed from a marketplace's entry: it defines the Claude Code plugin at the scope. */
+  claudeEntry?: MarketEntry;
 }): Promise<StagedPack> {
   const { root, label } = opts;
   const scope = await scopeFolder(root, opts.subpath, opts.where);
@@ -136,13 +142,18 @@ export async function validateStaged(opts: {
   const [links, discovered, claudeFound, runnersFound] = await Promise.allSettled([
     checkSymlinks(root, label),
     discoverPlugins({ dirs: [{ dir: scope, home: scope, source: opts.scope }] }),
-    findClaudePlugins(scope, label, (w) => opts.warn(relabelProblem(w, root, label))),
+    findClaudePlugins(
+      scope,
+      label,
+      (w) => opts.warn(relabelProblem(w, root, label)),
+      opts.claudeEntry,
+    ),
     findRunners(scope, (text) => relabel(text, root, label)),
   ]);
   for (const r of [links, discovered, claudeFound, runnersFound])
     if (r.status === "rejected") throw r.reason;
   const found = (discovered as PromiseFulfilledResult<Discovery>).value;
-  const claude = (claudeFound as PromiseFulfilledResult<ClaudePlugin[]>).value;
+  const { plugins: claude, remote } = (claudeFound as PromiseFulfilledResult<ClaudeFound>).value;
   const runners = (runnersFound as PromiseFulfilledResult<PackRunner[]>).value;
   if (found.errors.length > 0) throw new PackError(relabelProblem(found.errors[0], root, label));
   for (const w of found.warnings) opts.warn(relabelProblem(w, root, label));
@@ -183,6 +194,10 @@ export async function validateStaged(opts: {
       enabled: true,
       items: r.items,
     });
+  if (plugins.length === 0 && remote.length > 0)
+    throw new PackError(
+      `${opts.where} lists only plugins from other repositories: install one with --plugin NAME (${remote.map((r) => r.name).join(", ")})`,
+    );
   if (plugins.length === 0)
     throw new PackError(
       `no plugin in ${opts.where}${opts.subpath ? ` under ${opts.subpath}` : ""}: expected plugin.yaml, .claude-plugin/plugin.json or .claude-plugin/marketplace.json`,
@@ -197,5 +212,5 @@ export async function validateStaged(opts: {
     seen.set(p.name, p);
   }
   plugins.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { root, scope, plugins };
+  return { root, scope, plugins, remote };
 }

@@ -4,13 +4,15 @@
  * any package's scripts and without git dependencies (which npm would build by running code).
  * `npm ci` when a lockfile is there (exact, never rewrites it), otherwise `npm install` without
  * writing one, so vendoring leaves the checkout as git has it. A plugin that ships its own
- * `.npmrc` is refused: that file configures npm itself (the git and shell it runs).
+ * `.npmrc` is not vendored (that file configures npm itself: the git and shell it runs), nor one
+ * whose package.json does not parse: one line each says so, and the rest of the pack vendors.
  * An update whose package.json and lockfile did not change copies the installed node_modules.
  */
 import { execFile } from "node:child_process";
 import { cp, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { PackError } from "./types.ts";
+import type { Problem, ProblemSink } from "../host/problem.ts";
 
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json"];
 const NPM_FLAGS = [
@@ -102,18 +104,41 @@ export interface VendorTarget {
   installedDir?: string;
 }
 
-/** Installs the dependencies of every target that has some, two at a time. */
+/**
+ * Installs the dependencies of every target that has some, two at a time. A target npm must not
+ * be run for is skipped with one line to `warn`; the others still vendor.
+ */
 export async function vendorAll(
   targets: VendorTarget[],
-  opts: { env: NodeJS.ProcessEnv; signal?: AbortSignal; progress?(label: string): void },
+  opts: {
+    env: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    progress?(label: string): void;
+    warn: ProblemSink;
+  },
 ): Promise<number> {
-  // Read all at once; a broken package.json is reported in the targets' order.
+  // Read all at once; skipped ones are reported in the targets' order.
   const needs = await Promise.allSettled(targets.map((t) => needsVendoring(t.dir, t.label)));
   const todo: VendorTarget[] = [];
-  needs.forEach((need, i) => {
-    if (need.status === "rejected") throw need.reason;
-    if (need.value) todo.push(targets[i]);
-  });
+  for (const [i, need] of needs.entries()) {
+    const t = targets[i];
+    if (need.status === "rejected") {
+      opts.warn(notVendored(t, path.join(t.dir, "package.json"), (need.reason as Error).message));
+      continue;
+    }
+    if (!need.value) continue;
+    if (await isFile(path.join(t.dir, ".npmrc"))) {
+      opts.warn(
+        notVendored(
+          t,
+          path.join(t.dir, ".npmrc"),
+          "it ships an .npmrc, which would configure npm while vendoring",
+        ),
+      );
+      continue;
+    }
+    todo.push(t);
+  }
   const one = async (t: VendorTarget) => {
     opts.progress?.(t.label);
     if (t.installedDir && (await sameDependencies(t.installedDir, t.dir))) {
@@ -123,10 +148,6 @@ export async function vendorAll(
       });
       return;
     }
-    if (await isFile(path.join(t.dir, ".npmrc")))
-      throw new PackError(
-        `${t.label} ships an .npmrc, which would configure npm while vendoring: install with --no-vendor and vendor it yourself once you have read it`,
-      );
     const lock = (await Promise.all(LOCKFILES.map((f) => isFile(path.join(t.dir, f))))).some(
       Boolean,
     );
@@ -147,4 +168,14 @@ export async function vendorAll(
   };
   await Promise.all([worker(), worker()]);
   return todo.length;
+}
+
+/** One line: this plugin's npm dependencies were not installed, and why. */
+function notVendored(t: VendorTarget, file: string, why: string): Problem {
+  return {
+    source: "packs",
+    file: `${t.label}/${path.basename(file)}`,
+    title: `not vendored: ${why.replace(`${t.label}/package.json: `, "")}`,
+    suggestion: "the rest of the pack is; read it, then run npm install in its folder yourself",
+  };
 }

@@ -15,6 +15,7 @@ export function installedView(pack: InstalledPack): InstalledPackView {
     dir: pack.dir,
     scope: pack.scope,
     plugins: [...pack.plugins],
+    ...(pack.remote?.length ? { remote: pack.remote.map((r) => ({ ...r })) } : {}),
     origin: o
       ? {
           url: o.url,

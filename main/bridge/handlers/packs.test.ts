@@ -15,6 +15,7 @@ import {
   gitRepos,
   gitTestEnv,
   pluginFiles,
+  startGitDaemon,
   type GitRepos,
   type WorkRepo,
 } from "../../packs/testing/git-servers.ts";
@@ -174,5 +175,62 @@ describe("bridge: plugin packs on a real engine", { timeout: 120_000 }, () => {
     assert.match(err.problem.title, /islet-plugin-greeter\.git-missing/);
     assert.equal(client.of("question/asked").length, asked);
     assert.equal(existsSync(path.join(pluginsDir(), "islet-plugin-greeter.git-missing")), false);
+  });
+
+  it("a Claude Code marketplace's card lists its entries from other repositories; installing one asks for its own source and names the marketplace", async () => {
+    await using daemon = await startGitDaemon(repos.served);
+    const far = await repos.create("far", {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "far" }),
+      "commands/far.md": "Far away\n",
+    });
+    const market = await repos.create("market", {
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "market",
+        plugins: [
+          { name: "near", source: "./near" },
+          {
+            name: "far",
+            description: "Elsewhere",
+            source: { source: "url", url: daemon.url("far") },
+          },
+        ],
+      }),
+      "near/commands/near.md": "Near\n",
+    });
+    const answer = async (call: Promise<unknown>) => {
+      const asked = (await client.next("question/asked")) as QuestionAsked;
+      await client.call("question/answer", {
+        id: asked.id,
+        kind: "pack-install",
+        answer: "install",
+      });
+      await call;
+      return asked.question as QuestionOf<"pack-install">;
+    };
+    const mq = await answer(
+      client.call("packs/install", { source: market.fileUrl, scope: "global", operation: "op-m" }),
+    );
+    assert.deepEqual(mq.remote, [
+      { name: "far", description: "Elsewhere", source: daemon.url("far") },
+    ]);
+    const view = (await client.call("catalog/list", undefined)) as CatalogView;
+    const card = view.others.find((p) => p.name === "market");
+    assert.deepEqual(
+      card?.remote?.map((r) => r.name),
+      ["far"],
+    );
+
+    const q = await answer(
+      client.call("packs/install", {
+        source: "market",
+        plugin: "far",
+        scope: "global",
+        operation: "op-far",
+      }),
+    );
+    assert.equal(q.source, daemon.url("far"));
+    assert.equal(q.listedBy, market.fileUrl);
+    assert.equal(await far.head(), q.commit);
+    assert.ok(existsSync(path.join(pluginsDir(), "far", "commands", "far.md")));
   });
 });

@@ -189,17 +189,17 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
 
     "packs/install": async (request, { client, signal }) => {
       const operation = request.operation ?? randomUUID();
-      const { source, ref, subpath, name, scope, via } = request;
+      const { source, ref, subpath, name, scope, via, plugin } = request;
       return operate(
         "packs/install",
-        name ?? source,
+        name ?? plugin ?? source,
         client,
         signal,
         operation,
         async (hooks, cancelled) => {
           let pack: InstalledPack;
           try {
-            pack = await packs.add({ source, ref, subpath, name, scope, via }, hooks);
+            pack = await packs.add({ source, ref, subpath, name, scope, via, plugin }, hooks);
           } catch (err) {
             if (cancelled())
               return { operation, status: "cancelled" as const, pack: null, reports: [] };

@@ -30,6 +30,13 @@ export const InstalledPackView = z.strictObject({
   /** Null for a copy of a local folder and for hand-made folders (no update path). */
   origin: PackOriginView.nullable(),
   plugins: z.array(z.string()),
+  /**
+   * What its Claude Code marketplace lists from other repositories, each installed as a pack of
+   * its own (`packs/install` with `source` this pack's name and `plugin` the entry's name).
+   */
+  remote: z
+    .array(z.strictObject({ name: z.string(), description: z.string(), source: z.string() }))
+    .optional(),
 });
 export type InstalledPackView = z.infer<typeof InstalledPackView>;
 
@@ -120,6 +127,8 @@ export const PACKS_CALLS = {
       scope: Scope,
       /** An install link asked for it: checked as a link, and its consent says so. */
       via: z.literal("link").optional(),
+      /** The plugin the Claude Code marketplace at `source` lists from another repository. */
+      plugin: z.string().trim().min(1).max(200).optional(),
     }),
     response: z.strictObject({
       operation: OperationId,

@@ -12,7 +12,13 @@ import { describeValue, isMap, problemIn, readYaml } from "./yaml-errors.ts";
 
 export const ORIGIN_FILE = ".origin.yaml";
 
-export type OriginScope = { folder: string } | { error: Problem };
+export type OriginScope =
+  | {
+      folder: string;
+      /** A Claude Code plugin installed from a marketplace's entry: the entry, as recorded. */
+      claudeEntry?: Record<string, unknown>;
+    }
+  | { error: Problem };
 
 /** Whether `inner` is `outer` or inside it (both real paths). */
 export function isInside(outer: string, inner: string): boolean {
@@ -38,8 +44,11 @@ export async function originScope(packDir: string): Promise<OriginScope> {
   const data = read.data ?? {};
   if (!isMap(data))
     return fail(problemIn(file, `expected a map of fields, got ${describeValue(data)}`));
+  const entry = data.claude_entry;
+  const claudeEntry = isMap(entry) ? { claudeEntry: entry } : {};
   const subpath = data.subpath;
-  if (subpath === undefined || subpath === null || subpath === "") return { folder: packDir };
+  if (subpath === undefined || subpath === null || subpath === "")
+    return { folder: packDir, ...claudeEntry };
   const parts =
     typeof subpath === "string"
       ? subpath
@@ -66,5 +75,5 @@ export async function originScope(packDir: string): Promise<OriginScope> {
   } catch {
     return fail(problemIn(file, `subpath: "${subpath}" does not exist in ${packDir}`));
   }
-  return { folder };
+  return { folder, ...claudeEntry };
 }

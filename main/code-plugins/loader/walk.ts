@@ -5,13 +5,15 @@
  * `.claude-plugin/plugin.json` is a Claude Code plugin (main/extensions/claude/): listed apart,
  * and not searched further either. So is a CLI-tool runner plugin (main/extensions/runners/): a
  * folder with `manifest.json`, or whose plugin.yaml has a `runner:` key; code plugin discovery
- * never sees it.
+ * never sees it. A folder a Claude Code marketplace lists (`.claude-plugin/marketplace.json`) is a
+ * Claude Code plugin too, with or without its own plugin.json, as Claude Code reads it.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { Problem } from "../../host/problem.ts";
+import { readMarketplace, type JsonObject, type Marketplace } from "./claude-marketplace.ts";
 import { ORIGIN_FILE, originScope } from "./origin-scope.ts";
 import { problemIn } from "./yaml-errors.ts";
 
@@ -35,6 +37,13 @@ export interface WalkResult {
   claudeFolders: string[];
   /** Absolute runner plugin folders, sorted. */
   runnerFolders: string[];
+  /**
+   * The marketplace entry of each Claude Code plugin folder a marketplace lists (or a pack
+   * installed from one records), and the file it is in.
+   */
+  claudeEntries: Map<string, { file: string; entry: JsonObject }>;
+  /** Every marketplace found, with what it lists from elsewhere and the entries it skipped. */
+  marketplaces: Marketplace[];
   errors: Problem[];
   /**
    * Each code plugin folder's plugin.yaml as read here (the runner check reads it anyway), so
@@ -60,10 +69,13 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
     folders: [],
     claudeFolders: [],
     runnerFolders: [],
+    claudeEntries: new Map(),
+    marketplaces: [],
     errors: [],
     manifests: new Map(),
   };
   const seen = new Set<string>();
+  const listed = result.claudeEntries;
 
   async function visit(dir: string, isRoot: boolean, depth = 0): Promise<void> {
     let real: string;
@@ -96,6 +108,8 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
         result.errors.push(scope.error);
         return;
       }
+      if (scope.claudeEntry)
+        listed.set(scope.folder, { file: path.join(dir, ORIGIN_FILE), entry: scope.claudeEntry });
       if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);
     }
     if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {
@@ -107,10 +121,14 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
       }
       return;
     }
-    if (
-      entries.some((e) => e.name === ".claude-plugin") &&
-      (await isFile(path.join(dir, CLAUDE_MANIFEST)))
-    ) {
+    const claudeDir = entries.some((e) => e.name === ".claude-plugin");
+    const market = claudeDir ? await readMarketplace(dir).catch(() => undefined) : undefined;
+    if (market) {
+      result.marketplaces.push(market);
+      for (const l of market.local)
+        if (!listed.has(l.dir)) listed.set(l.dir, { file: market.file, entry: l.entry });
+    }
+    if (listed.has(dir) || (claudeDir && (await isFile(path.join(dir, CLAUDE_MANIFEST))))) {
       result.claudeFolders.push(dir);
       return;
     }
@@ -129,6 +147,9 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
   }
 
   await visit(path.resolve(root), true);
+  // Listed folders the walk did not reach (a marketplace at a plugin's root lists past it).
+  const taken = new Set([...result.folders, ...result.claudeFolders, ...result.runnerFolders]);
+  for (const dir of listed.keys()) if (!taken.has(dir)) result.claudeFolders.push(dir);
   result.folders.sort();
   result.claudeFolders.sort();
   result.runnerFolders.sort();

@@ -28,7 +28,7 @@ import {
   type NamedFile,
 } from "./components.ts";
 import { pluginLspServers, type LspServerEntry } from "./lsp.ts";
-import { readClaudeManifest, type ClaudeManifest } from "./manifest.ts";
+import { readClaudeManifest, type ClaudeManifest, type MarketEntry } from "./manifest.ts";
 
 export interface ClaudePlugin {
   name: string;
@@ -53,9 +53,15 @@ export interface ClaudePlugin {
 
 export function readClaudePlugin(
   dir: string,
-  opts: { scope: HomeSource; heldBack: boolean; env?: Record<string, string | undefined> },
+  opts: {
+    scope: HomeSource;
+    heldBack: boolean;
+    env?: Record<string, string | undefined>;
+    /** The marketplace entry that lists the folder (it may have no plugin.json). */
+    market?: MarketEntry;
+  },
 ): ClaudePlugin {
-  const { manifest, errors, warnings } = readClaudeManifest(dir);
+  const { manifest, errors, warnings } = readClaudeManifest(dir, opts.market);
   const ns = manifest.name;
   const plugin: ClaudePlugin = {
     name: ns,
@@ -80,6 +86,14 @@ export function readClaudePlugin(
     return found.items;
   };
   const at = (name: string) => path.join(dir, name);
+  for (const field of ["commands", "skills", "agents", "outputStyles"] as const)
+    for (const listed of manifest[field] ?? [])
+      if (!existsSync(listed))
+        plugin.warnings.push({
+          source: "claude-plugins",
+          file: listed,
+          title: `listed in "${field}" but not there, skipped`,
+        });
   plugin.commands = take(pluginCommands(manifest.commands ?? [at("commands")], ns));
   // `skills` adds to the default folder; a lone SKILL.md at the root is a one-skill plugin.
   const skillDirs = [at("skills"), ...(manifest.skills ?? [])];

@@ -1,7 +1,8 @@
 /**
  * Claude Code plugins, loaded unchanged from the plugins folders code plugins live in (a folder
  * with `.claude-plugin/plugin.json`): commands, skills, agents, hooks/hooks.json, .mcp.json and
- * output styles, each plugin in a registrar scope of its own, through the loaders Islet's own
+ * output styles, each plugin in a registrar scope of its own (a folder a marketplace lists loads
+ * without plugin.json too, named by its entry), through the loaders Islet's own
  * commands, skills, agents and MCP servers use. A project's plugins are held to the project's
  * trust: untrusted, their hooks and MCP servers (programs run outside any sandbox) are listed but
  * not run; their commands' !`cmd` lines go through the approval policy like any command's.
@@ -18,6 +19,7 @@ import {
   type PluginFlags,
 } from "../../code-plugins/loader/features.ts";
 import { findPluginFolders } from "../../code-plugins/loader/walk.ts";
+import type { Marketplace } from "../../code-plugins/loader/claude-marketplace.ts";
 import { HOOK_SOURCE_ORDER } from "../../contributions/hook-sources.ts";
 import { registerMarkdownCommands } from "../markdown/command.ts";
 import { registerSkills } from "../markdown/skill-command.ts";
@@ -27,6 +29,19 @@ import { ShellHookRegistry } from "../shell-hooks/registry.ts";
 import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
 import { LspHookRegistry } from "./lsp-hooks.ts";
 import type { Problem, ProblemSink } from "../../host/problem.ts";
+
+/** One line for what a marketplace lists from other repositories: they are packs of their own. */
+function remoteNotInstalled(market: Marketplace, pluginsDir: string): Problem {
+  const n = market.remote.length;
+  // The pack is the marketplace's first folder under the plugins dir.
+  const pack = path.relative(pluginsDir, market.file).split(path.sep)[0];
+  return {
+    source: "claude-plugins",
+    file: market.file,
+    title: `${n} plugin${n === 1 ? "" : "s"} listed from other repositories ${n === 1 ? "is" : "are"} not in this pack`,
+    suggestion: `install one with islet plugins add ${pack} --plugin NAME`,
+  };
+}
 
 export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   readonly id = "claude-plugins";
@@ -59,11 +74,17 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     const trusted = this.flags.trustedProject === true;
     for (const where of features.dirs) {
       const walked = await findPluginFolders(where.dir);
+      for (const market of walked.marketplaces) {
+        out.problems.push(...market.problems);
+        if (market.remote.length > 0) out.problems.push(remoteNotInstalled(market, where.dir));
+      }
       for (const dir of walked.claudeFolders) {
+        const market = walked.claudeEntries.get(dir);
         const plugin = readClaudePlugin(dir, {
           scope: where.source,
           heldBack: where.source === "project" && !trusted,
           env: this.env,
+          ...(market ? { market } : {}),
         });
         const { include, exclude } = selectionFor(features, where.source);
         if (!isSelected(plugin.name, include, exclude)) plugin.status = "excluded";
@@ -76,8 +97,11 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   }
 
   async load(registrar: ContributionRegistrar): Promise<void> {
-    const { found } = await this.discover();
+    const { found, problems } = await this.discover();
     this.plugins = found;
+    // The marketplaces' own lines (their plugins' lines come with each plugin below).
+    const ofPlugins = new Set(found.flatMap((p) => p.errors));
+    for (const problem of problems) if (!ofPlugins.has(problem)) this.warn(problem);
     for (const plugin of found) {
       for (const problem of [...plugin.errors, ...plugin.warnings]) this.warn(problem);
       if (plugin.status !== "enabled") continue;

@@ -1,5 +1,13 @@
 /** The Catalog tab's installed count and the packs no catalog lists, apart by whether they have a source. */
-import { cleanup, FakeBridge, renderWith, screen } from "../testing/render.tsx";
+import {
+  cleanup,
+  FakeBridge,
+  fireEvent,
+  renderWith,
+  screen,
+  waitFor,
+  within,
+} from "../testing/render.tsx";
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { CatalogView } from "./CatalogView.tsx";
@@ -41,5 +49,57 @@ describe("CatalogView", () => {
     assert.match(local.textContent ?? "", /my-own/);
     assert.match(local.textContent ?? "", /no update source/);
     assert.doesNotMatch(elsewhere.textContent ?? "", /my-own/);
+  });
+
+  it("an installed marketplace lists what it has from other repositories, each with Install as a pack of its own", async () => {
+    const market = {
+      ...pack("claude-plugins-official", true),
+      remote: [
+        {
+          name: "amd-skills",
+          description: "AMD's skills",
+          source: "https://github.com/amd/skills.git, folder skills, at b641e5fbd17e",
+        },
+        {
+          name: "from-npm",
+          description: "",
+          source:
+            'cannot be installed: its source is of kind "npm", which Islet cannot install (git only)',
+        },
+      ],
+    };
+    const bridge = new FakeBridge()
+      .handle("catalog/list", () => ({
+        catalogs: [],
+        packs: [],
+        tags: [],
+        others: [market],
+        file: "settings.json",
+      }))
+      .handle("packs/install", (r) => ({
+        operation: r.operation ?? "op",
+        status: "done" as const,
+        pack: null,
+        reports: [],
+      }));
+    renderWith(bridge, <CatalogView tabs={null} connection="open" />);
+    const card = (await screen.findByText("claude-plugins-official")).closest("article")!;
+    const list = within(card as HTMLElement).getByRole("list", {
+      name: /2 more plugins it lists from other repositories/,
+    });
+    assert.match(list.textContent ?? "", /https:\/\/github\.com\/amd\/skills\.git, folder skills/);
+    const blocked = within(list).getByRole("button", { name: "Install from-npm" });
+    assert.equal(
+      (blocked as HTMLButtonElement).disabled,
+      true,
+      "an npm source cannot be installed",
+    );
+    fireEvent.click(within(list).getByRole("button", { name: "Install amd-skills" }));
+    await waitFor(() => assert.equal(bridge.requests("packs/install").length, 1));
+    const sent = bridge.requests("packs/install") as Record<string, unknown>[];
+    assert.deepEqual(
+      { source: sent[0].source, plugin: sent[0].plugin, scope: sent[0].scope },
+      { source: "claude-plugins-official", plugin: "amd-skills", scope: "global" },
+    );
   });
 });

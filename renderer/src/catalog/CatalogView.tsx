@@ -11,6 +11,7 @@ import { ReloadIcon, SearchIcon } from "../ui/icons.tsx";
 import { AddFromUrl } from "./AddFromUrl.tsx";
 import { CatalogProblems } from "./CatalogProblems.tsx";
 import { PackCard, type PackActions } from "./PackCard.tsx";
+import { remoteKey } from "./RemoteEntries.tsx";
 import { tabPanelProps } from "./PluginsTabs.tsx";
 import { TagFilter } from "./TagFilter.tsx";
 import { useCatalog, type CatalogView as View, type InstalledPack } from "./useCatalog.ts";
@@ -94,6 +95,13 @@ export function CatalogView({
         name: pack.name,
         scope: "global",
       }),
+    installRemote: (installed, entry) =>
+      void operations.install(remoteKey(installed, entry.name), {
+        source: installed.name,
+        plugin: entry.name,
+        scope: installed.scope,
+      }),
+    ops: operations.ops,
     update: (key, installed) => void operations.update(key, installed.name),
     remove: (key, installed) => void operations.remove(key, installed.name),
     dismiss: operations.dismiss,

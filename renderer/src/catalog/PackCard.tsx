@@ -5,6 +5,7 @@
 import { useId, useState } from "react";
 import { FolderIcon } from "../ui/icons.tsx";
 import { OperationStatus } from "./OperationStatus.tsx";
+import { RemoteEntries, type RemoteEntry } from "./RemoteEntries.tsx";
 import type { CatalogPack, InstalledPack } from "./useCatalog.ts";
 import type { Operation } from "./usePackOperations.ts";
 
@@ -13,6 +14,10 @@ export interface PackActions {
   update(key: string, installed: InstalledPack): void;
   remove(key: string, installed: InstalledPack): void;
   dismiss(key: string): void;
+  /** Install a plugin an installed marketplace lists from another repository, as its own pack. */
+  installRemote?(pack: InstalledPack, entry: RemoteEntry): void;
+  /** Operations by card key, for the marketplace's entries' own Install buttons. */
+  ops?: Record<string, Operation | undefined>;
   /** A tag was clicked: filter by it. */
   onTag?(tag: string): void;
 }
@@ -87,6 +92,14 @@ export function PackCard({
         </header>
         {catalog?.description ? <p className="pack-desc">{catalog.description}</p> : null}
         {installed ? <InstalledFacts pack={installed} /> : null}
+        {installed && actions.installRemote ? (
+          <RemoteEntries
+            pack={installed}
+            ops={actions.ops ?? {}}
+            install={actions.installRemote}
+            dismiss={actions.dismiss}
+          />
+        ) : null}
         <div className="pack-meta">
           {url ? (
             <span className="path pack-url" title="Where it comes from">

@@ -14,6 +14,7 @@ type Plugin = Install["plugins"][number];
 
 const MAX_COMMITS = 20;
 const MAX_FILES = 30;
+const MAX_REMOTE = 30;
 
 const KIND: Record<PermissionItem["kind"], string> = {
   network: "Network",
@@ -103,6 +104,12 @@ export function PackInstallBody({ q }: { q: Install }) {
       <h2 id="question-title">
         Install <Marked text={q.pack} />?
       </h2>
+      {q.listedBy ? (
+        <p className="consent-via">
+          The Claude Code marketplace <Marked text={q.listedBy} /> lists it; it installs from its
+          own repository, below.
+        </p>
+      ) : null}
       {q.via === "link" ? (
         <p className="consent-via">
           A link opened Islet and asks for this install: install only if you trust where it came
@@ -130,6 +137,33 @@ export function PackInstallBody({ q }: { q: Install }) {
             <PluginBlock key={p.name} plugin={p} onlyNew={false} />
           ))}
         </ul>
+        {q.remote?.length ? (
+          <section className="consent-section" aria-label="Not part of this install">
+            <h3>
+              Not part of this install: {plural(q.remote.length, "plugin")} it lists from other
+              repositories
+            </h3>
+            <p className="consent-none">
+              Each installs on its own, with Install beside it on the pack&apos;s card once this one
+              is installed.
+            </p>
+            <ul className="consent-files">
+              {q.remote.slice(0, MAX_REMOTE).map((r) => (
+                <li key={r.name}>
+                  <span className="consent-mono">
+                    <Marked text={r.name} />
+                  </span>{" "}
+                  <span className="consent-commit-author">
+                    <Marked text={r.source} />
+                  </span>
+                </li>
+              ))}
+              {q.remote.length > MAX_REMOTE ? (
+                <li className="muted">… and {q.remote.length - MAX_REMOTE} more</li>
+              ) : null}
+            </ul>
+          </section>
+        ) : null}
       </div>
     </>
   );
