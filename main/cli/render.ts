@@ -47,6 +47,7 @@ const DENIED_LINE: Record<Denial, string> = {
   user: "denied by you",
   no_one: "not run: no one to ask (no terminal; --yes approves tool calls)",
   rule: "not run: set to never run here",
+  stopped: "not run: the turn was stopped first",
 };
 
 function brief(args: Record<string, unknown>): string {

@@ -174,7 +174,7 @@ export class ApprovalPolicy {
       // Withdrawn (the turn stopped, the window closed) or the host failed: the safe default.
       return {
         allowed: false,
-        denied: "no_one",
+        denied: asker.signal?.aborted ? "stopped" : "no_one",
         reason: `${toolName} was not approved: ${(err as Error).message}`,
       };
     }

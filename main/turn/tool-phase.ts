@@ -58,7 +58,9 @@ function notApproved(tool: string, decision: ApprovalDecision): string {
       ? `Not run: the user declined this ${tool} call${why}.`
       : decision.denied === "no_one"
         ? `Not run: ${tool} needs the user's approval and nobody could be asked${why}.`
-        : `Not run: ${tool} was not allowed${why}.`;
+        : decision.denied === "stopped"
+          ? `Not run: the turn was stopped before ${tool} was approved.`
+          : `Not run: ${tool} was not allowed${why}.`;
   return `${head} Do not retry the same call; ask the user how to proceed or do without it.`;
 }
 

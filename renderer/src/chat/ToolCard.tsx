@@ -33,6 +33,7 @@ const DENIED_LABEL: Record<Denial, string> = {
   user: "Denied by you",
   no_one: "No one to ask",
   rule: "Not allowed here",
+  stopped: "Stopped",
 };
 
 function stateLabel(item: ToolItem): string {
