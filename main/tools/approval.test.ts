@@ -155,7 +155,7 @@ test("a question withdrawn before it is answered (the turn stopped) denies the c
     stop.abort();
     assert.deepEqual(await decision, {
       allowed: false,
-      denied: "no_one",
+      denied: "stopped",
       reason: "Write was not approved: the question was withdrawn (the turn stopped)",
     });
   } finally {
