@@ -42,7 +42,7 @@ describe("CatalogView", () => {
       file: "settings.json",
     }));
     renderWith(bridge, <CatalogView tabs={null} connection="open" />);
-    await screen.findByText(/1 installed/);
+    await screen.findByText(/1 installed · 1 made here/);
     const elsewhere = screen.getByRole("region", { name: "Installed from elsewhere" });
     assert.match(elsewhere.textContent ?? "", /from-git/);
     const local = screen.getByRole("region", { name: "Made here or copied from a folder" });

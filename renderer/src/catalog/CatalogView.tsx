@@ -24,9 +24,11 @@ function subtitle(view: View): string[] {
   const installed =
     view.packs.filter((p) => p.installed).length + view.others.filter((p) => p.origin).length;
   const sources = view.catalogs.filter((c) => c.state !== "error").length;
+  const madeHere = view.others.filter((p) => !p.origin).length;
   return [
     `${view.packs.length} pack${view.packs.length === 1 ? "" : "s"} in ${sources} catalog${sources === 1 ? "" : "s"}`,
     `${installed} installed`,
+    ...(madeHere > 0 ? [`${madeHere} made here`] : []),
   ];
 }
 
