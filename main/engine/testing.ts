@@ -17,6 +17,7 @@ import { formatProblem, type Problem } from "../host/problem.ts";
 import { YES_FOR_THIS_RUN, type QuestionPort } from "../host/questions.ts";
 import type { PluginFlags } from "../code-plugins/loader/index.ts";
 import type { SandboxLimits } from "../sandbox/types.ts";
+import { tempDir, type TempDir } from "../code-plugins/loader/testing.ts";
 
 export interface PluginFiles {
   /** plugin.yaml text (default: a description line). */
@@ -133,6 +134,64 @@ export async function startPluginHarness(opts: {
       await engine.close();
       await server.close();
       await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface EngineRig {
+  /** The temporary root: `home/` is the global home, `work/` the workspace. */
+  dirs: TempDir;
+  model: FakeServer;
+  engine: Engine;
+  /** The engine's warnings as the CLI prints them. */
+  warnings: string[];
+  /** A new conversation, its events gathered in `events`. */
+  open(): Promise<{ conv: Conversation; events: AgentEvent[] }>;
+  /** Closes the engine and the model, and removes the folders. */
+  close(): Promise<void>;
+}
+
+/**
+ * The real engine on a temporary home and workspace holding `files` (paths under `home/` and
+ * `work/`), its model the fake server answering with `script` (shell hook and Claude plugin
+ * tests).
+ */
+export async function startEngineRig(opts: {
+  prefix: string;
+  files: Record<string, string>;
+  script: ScriptedResponse[];
+  /** Plugin flags (default: code and Claude Code plugins are not loaded). */
+  plugins?: PluginFlags;
+  /** Who answers the engine's questions (default: yes for this run, as `--yes`). */
+  questions?: QuestionPort;
+}): Promise<EngineRig> {
+  const dirs = tempDir(opts.prefix);
+  dirs.write(opts.files);
+  const model = await startFakeOpenAI(opts.script);
+  const warnings: string[] = [];
+  const engine = await createEngine({
+    home: dirs.path("home"),
+    workdir: dirs.path("work"),
+    env: {},
+    ...(opts.plugins ? { plugins: opts.plugins } : {}),
+    questions: opts.questions ?? YES_FOR_THIS_RUN,
+    flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
+    warn: (p) => warnings.push(formatProblem(p)),
+  });
+  return {
+    dirs,
+    model,
+    engine,
+    warnings,
+    async open() {
+      const events: AgentEvent[] = [];
+      const conv = await engine.open({ emit: (e) => events.push(e) });
+      return { conv, events };
+    },
+    async close() {
+      await engine.close();
+      await model.close();
+      dirs.remove();
     },
   };
 }

@@ -9,6 +9,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { walkFolder, type FolderEntry } from "../config/folder-walk.ts";
 import type { PermissionItem } from "../host/questions.ts";
 import { readClaudePlugin, type ClaudePlugin as ReadPlugin } from "../extensions/claude/plugin.ts";
 import type { MarketEntry } from "../extensions/claude/manifest.ts";
@@ -34,25 +35,14 @@ export interface ClaudePlugin {
 /** Names of the `${VAR}`s in a plugin's JSON files (MCP servers may use them). */
 async function varsMentioned(dir: string): Promise<string[]> {
   const names = new Set<string>();
-  const visit = async (d: string, depth: number): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const full = path.join(d, e.name);
-      if (e.isDirectory() && depth < 3 && e.name !== "node_modules" && e.name !== ".git")
-        await visit(full, depth + 1);
-      else if (e.isFile() && e.name.endsWith(".json"))
-        for (const m of (await readFile(full, "utf8").catch(() => "")).matchAll(
-          /\$\{([A-Za-z_][A-Za-z0-9_]*)/g,
-        ))
-          names.add(m[1]);
-    }
+  const visit = async ({ entry: e, full }: FolderEntry): Promise<void> => {
+    if (e.isFile() && e.name.endsWith(".json"))
+      for (const m of (await readFile(full, "utf8").catch(() => "")).matchAll(
+        /\$\{([A-Za-z_][A-Za-z0-9_]*)/g,
+      ))
+        names.add(m[1]);
   };
-  await visit(dir, 0);
+  await walkFolder(dir, visit, { maxDepth: 3 });
   return [...names];
 }
 

@@ -4,9 +4,9 @@
  * pack's default name (the last URL segment without `.git` and an `islet-plugin-` prefix) and the
  * checks on names, refs and subpaths, so nothing a user typed reaches git as an option.
  */
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { exists, isDirectory } from "../config/folder-walk.ts";
 import { PackError } from "./types.ts";
 
 export type GitTransport = "https" | "http" | "ssh" | "git" | "file";
@@ -110,28 +110,11 @@ export function gitFromUrl(input: string): GitSource {
   };
 }
 
-async function isDirectory(p: string): Promise<boolean> {
-  try {
-    return (await stat(p)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** A work tree (its `.git` a folder, or a file for worktrees) or a bare repository. */
 async function isGitRepository(folder: string): Promise<boolean> {
   if (await exists(path.join(folder, ".git"))) return true;
   const bare = ["HEAD", "objects", "refs"].map((part) => exists(path.join(folder, part)));
   return (await Promise.all(bare)).every(Boolean);
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await stat(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function expandHome(p: string, home: string | undefined): string {

@@ -4,9 +4,9 @@
  * every Islet plugin's manifest reads, has an entry and is written for this SDK. Messages name the
  * files as the repository has them (`tools/greet/plugin.yaml`), never the staging folder.
  */
-import type { Dirent } from "node:fs";
-import { lstat, readdir, readlink, realpath } from "node:fs/promises";
+import { lstat, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
+import { walkFolder, type FolderEntry } from "../config/folder-walk.ts";
 import type { PermissionItem } from "../host/questions.ts";
 import { requestedItems } from "../code-plugins/consent/requests.ts";
 import { discoverPlugins, type Discovery } from "../code-plugins/loader/discover.ts";
@@ -93,35 +93,22 @@ async function scopeFolder(
  */
 export async function checkSymlinks(root: string, label: string): Promise<void> {
   const realRoot = await realpath(root);
-  const visit = async (dir: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    await Promise.all(
-      entries.map(async (e) => {
-        const full = path.join(dir, e.name);
-        if (dir === root && e.name === ".git") return;
-        if (e.isSymbolicLink()) {
-          const link = await readlink(full);
-          const real = await realpath(full).catch(() => null);
-          const lexical = path.resolve(dir, link);
-          const inside = real
-            ? isInside(realRoot, real)
-            : isInside(root, lexical) || isInside(realRoot, lexical);
-          if (!inside)
-            throw new PackError(
-              `${relabel(full, root, label)} is a symlink leading outside the pack (to ${link}): packs may not link out of their folder`,
-            );
-          return;
-        }
-        if (e.isDirectory()) await visit(full);
-      }),
-    );
+  // node_modules is walked too: a dependency may not link out either.
+  const rootGit = (f: FolderEntry) => f.depth === 0 && f.entry.name === ".git";
+  const visit = async (f: FolderEntry): Promise<void> => {
+    if (rootGit(f) || !f.entry.isSymbolicLink()) return;
+    const link = await readlink(f.full);
+    const real = await realpath(f.full).catch(() => null);
+    const lexical = path.resolve(path.dirname(f.full), link);
+    const inside = real
+      ? isInside(realRoot, real)
+      : isInside(root, lexical) || isInside(realRoot, lexical);
+    if (!inside)
+      throw new PackError(
+        `${relabel(f.full, root, label)} is a symlink leading outside the pack (to ${link}): packs may not link out of their folder`,
+      );
   };
-  await visit(root);
+  await walkFolder(root, visit, { skip: rootGit, parallel: true });
 }
 
 export async function validateStaged(opts: {

@@ -18,9 +18,9 @@
  * Only what runs is hashed, each file once per change (cached by size, mtime and inode).
  */
 import { createHash } from "node:crypto";
-import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { walkFolder } from "../config/folder-walk.ts";
 
 /** Relative path (forward slashes) → digest of its bytes. */
 export type RunFiles = Record<string, string>;
@@ -30,7 +30,6 @@ const SCRIPT_EXTENSIONS = new Set(
     .split(" ")
     .map((e) => `.${e}`),
 );
-const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
 /** A plugin with more files than this is hashed no further (its named files still are). */
 const MAX_WALKED_FILES = 2_000;
 
@@ -120,26 +119,18 @@ export function isScriptFile(name: string, mode = 0): boolean {
 export async function scriptFiles(root: string): Promise<string[]> {
   const out: string[] = [];
   let seen = 0;
-  const visit = async (dir: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (++seen > MAX_WALKED_FILES) return;
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(e.name)) await visit(full);
-      } else if (e.isFile() || e.isSymbolicLink()) {
+  await walkFolder(
+    root,
+    async ({ entry: e, full }) => {
+      if (++seen > MAX_WALKED_FILES) return false;
+      if (e.isFile() || e.isSymbolicLink()) {
         // A link counts as what it leads to (a file): its target's bytes are what would run.
         const info = await stat(full).catch(() => null);
         if (info?.isFile() && isScriptFile(e.name, info.mode)) out.push(posixRel(root, full));
       }
-    }
-  };
-  await visit(root);
+    },
+    { sorted: true },
+  );
   return out.sort();
 }
 

@@ -14,11 +14,11 @@
  * or `url` counts wherever it is in the file, so a file this does not understand still counts.
  */
 import { createHash } from "node:crypto";
-import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { configDir, type Homes } from "../config/homes.ts";
+import { walkFolder } from "../config/folder-walk.ts";
 import {
   featuresFile,
   findPluginFolders,
@@ -128,21 +128,9 @@ async function fileEntries(
 /** A plugin folder's manifests, config files and scripts: what it asks for and what it runs. */
 async function pluginFiles(dir: string): Promise<string[]> {
   const configs: string[] = [];
-  const visit = async (d: string, rel: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory() && e.name !== ".git" && e.name !== "node_modules")
-        await visit(path.join(d, e.name), r);
-      else if (e.isFile() && CONFIG_FILE.test(e.name) && !isScriptFile(e.name)) configs.push(r);
-    }
-  };
-  await visit(dir, "");
+  await walkFolder(dir, ({ entry: e, rel }) => {
+    if (e.isFile() && CONFIG_FILE.test(e.name) && !isScriptFile(e.name)) configs.push(rel);
+  });
   return [...configs, ...(await scriptFiles(dir))];
 }
 

@@ -9,13 +9,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Engine } from "../../engine/engine.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
-import { formatProblem } from "../../host/problem.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
 
 // The logic of ralph-loop's stop-hook.sh, in Node so the test needs no jq.
 const STOP_HOOK = String.raw`
@@ -61,13 +55,9 @@ Make the tests in test/ pass. Say <promise>TESTS PASS</promise> when they do.
 `;
 
 describe("a Ralph-like Stop hook reading transcript_path", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
-  const warnings: string[] = [];
+  let rig: EngineRig;
 
   before(async () => {
-    dirs = tempDir("islet-ralph-");
     const hooks = {
       description: "Ralph-like stop hook",
       hooks: {
@@ -83,7 +73,7 @@ describe("a Ralph-like Stop hook reading transcript_path", () => {
         ],
       },
     };
-    dirs.write({
+    const files = {
       "home/plugins/ralph-like/.claude-plugin/plugin.json": JSON.stringify({
         name: "ralph-like",
         version: "1.0.0",
@@ -106,35 +96,27 @@ describe("a Ralph-like Stop hook reading transcript_path", () => {
           ],
         },
       }),
-    });
-    model = await startFakeOpenAI([
-      { toolCalls: [{ id: "call_ls", name: "Ls", arguments: {} }] },
-      { text: ["First pass: two tests still fail."] },
-      { text: ["Second pass: one test still fails."] },
-      { text: ["Third pass: all green. <promise>TESTS PASS</promise>"] },
-      { text: ["This answer must never be asked for."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+    };
+    rig = await startEngineRig({
+      prefix: "islet-ralph-",
+      files,
+      script: [
+        { toolCalls: [{ id: "call_ls", name: "Ls", arguments: {} }] },
+        { text: ["First pass: two tests still fail."] },
+        { text: ["Second pass: one test still fails."] },
+        { text: ["Third pass: all green. <promise>TESTS PASS</promise>"] },
+        { text: ["This answer must never be asked for."] },
+      ],
       plugins: {},
-      questions: YES_FOR_THIS_RUN,
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => warnings.push(formatProblem(p)),
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("loops with the same prompt until the answer holds the promise", async () => {
+    const { dirs, model, warnings } = rig;
     assert.deepEqual(warnings, []);
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv, events } = await rig.open();
     const result = await conv.submit("Make the tests in test/ pass.");
     assert.ok(result.kind === "turn" && result.outcome.status === "done");
 

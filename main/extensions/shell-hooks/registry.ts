@@ -19,6 +19,7 @@ import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
 import { runHookCommand, type HookRun } from "./run-command.ts";
+import { RewakeQueue } from "./rewake.ts";
 import { verdictResult } from "./verdict-result.ts";
 import { ruleMatches } from "../../tools/claude-rule.ts";
 import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
@@ -73,8 +74,8 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile. */
   readonly problems: Problem[] = [];
-  /** What background (`asyncRewake`) hooks said when they ended, per session, for its next step. */
-  private readonly rewakes = new Map<string, { source: string; text: string }[]>();
+  /** What background (`asyncRewake`) hooks said when they ended, for the session's next step. */
+  private readonly rewakes = new RewakeQueue(this.stopAll.signal);
   private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
@@ -95,7 +96,7 @@ export class ShellHookRegistry implements HookRegistry {
     }
     if (opts.hooks.some(({ spec }) => spec.background === "rewake")) {
       const list = this.byTiming.get("beforeChat") ?? [];
-      list.push(this.rewakeHandler());
+      list.push(this.rewakes.handler());
       this.byTiming.set("beforeChat", list);
     }
   }
@@ -265,13 +266,13 @@ export class ShellHookRegistry implements HookRegistry {
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
         const running = this.run(spec, origin, ctx.workdir, input);
         if (spec.background) {
-          this.whenDone(spec, origin, ctx.session.id, running);
+          this.rewakes.whenDone(spec, origin, ctx.session.id, running);
           return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };
         }
         const run = await running;
         if (run.detached) {
           // `{"async":true}` on its first line: it goes on without holding the turn up.
-          this.whenDone(spec, origin, ctx.session.id, run.detached);
+          this.rewakes.whenDone(spec, origin, ctx.session.id, run.detached);
           return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };
         }
         const verdict = readVerdict(spec.event, run, spec.timeoutS);
@@ -282,42 +283,6 @@ export class ShellHookRegistry implements HookRegistry {
         if (verdict.error) return { status: "error", message: verdict.error };
         const result = verdictResult(spec.event, verdict, ctx) as HookResults[HookTiming];
         return { status: "ok", result };
-      },
-    };
-  }
-
-  /** A background run: an `asyncRewake` hook's word, when it has one, waits for the next step. */
-  private whenDone(
-    spec: ShellHookSpec,
-    origin: ShellHookOrigin,
-    session: string,
-    running: Promise<HookRun>,
-  ): void {
-    if (spec.background !== "rewake") return;
-    void running.then((run) => {
-      if (this.stopAll.signal.aborted) return;
-      const verdict = readVerdict(spec.event, run, spec.timeoutS);
-      const said = verdict.reason ?? verdict.context ?? verdict.systemMessage;
-      if (!said || (!verdict.block && verdict.context === undefined && !verdict.systemMessage))
-        return;
-      const text = spec.rewakeMessage ? `${spec.rewakeMessage}\n\n${said}` : said;
-      const list = this.rewakes.get(session) ?? [];
-      list.push({ source: `${origin.label}:${spec.event}`, text });
-      this.rewakes.set(session, list);
-    });
-  }
-
-  /** Hands a session's waiting background findings to the model, once. */
-  private rewakeHandler(): HookHandler {
-    return {
-      source: "background hooks",
-      timing: "beforeChat",
-      invoke: async (ctx) => {
-        const waiting = this.rewakes.get(ctx.session.id);
-        if (!waiting?.length) return { status: "skipped", reason: "nothing came back" };
-        this.rewakes.delete(ctx.session.id);
-        const message = waiting.map((w) => `[${w.source}] ${w.text}`).join("\n\n");
-        return { status: "ok", result: { message, role: "user" } as HookResults[HookTiming] };
       },
     };
   }

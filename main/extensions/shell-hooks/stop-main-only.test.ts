@@ -6,10 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { createEngine } from "../../engine/bootstrap.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI } from "../../providers/testing/index.ts";
+import { startEngineRig } from "../../engine/testing.ts";
+import { helperAgentFiles, START_HELPER } from "./testing.ts";
 
 const record = {
   type: "command",
@@ -25,31 +23,14 @@ const hooks = {
 };
 
 test("a sub-agent's answer fires SubagentStop, not the user's Stop hooks", async () => {
-  const dirs = tempDir("islet-stop-main-");
-  const model = await startFakeOpenAI([
-    {
-      toolCalls: [
-        { id: "call_task", name: "Task", arguments: { subagent_type: "helper", prompt: "Sum up" } },
-      ],
-    },
-    { text: ["sub-agent answer"] },
-    { text: ["All done."] },
-  ]);
-  dirs.write({
-    "work/a.txt": "a\n",
-    "home/config/hooks/record.json": JSON.stringify(hooks),
-    "home/config/agents/helper.md": "---\ndescription: Helps\ntools: Read\n---\nYou help.\n",
-    "home/config/providers.yaml": `default: { provider: main, model: m }\nproviders:\n  main: { type: openai-compatible, base_url: ${model.url} }\n`,
+  const rig = await startEngineRig({
+    prefix: "islet-stop-main-",
+    files: helperAgentFiles("record.json", hooks),
+    script: [START_HELPER, { text: ["sub-agent answer"] }, { text: ["All done."] }],
   });
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    questions: YES_FOR_THIS_RUN,
-    warn: () => {},
-  });
+  const { dirs } = rig;
   try {
-    const conv = await engine.open({ emit: () => {} });
+    const { conv } = await rig.open();
     const r = await conv.submit("Use the helper");
     assert.equal(r.kind === "turn" && r.outcome.text, "All done.");
     const events = readFileSync(dirs.path("work/events.jsonl"), "utf8")
@@ -67,8 +48,6 @@ test("a sub-agent's answer fires SubagentStop, not the user's Stop hooks", async
     );
     await conv.close();
   } finally {
-    await engine.close();
-    await model.close();
-    dirs.remove();
+    await rig.close();
   }
 });

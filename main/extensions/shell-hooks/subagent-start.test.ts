@@ -6,11 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { createEngine } from "../../engine/bootstrap.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI } from "../../providers/testing/index.ts";
-import { formatProblem } from "../../host/problem.ts";
+import { startEngineRig } from "../../engine/testing.ts";
+import { helperAgentFiles, START_HELPER } from "./testing.ts";
 
 const hooks = {
   hooks: {
@@ -32,32 +29,14 @@ const hooks = {
 };
 
 test("SubagentStart hooks run when a Task's sub-agent starts and give it their context", async () => {
-  const dirs = tempDir("islet-subagent-start-");
-  const model = await startFakeOpenAI([
-    {
-      toolCalls: [
-        { id: "call_task", name: "Task", arguments: { subagent_type: "helper", prompt: "Sum up" } },
-      ],
-    },
-    { text: ["summed up"] },
-    { text: ["All done."] },
-  ]);
-  dirs.write({
-    "work/a.txt": "a\n",
-    "home/config/hooks/subagent.json": JSON.stringify(hooks),
-    "home/config/agents/helper.md": "---\ndescription: Helps\ntools: Read\n---\nYou help.\n",
-    "home/config/providers.yaml": `default: { provider: main, model: m }\nproviders:\n  main: { type: openai-compatible, base_url: ${model.url} }\n`,
+  const rig = await startEngineRig({
+    prefix: "islet-subagent-start-",
+    files: helperAgentFiles("subagent.json", hooks),
+    script: [START_HELPER, { text: ["summed up"] }, { text: ["All done."] }],
   });
-  const warnings: string[] = [];
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    questions: YES_FOR_THIS_RUN,
-    warn: (p) => warnings.push(formatProblem(p)),
-  });
+  const { dirs, model, warnings } = rig;
   try {
-    const conv = await engine.open({ emit: () => {} });
+    const { conv } = await rig.open();
     const r = await conv.submit("Use the helper");
     assert.equal(r.kind === "turn" && r.outcome.text, "All done.");
 
@@ -83,8 +62,6 @@ test("SubagentStart hooks run when a Task's sub-agent starts and give it their c
     );
     await conv.close();
   } finally {
-    await engine.close();
-    await model.close();
-    dirs.remove();
+    await rig.close();
   }
 });

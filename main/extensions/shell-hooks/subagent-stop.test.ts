@@ -7,12 +7,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI } from "../../providers/testing/index.ts";
-import { formatProblem } from "../../host/problem.ts";
+import { startEngineRig } from "../../engine/testing.ts";
+import { helperAgentFiles, START_HELPER } from "./testing.ts";
 
 const hooks = {
   hooks: {
@@ -35,34 +31,19 @@ const hooks = {
 };
 
 test("SubagentStop hooks run when a Task's sub-agent answers and can keep it going", async () => {
-  const dirs = tempDir("islet-subagent-stop-");
-  const model = await startFakeOpenAI([
-    {
-      toolCalls: [
-        { id: "call_task", name: "Task", arguments: { subagent_type: "helper", prompt: "Sum up" } },
-      ],
-    },
-    { text: ["first answer"] },
-    { text: ["second answer, with b.txt"] },
-    { text: ["All done."] },
-  ]);
-  dirs.write({
-    "work/a.txt": "a\n",
-    "home/config/hooks/subagent.json": JSON.stringify(hooks),
-    "home/config/agents/helper.md": "---\ndescription: Helps\ntools: Read\n---\nYou help.\n",
-    "home/config/providers.yaml": `default: { provider: main, model: m }\nproviders:\n  main: { type: openai-compatible, base_url: ${model.url} }\n`,
+  const rig = await startEngineRig({
+    prefix: "islet-subagent-stop-",
+    files: helperAgentFiles("subagent.json", hooks),
+    script: [
+      START_HELPER,
+      { text: ["first answer"] },
+      { text: ["second answer, with b.txt"] },
+      { text: ["All done."] },
+    ],
   });
-  const warnings: string[] = [];
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    questions: YES_FOR_THIS_RUN,
-    warn: (p) => warnings.push(formatProblem(p)),
-  });
+  const { dirs, model, warnings } = rig;
   try {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv, events } = await rig.open();
     const r = await conv.submit("Use the helper");
     assert.equal(r.kind === "turn" && r.outcome.text, "All done.");
 
@@ -98,8 +79,6 @@ test("SubagentStop hooks run when a Task's sub-agent answers and can keep it goi
     );
     await conv.close();
   } finally {
-    await engine.close();
-    await model.close();
-    dirs.remove();
+    await rig.close();
   }
 });
