@@ -103,4 +103,7 @@ test("plugins list counts a Claude plugin's parts", async () => {
     ran.stdout,
     /^ {2}toolkit {2}active {5}2 commands, 1 skill, 1 agent, 1 hook, 1 MCP server, 2 LSP servers, 2 failed$/m,
   );
+  // The empty section is the code plugins': it does not say that nothing is loaded at all.
+  assert.match(ran.stdout, /^No code plugins loaded\.$/m);
+  assert.doesNotMatch(ran.stdout, /^No plugins loaded/m);
 });

@@ -83,7 +83,9 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   process.on("SIGINT", onSigint);
   try {
     const result = await conversation.submit(prompt);
-    if (result.kind === "command" && !result.silent) {
+    // A command that ran a turn (a Markdown command, a skill) has the prompt it sent as its
+    // output: the answer was the turn's, so that prompt is not printed after it.
+    if (result.kind === "command" && !result.silent && result.outcome === undefined) {
       if (values.json)
         io.out(
           `${JSON.stringify({ type: "notice", source: `/${result.name}`, text: result.output })}\n`,

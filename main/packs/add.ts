@@ -33,7 +33,7 @@ import {
 } from "./types.ts";
 import { checkSymlinks, validateStaged } from "./validate.ts";
 import { vendorAll } from "./vendor.ts";
-import { pickRemote, remoteSource } from "./remote-entry.ts";
+import { pickRemote, remoteSource, type MarketplaceFound } from "./remote-entry.ts";
 import {
   readMarketplace,
   type JsonObject,
@@ -102,10 +102,12 @@ async function addListed(
   const installed = (await listPacks(ctx.homes, ctx.warn)).find((p) => p.name === input.source);
   let market: Marketplace | undefined;
   let listedBy: string;
+  let found: MarketplaceFound;
   if (installed && input.ref === undefined && input.subpath === undefined) {
     const scope = await originScope(installed.dir);
     market = await readMarketplace("folder" in scope ? scope.folder : installed.dir);
     listedBy = installed.origin?.url ?? installed.dir;
+    found = { installed: installed.name };
   } else {
     const source = await parseSource(input.source, {
       cwd: ctx.homes.workdir,
@@ -117,6 +119,7 @@ async function addListed(
     const pluginsDir = (await packsDirs(ctx.homes))[input.scope];
     const staging = await createStaging(pluginsDir, `${name}-marketplace`);
     listedBy = sourceLabel(source);
+    found = { source: input.source, ref, subpath };
     try {
       if (source.kind === "git") {
         report(hooks, "cloning", `Cloning ${listedBy}`);
@@ -132,7 +135,7 @@ async function addListed(
       await staging.dispose();
     }
   }
-  const entry = pickRemote(market, input.plugin, listedBy);
+  const entry = pickRemote(market, input.plugin, listedBy, found);
   const remote = remoteSource(entry, `${listedBy} .claude-plugin/marketplace.json`);
   return addPack(
     ctx,

@@ -348,7 +348,18 @@ test("an entry from another repository installs as its own pack (--plugin): clon
   );
   await assert.rejects(
     env.manager().add({ source: "claude-plugins", plugin: "local", scope: "global" }, consenting()),
-    /"local" is in .*'s own folders: install .* without --plugin/,
+    /"local" is one of claude-plugins's own plugins and was installed with it \(islet plugins show local\)/,
+  );
+  // Read from its source instead: the plugin's folder, to install it alone.
+  await assert.rejects(
+    env.manager().add({ source: market.fileUrl, plugin: "local", scope: "global" }, consenting()),
+    (err: Error) => {
+      assert.equal(
+        err.message,
+        `"local" is in ${market.fileUrl}'s own folders: install it alone with islet plugins add ${market.fileUrl} --subpath plugins/local, or all of them without --plugin`,
+      );
+      return true;
+    },
   );
   await assert.rejects(
     env.manager().add({ source: "claude-plugins", plugin: "nope", scope: "global" }, consenting()),

@@ -5,6 +5,7 @@
  * and then checked like any source the user types. The entry is kept in the pack's
  * `.origin.yaml`, since with `strict: false` it says what the plugin holds.
  */
+import path from "node:path";
 import type { Marketplace, RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
 import { checkRef, checkSubpath } from "./source.ts";
 import { PackError, type RemoteOffer } from "./types.ts";
@@ -44,20 +45,43 @@ export function remoteSource(entry: RemoteEntry, file: string): RemoteSource {
   return { source, ...(ref ? { ref } : {}), ...(subpath ? { subpath } : {}) };
 }
 
-/** The remote entry called `name`; a PackError saying what the marketplace has instead. */
+/** Where a marketplace was read, for what `pickRemote` says about a plugin of its own folders. */
+export type MarketplaceFound =
+  { installed: string } | { source: string; ref?: string; subpath?: string };
+
+/**
+ * The remote entry called `name`; a PackError saying what the marketplace has instead. `found`
+ * tells where the marketplace was read: an installed pack (by its name), or the source the user
+ * gave (at `ref`, read at `subpath` of it), which a plugin of its own folders installs from alone.
+ */
 export function pickRemote(
   market: Marketplace | undefined,
   name: string,
   where: string,
+  found: MarketplaceFound,
 ): RemoteEntry {
   if (!market)
     throw new PackError(`${where} has no .claude-plugin/marketplace.json: --plugin picks from one`);
   const remote = market.remote.find((r) => r.name === name);
   if (remote) return remote;
-  if (market.local.some((l) => l.name === name))
+  const local = market.local.find((l) => l.name === name);
+  if (local && "installed" in found)
     throw new PackError(
-      `"${name}" is in ${where}'s own folders: install ${where} without --plugin, and it comes with it`,
+      `"${name}" is one of ${found.installed}'s own plugins and was installed with it (islet plugins show ${name})`,
     );
+  if (local && "source" in found) {
+    const root = path.dirname(path.dirname(market.file));
+    const folder = path.posix.join(
+      found.subpath ?? ".",
+      path.relative(root, local.dir).split(path.sep).join("/"),
+    );
+    const add = `islet plugins add ${found.source}${found.ref ? ` --ref ${found.ref}` : ""}`;
+    throw new PackError(
+      folder === "."
+        ? `"${name}" is in ${where}'s own folders: install it with ${add} (without --plugin)`
+        : `"${name}" is in ${where}'s own folders: install it alone with ${add} --subpath ${folder}, or all of them without --plugin`,
+    );
+  }
   const names = market.remote.map((r) => r.name);
   throw new PackError(
     `${where}'s marketplace lists no plugin "${name}"${names.length ? ` from another repository (it lists ${names.join(", ")})` : ""}`,

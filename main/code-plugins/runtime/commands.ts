@@ -65,7 +65,7 @@ export function describeHooks(runtime: PluginListing): string {
     if (!runtime.onDemand.isActivated(spec.name))
       out.push(`${spec.name}: on demand, inactive (\`/plugin activate ${spec.name}\` loads it)`);
   for (const p of runtime.problems) out.push(`load error: ${formatProblem(p)}`);
-  return out.join("\n").trim() || "No plugins loaded.";
+  return out.join("\n").trim() || "No code plugins loaded.";
 }
 
 export function pluginCommands(runtime: PluginListing): SlashCommand[] {

@@ -109,7 +109,7 @@ test("a !`cmd` line nobody approves is not run and nothing is sent", async () =>
   }
 });
 
-test("skills: listed by name and description only; the Skill tool loads the body and lists its files; /NAME runs one", async () => {
+test("skills: listed by name and description only; the Skill tool loads the body and lists its files; /NAME runs one with them", async () => {
   const h = await setup({
     "home/skills/pdf/SKILL.md":
       "---\ndescription: Work with PDF files\nallowed-tools: Read\n---\nSECRET-BODY: use pdftotext on $ARGUMENTS.\n",
@@ -138,6 +138,12 @@ test("skills: listed by name and description only; the Skill tool loads the body
     await conv.submit("/pdf b.pdf");
     const third = body(srv, 2);
     assert.match(text(third), /SECRET-BODY: use pdftotext on b\.pdf\./);
+    // `/NAME` tells the model where the skill's files are, as the Skill tool does.
+    const sent = third.messages.filter((m) => m.role === "user").at(-1)?.content;
+    assert.match(
+      String(sent),
+      /^SECRET-BODY[^]*Files in the skill's folder \S*skills\/pdf .*\n- reference\.md\n- scripts\/fill\.py$/,
+    );
     assert.ok(toolNames(third).includes("Read") && toolNames(third).includes("Bash"));
     await conv.submit("/no-shell");
     const fourth = toolNames(body(srv, 3));

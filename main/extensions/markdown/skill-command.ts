@@ -50,8 +50,10 @@ export function skillSlashCommand(skill: Skill, origin: CommandOrigin): SkillCom
           `/${skill.name} is for the model only (user-invocable: false in ${skill.file})`,
         );
       const body = await expandSkill(command, args, env);
+      // As the Skill tool gives it: where the files the body mentions are.
+      const folder = skill.dir ? await skillFolderText(skill.dir) : "";
       return {
-        output: body,
+        output: folder ? `${body}\n\n${folder}` : body,
         forward: true,
         preApproved: skill.allowedTools,
         disallowedTools: skill.disallowedTools && toolPatterns(skill.disallowedTools),
@@ -94,6 +96,16 @@ export async function skillFiles(dir: string, limit = 50): Promise<string[]> {
   };
   await visit("", 0);
   return out;
+}
+
+/** The skill's folder and the files beside its SKILL.md, for the model ("" when it has none). */
+export async function skillFolderText(dir: string): Promise<string> {
+  const files = await skillFiles(dir);
+  if (files.length === 0) return "";
+  return (
+    `Files in the skill's folder ${dir} (read with Read when needed):\n` +
+    files.map((f) => `- ${f}`).join("\n")
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import type { CommandRegistry } from "../../commands/registry.ts";
 import { defineTool } from "../../tools/define.ts";
 import { ToolError, type Tool } from "../../tools/types.ts";
 import { bashTool } from "../../tools/builtin/bash.ts";
-import { expandSkill, isSkillCommand, skillFiles } from "./skill-command.ts";
+import { expandSkill, isSkillCommand, skillFolderText } from "./skill-command.ts";
 import { toolPatterns } from "../../config/frontmatter-fields.ts";
 import { shellDecidedBy } from "./shell.ts";
 
@@ -51,14 +51,8 @@ export function createSkillTool(deps: {
         disallowedTools: disallowedTools && toolPatterns(disallowedTools),
       });
       const parts = [`<skill name="${cmd.name}">\n${body}\n</skill>`];
-      if (cmd.skill.dir) {
-        const files = await skillFiles(cmd.skill.dir);
-        if (files.length > 0)
-          parts.push(
-            `Files in the skill's folder ${cmd.skill.dir} (read with Read when needed):\n` +
-              files.map((f) => `- ${f}`).join("\n"),
-          );
-      }
+      const folder = cmd.skill.dir ? await skillFolderText(cmd.skill.dir) : "";
+      if (folder) parts.push(folder);
       return parts.join("\n\n");
     },
   });

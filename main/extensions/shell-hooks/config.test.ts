@@ -35,6 +35,32 @@ describe("hook files", () => {
     );
   });
 
+  it("takes Claude's shell: bash as its default, and says in one line that PowerShell is not run", () => {
+    // As superpowers' hooks.json writes it.
+    const hook = (shell: string) =>
+      JSON.stringify({
+        hooks: {
+          SessionStart: [
+            {
+              matcher: "startup|clear|compact",
+              hooks: [{ type: "command", command: "run-hook", shell, async: false }],
+            },
+          ],
+        },
+      });
+    const bash = parseHooksFile("hooks.json", hook("bash"));
+    assert.deepEqual(bash.warnings, []);
+    assert.deepEqual(
+      bash.hooks.map((h) => [h.event, h.command, h.background]),
+      [["SessionStart", "run-hook", undefined]],
+    );
+    const pwsh = parseHooksFile("hooks.json", hook("powershell"));
+    assert.equal(pwsh.hooks.length, 1);
+    assert.deepEqual(pwsh.warnings.map(formatProblem), [
+      'hooks.json: field "hooks.SessionStart[0].hooks[0].shell": "powershell" is not supported; the command runs in your shell ($SHELL; cmd on Windows)',
+    ]);
+  });
+
   it("warns about unknown events and fields, and names file and field of a broken entry", () => {
     const parsed = parseHooksFile(
       "/h/config/hooks/x.yaml",

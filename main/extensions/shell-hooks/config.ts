@@ -99,6 +99,7 @@ const KNOWN_HOOK = new Set([
   "rewakeMessage",
   "rewakeSummary",
   "if",
+  "shell",
 ]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -210,6 +211,15 @@ function readGroup(
     for (const key of Object.keys(hook))
       if (!KNOWN_HOOK.has(key))
         out.warnings.push(hookProblem(file, `unknown field "${field}.${key}" ignored`));
+    // Claude Code's `shell` picks bash (its default) or PowerShell; Islet runs hooks in the
+    // user's shell (cmd on Windows), so only another choice than bash is worth a line.
+    if (hook.shell !== undefined && hook.shell !== "bash")
+      out.warnings.push(
+        hookProblem(
+          file,
+          `field "${field}.shell": ${kind(hook.shell)} is not supported; the command runs in your shell ($SHELL; cmd on Windows)`,
+        ),
+      );
     const type = hook.type ?? "command";
     if (type !== "command") {
       out.warnings.push(

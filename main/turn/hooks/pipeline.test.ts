@@ -72,6 +72,23 @@ test("a failing or throwing handler becomes a notice and the rest still run", as
     ["bad: beforeChat failed: boom", "worse: beforeChat failed: thrown"],
   );
   assert.equal(out.injections.length, 1);
+  // A shell hook is named by its plugin and event, as its author wrote it.
+  const shell = await runAfterTool(
+    [
+      {
+        ...handler("protect-mcp:PostToolUse", "afterToolExecution", () => ({
+          status: "error",
+          message: "exited with 1: npm error code ENOTCACHED",
+        })),
+        claudeHook: true,
+      },
+    ],
+    { ...base, tool: { name: "Read", result: "ok", error: "", duration: 1 } },
+  );
+  assert.deepEqual(
+    shell.notices.map((n) => n.text),
+    ["protect-mcp:PostToolUse hook failed: exited with 1: npm error code ENOTCACHED"],
+  );
   assert.deepEqual(
     out.trace.map((t) => [t.status, t.detail]),
     [

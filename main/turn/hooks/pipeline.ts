@@ -105,9 +105,14 @@ function fold<T extends HookTiming>(
   if (invocation.status === "skipped") entry.detail = invocation.reason;
   else if (invocation.status === "error") {
     entry.detail = invocation.message;
+    // A shell hook's source already names its event (`guard:PreToolUse`); the engine's timing
+    // name (beforeToolExecution) would only be a second, unfamiliar name for it.
+    const what = handler.claudeHook
+      ? `${handler.source} hook`
+      : `${handler.source}: ${handler.timing}`;
     out.notices.push({
       source: handler.source,
-      text: `${handler.source}: ${handler.timing} failed: ${invocation.message}`,
+      text: `${what} failed: ${invocation.message}`,
     });
   } else if (invocation.result !== undefined && invocation.result !== null) {
     const result = handler.claudeHook ? invocation.result : withoutExtras(invocation.result);
