@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { expandBody, splitArgs, substituteArguments } from "./expand.ts";
+import { expandBody, shellLines, splitArgs, substituteArguments } from "./expand.ts";
 
 test("arguments: $ARGUMENTS whole, $N and $ARGUMENTS[N] 0-based with shell quoting (a missing one left as written), named ones", () => {
   assert.deepEqual(splitArgs(`a "b c" 'd e' f\\ g`), ["a", "b c", "d e", "f g"]);
@@ -21,6 +21,50 @@ test("arguments: $ARGUMENTS whole, $N and $ARGUMENTS[N] 0-based with shell quoti
     substituteArguments("From $from to $to, $HOME", "a b", ["from", "to"]),
     "From a to b, $HOME",
   );
+});
+
+test("!`cmd` written inside an ordinary code block is an example: it is neither run nor listed for consent", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "islet-expand-"));
+  try {
+    // In the shape of plugin-dev's command-development skill: examples of commands in fences.
+    const body = [
+      "Branch: !`git branch --show-current`",
+      "An example command file:",
+      "```markdown",
+      "---",
+      "description: Run the tests",
+      "---",
+      "Results: !`npm test`",
+      "```",
+      "~~~~",
+      "!`gh pr view` inside a tilde fence, with ``` inside it",
+      "```",
+      "~~~~",
+      "```!",
+      "ls",
+      "```",
+      "    ```",
+      "indented four spaces: not a fence, so !`date` runs",
+      "Unclosed:",
+      "```sh",
+      "!`rm -rf build`",
+    ].join("\n");
+    assert.deepEqual(shellLines(body), ["git branch --show-current", "ls", "date"]);
+    const ran: string[] = [];
+    const out = await expandBody(body, "", {
+      workdir: root,
+      shell: async (c) => {
+        ran.push(c);
+        return `<${c}>`;
+      },
+    });
+    assert.deepEqual(ran, ["git branch --show-current", "ls", "date"]);
+    assert.match(out, /Results: !`npm test`/);
+    assert.match(out, /!`gh pr view`/);
+    assert.match(out, /!`rm -rf build`/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
 
 test("!`cmd` lines and ```! blocks go to the shell in order; a refusal fails the expansion", async () => {

@@ -90,17 +90,60 @@ function substituteVars(body: string, vars: Record<string, string>): string {
 
 const SHELL_LINE = /^```!\s*\n([\s\S]*?)\n```[ \t]*$|!`([^`\n]+)`/gm;
 
-/** The shell lines a command or skill body runs when used (what a consent question lists). */
-export function shellLines(body: string): string[] {
-  return [...body.matchAll(SHELL_LINE)].map((m) => (m[1] ?? m[2]).trim());
+/** A fence line as CommonMark reads one: up to three spaces, then three or more ` or ~. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Where the body's ordinary fenced code blocks are ([start, end) offsets): `` !`cmd` `` written
+ * inside one is an example shown to the reader, not a command to run (plugin docs are full of
+ * them). A block opened with ```! is the shell block itself and is not one of these.
+ */
+function exampleBlocks(body: string): Array<[number, number]> {
+  const blocks: Array<[number, number]> = [];
+  let open: { marker: string; start: number; shell: boolean } | undefined;
+  let offset = 0;
+  for (const line of body.split("\n")) {
+    const fence = FENCE.exec(line);
+    if (open) {
+      const closes =
+        fence !== null &&
+        fence[1][0] === open.marker[0] &&
+        fence[1].length >= open.marker.length &&
+        fence[2].trim() === "";
+      if (closes) {
+        if (!open.shell) blocks.push([open.start, offset + line.length]);
+        open = undefined;
+      }
+    } else if (fence && !(fence[1][0] === "`" && fence[2].includes("`"))) {
+      open = { marker: fence[1], start: offset, shell: fence[2].trimStart().startsWith("!") };
+    }
+    offset += line.length + 1;
+  }
+  // An unclosed fence runs to the end of the body, as CommonMark reads it.
+  if (open && !open.shell) blocks.push([open.start, body.length]);
+  return blocks;
 }
 
-/** `` !`cmd` `` inline and fenced blocks opened with ```! run in order, each replaced by its output. */
+/** The body's shell lines, in order, each with where it stands (examples in code blocks left out). */
+function shellMatches(body: string): RegExpExecArray[] {
+  const blocks = exampleBlocks(body);
+  const inExample = (at: number) => blocks.some(([start, end]) => at >= start && at < end);
+  return [...body.matchAll(SHELL_LINE)].filter((m) => !inExample(m.index));
+}
+
+/** The shell lines a command or skill body runs when used (what a consent question lists). */
+export function shellLines(body: string): string[] {
+  return shellMatches(body).map((m) => (m[1] ?? m[2]).trim());
+}
+
+/**
+ * `` !`cmd` `` inline and fenced blocks opened with ```! run in order, each replaced by its output;
+ * those inside an ordinary code block stay as written.
+ */
 async function runShellLines(body: string, shell: ExpandContext["shell"]): Promise<string> {
-  const re = SHELL_LINE;
   const parts: string[] = [];
   let last = 0;
-  for (const m of body.matchAll(re)) {
+  for (const m of shellMatches(body)) {
     parts.push(body.slice(last, m.index));
     parts.push((await shell((m[1] ?? m[2]).trim())).trimEnd());
     last = m.index + m[0].length;
