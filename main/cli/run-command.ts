@@ -60,8 +60,13 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     // `islet run /hello` works before any model is set up.
     modelOptional: prompt.startsWith("/"),
   });
-  // A one-shot has no typing time to start MCP servers in: wait for them (each has its own limit).
-  await engine.mcp.startAll();
+  // A one-shot has no typing time to start MCP servers in: wait for them, but not for ever (an
+  // offline `npx` can hang until its own limit); a slow one's tools join once it runs.
+  const stillStarting = await engine.mcp.startAllWithin(mcpStartWaitMs(process.env));
+  for (const name of stillStarting)
+    io.err(
+      `MCP server "${name}" is still starting: the turn goes on, and its tools join once it runs\n`,
+    );
   // A resumed session goes on with its last model, unless the command line names one.
   const explicitModel = [values.provider, values.model, values["base-url"]].some(Boolean);
   if (values.session && !explicitModel) {
@@ -101,4 +106,10 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     await conversation.close();
     await engine.close();
   }
+}
+
+/** How long `islet run` waits for MCP servers before the first request (ISLET_MCP_START_WAIT_MS). */
+function mcpStartWaitMs(env: NodeJS.ProcessEnv): number {
+  const set = Number(env.ISLET_MCP_START_WAIT_MS);
+  return Number.isFinite(set) && set >= 0 ? set : 10_000;
 }

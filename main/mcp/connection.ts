@@ -180,7 +180,12 @@ export class McpConnection {
       if (this.connecting !== client) return; // stopped while starting
       this.connecting = null;
       this.pending = null;
-      this.crashed(`could not start: ${describeError(err)}${this.stderrHint()}`);
+      const missing = missingCommand(err, this.spec);
+      // No restart brings a program that is not installed: say which one, once.
+      if (missing) {
+        this.log.add(missing);
+        this.set("failed", missing);
+      } else this.crashed(`could not start: ${describeError(err)}${this.stderrHint()}`);
       return;
     }
     if (this.connecting !== client) {
@@ -309,4 +314,14 @@ export class McpConnection {
     this.error = error;
     this.opts.onChange(this);
   }
+}
+
+/** The line for a stdio server whose program could not be found (spawn's ENOENT), else undefined. */
+function missingCommand(err: unknown, spec: McpServerSpec): string | undefined {
+  if (spec.transport !== "stdio") return undefined;
+  const e = err as NodeJS.ErrnoException | undefined;
+  const spawnMissing =
+    e?.code === "ENOENT" && (e.syscall?.startsWith("spawn") || /spawn \S+ ENOENT/.test(e.message));
+  if (!spawnMissing) return undefined;
+  return `could not start: command "${spec.command}" was not found: install it or put it on PATH (Islet does not restart it)`;
 }

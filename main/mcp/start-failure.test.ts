@@ -69,3 +69,37 @@ test("a server that exits while a process it started keeps its pipes open fails 
     /exited with code 2 before answering \(stderr: Error: Cannot find module 'missing-mcp'\)/,
   );
 });
+
+test("a server whose command is not installed fails for good at once: one line naming the command, no restarts", async () => {
+  const states: string[] = [];
+  const conn = new McpConnection(
+    {
+      name: "bun-server",
+      source: "test",
+      transport: "stdio",
+      command: "islet-no-such-command-xyz",
+      args: ["server.ts"],
+      env: {},
+    },
+    {
+      onChange: (c) => states.push(c.status),
+      // Restarts would be allowed: a missing program is not something a restart mends.
+      backoff: { maxAttempts: 5, baseMs: 10 },
+      connectTimeoutMs: LIMIT_MS,
+    },
+  );
+  const t0 = Date.now();
+  try {
+    await assert.rejects(
+      conn.ready(),
+      /command "islet-no-such-command-xyz" was not found: install it or put it on PATH/,
+    );
+    assert.ok(Date.now() - t0 < LIMIT_MS / 3);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(conn.status, "failed");
+    assert.equal(conn.restarts, 0);
+    assert.ok(!states.includes("restarting"), states.join(","));
+  } finally {
+    await conn.stop();
+  }
+});

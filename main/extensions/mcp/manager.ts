@@ -77,6 +77,23 @@ export class McpManager {
     await this.start([...this.running.keys()]);
   }
 
+  /**
+   * Starts every enabled server and waits for them at most `waitMs`: resolves with the names of
+   * those still starting then (they go on starting; their tools join once they run).
+   */
+  async startAllWithin(waitMs: number): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+    });
+    await Promise.race([this.startAll(), waited]);
+    clearTimeout(timer);
+    return [...this.running.values()]
+      .filter((r) => r.conn.status === "starting" || r.conn.status === "restarting")
+      .map((r) => r.conn.spec.name);
+  }
+
   /** Starts these servers (those not started yet) and waits for each one's first attempt. */
   async start(names: readonly string[]): Promise<void> {
     const waiting = names
