@@ -36,6 +36,10 @@ const AGENT_FIELDS = {
   skills: z.unknown().optional(),
   color: z.unknown().optional(),
   permissionMode: z.unknown().optional(),
+  effort: z.unknown().optional(),
+  initialPrompt: z.unknown().optional(),
+  memory: z.unknown().optional(),
+  background: z.unknown().optional(),
 };
 
 export interface AgentLoad {

@@ -55,6 +55,9 @@ const KNOWN = new Set([
   "mcpServers",
   "outputStyles",
   "lspServers",
+  // A marketplace entry's, often copied into plugin.json; they describe, they load nothing.
+  "category",
+  "tags",
 ]);
 
 const PATH_FIELDS = ["commands", "agents", "skills", "outputStyles"] as const;

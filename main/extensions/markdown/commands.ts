@@ -45,6 +45,9 @@ export const COMMAND_FIELDS = {
   "disable-model-invocation": z.boolean().optional(),
   forward: z.boolean().optional(),
   name: looseText.optional(),
+  // Claude Code's, read so they are not reported as unknown; they change nothing in Islet.
+  "hide-from-slash-command-tool": z.unknown().optional(),
+  effort: z.unknown().optional(),
 };
 
 export interface LoadOptions {

@@ -22,7 +22,7 @@ async function tree(
 test("commands: Claude's frontmatter, sub-folders as labels, unknown fields warned, broken files one line each", async () => {
   const t = await tree({
     "review.md":
-      "---\ndescription: Review a file\nargument-hint: <file> [focus]\nallowed-tools: Read, Bash(git diff:*)\nmodel: small\ncolour: red\n---\nReview $0.\n",
+      "---\ndescription: Review a file\nargument-hint: <file> [focus]\nallowed-tools: Read, Bash(git diff:*)\nmodel: small\nhide-from-slash-command-tool: true\neffort: low\ncolour: red\n---\nReview $0.\n",
     "frontend/lint.md": "# Lint the UI\nRun the linter.\n",
     "bad-yaml.md": "---\n  bad: [\n---\nx",
     // Neither YAML nor `key: value` lines: read field by field, the odd line kept in its field.

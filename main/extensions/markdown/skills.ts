@@ -66,6 +66,8 @@ export const SKILL_FIELDS = {
   license: z.unknown().optional(),
   metadata: z.unknown().optional(),
   version: z.unknown().optional(),
+  // Claude Code's, read so they are not reported as unknown; they change nothing in Islet.
+  effort: z.unknown().optional(),
 };
 
 export function parseSkillFile(

@@ -24,12 +24,12 @@ interface Body {
   tools?: { function: { name: string; description: string } }[];
 }
 
-test("loadAgents(dir): Claude's fields, a namespace, unknown fields warned, a broken file named and skipped", async () => {
+test("loadAgents(dir): Claude's fields (those Islet does not use read quietly), a namespace, unknown fields warned, a broken file named and skipped", async () => {
   const dir = await mkdtemp(path.join(tmpdir(), "islet-agents-"));
   try {
     await writeFile(
       path.join(dir, "reviewer.md"),
-      "---\nname: code-reviewer\ndescription: Reviews diffs\ntools: Read, Grep, Bash(git diff:*)\ndisallowedTools: Write\nmodel: inherit\nmaxTurns: 5\ncolor: blue\nmood: grumpy\n---\nYou review.\n",
+      "---\nname: code-reviewer\ndescription: Reviews diffs\ntools: Read, Grep, Bash(git diff:*)\ndisallowedTools: Write\nmodel: inherit\nmaxTurns: 5\ncolor: blue\neffort: high\ninitialPrompt: Start by reading the diff\nmemory: project\nbackground: false\nmood: grumpy\n---\nYou review.\n",
     );
     await writeFile(path.join(dir, "broken.md"), "---\nmaxTurns: many\n---\nx");
     await writeFile(path.join(dir, "plain.md"), "Just a prompt.");
