@@ -24,3 +24,11 @@ export interface Listing {
 
 /** Keeps every item: a listing's text as it is without a budget. */
 export const KEEP_ALL = (): boolean => true;
+
+/** The tool a turn over its prompt budget offers for the rest (main/turn/offer/search-tool.ts). */
+export const SEARCH_TOOL_NAME = "SearchTools";
+
+/** The line a listing ends with when a turn's prompt budget left some of it out. */
+export function leftOut(count: number, what: string): string {
+  return `(${count} more ${what} are installed but not listed here: ${SEARCH_TOOL_NAME} finds them)`;
+}

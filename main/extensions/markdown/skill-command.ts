@@ -13,7 +13,7 @@ import type { CommandOrigin } from "./command.ts";
 import { expandBody } from "./expand.ts";
 import { toolPatterns } from "../../config/frontmatter-fields.ts";
 import type { Skill } from "./skills.ts";
-import { KEEP_ALL, type ListedItem, type Listing } from "../../tools/listing.ts";
+import { KEEP_ALL, leftOut, type ListedItem, type Listing } from "../../tools/listing.ts";
 
 export interface SkillCommand extends SlashCommand {
   kind: "skill";
@@ -135,17 +135,20 @@ export class SkillListing implements Listing {
 
   text(keep: (item: ListedItem) => boolean = KEEP_ALL): string {
     const items = this.items();
-    return keep === KEEP_ALL ? this.full : listingText(items.filter(keep));
+    if (keep === KEEP_ALL) return this.full;
+    const kept = items.filter(keep);
+    return listingText(kept, items.length - kept.length);
   }
 }
 
-function listingText(items: readonly ListedItem[]): string {
-  return items.length === 0
+function listingText(items: readonly ListedItem[], left = 0): string {
+  return items.length === 0 && left === 0
     ? ""
     : [
         "<skills>",
         "Skills you can load with the Skill tool when a task matches one (its instructions are not shown until you do):",
         ...items.map((i) => i.line),
+        ...(left > 0 ? [leftOut(left, "skills")] : []),
         "</skills>",
       ].join("\n");
 }

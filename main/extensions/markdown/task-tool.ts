@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../turn/events.ts";
 import { defineTool } from "../../tools/define.ts";
 import { MAX_TIMEOUT_MS } from "../../tools/limits.ts";
 import { ToolError, type ApproveCall, type Tool } from "../../tools/types.ts";
-import { KEEP_ALL, type Listing } from "../../tools/listing.ts";
+import { KEEP_ALL, leftOut, type Listing } from "../../tools/listing.ts";
 
 export interface SubAgentRunner {
   /** The agents a Task may run, with what they are for (read when the tool is described). */
@@ -84,14 +84,16 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
         const description = a.description || "(no description)";
         return { kind: "agent", name: a.name, description, line: `- ${a.name}: ${description}` };
       }),
-    text: (keep) =>
-      "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
-      "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
-      listing
-        .items()
-        .filter(keep)
-        .map((a) => a.line)
-        .join("\n"),
+    text: (keep) => {
+      const all = listing.items();
+      const kept = all.filter(keep);
+      const left = all.length - kept.length;
+      return (
+        "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
+        "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
+        [...kept.map((a) => a.line), ...(left > 0 ? [leftOut(left, "agents")] : [])].join("\n")
+      );
+    },
   };
   return Object.defineProperty({ ...base, listing }, "description", {
     enumerable: true,

@@ -6,11 +6,10 @@
 import { z } from "zod";
 import { defineTool } from "../../tools/define.ts";
 import type { Tool } from "../../tools/types.ts";
+import { SEARCH_TOOL_NAME } from "../../tools/listing.ts";
 import type { Candidate } from "./catalog.ts";
 import type { TurnOffer } from "./offer.ts";
 import { byScore, type Ranker } from "./rank.ts";
-
-export const SEARCH_TOOL_NAME = "SearchTools";
 
 /** Matches one search offers at most: enough to choose from, few enough to stay small. */
 export const SEARCH_RESULTS = 8;
