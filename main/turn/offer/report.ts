@@ -22,8 +22,3 @@ export function reportOffer(
     turn: state.stats.interactions,
   });
 }
-
-/** The line the timeline shows for it. */
-export function offerLine(e: { offered: number; total: number; searched: boolean }): string {
-  return `offered ${e.offered} of ${e.total} extensions${e.searched ? "; search used" : ""}`;
-}
