@@ -43,10 +43,13 @@ export interface OfferInputs {
 export function turnOffer(inputs: OfferInputs, current: ChosenOffer | undefined): ChosenOffer {
   const { state } = inputs;
   const turn = state.stats.interactions;
-  const chosen = current && current.offer.turn === turn ? current : choose(inputs, turn);
-  // What a skill loaded in this turn allows joins the offer from the next call on.
-  if (chosen.offer.cut) chosen.offer.add(pinned(state, chosen.offer.candidates));
-  return chosen;
+  if (!current || current.offer.turn !== turn) return choose(inputs, turn);
+  if (current.offer.cut) {
+    current.offer.adopt(catalog(inputs.tools, inputs.listings));
+    // What a skill loaded in this turn allows joins the offer from the next call on.
+    current.offer.add(pinned(state, current.offer.candidates));
+  }
+  return current;
 }
 
 function choose(inputs: OfferInputs, turn: number): ChosenOffer {

@@ -15,7 +15,7 @@ export class TurnOffer {
   readonly cut: boolean;
   /** Tokens the extensions may take in this turn's requests. */
   readonly budget: number;
-  readonly candidates: ReadonlyMap<string, Candidate>;
+  private readonly known: Map<string, Candidate>;
   /** The model called SearchTools in this turn. */
   searched = false;
   /** What the timeline was last told ("24/518/false"), so it is told again only on a change. */
@@ -32,8 +32,25 @@ export class TurnOffer {
     this.turn = opts.turn;
     this.cut = opts.cut;
     this.budget = opts.budget;
-    this.candidates = opts.candidates;
+    this.known = new Map(opts.candidates);
     this.chosen = new Set(opts.cut ? (opts.chosen ?? []) : opts.candidates.keys());
+  }
+
+  /** Every item the turn knows of, offered or not. */
+  get candidates(): ReadonlyMap<string, Candidate> {
+    return this.known;
+  }
+
+  /**
+   * Items that appeared since the turn chose (a plugin activated mid-turn brings its tools):
+   * offered, since the model asked for them or the person just added them.
+   */
+  adopt(current: ReadonlyMap<string, Candidate>): void {
+    for (const [key, c] of current)
+      if (!this.known.has(key)) {
+        this.known.set(key, c);
+        this.chosen.add(key);
+      }
   }
 
   get size(): number {
