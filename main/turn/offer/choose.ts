@@ -62,18 +62,13 @@ function choose(inputs: OfferInputs, turn: number): ChosenOffer {
   const share = Math.floor(
     (window * (state.agent.extensionsBudget ?? DEFAULT_EXTENSIONS_BUDGET)) / 100,
   );
-  if (all <= Math.min(share, window - restOfRequest(inputs, 0)))
-    return { offer: offerAll(turn, candidates) };
+  const rest = restOfRequest(inputs);
+  if (all <= Math.min(share, window - rest)) return { offer: offerAll(turn, candidates) };
 
   const rank = ranker(candidates.values());
-  const probe = new TurnOffer({ turn, cut: true, budget: 0, candidates });
-  const budget = Math.max(
-    0,
-    Math.min(
-      share,
-      window - restOfRequest(inputs, estimateTools([toolSpec(searchTool(probe, rank))])),
-    ),
-  );
+  // SearchTools comes with the cut: its definition is paid from the room too.
+  const search = estimateTools([toolSpec(searchTool(offerAll(turn, candidates), rank))]);
+  const budget = Math.max(0, Math.min(share, window - rest - search));
   const offer = new TurnOffer({
     turn,
     cut: true,
@@ -84,11 +79,11 @@ function choose(inputs: OfferInputs, turn: number): ChosenOffer {
   return { offer, search: searchTool(offer, rank) };
 }
 
-/** Tokens of the request without any extension item: prompt, fixed tools, messages, `extra`. */
-function restOfRequest(inputs: OfferInputs, extra: number): number {
+/** Tokens of the request without any extension item: prompt, fixed tools, messages. */
+function restOfRequest(inputs: OfferInputs): number {
   const nothing = new TurnOffer({ turn: -1, cut: true, budget: 0, candidates: new Map() });
   const fixed = inputs.tools.filter((t) => !isBudgeted(t)).map((t) => nothing.spec(t));
-  let n = estimateText(inputs.systemPrompt(NOTHING)) + estimateTools(fixed) + extra;
+  let n = estimateText(inputs.systemPrompt(NOTHING)) + estimateTools(fixed);
   for (const m of inputs.state.messages) n += estimateMessage(m);
   return n;
 }
