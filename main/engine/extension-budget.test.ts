@@ -128,6 +128,33 @@ test("SearchTools finds a tool that was not offered and the model calls it in th
   }
 });
 
+test("a skill SearchTools finds is listed on the next call and the Skill tool loads it", async () => {
+  const h = await ecosystem([
+    { toolCalls: [{ id: "s1", name: "SearchTools", arguments: { query: "grafana dashboards" } }] },
+    {
+      toolCalls: [
+        { id: "k1", name: "Skill", arguments: { skill: "grafana-monitor:monitor-grafana" } },
+      ],
+    },
+    { text: ["Following the skill."] },
+  ]);
+  try {
+    await h.conversation.submit("Our charts look wrong since Tuesday");
+    const listed = (i: number) => skillLines(body(h, i)).some((l) => l.includes("monitor-grafana"));
+    assert.equal(listed(0), false, "not listed at first");
+    assert.match(
+      h.of("tool_result").find((r) => r.name === "SearchTools")?.output ?? "",
+      /grafana-monitor:monitor-grafana \(a skill: load it with the Skill tool\)/,
+    );
+    assert.equal(listed(1), true, "listed on the next call of the turn");
+    const loaded = h.of("tool_result").find((r) => r.name === "Skill");
+    assert.equal(loaded?.error, false, loaded?.output);
+    assert.match(loaded?.output ?? "", /Steps to monitor grafana/);
+  } finally {
+    await h.close();
+  }
+});
+
 test("the same conversation gets the same request, byte for byte", async () => {
   const h = await ecosystem([{ text: ["one"] }, { text: ["two"] }]);
   try {
