@@ -79,7 +79,6 @@ test("a 4k-window model with 300 plugins: the turn fits, the invoice skill is li
     const b = body(h, 0);
     assert.ok(requestTokens(b) <= 4096, `the request fits the window (${requestTokens(b)})`);
     const skills = skillLines(b);
-    if (process.env.SHOW_OFFER) console.log(skills, agentLines(b), toolNames(b), offered(h));
     assert.ok(
       skills.some((l) => l.startsWith("- billing-tools:invoice-pdf:")),
       `the invoice skill is listed:\n${skills.join("\n")}`,
