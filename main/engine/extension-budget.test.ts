@@ -9,6 +9,9 @@ import { test } from "node:test";
 import type { AgentEvent } from "../core/events.ts";
 import { estimateText, estimateTools } from "../turn/tokens.ts";
 import { startPluginHarness, type PluginHarness } from "./testing.ts";
+import { createEngine } from "./bootstrap.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
+import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { claudePlugins, TOOL_PLUGINS } from "./testing/extension-catalog.ts";
 import type { ScriptedResponse } from "../providers/testing/index.ts";
 
@@ -231,5 +234,42 @@ test("nothing changes when every extension fits: all listed, no search tool, no 
     assert.equal(offered(h).length, 0);
   } finally {
     await h.close();
+  }
+});
+
+test("a provider's extensions_budget in providers.yaml applies to every agent that does not set one", async () => {
+  const model = await startFakeOpenAI([{ text: ["a"] }, { text: ["b"] }], SMALL_MODEL);
+  const dirs = tempDir("islet-budget-provider-");
+  dirs.write({
+    "work/a.txt": "a\n",
+    "home/config/providers.yaml":
+      `default: { provider: small, model: m }\nproviders:\n  small: { type: openai-compatible, ` +
+      `base_url: "${model.url}", extensions_budget: 2 }\n`,
+    "home/config/agents/roomy.md": "---\ndescription: Roomy\nextensions_budget: 8\n---\nHi.\n",
+    ...Object.fromEntries(Object.entries(claudePlugins()).map(([rel, t]) => [`home/${rel}`, t])),
+  });
+  const budgets: number[] = [];
+  const engine = await createEngine({
+    home: dirs.path("home"),
+    workdir: dirs.path("work"),
+    env: {},
+    plugins: {},
+    flags: {},
+    warn: () => {},
+  });
+  const emit = (e: AgentEvent): void => {
+    if (e.type === "extensions_offered") budgets.push(e.budget);
+  };
+  try {
+    for (const agent of [undefined, "roomy"]) {
+      const c = await engine.open({ agent, emit });
+      await c.submit("review the terraform modules");
+      await c.close();
+    }
+    assert.deepEqual(budgets, [Math.floor(4096 * 0.02), Math.floor(4096 * 0.08)]);
+  } finally {
+    await engine.close();
+    await model.close();
+    dirs.remove();
   }
 });

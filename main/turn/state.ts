@@ -17,6 +17,8 @@ export interface ResolvedModel {
   provider: Provider;
   model: string;
   info: ModelInfo;
+  /** The provider's `extensions_budget` (percent of the window), when providers.yaml sets one. */
+  extensionsBudget?: number;
 }
 
 export interface ToolSet {

@@ -3,7 +3,8 @@
  * (so the same conversation gets the same requests and prompt caches stay warm):
  *
  * 1. everything, when it all fits the budget (the agent's `extensions_budget` percent of the
- *    window, never more than the window leaves beside the rest of the request);
+ *    window, else its provider's, else 10%; never more than the window leaves beside the rest of
+ *    the request);
  * 2. otherwise, first what must be there (tools the agent's `tools` names, tools a running
  *    command's or skill's allowed-tools covers), then within the budget what the prompt or the
  *    agent names, what the conversation used lately, and what BM25 finds relevant to the latest
@@ -60,7 +61,11 @@ function choose(inputs: OfferInputs, turn: number): ChosenOffer {
   let all = 0;
   for (const c of candidates.values()) all += c.tokens;
   const share = Math.floor(
-    (window * (state.agent.extensionsBudget ?? DEFAULT_EXTENSIONS_BUDGET)) / 100,
+    (window *
+      (state.agent.extensionsBudget ??
+        state.resolved?.extensionsBudget ??
+        DEFAULT_EXTENSIONS_BUDGET)) /
+      100,
   );
   const rest = restOfRequest(inputs);
   if (all <= Math.min(share, window - rest)) return { offer: offerAll(turn, candidates) };
