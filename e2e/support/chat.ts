@@ -10,7 +10,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startFakeOpenAI, type FakeServer } from "../../main/providers/testing/index.ts";
+import {
+  startFakeOpenAI,
+  type FakeOpenAIOptions,
+  type FakeServer,
+} from "../../main/providers/testing/index.ts";
 import { BUILT_PAGE, CHROMIUM_ARGS, ROOT, startServe, type Serve } from "./browser.ts";
 import {
   electronLaunchOptions,
@@ -75,6 +79,8 @@ export async function startChatRig(
     /** More files under the home (path relative to it → text). */
     homeFiles?: Record<string, string>;
     viewport?: { width: number; height: number };
+    /** The loopback model server's options (a model's window: `max_model_len`). */
+    model?: FakeOpenAIOptions;
   } = {},
 ): Promise<ChatRig> {
   assert.ok(
@@ -95,7 +101,7 @@ export async function startChatRig(
     await mkdir(path.dirname(path.join(home, rel)), { recursive: true });
     await writeFile(path.join(home, rel), text);
   }
-  const model = await startFakeOpenAI([]);
+  const model = await startFakeOpenAI([], opts.model);
   const problems: string[] = [];
   const setup = {
     home,

@@ -19,6 +19,11 @@ export interface AgentConfig {
   /** Agents tried in order when this one's provider keeps failing. */
   failover: string[];
   thinking?: ThinkMode;
+  /**
+   * Percent of the model's window the extensions' descriptions (skills, agents, plugin and MCP
+   * tools) may take in a request; unset: 10. Past it a turn offers the most relevant ones.
+   */
+  extensionsBudget?: number;
   /** Where it was defined (absent for the built-in default). */
   file?: string;
 }

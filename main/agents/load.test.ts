@@ -75,3 +75,22 @@ test("Claude's tool names in tools and disallowedTools become Islet's; the missi
     "/p/agents/code-reviewer.md: tools: Islet has no WebFetch, NotebookRead; the agent loads without them",
   ]);
 });
+
+test("extensions_budget: a percent of the window from 1 to 100; anything else is one line", () => {
+  const a = parseAgentFile("/h/small.md", "---\nextensions_budget: 5\n---\nx");
+  assert.equal(a.extensionsBudget, 5);
+  assert.equal(parseAgentFile("/h/plain.md", "---\n---\nx").extensionsBudget, undefined);
+  for (const bad of ["0", "150", "ten"])
+    assert.throws(
+      () => parseAgentFile("/h/bad.md", `---\nextensions_budget: ${bad}\n---\nx`),
+      (err: Error) => {
+        assert.match(err.message, /^\/h\/bad\.md: extensions_budget: /);
+        assert.equal(err.message.split("\n").length, 1);
+        return true;
+      },
+    );
+  assert.throws(
+    () => parseAgentFile("/h/bad.md", "---\nextensions_budget: 0\n---\nx"),
+    /must be a percent of the window from 1 to 100/,
+  );
+});

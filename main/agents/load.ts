@@ -32,6 +32,11 @@ const AGENT_FIELDS = {
   maxTurns: z.number().int().positive().optional(),
   failover: toolList.optional(),
   thinking: z.enum(["off", "low", "medium", "high"]).optional(),
+  extensions_budget: z
+    .number()
+    .min(1, "must be a percent of the window from 1 to 100")
+    .max(100, "must be a percent of the window from 1 to 100")
+    .optional(),
   // Claude Code's, read so they are not reported as unknown; not used by Islet yet.
   skills: z.unknown().optional(),
   color: z.unknown().optional(),
@@ -72,6 +77,7 @@ export function readAgentFile(
       maxSteps: d.max_steps ?? d.maxTurns ?? DEFAULT_MAX_STEPS,
       failover: d.failover ?? [],
       thinking: d.thinking,
+      ...(d.extensions_budget !== undefined ? { extensionsBudget: d.extensions_budget } : {}),
       file,
     },
     warnings,

@@ -151,6 +151,19 @@ export const INTERNAL_EVENTS = [
    * One hook point's calls. `turn`: the user turn (1-based, counted over the session); `step`: the
    * model step within it; `toolCallId`/`toolName`: the tool call a tool hook ran for.
    */
+  /**
+   * A user turn over its prompt budget for extensions offers only `offered` of the `total` skills,
+   * agents and plugin or MCP tools (taking ~`tokens` of the `budget` tokens), the rest one
+   * SearchTools call away; sent when chosen and again when a search (`searched`) adds some.
+   */
+  event("extensions_offered", {
+    offered: z.number(),
+    total: z.number(),
+    searched: z.boolean(),
+    budget: z.number(),
+    tokens: z.number(),
+    turn: z.number(),
+  }),
   event("hook_trace", {
     entries: z.array(HookTraceEntry),
     turn: z.number().optional(),

@@ -25,6 +25,7 @@ export const HISTORY_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEve
   "compaction",
   "error",
   "hook_trace",
+  "extensions_offered",
   "done",
 ]);
 

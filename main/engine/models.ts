@@ -58,7 +58,13 @@ export function createModelResolver(opts: ModelResolverOptions): ModelResolver {
       contextLength: reported?.contextLength || r.config.contextLength || FALLBACK_CONTEXT_LENGTH,
       capabilities: reported?.capabilities ?? [],
     };
-    return { provider: r.provider, model: r.model, info };
+    const budget = r.config.extensionsBudget;
+    return {
+      provider: r.provider,
+      model: r.model,
+      info,
+      ...(budget !== undefined ? { extensionsBudget: budget } : {}),
+    };
   }
 
   return (agent) => {

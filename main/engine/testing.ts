@@ -10,6 +10,7 @@ import { createEngine } from "./bootstrap.ts";
 import type { Conversation, Engine } from "./engine.ts";
 import {
   startFakeOpenAI,
+  type FakeOpenAIOptions,
   type FakeServer,
   type ScriptedResponse,
 } from "../providers/testing/index.ts";
@@ -76,6 +77,10 @@ export async function startPluginHarness(opts: {
   questions?: QuestionPort;
   /** Plugins of the workspace's own `.islet/plugins/` (name → files). */
   projectPlugins?: Record<string, PluginFiles>;
+  /** The fake model server's options (its models' windows: `max_model_len`). */
+  server?: FakeOpenAIOptions;
+  /** More files of the global home (path relative to it → text): Claude plugins, skills… */
+  homeFiles?: Record<string, string>;
 }): Promise<PluginHarness> {
   const root = await mkdtemp(path.join(tmpdir(), "islet-plugins-"));
   const home = path.join(root, "home");
@@ -90,11 +95,15 @@ export async function startPluginHarness(opts: {
     await mkdir(path.join(home, "config", "agents"), { recursive: true });
     await writeFile(path.join(home, "config", "agents", `${name}.md`), text);
   }
+  for (const [rel, text] of Object.entries(opts.homeFiles ?? {})) {
+    await mkdir(path.dirname(path.join(home, rel)), { recursive: true });
+    await writeFile(path.join(home, rel), text);
+  }
   if (opts.features) {
     await mkdir(path.join(home, "config", "features"), { recursive: true });
     await writeFile(path.join(home, "config", "features", "plugins.yaml"), opts.features);
   }
-  const server = await startFakeOpenAI(opts.script ?? []);
+  const server = await startFakeOpenAI(opts.script ?? [], opts.server);
   const events: AgentEvent[] = [];
   const warnings: string[] = [];
   const problems: Problem[] = [];

@@ -293,3 +293,20 @@ test("resolve: detected LM Studio by name; model from its list; auto stays nativ
     ["lmstudio", "http://127.0.0.1:1234/v1", "qwen2.5-7b", "native"],
   );
 });
+
+test("config: extensions_budget is a percent of the window from 1 to 100", () => {
+  const c = parseProvidersYaml(
+    "providers:\n  small: { type: ollama, context_length: 8192, extensions_budget: 5 }\n",
+    F,
+  );
+  assert.equal(c.providers.small.extensionsBudget, 5);
+  for (const bad of ["0", "101", "-3"])
+    assert.equal(
+      parseError(`providers:\n  w: { type: ollama, extensions_budget: ${bad} }\n`),
+      `${F}: providers.w.extensions_budget: must be a percent of the window from 1 to 100`,
+    );
+  assert.equal(
+    parseError("providers:\n  w: { type: ollama, extensions_budget: most }\n"),
+    `${F}: providers.w.extensions_budget: expected number, got string "most"`,
+  );
+});

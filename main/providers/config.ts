@@ -42,6 +42,8 @@ export interface ProviderConfig {
   apiKeyEnv?: string;
   tools: ToolMode;
   contextLength?: number;
+  /** Percent of the window skills, agents, plugin and MCP tools may take (an agent's own wins). */
+  extensionsBudget?: number;
   headers?: Record<string, string>;
   model?: string;
   capabilities?: string[];
@@ -106,6 +108,10 @@ const entrySchema = z
       .optional(),
     tools: z.enum(["native", "text", "auto"]).optional(),
     context_length: z.number().int().positive().optional(),
+    extensions_budget: z
+      .number()
+      .refine((n) => n >= 1 && n <= 100, "must be a percent of the window from 1 to 100")
+      .optional(),
     headers: z.record(z.string(), z.string()).optional(),
     model: z.string().min(1).optional(),
     capabilities: z.array(z.string()).optional(),
@@ -195,6 +201,7 @@ export function parseProvidersYaml(text: string, file: string): ProvidersConfig 
       apiKeyEnv: e.api_key_env,
       tools: e.tools ?? "auto",
       contextLength: e.context_length,
+      ...(e.extensions_budget !== undefined ? { extensionsBudget: e.extensions_budget } : {}),
       headers: e.headers,
       model: e.model,
       capabilities: e.capabilities,

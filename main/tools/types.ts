@@ -4,6 +4,7 @@ import type { Context, ToolPaths } from "../../plugins/sdk/index.ts";
 import type { ApprovalRule } from "../core/approval-rules.ts";
 import type { EventSink } from "../core/events.ts";
 import type { QuestionPort } from "../host/questions.ts";
+import type { Listing } from "./listing.ts";
 
 export type ToolSource = "builtin" | "plugin" | "mcp" | "extension";
 
@@ -113,6 +114,16 @@ export interface Tool {
   readonly approval?: ApprovalRule;
   /** An MCP tool's server and definition, which its remembered "always" holds for. */
   readonly binding?: ToolBinding;
+  /**
+   * The extensions its description lists (Task: the agents), one line each: a turn over its
+   * prompt budget describes it with only the ones it offers.
+   */
+  readonly listing?: Listing;
+  /**
+   * Part of the engine's own prompt though an extension registers it (Skill): a turn's prompt
+   * budget never leaves it out.
+   */
+  readonly alwaysOffered?: boolean;
   /** Checks arguments against the schema; unknown fields, wrong types, missing required fail. */
   validate(args: unknown): Validation;
   /** Returns the output for the model; throws ToolError (or any Error) for a failed call. */

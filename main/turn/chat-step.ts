@@ -6,7 +6,10 @@ import type { AgentConfig } from "../agents/definition.ts";
 import type { ChatRequest, ToolSpec } from "../providers/types.ts";
 import type { ProviderError } from "../providers/types.ts";
 import { filterTools } from "../tools/registry.ts";
-import { toolSpec, type Tool } from "../tools/types.ts";
+import type { Tool } from "../tools/types.ts";
+import type { ListedItem } from "../tools/listing.ts";
+import { turnOffer } from "./offer/choose.ts";
+import { reportOffer } from "./offer/report.ts";
 import { buildContext } from "./context.ts";
 import { runBeforeChat } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";
@@ -40,7 +43,8 @@ export interface StepHost {
   ensureModel(): Promise<void>;
   switchAgent(name: string): Promise<void>;
   agentTools(): Tool[];
-  systemPrompt(extra: readonly string[]): string;
+  /** `keep`: the listed extensions (skills) the turn offers; unset, all of them. */
+  systemPrompt(extra: readonly string[], keep?: (item: ListedItem) => boolean): string;
 }
 
 export async function runChatStep(
@@ -49,12 +53,30 @@ export async function runChatStep(
   final: boolean,
 ): Promise<StepResult> {
   const { deps, state } = host;
-  const agentTools = host.agentTools();
+  const allTools = host.agentTools();
+  // Past the prompt budget only the turn's chosen extensions are shown (offer/choose.ts).
+  state.offer = turnOffer(
+    {
+      state,
+      tools: allTools,
+      listings: deps.listings?.() ?? [],
+      systemPrompt: (keep) => host.systemPrompt([], keep),
+    },
+    state.offer,
+  );
+  const { offer, search } = state.offer;
+  const keep = offer.cut ? offer.keep : undefined;
+  reportOffer(deps, state, offer);
+  const agentTools = offer.tools(allTools);
   state.availableTools = agentTools.map((t) => t.name);
-  state.lastSystemPrompt = host.systemPrompt([]);
+  state.lastSystemPrompt = host.systemPrompt([], keep);
   const before = await runBeforeChat(
     deps.hooks.handlers("beforeChat"),
-    buildContext(state, deps, agentTools.map(toolSpec)),
+    buildContext(
+      state,
+      deps,
+      agentTools.map((t) => offer.spec(t)),
+    ),
   );
   reportOutcome(deps, before, { state });
   host.inject(before.injections);
@@ -62,16 +84,20 @@ export async function runChatStep(
 
   // The agent's allow-list (which is what lets opt-in tools through), minus what hooks disabled:
   // beforeChat for this call, other hooks for the rest of the user turn.
+  // SearchTools joins after the allow-list: an agent's `tools` cannot have named it.
   const offeredTools = final
     ? []
-    : filterTools(agentTools, {
-        enabled: state.agent.tools ?? [],
-        disabled: [...state.turnDisabledTools, ...before.disableTools],
-      });
+    : [
+        ...filterTools(agentTools, {
+          enabled: state.agent.tools ?? [],
+          disabled: [...state.turnDisabledTools, ...before.disableTools],
+        }),
+        ...(search ? [search] : []),
+      ];
   const offered = new Map(offeredTools.map((t) => [t.name, t]));
-  const specs: ToolSpec[] = offeredTools.map(toolSpec);
+  const specs: ToolSpec[] = offeredTools.map((t) => offer.spec(t));
   state.availableTools = offeredTools.map((t) => t.name);
-  state.lastSystemPrompt = host.systemPrompt(before.appendSystem);
+  state.lastSystemPrompt = host.systemPrompt(before.appendSystem, keep);
 
   let seen = new Set<string>();
   const prepare = async (): Promise<ChatRequest> => {

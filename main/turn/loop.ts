@@ -22,6 +22,7 @@ import type { AgentEvent } from "./events.ts";
 import { runToolPhase } from "./tool-phase.ts";
 import { runChatStep, type StepHost } from "./chat-step.ts";
 import { claudeRules } from "./turn-limits.ts";
+import type { ListedItem } from "../tools/listing.ts";
 
 export type RunStatus = "done" | "max_steps" | "stopped" | "error" | "skipped";
 
@@ -70,7 +71,7 @@ export class AgentSession {
       ensureModel: () => this.ensureModel(),
       switchAgent: (n) => this.switchAgent(n, "failover"),
       agentTools: () => this.agentTools(),
-      systemPrompt: (extra) => this.systemPrompt(extra),
+      systemPrompt: (extra, keep) => this.systemPrompt(extra, keep),
     };
   }
 
@@ -251,11 +252,11 @@ export class AgentSession {
     });
   }
 
-  private systemPrompt(extra: readonly string[]): string {
+  private systemPrompt(extra: readonly string[], keep?: (item: ListedItem) => boolean): string {
     const style = this.state.outputStyle;
     const base = style && !style.keepCodingInstructions ? "" : this.state.agent.systemPrompt;
     const parts = [base, environmentPrompt(this.deps.workdir)];
-    parts.push(...this.deps.promptFragments(), ...(style ? [style.body] : []), ...extra);
+    parts.push(...this.deps.promptFragments(keep), ...(style ? [style.body] : []), ...extra);
     return parts.filter((p) => p.trim() !== "").join("\n\n");
   }
 
@@ -351,7 +352,11 @@ export class AgentSession {
     if (!compaction.enabled) return;
     // Nothing old enough to summarise: compacting would only burn a model call.
     if (splitPoint(this.state.messages, compaction.keepLast) === 0) return;
-    const specs = this.agentTools().map(toolSpec);
+    // As the turn offers them: past the prompt budget, not every extension is in the request.
+    const offer = this.state.offer?.offer;
+    const specs = offer
+      ? offer.tools(this.agentTools()).map((t) => offer.spec(t))
+      : this.agentTools().map(toolSpec);
     const percent = buildContext(this.state, this.deps, specs).tokens.percent;
     if (percent >= compaction.threshold) {
       await compactHistory(this.state, this.deps, "auto", signal);

@@ -24,7 +24,8 @@ export function promptTooLarge(
     `system prompt (~${system} tokens) and ${request.tools.length} tool descriptions ` +
     `(~${tools} tokens) come before it (~${message} tokens). Choose a model with a larger ` +
     "window or give it a larger context_length in providers.yaml, or offer fewer tools: " +
-    "an agent with a shorter tools: list, fewer plugins or MCP servers (--without-plugins to try)";
+    "an agent with a shorter tools: list or a lower extensions_budget, fewer plugins or MCP " +
+    "servers (--without-plugins to try)";
   return new ProviderError(text, error.errorType, error.statusCode, error.retryAfterMs, {
     cause: error,
   });

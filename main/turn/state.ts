@@ -10,11 +10,15 @@ import type { Message } from "../core/message.ts";
 import type { SessionSink } from "./session-sink.ts";
 import type { QuestionPort } from "../host/questions.ts";
 import type { ClaudeRule } from "../tools/claude-rule.ts";
+import type { ListedItem, Listing } from "../tools/listing.ts";
+import type { ChosenOffer } from "./offer/offer.ts";
 
 export interface ResolvedModel {
   provider: Provider;
   model: string;
   info: ModelInfo;
+  /** The provider's `extensions_budget` (percent of the window), when providers.yaml sets one. */
+  extensionsBudget?: number;
 }
 
 export interface ToolSet {
@@ -69,8 +73,13 @@ export interface EngineDeps {
   session: SessionSink | null;
   compaction: CompactionSettings;
   retry: RetrySettings;
-  /** Extra system prompt text (plugin and pack prompt fragments), read at every call. */
-  promptFragments(): string[];
+  /**
+   * Extra system prompt text (plugin and pack prompt fragments), read at every call; `keep`: the
+   * listed extensions (skills) a turn over its prompt budget offers.
+   */
+  promptFragments(keep?: (item: ListedItem) => boolean): string[];
+  /** The prompt fragments' listings (the skills), which a turn's prompt budget chooses from. */
+  listings?(): readonly Listing[];
   vars: Record<string, string>;
   /** Overrides the agent's max_steps (--max-steps). */
   maxSteps?: number;
@@ -102,6 +111,8 @@ export interface AgentState {
   turnDisabledTools: string[];
   /** Rules whose calls run without a question for the rest of this user turn (allowed-tools). */
   turnPreApproved: ClaudeRule[];
+  /** What this user turn offers of the extensions (main/turn/offer/), chosen at its first call. */
+  offer?: ChosenOffer;
   /** A tool hook's `continue: false`: the user turn ends once the step's results are in. */
   turnStop?: string;
   /**

@@ -5,6 +5,7 @@
  * wait until every result is in, so tool results always follow their calls directly.
  */
 import { limitTurn } from "./turn-limits.ts";
+import { isTurnSearchTool } from "./offer/search-tool.ts";
 import { ruleMatches } from "../tools/claude-rule.ts";
 import {
   executeToolCall,
@@ -126,6 +127,8 @@ async function prepare(
   }
   injections.push(...before.injections);
 
+  // The turn's own SearchTools reads the list of what is installed: nothing to approve.
+  if (isTurnSearchTool(tool)) return { call, tool, args: before.arguments, ready: true };
   const covered = { toolName: tool.name, args: before.arguments, workdir: deps.workdir };
   const preApproved = state.turnPreApproved.some((rule) => ruleMatches(rule, covered, "every"));
   const decision = await deps.approve(

@@ -31,6 +31,7 @@ export function registerSkillAndTaskTools(
     get text() {
       return skills.text();
     },
+    listing: skills,
   });
   extensions.tools.register(
     createSkillTool({ commands: extensions.commands, workdir: opts.workdir, shell: opts.shell }),

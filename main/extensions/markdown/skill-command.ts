@@ -13,6 +13,7 @@ import type { CommandOrigin } from "./command.ts";
 import { expandBody } from "./expand.ts";
 import { toolPatterns } from "../../config/frontmatter-fields.ts";
 import type { Skill } from "./skills.ts";
+import { KEEP_ALL, leftOut, type ListedItem, type Listing } from "../../tools/listing.ts";
 
 export interface SkillCommand extends SlashCommand {
   kind: "skill";
@@ -110,37 +111,56 @@ export async function skillFolderText(dir: string): Promise<string> {
 
 /**
  * The model's list of skills: one line each, rebuilt only when the commands change (so a turn
- * pays a version check, not a walk over every skill).
+ * pays a version check, not a walk over every skill). A turn over its prompt budget lists only
+ * the skills it chose (`text(keep)`).
  */
-export class SkillListing {
+export class SkillListing implements Listing {
   private version = -1;
-  private cached = "";
+  private cached: ListedItem[] = [];
+  private full = "";
   private readonly commands: CommandRegistry;
 
   constructor(commands: CommandRegistry) {
     this.commands = commands;
   }
 
-  text(): string {
+  items(): readonly ListedItem[] {
     if (this.version === this.commands.version) return this.cached;
     this.version = this.commands.version;
-    const lines = this.commands
+    this.cached = this.commands
       .list()
       .filter(isSkillCommand)
       .filter((c) => c.skill.modelInvocable)
       .map((c) => {
         const when = c.skill.whenToUse ? ` (${c.skill.whenToUse})` : "";
-        return `- ${c.name}: ${c.description}${when}`;
+        return {
+          kind: "skill",
+          name: c.name,
+          description: c.description,
+          ...(c.skill.whenToUse ? { whenToUse: c.skill.whenToUse } : {}),
+          line: `- ${c.name}: ${c.description}${when}`,
+        };
       });
-    this.cached =
-      lines.length === 0
-        ? ""
-        : [
-            "<skills>",
-            "Skills you can load with the Skill tool when a task matches one (its instructions are not shown until you do):",
-            ...lines,
-            "</skills>",
-          ].join("\n");
+    this.full = listingText(this.cached);
     return this.cached;
   }
+
+  text(keep: (item: ListedItem) => boolean = KEEP_ALL): string {
+    const items = this.items();
+    if (keep === KEEP_ALL) return this.full;
+    const kept = items.filter(keep);
+    return listingText(kept, items.length - kept.length);
+  }
+}
+
+function listingText(items: readonly ListedItem[], left = 0): string {
+  return items.length === 0 && left === 0
+    ? ""
+    : [
+        "<skills>",
+        "Skills you can load with the Skill tool when a task matches one (its instructions are not shown until you do):",
+        ...items.map((i) => i.line),
+        ...(left > 0 ? [leftOut(left, "skills")] : []),
+        "</skills>",
+      ].join("\n");
 }

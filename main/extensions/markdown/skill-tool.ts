@@ -13,7 +13,7 @@ export function createSkillTool(deps: {
   workdir: string;
   shell(command: string): Promise<string>;
 }): Tool {
-  return defineTool({
+  const tool = defineTool({
     name: "Skill",
     description:
       "Load a skill listed under <skills> in the system prompt: returns its instructions (follow " +
@@ -56,4 +56,6 @@ export function createSkillTool(deps: {
       return parts.join("\n\n");
     },
   });
+  // Its skills are what a prompt budget counts (the listing), not the tool that loads them.
+  return { ...tool, alwaysOffered: true };
 }

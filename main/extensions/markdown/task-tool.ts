@@ -8,6 +8,7 @@ import type { AgentEvent } from "../../turn/events.ts";
 import { defineTool } from "../../tools/define.ts";
 import { MAX_TIMEOUT_MS } from "../../tools/limits.ts";
 import { ToolError, type ApproveCall, type Tool } from "../../tools/types.ts";
+import { KEEP_ALL, leftOut, type Listing } from "../../tools/listing.ts";
 
 export interface SubAgentRunner {
   /** The agents a Task may run, with what they are for (read when the tool is described). */
@@ -77,14 +78,25 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
     },
   });
   // Described when offered, so agents added or removed since start are named correctly.
-  return Object.defineProperty({ ...base }, "description", {
+  const listing: Listing = {
+    items: () =>
+      runner.agents().map((a) => {
+        const description = a.description || "(no description)";
+        return { kind: "agent", name: a.name, description, line: `- ${a.name}: ${description}` };
+      }),
+    text: (keep) => {
+      const all = listing.items();
+      const kept = all.filter(keep);
+      const left = all.length - kept.length;
+      return (
+        "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
+        "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
+        [...kept.map((a) => a.line), ...(left > 0 ? [leftOut(left, "agents")] : [])].join("\n")
+      );
+    },
+  };
+  return Object.defineProperty({ ...base, listing }, "description", {
     enumerable: true,
-    get: () =>
-      "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
-      "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
-      runner
-        .agents()
-        .map((a) => `- ${a.name}: ${a.description || "(no description)"}`)
-        .join("\n"),
+    get: () => listing.text(KEEP_ALL),
   });
 }

@@ -1,12 +1,14 @@
 /**
  * The hooks that ran in one turn, expandable under it: which plugin, at which point, whether its
- * condition matched (skipped otherwise), how long it took and what its result changed.
+ * condition matched (skipped otherwise), how long it took and what its result changed. A turn
+ * over its prompt budget for extensions says how many it offered.
  */
 import { useState } from "react";
 import type { HookTraceEntry } from "../../../main/core/events.ts";
 import { HOOK_TIMING_TABLE } from "../../../main/core/hook-timings.ts";
 import { ChevronIcon, HookIcon } from "./chat-icons.tsx";
 import { formatDuration } from "./format.ts";
+import type { ExtensionsOffered } from "./transcript.ts";
 
 /** What a result label means to a person (HookTraceEntry.changed). */
 const CHANGE_LABEL: Record<string, string> = {
@@ -27,10 +29,29 @@ const CHANGE_LABEL: Record<string, string> = {
   "compaction.skip": "skipped compaction",
 };
 
-export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; turnId: number }) {
+/** "offered 24 of 518 extensions; search used": what a turn over its prompt budget offered. */
+export function offerLine(o: ExtensionsOffered): string {
+  return `Offered ${o.offered} of ${o.total} extensions${o.searched ? "; search used" : ""}`;
+}
+
+export function HookTimeline({
+  entries,
+  offer,
+  turnId,
+}: {
+  entries: HookTraceEntry[];
+  offer?: ExtensionsOffered | null;
+  turnId: number;
+}) {
   const [open, setOpen] = useState(false);
   const [withSkipped, setWithSkipped] = useState(false);
-  if (entries.length === 0) return null;
+  const offered = offer ? <p className="hooks-offer">{offerLine(offer)}</p> : null;
+  if (entries.length === 0)
+    return offered ? (
+      <section className="hooks" aria-label="Hook timeline">
+        {offered}
+      </section>
+    ) : null;
   const ran = entries.filter((e) => e.status !== "skipped").length;
   const skipped = entries.length - ran;
   // Skipped calls (condition false, once already fired) on request, unless nothing else ran.
@@ -57,6 +78,7 @@ export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; t
           {failed ? ` · ${failed} failed` : ""}
         </span>
       </button>
+      {offered}
       <ol id={id} className="hooks-list" hidden={!open}>
         {shown.map((e, i) => (
           <li key={i} className={`hook hook-${e.status}`}>

@@ -66,10 +66,17 @@ export interface Turn {
   items: Item[];
   /** Every hook call of the turn, in order (the hook timeline). */
   hooks: HookTraceEntry[];
+  /** Past the prompt budget for extensions: how many the turn offered (its latest count). */
+  offer: ExtensionsOffered | null;
   status: "running" | "done" | "stopped" | "error" | "max_steps";
   /** The prompt was shown locally and its `user_message` echo has not arrived yet. */
   echoPending: boolean;
 }
+
+export type ExtensionsOffered = Pick<
+  Extract<AgentEvent, { type: "extensions_offered" }>,
+  "offered" | "total" | "searched"
+>;
 
 export interface Transcript {
   turns: Turn[];
@@ -130,7 +137,15 @@ export function transcriptOf(events: readonly ChatEvent[], running = false): Tra
 }
 
 function newTurn(d: Draft, prompt: string | null, echoPending: boolean): Turn {
-  return { id: d.nextId++, prompt, items: [], hooks: [], status: "running", echoPending };
+  return {
+    id: d.nextId++,
+    prompt,
+    items: [],
+    hooks: [],
+    offer: null,
+    status: "running",
+    echoPending,
+  };
 }
 
 /** The last turn, copied so it can be changed (created when there is none). */
@@ -314,6 +329,9 @@ function apply(d: Draft, e: ChatEvent): void {
       return;
     case "hook_trace":
       turn.hooks = [...turn.hooks, ...e.entries];
+      return;
+    case "extensions_offered":
+      turn.offer = { offered: e.offered, total: e.total, searched: e.searched };
       return;
     case "done":
       d.turns[d.turns.length - 1] = finish(turn, turn.status === "running" ? "done" : turn.status);

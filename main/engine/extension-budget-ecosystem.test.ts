@@ -1,0 +1,81 @@
+/**
+ * The prompt budget against the generated 300-plugin ecosystem (main/extensions/testing/): Claude
+ * Code marketplaces' plugins with commands, skills, agents, hooks and MCP servers, and code
+ * plugins. On a 4k-window model the first request fits, the skill the prompt is about is listed,
+ * and the extensions take no more than their 10%.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createEngine } from "./bootstrap.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
+import { YES_FOR_THIS_RUN } from "../host/questions.ts";
+import type { AgentEvent } from "../core/events.ts";
+import { startFakeOpenAI } from "../providers/testing/index.ts";
+import { estimateText, estimateTools } from "../turn/tokens.ts";
+import { writeEcosystem } from "../extensions/testing/ecosystem.ts";
+
+interface Body {
+  messages: { role: string; content: string }[];
+  tools: { function: { name: string; description: string; parameters: never } }[];
+}
+
+const FIXED = new Set(
+  "Read Write Patch Bash Glob Grep Ls TodoWrite Done Skill Task SearchTools activate_plugin".split(
+    " ",
+  ),
+);
+
+test("300 generated plugins on a 4k-window model: the request fits and the prompt's skill is listed", async () => {
+  const dirs = tempDir("islet-budget-ecosystem-");
+  dirs.write({ "work/a.txt": "a\n" });
+  const eco = writeEcosystem(dirs.path("home"), { plugins: 300, seed: 7 });
+  const model = await startFakeOpenAI([{ text: ["On it."] }], {
+    models: [{ id: "m", object: "model", max_model_len: 4096 }],
+  });
+  const events: AgentEvent[] = [];
+  const engine = await createEngine({
+    home: dirs.path("home"),
+    workdir: dirs.path("work"),
+    env: {},
+    plugins: {},
+    questions: YES_FOR_THIS_RUN,
+    flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
+    warn: () => {},
+  });
+  try {
+    const conversation = await engine.open({ emit: (e) => events.push(e) });
+    await conversation.submit(eco.knownSkill.prompt);
+    await conversation.close();
+    const body = model.chatRequests[0].body as Body;
+    const system = body.messages.find((m) => m.role === "system")?.content ?? "";
+    const request =
+      estimateTools(body.tools.map((t) => t.function)) +
+      body.messages.reduce((n, m) => n + estimateText(m.content) + 4, 0);
+    assert.ok(request <= 4096, `the request fits the window: ~${request} tokens`);
+
+    const skills = (/<skills>\n([\s\S]*?)<\/skills>/.exec(system)?.[1] ?? "")
+      .split("\n")
+      .filter((l) => l.startsWith("- "));
+    const full = `${eco.knownSkill.plugin}:${eco.knownSkill.name}`;
+    assert.ok(
+      skills.some((l) => l.startsWith(`- ${full}:`)),
+      `"${eco.knownSkill.prompt}" lists ${full}; listed:\n${skills.join("\n")}`,
+    );
+    const task = body.tools.find((t) => t.function.name === "Task")?.function.description ?? "";
+    const agents = task.split("\n").filter((l) => l.startsWith("- "));
+    const extensionTools = body.tools.filter((t) => !FIXED.has(t.function.name));
+    const share =
+      estimateText([...skills, ...agents].map((l) => `${l}\n`).join("")) +
+      estimateTools(extensionTools.map((t) => t.function));
+    assert.ok(share <= 409, `extensions take ~${share} tokens of 409`);
+
+    const offered = events.filter((e) => e.type === "extensions_offered");
+    assert.equal(offered.length, 1);
+    assert.ok(offered[0].total >= eco.skills + eco.agents, JSON.stringify(offered[0]));
+    assert.ok(body.tools.some((t) => t.function.name === "SearchTools"));
+  } finally {
+    await engine.close();
+    await model.close();
+    dirs.remove();
+  }
+});

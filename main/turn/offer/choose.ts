@@ -1,0 +1,197 @@
+/**
+ * Chooses what a user turn offers of the extensions, once per turn from the conversation so far
+ * (so the same conversation gets the same requests and prompt caches stay warm):
+ *
+ * 1. everything, when it all fits the budget (the agent's `extensions_budget` percent of the
+ *    window, else its provider's, else 10%; never more than the window leaves beside the rest of
+ *    the request);
+ * 2. otherwise, first what must be there (tools the agent's `tools` names, tools a running
+ *    command's or skill's allowed-tools covers), then within the budget what the prompt or the
+ *    agent names, what the conversation used lately, and what BM25 finds relevant to the latest
+ *    prompts (ties by name), with SearchTools for the rest.
+ */
+import type { Message } from "../../core/message.ts";
+import type { ListedItem, Listing } from "../../tools/listing.ts";
+import { isletToolsOf, type ClaudeRule } from "../../tools/claude-rule.ts";
+import { matchesToolPattern } from "../../tools/registry.ts";
+import { toolSpec, type Tool } from "../../tools/types.ts";
+import type { AgentState } from "../state.ts";
+import { estimateMessage, estimateText, estimateTools } from "../tokens.ts";
+import { candidateKey, catalog, isBudgeted, type Candidate } from "./catalog.ts";
+import { offerAll, TurnOffer, type ChosenOffer } from "./offer.ts";
+import { byScore, ranker, type Ranker } from "./rank.ts";
+import { searchTool } from "./search-tool.ts";
+
+/** The share of the window extensions may take when the agent does not say (percent). */
+export const DEFAULT_EXTENSIONS_BUDGET = 10;
+
+/** Items used lately that keep their place ahead of relevance (most recent first). */
+const RECENT = 10;
+
+const NOTHING = (): boolean => false;
+
+export interface OfferInputs {
+  state: AgentState;
+  /** The agent's tools (before hooks disable any). */
+  tools: readonly Tool[];
+  /** Listings outside tools (the skills in the system prompt). */
+  listings: readonly Listing[];
+  /** The system prompt with its listings keeping only what `keep` keeps. */
+  systemPrompt(keep: (item: ListedItem) => boolean): string;
+}
+
+/** The offer of the running user turn: chosen at its first model call, grown after. */
+export function turnOffer(inputs: OfferInputs, current: ChosenOffer | undefined): ChosenOffer {
+  const { state } = inputs;
+  const turn = state.stats.interactions;
+  if (!current || current.offer.turn !== turn) return choose(inputs, turn);
+  if (current.offer.cut) {
+    current.offer.adopt(catalog(inputs.tools, inputs.listings));
+    // What a skill loaded in this turn allows joins the offer from the next call on.
+    current.offer.add(pinned(state, current.offer.candidates));
+  }
+  return current;
+}
+
+function choose(inputs: OfferInputs, turn: number): ChosenOffer {
+  const { state, tools, listings } = inputs;
+  const candidates = catalog(tools, listings);
+  const window = state.resolved?.info.contextLength ?? 0;
+  if (window <= 0 || candidates.size === 0) return { offer: offerAll(turn, candidates) };
+  let all = 0;
+  for (const c of candidates.values()) all += c.tokens;
+  const share = Math.floor(
+    (window *
+      (state.agent.extensionsBudget ??
+        state.resolved?.extensionsBudget ??
+        DEFAULT_EXTENSIONS_BUDGET)) /
+      100,
+  );
+  const rest = restOfRequest(inputs);
+  if (all <= Math.min(share, window - rest)) return { offer: offerAll(turn, candidates) };
+
+  const rank = ranker(candidates.values());
+  // SearchTools comes with the cut: its definition is paid from the room too.
+  const search = estimateTools([toolSpec(searchTool(offerAll(turn, candidates), rank))]);
+  const budget = Math.max(0, Math.min(share, window - rest - search));
+  const offer = new TurnOffer({
+    turn,
+    cut: true,
+    budget,
+    candidates,
+    chosen: fill(budget, candidates, pinned(state, candidates), ordered(state, candidates, rank)),
+  });
+  return { offer, search: searchTool(offer, rank) };
+}
+
+/** Tokens of the request without any extension item: prompt, fixed tools, messages. */
+function restOfRequest(inputs: OfferInputs): number {
+  const nothing = new TurnOffer({ turn: -1, cut: true, budget: 0, candidates: new Map() });
+  const fixed = inputs.tools.filter((t) => !isBudgeted(t)).map((t) => nothing.spec(t));
+  let n = estimateText(inputs.systemPrompt(NOTHING)) + estimateTools(fixed);
+  for (const m of inputs.state.messages) n += estimateMessage(m);
+  return n;
+}
+
+/** Pinned first (whatever they cost), then the rest in order while the budget lasts. */
+function fill(
+  budget: number,
+  candidates: ReadonlyMap<string, Candidate>,
+  pins: readonly string[],
+  order: readonly string[],
+): Set<string> {
+  const chosen = new Set<string>();
+  let used = 0;
+  for (const key of pins) {
+    chosen.add(key);
+    used += candidates.get(key)!.tokens;
+  }
+  for (const key of order) {
+    if (chosen.has(key)) continue;
+    const cost = candidates.get(key)!.tokens;
+    if (used + cost > budget) continue;
+    chosen.add(key);
+    used += cost;
+  }
+  return chosen;
+}
+
+/** Tools the agent's `tools` names (not a bare `*`) or a running command's or skill's rules cover. */
+function pinned(state: AgentState, candidates: ReadonlyMap<string, Candidate>): string[] {
+  const patterns = (state.agent.tools ?? []).filter((p) => p !== "*");
+  const rules = state.turnPreApproved;
+  const out: string[] = [];
+  for (const c of candidates.values())
+    if (
+      c.kind === "tool" &&
+      (patterns.some((p) => matchesToolPattern(c.name, p)) ||
+        rules.some((r) => ruleNames(r, c.name)))
+    )
+      out.push(c.key);
+  return out;
+}
+
+function ruleNames(rule: ClaudeRule, tool: string): boolean {
+  return rule.tool.includes("*")
+    ? rule.tool !== "*" && matchesToolPattern(tool, rule.tool)
+    : isletToolsOf(rule).includes(tool);
+}
+
+/** Named by the prompt or the agent, then used lately, then by relevance. */
+function ordered(
+  state: AgentState,
+  candidates: ReadonlyMap<string, Candidate>,
+  rank: Ranker,
+): string[] {
+  const prompts = state.messages.filter((m) => m.role === "user" && m.kind === "normal");
+  const latest = prompts.at(-1)?.content ?? "";
+  const named = [...candidates.values()]
+    .filter((c) => mentions(latest, c.name) || mentions(state.agent.systemPrompt, c.name))
+    .map((c) => c.key)
+    .sort();
+  const scores = rank.scores(latest);
+  // Earlier prompts count half: the conversation's topic, not what is asked now.
+  const earlier = prompts
+    .slice(-3, -1)
+    .map((m) => m.content)
+    .join("\n");
+  for (const [key, s] of rank.scores(earlier)) scores.set(key, (scores.get(key) ?? 0) + s / 2);
+  return [...named, ...recentlyUsed(state.messages, candidates), ...byScore(scores, candidates)];
+}
+
+/** Items the conversation called (tools), loaded (skills) or ran (agents), latest first. */
+function recentlyUsed(
+  messages: readonly Message[],
+  candidates: ReadonlyMap<string, Candidate>,
+): string[] {
+  const out: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && out.length < RECENT; i--) {
+    const calls = messages[i].toolCalls ?? [];
+    for (let j = calls.length - 1; j >= 0 && out.length < RECENT; j--) {
+      const call = calls[j];
+      const key =
+        call.name === "Skill" && typeof call.arguments.skill === "string"
+          ? candidateKey("skill", call.arguments.skill)
+          : call.name === "Task" && typeof call.arguments.subagent_type === "string"
+            ? candidateKey("agent", call.arguments.subagent_type)
+            : candidateKey("tool", call.name);
+      if (candidates.has(key) && !out.includes(key)) out.push(key);
+    }
+  }
+  return out;
+}
+
+const WORD = /[\p{L}\p{N}_:-]/u;
+
+/** `name` appears in `text` as a word of its own (any case): "use the pdf-extract skill". */
+export function mentions(text: string, name: string): boolean {
+  if (name.length < 3 || text.length < name.length) return false;
+  const hay = text.toLowerCase();
+  const needle = name.toLowerCase();
+  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+    const before = at > 0 ? hay[at - 1] : "";
+    const after = hay[at + needle.length] ?? "";
+    if (!WORD.test(before) && !WORD.test(after)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,68 @@
+/**
+ * Relevance of the candidates to a text, by BM25 (MiniSearch) over their names, descriptions and
+ * when-to-use lines. Deterministic: the same candidates and text give the same scores.
+ */
+import MiniSearch from "minisearch";
+import type { Candidate } from "./catalog.ts";
+
+/** Words that say nothing about which extension fits ("please use the …"). */
+const STOP = new Set(
+  (
+    "a an and are as at be but by can do for from how i if in into is it its me my no not of on " +
+    "or our please so that the then this to use using we what when which will with you your"
+  ).split(" "),
+);
+
+/** Words of letters and digits: `mcp__github__create_issue` and `pdf-extract` split into theirs. */
+const tokenize = (text: string): string[] => text.split(/[^\p{L}\p{N}]+/u);
+
+const processTerm = (term: string): string | null => {
+  const t = term.toLowerCase();
+  return t.length < 2 || STOP.has(t) ? null : t;
+};
+
+export interface Ranker {
+  /** Scores above zero by key; `loose` also matches word beginnings and near spellings (search). */
+  scores(text: string, opts?: { loose?: boolean }): Map<string, number>;
+}
+
+/** Longest text searched: a pasted file says little more than its first lines about intent. */
+const MAX_QUERY = 4000;
+
+export function ranker(candidates: Iterable<Candidate>): Ranker {
+  const index = new MiniSearch<Candidate>({
+    idField: "key",
+    fields: ["name", "description", "whenToUse"],
+    tokenize,
+    processTerm,
+  });
+  index.addAll([...candidates]);
+  return {
+    scores(text, opts = {}) {
+      const out = new Map<string, number>();
+      const query = text.slice(0, MAX_QUERY);
+      if (query.trim() === "") return out;
+      const hits = index.search(query, {
+        boost: { name: 3, whenToUse: 1.5 },
+        combineWith: "OR",
+        ...(opts.loose ? { prefix: true, fuzzy: 0.2 } : {}),
+      });
+      for (const hit of hits) if (hit.score > 0) out.set(String(hit.id), hit.score);
+      return out;
+    },
+  };
+}
+
+/** Keys by falling score, ties by name (then kind), so the order never depends on luck. */
+export function byScore(
+  scores: ReadonlyMap<string, number>,
+  candidates: ReadonlyMap<string, Candidate>,
+): string[] {
+  return [...scores.keys()].sort((a, b) => {
+    const d = scores.get(b)! - scores.get(a)!;
+    if (d !== 0) return d;
+    const ca = candidates.get(a)!;
+    const cb = candidates.get(b)!;
+    return ca.name < cb.name ? -1 : ca.name > cb.name ? 1 : ca.key < cb.key ? -1 : 1;
+  });
+}
