@@ -17,6 +17,8 @@ export interface ProviderEntryEdit {
   base_url?: string;
   api_key_env?: string;
   model?: string;
+  /** Absent: left as written; undefined value: removed (the default). */
+  extensions_budget?: number;
 }
 
 const HEADER =
@@ -75,11 +77,20 @@ async function saveEntry(
     if (pair && isScalar(pair.key)) pair.key.value = name;
     if (doc.getIn(["default", "provider"]) === previous) doc.setIn(["default", "provider"], name);
   }
-  const fields: [keyof ProviderEntryEdit, string | undefined][] = [
+  const fields: [keyof ProviderEntryEdit, string | number | undefined][] = [
     ["type", entry.type],
     ["base_url", entry.base_url],
     ["api_key_env", entry.api_key_env],
     ["model", entry.model],
+    // Only when Settings sent it: an older page saving a provider leaves the budget alone.
+    ...("extensions_budget" in entry
+      ? [
+          ["extensions_budget", entry.extensions_budget] as [
+            keyof ProviderEntryEdit,
+            number | undefined,
+          ],
+        ]
+      : []),
   ];
   if (!doc.hasIn(["providers", name])) doc.setIn(["providers", name], doc.createNode({}));
   for (const [key, value] of fields) {

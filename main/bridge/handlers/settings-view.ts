@@ -52,6 +52,7 @@ async function providerViews(deps: ViewDeps, configs: ProvidersConfig): Promise<
       baseUrl: c.baseUrl ?? null,
       model: c.model ?? null,
       apiKeyEnv: c.apiKeyEnv ?? null,
+      extensionsBudget: c.extensionsBudget ?? null,
       key: variable === null ? "not needed" : keySource ? "set" : "not set",
       keySource,
       source: c.source === deps.source.providersFile ? "global" : "project",

@@ -60,6 +60,7 @@ describe("bridge: settings on real files", () => {
         baseUrl: h.model.url,
         model: null,
         apiKeyEnv: null,
+        extensionsBudget: null,
         key: "not needed",
         keySource: null,
         source: "global",
@@ -133,6 +134,7 @@ describe("bridge: settings on real files", () => {
       baseUrl: cloud.url,
       model: "cloud-large",
       apiKeyEnv: "ISLET_KEY_CLOUD",
+      extensionsBudget: null,
       key: "set",
       keySource: "stored",
       source: "global",
@@ -143,6 +145,34 @@ describe("bridge: settings on real files", () => {
     assert.deepEqual(filesContaining(h.home, SECRET), [], "the key is in no plain file");
     assert.equal(statSync(h.dirs.path("home/secrets.json")).mode & 0o777, 0o600);
     assert.equal(statSync(h.dirs.path("home/secrets.key")).mode & 0o777, 0o600);
+  });
+
+  it("sets a provider's extensions budget, keeps it when a save leaves it out, clears it with null, refuses 0", async () => {
+    const budgetOf = (v: { providers: { name: string; extensionsBudget: number | null }[] }) =>
+      v.providers.find((p) => p.name === "cloud")?.extensionsBudget;
+    const base = {
+      name: "cloud",
+      type: "openai-compatible" as const,
+      baseUrl: cloud.url,
+      model: "cloud-large",
+    };
+    assert.equal(
+      budgetOf(await call("settings/saveProvider", { ...base, extensionsBudget: 25 })),
+      25,
+    );
+    const yaml = () => readFileSync(h.dirs.path("home/config/providers.yaml"), "utf8");
+    assert.match(yaml(), /extensions_budget: 25/);
+    assert.match(yaml(), /api_key_env: ISLET_KEY_CLOUD/, "the stored key's name stays");
+    assert.equal(budgetOf(await call("settings/saveProvider", base)), 25);
+    await assert.rejects(
+      call("settings/saveProvider", { ...base, extensionsBudget: 0 }),
+      /extensionsBudget: expected a whole percent from 1 to 100/,
+    );
+    assert.equal(
+      budgetOf(await call("settings/saveProvider", { ...base, extensionsBudget: null })),
+      null,
+    );
+    assert.doesNotMatch(yaml(), /extensions_budget/);
   });
 
   it("tests a provider with a real request, and says what failed", async () => {

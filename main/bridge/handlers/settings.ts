@@ -126,6 +126,9 @@ export function settingsHandlers(
           base_url: request.baseUrl || undefined,
           api_key_env: apiKeyEnv,
           model: request.model || undefined,
+          ...(request.extensionsBudget !== undefined
+            ? { extensions_budget: request.extensionsBudget ?? undefined }
+            : {}),
         },
         request.previousName,
       );

@@ -35,6 +35,8 @@ export const ProviderView = z.strictObject({
   baseUrl: z.string().nullable(),
   model: z.string().nullable(),
   apiKeyEnv: z.string().nullable(),
+  /** The share of the model's window extensions may take (percent); null: the default. */
+  extensionsBudget: z.number().nullable(),
   /** "set": a key is stored or in the environment; never the key itself. */
   key: z.enum(["set", "not set", "not needed"]),
   /** Where the key comes from when set. */
@@ -106,6 +108,14 @@ export const SettingsSaveProvider = {
     previousName: PROVIDER_NAME.optional(),
     /** Forget the stored key. */
     clearKey: z.boolean().optional(),
+    /** providers.yaml's extensions_budget (percent); null: back to the default; absent: as is. */
+    extensionsBudget: z
+      .number({ error: "extensionsBudget: expected a whole percent from 1 to 100" })
+      .int({ error: "extensionsBudget: expected a whole percent from 1 to 100" })
+      .min(1, { error: "extensionsBudget: expected a whole percent from 1 to 100" })
+      .max(100, { error: "extensionsBudget: expected a whole percent from 1 to 100" })
+      .nullable()
+      .optional(),
   }),
   response: SettingsView,
 };

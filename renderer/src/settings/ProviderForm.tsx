@@ -28,6 +28,9 @@ export function ProviderForm({
   const [type, setType] = useState<Kind>(existing?.type ?? PROVIDER_FORM_KINDS[0].kind);
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? "");
   const [model, setModel] = useState(existing?.model ?? "");
+  const [budget, setBudget] = useState(
+    existing?.extensionsBudget != null ? String(existing.extensionsBudget) : "",
+  );
   const [apiKey, setApiKey] = useState("");
   const [clearKey, setClearKey] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -57,6 +60,8 @@ export function ProviderForm({
       ...draft,
       ...(existing && existing.name !== draft.name ? { previousName: existing.name } : {}),
       ...(clearKey ? { clearKey: true } : {}),
+      // Empty: the default share; the engine checks the number and names the field if it is off.
+      extensionsBudget: budget.trim() === "" ? null : Number(budget),
     });
     setWorking(null);
     setError(failed);
@@ -135,6 +140,27 @@ export function ProviderForm({
           placeholder="optional, e.g. gpt-4.1"
           onChange={(e) => setModel(e.target.value)}
         />
+        <label htmlFor={`${id}-budget`}>Extensions budget</label>
+        <div className="form-budget">
+          <input
+            id={`${id}-budget`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={100}
+            step={1}
+            value={budget}
+            placeholder="10"
+            aria-describedby={`${id}-budget-hint`}
+            onChange={(e) => setBudget(e.target.value)}
+          />
+          <p id={`${id}-budget-hint`} className="settings-hint">
+            Percent of the model's context window that skills, agents, plugin and MCP tools may take
+            in a request. Past it, each turn offers the most relevant ones and the model finds the
+            rest with SearchTools. Empty: 10%.
+          </p>
+        </div>
         <label htmlFor={`${id}-key`}>API key</label>
         <div className="form-key">
           <input

@@ -24,6 +24,7 @@ const WORK: ProviderView = {
   baseUrl: "https://api.example.com/v1",
   model: "gpt-x",
   apiKeyEnv: null,
+  extensionsBudget: null,
   key: "set",
   keySource: "stored",
   source: "global",
@@ -65,6 +66,7 @@ function engine(providers: ProviderView[] = [WORK]) {
         baseUrl: r.baseUrl ?? null,
         model: r.model ?? null,
         apiKeyEnv: null,
+        extensionsBudget: r.extensionsBudget ?? null,
         key: r.type === "ollama" ? "not needed" : r.apiKey ? "set" : "not set",
         keySource: r.apiKey ? "stored" : null,
         source: "global",
@@ -101,10 +103,16 @@ describe("Settings → Providers", () => {
     fill(form, "Name", "home-ollama");
     fireEvent.change(within(form).getByLabelText("Type"), { target: { value: "ollama" } });
     fill(form, "Base URL", " http://127.0.0.1:11434 ");
+    fill(form, "Extensions budget", "20");
     fireEvent.click(within(form).getByRole("button", { name: "Add provider" }));
     await section.findByText("home-ollama");
     const sent: CallRequest<"settings/saveProvider">[] = [
-      { name: "home-ollama", type: "ollama", baseUrl: "http://127.0.0.1:11434" },
+      {
+        name: "home-ollama",
+        type: "ollama",
+        baseUrl: "http://127.0.0.1:11434",
+        extensionsBudget: 20,
+      },
     ];
     assert.deepEqual(bridge.requests("settings/saveProvider"), sent);
     assert.equal(textOf(section.queryByRole("form", { name: "Add a provider" })), null);
@@ -152,6 +160,7 @@ describe("Settings → Providers", () => {
         model: "gpt-x",
         previousName: "work-openai",
         clearKey: true,
+        extensionsBudget: null,
       },
     ]);
     assert.equal(textOf(section.queryByText("work-openai")), null);
@@ -179,6 +188,7 @@ describe("Settings → Providers", () => {
         type: "openai-compatible",
         baseUrl: "https://llm.example.com/v1",
         apiKey: "sk-secret",
+        extensionsBudget: null,
       },
     ]);
   });
