@@ -6,6 +6,7 @@
  */
 import { limitTurn } from "./turn-limits.ts";
 import { ruleMatches } from "../tools/claude-rule.ts";
+import { agentRuleRefusal } from "./agent-tool-rules.ts";
 import {
   executeToolCall,
   runToolCalls,
@@ -127,6 +128,9 @@ async function prepare(
   injections.push(...before.injections);
 
   const covered = { toolName: tool.name, args: before.arguments, workdir: deps.workdir };
+  const outside = agentRuleRefusal(state.agent, covered);
+  if (outside !== undefined)
+    return { call, tool, args: before.arguments, ready: false, result: refused(outside, "rule") };
   const preApproved = state.turnPreApproved.some((rule) => ruleMatches(rule, covered, "every"));
   const decision = await deps.approve(
     tool,
