@@ -52,21 +52,41 @@ export function turnDeps(
     tools: engine.tools,
     hooks: engine.extensions.hooks,
     approve: (tool, args, signal, rewrittenBy, preApproved) =>
-      engine.approvals.decide(
-        tool.approvalName ?? tool.name,
-        args,
-        {
-          // Claude Code's Notification hooks run when a person is asked.
-          questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
-          signal,
-          rewrittenBy,
-          preApproved,
-          rewritesGranted: rewrittenBy.filter((plugin) =>
-            engine.consent.rewriteGranted(plugin, tool.name),
-          ),
-        },
-        tool.binding,
-      ),
+      engine.approvals
+        .decide(
+          tool.approvalName ?? tool.name,
+          args,
+          {
+            // Claude Code's Notification hooks run when a person is asked.
+            questions: engine.declarative.notifying(questions, sessionId, engine.homes.workdir),
+            signal,
+            rewrittenBy,
+            preApproved,
+            rewritesGranted: rewrittenBy.filter((plugin) =>
+              engine.consent.rewriteGranted(plugin, tool.name),
+            ),
+            // Claude Code's PermissionRequest hooks may answer for the person; each says so.
+            beforeAsking: async (name, callArgs) => {
+              const { decision, notes } = await engine.declarative.permissionRequest(
+                { id: sessionId, workdir: engine.homes.workdir },
+                name,
+                callArgs,
+              );
+              for (const text of notes) emit({ type: "notice", source: "hooks", text });
+              return decision;
+            },
+          },
+          tool.binding,
+        )
+        .then((decision) => {
+          if (decision.allowed && decision.by)
+            emit({
+              type: "notice",
+              source: "hooks",
+              text: `${tool.name} allowed by ${decision.by} (you were not asked)`,
+            });
+          return decision;
+        }),
     questions,
     // The error notice above goes out unsaved: saving it could fail the same way.
     emit: session ? savingEmit(emit, session) : emit,

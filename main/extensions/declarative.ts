@@ -12,6 +12,7 @@ import type { ExtensionSource } from "../contributions/source.ts";
 import type { PluginFlags } from "../code-plugins/loader/features.ts";
 import { ClaudePluginSource } from "./claude/source.ts";
 import { ShellHookSource } from "./shell-hooks/source.ts";
+import { foldPermissionAnswers, type PermissionOutcome } from "./permission-request.ts";
 import type { Problem } from "../host/problem.ts";
 
 export interface DeclarativeOptions {
@@ -141,6 +142,26 @@ export class DeclarativeExtensions {
         return port.ask(question, signal);
       },
     };
+  }
+
+  /**
+   * Claude's PermissionRequest hooks of the plugins and the user, run when a person is about to
+   * be asked to approve a call: their folded answer (permission-request.ts says who may approve).
+   */
+  async permissionRequest(
+    session: { id: string; workdir: string },
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<PermissionOutcome> {
+    const results = await Promise.all([
+      this.claudePlugins?.permissionRequest(session, tool, args) ?? { failures: [], answers: [] },
+      this.shellHooks.permissionRequest(session, tool, args),
+    ]);
+    for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
+    return foldPermissionAnswers(
+      tool,
+      results.flatMap((r) => r.answers),
+    );
   }
 
   /** Reads the shell hook files again (a hook file changed on disk); the rest stays as it is. */

@@ -52,10 +52,13 @@ export async function runChatStep(
   const agentTools = host.agentTools();
   state.availableTools = agentTools.map((t) => t.name);
   state.lastSystemPrompt = host.systemPrompt([]);
-  const before = await runBeforeChat(
-    deps.hooks.handlers("beforeChat"),
-    buildContext(state, deps, agentTools.map(toolSpec)),
-  );
+  // The calls whose results this model call reads: told once (Claude's PostToolBatch).
+  const toolBatch = state.toolBatch;
+  state.toolBatch = undefined;
+  const before = await runBeforeChat(deps.hooks.handlers("beforeChat"), {
+    ...buildContext(state, deps, agentTools.map(toolSpec)),
+    ...(toolBatch ? { toolBatch } : {}),
+  });
   reportOutcome(deps, before, { state });
   host.inject(before.injections);
   if (before.skip) return { kind: "skipped" };

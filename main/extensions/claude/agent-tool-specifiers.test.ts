@@ -94,6 +94,7 @@ describe("an agent's tool specifiers hold in its calls", () => {
       env: {},
       plugins: {},
       questions: YES_FOR_THIS_RUN,
+      warn: () => {},
       flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
     });
   });
@@ -137,7 +138,7 @@ describe("an agent's tool specifiers hold in its calls", () => {
     );
     const wRm = nested.find((e) => e.id === "w_rm");
     assert.ok(wRm && wRm.error, JSON.stringify(nested));
-    assert.match(wRm.output, /agent "crew:worker" may not use Bash\(rm:\*\)/);
+    assert.match(String(wRm.output), /agent "crew:worker" may not use Bash\(rm:\*\)/);
     assert.ok(existsSync(dirs.path("work/also.txt")), "the worker's rm ran");
     const wEcho = nested.find((e) => e.id === "w_echo");
     assert.ok(wEcho && !wEcho.error, JSON.stringify(nested));

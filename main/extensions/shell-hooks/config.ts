@@ -14,11 +14,15 @@ export const SHELL_HOOK_EVENTS = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
+  "PermissionRequest",
   "Notification",
   "Stop",
+  "StopFailure",
   "SubagentStart",
   "SubagentStop",
   "PreCompact",
+  "PostCompact",
   "SessionEnd",
 ] as const;
 
@@ -31,11 +35,7 @@ export type ShellHookEvent = (typeof SHELL_HOOK_EVENTS)[number];
 const CLAUDE_EVENTS_NOT_RUN: ReadonlySet<string> = new Set([
   "Setup",
   "UserPromptExpansion",
-  "PermissionRequest",
   "PermissionDenied",
-  "PostToolBatch",
-  "StopFailure",
-  "PostCompact",
   "TeammateIdle",
   "TaskCreated",
   "TaskCompleted",

@@ -16,12 +16,13 @@ import type { Context } from "../../../plugins/sdk/index.ts";
 import { hookProblem, type ShellHookEvent, type ShellHookSpec } from "./config.ts";
 import type { Problem } from "../../host/problem.ts";
 import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
-import { compileMatcher, type Matcher } from "./matcher.ts";
+import { compileMatcher, coversCall, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
-import { runHookCommand, type HookRun } from "./run-command.ts";
+import { expandVars, runHookCommand, type HookRun } from "./run-command.ts";
+import type { PermissionAnswer } from "../permission-request.ts";
 import { verdictResult } from "./verdict-result.ts";
-import { ruleMatches } from "../../tools/claude-rule.ts";
 import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
+import { claudeToolName, toClaudeInput, toolNamesFor } from "../../tools/claude-names.ts";
 
 /**
  * Claude's `stop_hook_active` is about any Stop hook, a plugin's or the user's, so every registry
@@ -43,10 +44,12 @@ function enterStopPoint(session: string, ctx: object): void {
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
   "SessionEnd",
   "Notification",
+  "PermissionRequest",
   "SubagentStart",
   "SubagentStop",
 ]);
-type OutsideEvent = "SessionEnd" | "Notification" | "SubagentStart" | "SubagentStop";
+type OutsideEvent =
+  "SessionEnd" | "Notification" | "PermissionRequest" | "SubagentStart" | "SubagentStop";
 
 export interface ShellHookOrigin {
   /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
@@ -55,6 +58,11 @@ export interface ShellHookOrigin {
   pluginRoot?: string;
   /** Its data folder (CLAUDE_PLUGIN_DATA). */
   pluginData?: string;
+  /**
+   * A PermissionRequest `allow` from it answers the approval question: only for the user's own
+   * hook files in the global home, never a plugin's or a project's (docs/security.md).
+   */
+  mayApprove?: boolean;
 }
 
 export interface ShellHookRegistryOptions {
@@ -128,11 +136,7 @@ export class ShellHookRegistry implements HookRegistry {
     type: string,
   ): Promise<Problem[]> {
     const input = {
-      session_id: session.id,
-      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
-      cwd: session.workdir,
-      permission_mode: "default",
-      hook_event_name: "Notification",
+      ...this.common(session, "Notification"),
       message,
       notification_type: type,
     };
@@ -151,16 +155,52 @@ export class ShellHookRegistry implements HookRegistry {
     answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const input = {
-      session_id: session.id,
-      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
-      cwd: session.workdir,
-      permission_mode: "default",
-      hook_event_name: "SubagentStop",
+      ...this.common(session, "SubagentStop"),
       stop_hook_active: active,
       agent_type: agent,
       last_assistant_message: answer,
     };
     return this.runOutside("SubagentStop", agent, input, session.workdir);
+  }
+
+  /**
+   * PermissionRequest (a person is about to be asked to approve a tool call; matcher on the
+   * tool): each hook's answer, in file order, with whether its `allow` may stand.
+   */
+  async permissionRequest(
+    session: { id: string; workdir: string },
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ failures: Problem[]; answers: PermissionAnswer[] }> {
+    const input = {
+      ...this.common(session, "PermissionRequest"),
+      tool_name: claudeToolName(tool),
+      tool_input: toClaudeInput(tool, args),
+      permission_suggestions: [],
+    };
+    const failures: Problem[] = [];
+    const answers: PermissionAnswer[] = [];
+    if (this.stopAll.signal.aborted) return { failures, answers };
+    const names = toolNamesFor(tool);
+    const matching = this.outside.filter(
+      ({ spec, match }) => spec.event === "PermissionRequest" && names.some(match),
+    );
+    const runs = await Promise.all(
+      matching.map(({ spec, origin }) => this.run(spec, origin, session.workdir, input)),
+    );
+    matching.forEach(({ spec, origin }, i) => {
+      const verdict = readVerdict("PermissionRequest", runs[i]!, spec.timeoutS);
+      const by = `${origin.label}:PermissionRequest`;
+      if (verdict.error) failures.push({ source: by, title: `${by} failed: ${verdict.error}` });
+      if (verdict.behavior)
+        answers.push({
+          behavior: verdict.behavior,
+          by,
+          ...(verdict.reason ? { message: verdict.reason } : {}),
+          mayApprove: origin.mayApprove === true,
+        });
+    });
+    return { failures, answers };
   }
 
   /** SubagentStart (a Task's sub-agent starts; matcher on its agent): the context hooks add. */
@@ -169,11 +209,7 @@ export class ShellHookRegistry implements HookRegistry {
     agent: string,
   ): Promise<{ failures: Problem[]; contexts: string[] }> {
     const input = {
-      session_id: session.id,
-      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
-      cwd: session.workdir,
-      permission_mode: "default",
-      hook_event_name: "SubagentStart",
+      ...this.common(session, "SubagentStart"),
       agent_id: "",
       agent_type: agent,
     };
@@ -213,6 +249,17 @@ export class ShellHookRegistry implements HookRegistry {
       if (verdict.context) contexts.push(verdict.context);
     });
     return { failures, reasons, contexts };
+  }
+
+  /** The fields every event's input has, for the events outside the turn's hook points. */
+  private common(session: { id: string; workdir: string }, event: OutsideEvent) {
+    return {
+      session_id: session.id,
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
+      cwd: session.workdir,
+      permission_mode: "default",
+      hook_event_name: event,
+    };
   }
 
   /**
@@ -351,29 +398,4 @@ export class ShellHookRegistry implements HookRegistry {
       signal: this.stopAll.signal,
     });
   }
-}
-
-/** Whether a tool event's call is one the hook's `if` rule covers (other events: always). */
-function coversCall(spec: ShellHookSpec, ctx: HookContexts[HookTiming]): boolean {
-  if (!spec.if) return true;
-  let call: { toolName: string; args: Record<string, unknown> } | null = null;
-  if ("toolName" in ctx) call = { toolName: ctx.toolName, args: ctx.arguments };
-  else if ("tool" in ctx) {
-    // PostToolUse: the call's arguments are the tool history's last entry (as its input says).
-    const last = ctx.toolHistory[ctx.toolHistory.length - 1];
-    call = { toolName: ctx.tool.name, args: last?.name === ctx.tool.name ? last.args : {} };
-  }
-  if (!call) return true;
-  return ruleMatches(spec.if, { ...call, workdir: ctx.workdir }, "any");
-}
-
-/**
- * `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PROJECT_DIR}` in the command line, as Claude Code
- * substitutes them (so they work whatever the shell; the variables are also in the environment).
- */
-function expandVars(command: string, env: Record<string, string | undefined>): string {
-  return command.replace(
-    /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_DATA)\}/g,
-    (all, name: string) => env[name] ?? all,
-  );
 }

@@ -27,14 +27,36 @@ export interface ToolCallIdentity {
   toolCallId?: string;
 }
 
+/** One call of the step before a model call, as Claude's PostToolBatch is told it. */
+export interface BatchCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  result: string;
+  error: string;
+}
+
+/**
+ * Engine fields beside the SDK's contexts for Claude Code's events (code plugins are not
+ * promised them): the tool calls whose results the model is about to read (PostToolBatch), and
+ * what a compaction was (PostCompact).
+ */
+export interface ToolBatchDetail {
+  toolBatch?: readonly BatchCall[];
+}
+export interface CompactionDetail {
+  forced?: boolean;
+  summary?: string;
+}
+
 export interface HookContexts {
-  beforeChat: BeforeChatContext;
+  beforeChat: BeforeChatContext & ToolBatchDetail;
   afterResponse: AfterResponseContext;
   beforeToolExecution: BeforeToolContext & ToolCallIdentity;
   afterToolExecution: AfterToolContext & ToolCallIdentity;
   onError: OnErrorContext;
   beforeCompaction: BeforeCompactionContext;
-  afterCompaction: AfterCompactionContext;
+  afterCompaction: AfterCompactionContext & CompactionDetail;
   onAgentSwitch: OnAgentSwitchContext;
   transformMessages: TransformContext;
 }
