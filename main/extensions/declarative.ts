@@ -80,6 +80,29 @@ export class DeclarativeExtensions {
   }
 
   /**
+   * Claude's UserPromptExpansion, when a slash command expanded into the prompt about to be sent:
+   * Claude Code plugins' hooks, then the user's. `blocked`: why it is not sent; `context`: what
+   * the hooks add to it.
+   */
+  async userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ blocked?: string; context?: string }> {
+    const none = { failures: [], reasons: [], contexts: [] };
+    const results = [
+      (await this.claudePlugins?.userPromptExpansion(session, expansion)) ?? none,
+      await this.shellHooks.userPromptExpansion(session, expansion),
+    ];
+    for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
+    const reasons = results.flatMap((r) => r.reasons);
+    const contexts = results.flatMap((r) => r.contexts);
+    return {
+      ...(reasons.length > 0 ? { blocked: reasons.join("\n") } : {}),
+      ...(contexts.length > 0 ? { context: contexts.join("\n\n") } : {}),
+    };
+  }
+
+  /**
    * Claude's SubagentStart, when a Task's sub-agent starts: Claude Code plugins' hooks, then the
    * user's. Returns the context they add, joined, or undefined.
    */

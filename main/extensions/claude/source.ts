@@ -182,6 +182,21 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     return out;
   }
 
+  /** UserPromptExpansion hooks, plugin by plugin: failures, reasons to block, context. */
+  async userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
+    const out = { failures: [] as Problem[], reasons: [] as string[], contexts: [] as string[] };
+    for (const r of this.registries) {
+      const one = await r.userPromptExpansion(session, expansion);
+      out.failures.push(...one.failures);
+      out.reasons.push(...one.reasons);
+      out.contexts.push(...one.contexts);
+    }
+    return out;
+  }
+
   /** PermissionRequest hooks, plugin by plugin: their failures and answers (none may approve). */
   async permissionRequest(
     session: { id: string; workdir: string },

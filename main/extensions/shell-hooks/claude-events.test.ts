@@ -3,7 +3,7 @@
  * model, as shell scripts: PostToolBatch gets the step's calls in Claude's names and shapes once
  * their results are in and its block reason reaches the next model call; PostCompact gets the
  * trigger and the summary after /compact; StopFailure gets Claude's error type when a model call
- * fails for good.
+ * fails for good; UserPromptExpansion sees a command's expanded prompt, adds to it or blocks it.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -162,6 +162,90 @@ describe("PostToolBatch, PostCompact and StopFailure hooks", () => {
     assert.equal(failure.error, "authentication_failed");
     assert.equal(typeof failure.error_details, "string");
     assert.equal(failure.last_assistant_message, "a4");
+    await conv.close();
+  });
+});
+
+describe("UserPromptExpansion hooks", () => {
+  let dirs: TempDir;
+  let model: FakeServer;
+  let engine: Engine;
+
+  before(async () => {
+    dirs = tempDir("islet-prompt-expansion-");
+    const guard = `
+import { readFileSync, writeFileSync } from "node:fs";
+const input = JSON.parse(readFileSync(0, "utf8"));
+writeFileSync(process.env.CLAUDE_PROJECT_DIR + "/expansion.json", JSON.stringify(input));
+if (input.command_args.includes("friday")) { process.stderr.write("not on fridays"); process.exit(2); }
+process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptExpansion", additionalContext: "Checklist: run the tests first." } }));
+`;
+    dirs.write({ "home/scripts/guard.mjs": guard });
+    dirs.write({
+      "home/config/commands/deploy.md": "---\ndescription: Deploy\n---\nDeploy $ARGUMENTS now.\n",
+      "home/config/hooks/expansion.json": JSON.stringify({
+        hooks: {
+          UserPromptExpansion: [
+            {
+              matcher: "deploy",
+              hooks: [
+                {
+                  type: "command",
+                  command: `${JSON.stringify(process.execPath)} "${dirs.path("home/scripts/guard.mjs")}"`,
+                },
+              ],
+            },
+          ],
+        },
+      }),
+      "work/.keep": "",
+    });
+    model = await startFakeOpenAI([{ text: ["Deploying."] }]);
+    engine = await createEngine({
+      home: dirs.path("home"),
+      workdir: dirs.path("work"),
+      env: {},
+      plugins: {},
+      questions: YES_FOR_THIS_RUN,
+      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
+      warn: () => {},
+    });
+  });
+
+  after(async () => {
+    await engine.close();
+    await model.close();
+    dirs.remove();
+  });
+
+  it("sees the expanded prompt, adds context, and blocks with a reason", async () => {
+    const events: AgentEvent[] = [];
+    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const ok = await conv.submit("/deploy staging");
+    assert.ok(ok.kind === "command" && ok.outcome?.status === "done", JSON.stringify(ok));
+    const input = JSON.parse(readFileSync(dirs.path("work/expansion.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(input.hook_event_name, "UserPromptExpansion");
+    assert.equal(input.expansion_type, "slash_command");
+    assert.equal(input.command_name, "deploy");
+    assert.equal(input.command_args, "staging");
+    assert.equal(input.command_source, "skill");
+    assert.equal(input.prompt, "Deploy staging now.");
+    const sent = JSON.stringify((model.chatRequests[0].body as Body).messages.at(-1));
+    assert.ok(
+      sent.includes("Deploy staging now.") && sent.includes("Checklist: run the tests first."),
+      sent,
+    );
+
+    const blocked = await conv.submit("/deploy friday");
+    assert.ok(blocked.kind === "command" && blocked.outcome === undefined, JSON.stringify(blocked));
+    assert.equal(model.chatRequests.length, 1, "nothing was sent");
+    assert.ok(
+      events.some((e) => e.type === "notice" && e.text === "Prompt blocked: not on fridays"),
+      JSON.stringify(events.filter((e) => e.type === "notice")),
+    );
     await conv.close();
   });
 });

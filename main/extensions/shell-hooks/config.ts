@@ -11,6 +11,7 @@ import { parseClaudeRule, type ClaudeRule } from "../../tools/claude-rule.ts";
 export const SHELL_HOOK_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
@@ -34,7 +35,6 @@ export type ShellHookEvent = (typeof SHELL_HOOK_EVENTS)[number];
  */
 const CLAUDE_EVENTS_NOT_RUN: ReadonlySet<string> = new Set([
   "Setup",
-  "UserPromptExpansion",
   "PermissionDenied",
   "TeammateIdle",
   "TaskCreated",

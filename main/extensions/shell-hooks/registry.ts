@@ -42,6 +42,7 @@ function enterStopPoint(session: string, ctx: object): void {
 
 /** Events that happen outside the turn's hook points (each has a method here). */
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
+  "UserPromptExpansion",
   "SessionEnd",
   "Notification",
   "PermissionRequest",
@@ -49,7 +50,12 @@ const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
   "SubagentStop",
 ]);
 type OutsideEvent =
-  "SessionEnd" | "Notification" | "PermissionRequest" | "SubagentStart" | "SubagentStop";
+  | "UserPromptExpansion"
+  | "SessionEnd"
+  | "Notification"
+  | "PermissionRequest"
+  | "SubagentStart"
+  | "SubagentStop";
 
 export interface ShellHookOrigin {
   /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
@@ -203,6 +209,25 @@ export class ShellHookRegistry implements HookRegistry {
     return { failures, answers };
   }
 
+  /**
+   * UserPromptExpansion (a slash command expanded into the prompt about to be sent; matcher on
+   * the command's name): the reasons to block it and the context hooks add.
+   */
+  userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
+    const input = {
+      ...this.common(session, "UserPromptExpansion"),
+      expansion_type: "slash_command",
+      command_name: expansion.name,
+      command_args: expansion.args,
+      command_source: expansion.source,
+      prompt: expansion.prompt,
+    };
+    return this.runOutside("UserPromptExpansion", expansion.name, input, session.workdir);
+  }
+
   /** SubagentStart (a Task's sub-agent starts; matcher on its agent): the context hooks add. */
   async subagentStart(
     session: { id: string; workdir: string },
@@ -246,6 +271,9 @@ export class ShellHookRegistry implements HookRegistry {
       if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
       if (verdict.block && !verdict.stop)
         reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
+      // An expansion stopped with `continue: false` is not sent either.
+      if (event === "UserPromptExpansion" && verdict.stop)
+        reasons.push(verdict.stopReason ?? `stopped by ${origin.label}:${event}`);
       if (verdict.context) contexts.push(verdict.context);
     });
     return { failures, reasons, contexts };

@@ -142,6 +142,20 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     );
   }
 
+  /** UserPromptExpansion hooks: their failures, reasons to block, and context. */
+  async userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
+    return (
+      (await this.registry?.userPromptExpansion(session, expansion)) ?? {
+        failures: [],
+        reasons: [],
+        contexts: [],
+      }
+    );
+  }
+
   /** PermissionRequest hooks: their failures and answers. */
   async permissionRequest(
     session: { id: string; workdir: string },
