@@ -4,6 +4,7 @@
  */
 import type { EventSink } from "../turn/events.ts";
 import type { EngineDeps } from "../turn/state.ts";
+import type { HookHandler, HookRegistry, HookTiming } from "../turn/hooks/types.ts";
 import type { AgentRegistry } from "../agents/registry.ts";
 import type { Homes } from "../config/homes.ts";
 import type { Contributions } from "../contributions/contributions.ts";
@@ -50,7 +51,7 @@ export function turnDeps(
     agents: engine.agents,
     resolveModel: opts.resolveModel,
     tools: engine.tools,
-    hooks: engine.extensions.hooks,
+    hooks: withHookStatus(engine.extensions.hooks, emit),
     approve: (tool, args, signal, rewrittenBy, preApproved) =>
       engine.approvals
         .decide(
@@ -114,5 +115,36 @@ export function dryRunDeps(
     compaction: { enabled: false, threshold: 100, keepLast: 0 },
     retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
     approve: async () => ({ allowed: false, reason: "a replay runs no tools" }),
+  };
+}
+
+/**
+ * The hooks, each Claude Code hook given a way to say what it is doing: a `hook_status` event
+ * when it starts saying so, and one when it ends (the CLI's activity line, the app's timeline).
+ */
+function withHookStatus(hooks: HookRegistry, emit: EventSink): HookRegistry {
+  return {
+    handlers: <T extends HookTiming>(timing: T) =>
+      hooks.handlers(timing).map((h): HookHandler<T> => {
+        if (!h.claudeHook) return h;
+        return {
+          ...h,
+          invoke: async (ctx) => {
+            let shown: string | undefined;
+            const live = {
+              status: (text: string) => {
+                shown = text;
+                emit({ type: "hook_status", source: h.source, text, running: true });
+              },
+            };
+            try {
+              return await h.invoke(ctx, live);
+            } finally {
+              if (shown !== undefined)
+                emit({ type: "hook_status", source: h.source, text: shown, running: false });
+            }
+          },
+        };
+      }),
   };
 }

@@ -8,6 +8,7 @@ import type {
   HookContexts,
   HookHandler,
   HookInvocation,
+  HookLive,
   HookRegistry,
   HookResults,
   HookTiming,
@@ -21,24 +22,9 @@ import { readVerdict } from "./output.ts";
 import { expandVars, runHookCommand, type HookRun } from "./run-command.ts";
 import type { PermissionAnswer } from "../permission-request.ts";
 import { verdictResult } from "./verdict-result.ts";
+import { enterStopPoint, STOP_ACTIVE, stopPoints } from "./stop-points.ts";
 import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
 import { claudeToolName, toClaudeInput, toolNamesFor } from "../../tools/claude-names.ts";
-
-/**
- * Claude's `stop_hook_active` is about any Stop hook, a plugin's or the user's, so every registry
- * shares it: true when a hook blocked at the session's previous Stop point. One point is one
- * context object (every handler of a point gets the same one).
- */
-const STOP_ACTIVE = new Set<string>();
-const stopPoints = new Map<string, { ctx: object; blocked: boolean }>();
-
-function enterStopPoint(session: string, ctx: object): void {
-  const last = stopPoints.get(session);
-  if (last?.ctx === ctx) return;
-  if (last?.blocked) STOP_ACTIVE.add(session);
-  else STOP_ACTIVE.delete(session);
-  stopPoints.set(session, { ctx, blocked: false });
-}
 
 /** Events that happen outside the turn's hook points (each has a method here). */
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
@@ -323,7 +309,10 @@ export class ShellHookRegistry implements HookRegistry {
       timing,
       concurrent: `shell:${spec.event}`,
       claudeHook: true,
-      invoke: async (ctx: HookContexts[HookTiming]): Promise<HookInvocation<HookTiming>> => {
+      invoke: async (
+        ctx: HookContexts[HookTiming],
+        live?: HookLive,
+      ): Promise<HookInvocation<HookTiming>> => {
         if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
         const at = eventHere(spec.event, ctx, memory);
         if (!at.here) return { status: "skipped", reason: at.why };
@@ -339,6 +328,8 @@ export class ShellHookRegistry implements HookRegistry {
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
         const running = this.run(spec, origin, ctx.workdir, input);
+        // A background command holds nothing up: there is nothing to wait on to show.
+        if (spec.statusMessage && !spec.background) live?.status(spec.statusMessage);
         if (spec.background) {
           this.whenDone(spec, origin, ctx.session.id, running);
           return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };

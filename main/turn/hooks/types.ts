@@ -111,12 +111,18 @@ export type HookInvocation<T extends HookTiming> = (
   | { status: "error"; message: string }
 ) & { condition?: ConditionOutcome };
 
+/** What a running handler may tell the windows watching (turn-deps.ts wires it to the events). */
+export interface HookLive {
+  /** What it is doing now (Claude's `statusMessage`), shown until it ends. */
+  status(text: string): void;
+}
+
 export interface HookHandler<T extends HookTiming = HookTiming> {
   /** Plugin name: shown in notices, traces and injected-message sources. */
   readonly source: string;
   readonly timing: T;
   /** The handler fills in its own pluginConfig before calling into the plugin. */
-  invoke(ctx: HookContexts[T]): Promise<HookInvocation<T>>;
+  invoke(ctx: HookContexts[T], live?: HookLive): Promise<HookInvocation<T>>;
   /**
    * Adjacent handlers with the same key run at once, all given the same context, their results
    * then folded in order (Claude Code's hooks of one event run in parallel). Without a key a

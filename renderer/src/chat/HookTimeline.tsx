@@ -1,6 +1,7 @@
 /**
  * The hooks that ran in one turn, expandable under it: which plugin, at which point, whether its
- * condition matched (skipped otherwise), how long it took and what its result changed.
+ * condition matched (skipped otherwise), how long it took and what its result changed; above
+ * them, what a hook running now says it is doing (its statusMessage), until it ends.
  */
 import { useState } from "react";
 import type { HookTraceEntry } from "../../../main/core/events.ts";
@@ -27,10 +28,31 @@ const CHANGE_LABEL: Record<string, string> = {
   "compaction.skip": "skipped compaction",
 };
 
-export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; turnId: number }) {
+export function HookTimeline({
+  entries,
+  running = [],
+  turnId,
+}: {
+  entries: HookTraceEntry[];
+  /** Hooks running now that say what they do (statusMessage): shown until they end. */
+  running?: { source: string; text: string }[];
+  turnId: number;
+}) {
   const [open, setOpen] = useState(false);
   const [withSkipped, setWithSkipped] = useState(false);
-  if (entries.length === 0) return null;
+  const now =
+    running.length > 0 ? (
+      <ul className="hooks-running" role="status" aria-label="Hooks running">
+        {running.map((h, i) => (
+          <li key={i} className="hook hook-running">
+            <span className="hook-dot" aria-hidden="true" />
+            <span className="hook-source">{h.source}</span>
+            <span className="hook-status-text">{h.text}</span>
+          </li>
+        ))}
+      </ul>
+    ) : null;
+  if (entries.length === 0) return now ? <section className="hooks">{now}</section> : null;
   const ran = entries.filter((e) => e.status !== "skipped").length;
   const skipped = entries.length - ran;
   // Skipped calls (condition false, once already fired) on request, unless nothing else ran.
@@ -40,6 +62,7 @@ export function HookTimeline({ entries, turnId }: { entries: HookTraceEntry[]; t
   const id = `hooks-${turnId}`;
   return (
     <section className="hooks" aria-label="Hook timeline">
+      {now}
       <button
         type="button"
         className="hooks-toggle"
