@@ -72,6 +72,8 @@ export interface ShellHookSpec {
    */
   background?: "async" | "rewake";
   rewakeMessage?: string;
+  /** `rewakeSummary`: the user's one line when what it found reaches the model. */
+  rewakeSummary?: string;
   /** `statusMessage`: shown while the command runs (Claude's spinner text). */
   statusMessage?: string;
 }
@@ -259,6 +261,8 @@ function readGroup(
     if (hook.asyncRewake === true) spec.background = "rewake";
     else if (hook.async === true) spec.background = "async";
     if (typeof hook.rewakeMessage === "string") spec.rewakeMessage = hook.rewakeMessage;
+    if (typeof hook.rewakeSummary === "string" && hook.rewakeSummary.trim() !== "")
+      spec.rewakeSummary = hook.rewakeSummary.trim();
     if (typeof hook.statusMessage === "string" && hook.statusMessage.trim() !== "")
       spec.statusMessage = hook.statusMessage.trim();
     out.hooks.push(spec);

@@ -74,7 +74,10 @@ export class ShellHookRegistry implements HookRegistry {
   /** Matchers that did not compile. */
   readonly problems: Problem[] = [];
   /** What background (`asyncRewake`) hooks said when they ended, per session, for its next step. */
-  private readonly rewakes = new Map<string, { source: string; text: string }[]>();
+  private readonly rewakes = new Map<
+    string,
+    { source: string; text: string; summary?: string }[]
+  >();
   private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
@@ -367,8 +370,9 @@ export class ShellHookRegistry implements HookRegistry {
       if (!said || (!verdict.block && verdict.context === undefined && !verdict.systemMessage))
         return;
       const text = spec.rewakeMessage ? `${spec.rewakeMessage}\n\n${said}` : said;
+      const summary = rewakeSummary(run.stdout) ?? spec.rewakeSummary;
       const list = this.rewakes.get(session) ?? [];
-      list.push({ source: `${origin.label}:${spec.event}`, text });
+      list.push({ source: `${origin.label}:${spec.event}`, text, ...(summary ? { summary } : {}) });
       this.rewakes.set(session, list);
     });
   }
@@ -378,12 +382,18 @@ export class ShellHookRegistry implements HookRegistry {
     return {
       source: "background hooks",
       timing: "beforeChat",
+      // Its result carries Claude's extras (`shown`).
+      claudeHook: true,
       invoke: async (ctx) => {
         const waiting = this.rewakes.get(ctx.session.id);
         if (!waiting?.length) return { status: "skipped", reason: "nothing came back" };
         this.rewakes.delete(ctx.session.id);
         const message = waiting.map((w) => `[${w.source}] ${w.text}`).join("\n\n");
-        return { status: "ok", result: { message, role: "user" } as HookResults[HookTiming] };
+        // The user's one line per finding (Claude's rewakeSummary); the model gets the whole.
+        const notice = waiting.flatMap((w) => (w.summary ? [w.summary] : [])).join("\n");
+        // `shown`, not `notice`: a notice would take the message's place.
+        const result = { message, role: "user", ...(notice ? { shown: notice } : {}) };
+        return { status: "ok", result: result as HookResults[HookTiming] };
       },
     };
   }
@@ -416,5 +426,23 @@ export class ShellHookRegistry implements HookRegistry {
       timeoutMs: spec.timeoutS * 1000,
       signal: this.stopAll.signal,
     });
+  }
+}
+
+/**
+ * A background hook's own `rewakeSummary`: on the first stdout line that is a JSON object, as
+ * Claude Code reads it (cut at 300 characters); it takes the place of the configured one.
+ */
+function rewakeSummary(stdout: string): string | undefined {
+  const line = stdout.split("\n").find((l) => l.trimStart().startsWith("{"));
+  if (!line) return undefined;
+  try {
+    const json: unknown = JSON.parse(line);
+    const value = (json as Record<string, unknown> | null)?.rewakeSummary;
+    return typeof value === "string" && value.trim() !== ""
+      ? value.trim().slice(0, 300)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
