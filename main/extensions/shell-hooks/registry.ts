@@ -23,6 +23,7 @@ import { expandVars, runHookCommand, type HookRun } from "./run-command.ts";
 import type { PermissionAnswer } from "../permission-request.ts";
 import { verdictResult } from "./verdict-result.ts";
 import { enterStopPoint, STOP_ACTIVE, stopPoints } from "./stop-points.ts";
+import { Rewakes } from "./rewake.ts";
 import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
 import { claudeToolName, toClaudeInput, toolNamesFor } from "../../tools/claude-names.ts";
 
@@ -73,11 +74,8 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile. */
   readonly problems: Problem[] = [];
-  /** What background (`asyncRewake`) hooks said when they ended, per session, for its next step. */
-  private readonly rewakes = new Map<
-    string,
-    { source: string; text: string; summary?: string }[]
-  >();
+  /** What background (`asyncRewake`) hooks said when they ended, for each session's next step. */
+  private readonly rewakes = new Rewakes();
   private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
@@ -98,7 +96,7 @@ export class ShellHookRegistry implements HookRegistry {
     }
     if (opts.hooks.some(({ spec }) => spec.background === "rewake")) {
       const list = this.byTiming.get("beforeChat") ?? [];
-      list.push(this.rewakeHandler());
+      list.push(this.rewakes.handler());
       this.byTiming.set("beforeChat", list);
     }
   }
@@ -364,38 +362,8 @@ export class ShellHookRegistry implements HookRegistry {
   ): void {
     if (spec.background !== "rewake") return;
     void running.then((run) => {
-      if (this.stopAll.signal.aborted) return;
-      const verdict = readVerdict(spec.event, run, spec.timeoutS);
-      const said = verdict.reason ?? verdict.context ?? verdict.systemMessage;
-      if (!said || (!verdict.block && verdict.context === undefined && !verdict.systemMessage))
-        return;
-      const text = spec.rewakeMessage ? `${spec.rewakeMessage}\n\n${said}` : said;
-      const summary = rewakeSummary(run.stdout) ?? spec.rewakeSummary;
-      const list = this.rewakes.get(session) ?? [];
-      list.push({ source: `${origin.label}:${spec.event}`, text, ...(summary ? { summary } : {}) });
-      this.rewakes.set(session, list);
+      if (!this.stopAll.signal.aborted) this.rewakes.add(spec, origin.label, session, run);
     });
-  }
-
-  /** Hands a session's waiting background findings to the model, once. */
-  private rewakeHandler(): HookHandler {
-    return {
-      source: "background hooks",
-      timing: "beforeChat",
-      // Its result carries Claude's extras (`shown`).
-      claudeHook: true,
-      invoke: async (ctx) => {
-        const waiting = this.rewakes.get(ctx.session.id);
-        if (!waiting?.length) return { status: "skipped", reason: "nothing came back" };
-        this.rewakes.delete(ctx.session.id);
-        const message = waiting.map((w) => `[${w.source}] ${w.text}`).join("\n\n");
-        // The user's one line per finding (Claude's rewakeSummary); the model gets the whole.
-        const notice = waiting.flatMap((w) => (w.summary ? [w.summary] : [])).join("\n");
-        // `shown`, not `notice`: a notice would take the message's place.
-        const result = { message, role: "user", ...(notice ? { shown: notice } : {}) };
-        return { status: "ok", result: result as HookResults[HookTiming] };
-      },
-    };
   }
 
   private matcher(spec: ShellHookSpec): { match: Matcher } {
@@ -426,23 +394,5 @@ export class ShellHookRegistry implements HookRegistry {
       timeoutMs: spec.timeoutS * 1000,
       signal: this.stopAll.signal,
     });
-  }
-}
-
-/**
- * A background hook's own `rewakeSummary`: on the first stdout line that is a JSON object, as
- * Claude Code reads it (cut at 300 characters); it takes the place of the configured one.
- */
-function rewakeSummary(stdout: string): string | undefined {
-  const line = stdout.split("\n").find((l) => l.trimStart().startsWith("{"));
-  if (!line) return undefined;
-  try {
-    const json: unknown = JSON.parse(line);
-    const value = (json as Record<string, unknown> | null)?.rewakeSummary;
-    return typeof value === "string" && value.trim() !== ""
-      ? value.trim().slice(0, 300)
-      : undefined;
-  } catch {
-    return undefined;
   }
 }
