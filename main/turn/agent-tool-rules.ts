@@ -67,3 +67,26 @@ export function agentRuleRefusal(
     `this call is outside ${mine.length === 1 ? "it" : "them"}. Do not retry it; stay within what the agent may do.`
   );
 }
+
+/**
+ * The Task tool's description for an agent that may start only some sub-agents (`Agent(worker)`):
+ * its list of agents (`- name: what it does` lines) keeps only those, so the model is not offered
+ * what would be refused.
+ */
+export function taskDescriptionFor(agent: AgentConfig, description: string): string {
+  const allowed = rules(agent.toolRules).filter((r) => isletToolsOf(r).includes("Task"));
+  if (allowed.length === 0) return description;
+  const may = (name: string) =>
+    allowed.some((r) => agentNames(r).some((n) => namesAgent(n, agent, name)));
+  // After "Agents:", each `- name: …` starts an agent's entry (its description may run on).
+  let inList = false;
+  let keep = true;
+  const kept: string[] = [];
+  for (const line of description.split("\n")) {
+    const m = inList ? /^- (\S+): /.exec(line) : null;
+    if (m) keep = may(m[1]!);
+    if (keep) kept.push(line);
+    if (line.endsWith("Agents:")) inList = true;
+  }
+  return kept.join("\n");
+}

@@ -7,6 +7,7 @@ import type { ChatRequest, ToolSpec } from "../providers/types.ts";
 import type { ProviderError } from "../providers/types.ts";
 import { filterTools } from "../tools/registry.ts";
 import { toolSpec, type Tool } from "../tools/types.ts";
+import { taskDescriptionFor } from "./agent-tool-rules.ts";
 import { buildContext } from "./context.ts";
 import { runBeforeChat } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";
@@ -72,7 +73,13 @@ export async function runChatStep(
         disabled: [...state.turnDisabledTools, ...before.disableTools],
       });
   const offered = new Map(offeredTools.map((t) => [t.name, t]));
-  const specs: ToolSpec[] = offeredTools.map(toolSpec);
+  const specs: ToolSpec[] = offeredTools
+    .map(toolSpec)
+    .map((spec) =>
+      spec.name === "Task"
+        ? { ...spec, description: taskDescriptionFor(state.agent, spec.description) }
+        : spec,
+    );
   state.availableTools = offeredTools.map((t) => t.name);
   state.lastSystemPrompt = host.systemPrompt(before.appendSystem);
 

@@ -38,6 +38,10 @@ description: Should never be started by lead
 You spy.
 `;
 
+interface Body {
+  tools?: { function: { name: string; description: string } }[];
+}
+
 describe("an agent's tool specifiers hold in its calls", () => {
   let dirs: TempDir;
   let model: FakeServer;
@@ -124,6 +128,14 @@ describe("an agent's tool specifiers hold in its calls", () => {
     assert.match(rm.output, /agent "crew:lead" may use Bash only as Bash\(git:\*\)/);
     assert.match(rm.output, /lead\.md/);
     assert.ok(existsSync(dirs.path("work/keep.txt")), "rm ran");
+
+    // The Task tool offered to lead lists only the sub-agents it may start.
+    const task = (model.chatRequests[0].body as Body).tools?.find(
+      (t) => t.function.name === "Task",
+    );
+    assert.ok(task, "Task is offered");
+    assert.match(task.function.description, /- crew:worker: Does the work/);
+    assert.doesNotMatch(task.function.description, /crew:spy/);
 
     const spy = result("call_spy");
     assert.equal(spy.error, true);

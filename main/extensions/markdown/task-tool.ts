@@ -76,7 +76,8 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
       return outcome.text.trim() === "" ? "(the sub-agent gave no answer)" : outcome.text;
     },
   });
-  // Described when offered, so agents added or removed since start are named correctly.
+  // Described when offered, so agents added or removed since start are named correctly. The
+  // `- name: …` lines after "Agents:" are narrowed per agent (turn/agent-tool-rules.ts).
   return Object.defineProperty({ ...base }, "description", {
     enumerable: true,
     get: () =>
