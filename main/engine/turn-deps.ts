@@ -46,6 +46,8 @@ export function turnDeps(
         }),
       )
     : null;
+  // The error notice above goes out unsaved: saving it could fail the same way.
+  const saved = session ? savingEmit(emit, session) : emit;
   return {
     workdir: engine.homes.workdir,
     agents: engine.agents,
@@ -73,7 +75,7 @@ export function turnDeps(
                 name,
                 callArgs,
               );
-              for (const text of notes) emit({ type: "notice", source: "hooks", text });
+              for (const text of notes) saved({ type: "notice", source: "hooks", text });
               return decision;
             },
           },
@@ -81,7 +83,7 @@ export function turnDeps(
         )
         .then((decision) => {
           if (decision.allowed && decision.by)
-            emit({
+            saved({
               type: "notice",
               source: "hooks",
               text: `${tool.name} allowed by ${decision.by} (you were not asked)`,
@@ -89,8 +91,7 @@ export function turnDeps(
           return decision;
         }),
     questions,
-    // The error notice above goes out unsaved: saving it could fail the same way.
-    emit: session ? savingEmit(emit, session) : emit,
+    emit: saved,
     session,
     compaction: { enabled: true, threshold: 80, keepLast: 6 },
     retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
