@@ -15,6 +15,13 @@ export interface AgentConfig {
   tools?: string[];
   /** Tool name patterns withheld even when `tools` allows them (Claude's `disallowedTools`). */
   disallowedTools?: string[];
+  /**
+   * Claude's rules with specifiers from `tools` for a tool listed only that way (`Bash(git:*)`,
+   * `Agent(worker, researcher)`): its calls must fall within one of them.
+   */
+  toolRules?: string[];
+  /** Claude's rules with specifiers from `disallowedTools` (`Bash(rm:*)`): calls they cover are refused. */
+  deniedRules?: string[];
   maxSteps: number;
   /** Agents tried in order when this one's provider keeps failing. */
   failover: string[];

@@ -71,6 +71,8 @@ test("Claude's tool names in tools and disallowedTools become Islet's; the missi
     "NotebookRead",
   ]);
   assert.deepEqual(agent.disallowedTools, ["Patch"]);
+  // Bash is listed only with a specifier: its calls must fall within it.
+  assert.deepEqual(agent.toolRules, ["Bash(git:*)"]);
   assert.deepEqual(warnings.map(formatProblem), [
     "/p/agents/code-reviewer.md: tools: Islet has no WebFetch, NotebookRead; the agent loads without them",
   ]);
@@ -93,4 +95,16 @@ test("extensions_budget: a percent of the window from 1 to 100; anything else is
     () => parseAgentFile("/h/bad.md", "---\nextensions_budget: 0\n---\nx"),
     /must be a percent of the window from 1 to 100/,
   );
+});
+
+test("specifiers are kept as rules unless the tool is also listed bare; disallowed ones refuse calls", () => {
+  const { agent } = readAgentFile(
+    "/p/agents/lead.md",
+    "---\nname: lead\ntools: Agent(worker, researcher), Bash, Bash(git:*), Read(src/**)\n" +
+      "disallowedTools: Bash(rm:*), Write\n---\nLead.\n",
+  );
+  assert.deepEqual(agent.tools, ["Task", "Bash", "Read"]);
+  assert.deepEqual(agent.toolRules, ["Agent(worker, researcher)", "Read(src/**)"]);
+  assert.deepEqual(agent.deniedRules, ["Bash(rm:*)"]);
+  assert.deepEqual(agent.disallowedTools, ["Write"]);
 });

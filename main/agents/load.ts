@@ -19,7 +19,7 @@ import {
 import type { Problem } from "../host/problem.ts";
 import { markdownFiles } from "../config/markdown-walk.ts";
 import { DEFAULT_AGENT, DEFAULT_MAX_STEPS, type AgentConfig } from "./definition.ts";
-import { isletToolList } from "../tools/claude-names.ts";
+import { isletToolList, isletToolName } from "../tools/claude-names.ts";
 
 const AGENT_FIELDS = {
   name: z.string().min(1).optional(),
@@ -63,7 +63,11 @@ export function readAgentFile(
   const { data: d, body, warnings } = readMarkdownFile(file, text, AGENT_FIELDS);
   const bare = d.name ?? path.basename(file).replace(/\.md$/i, "");
   const tools = d.tools && agentTools(file, "tools", d.tools, warnings);
-  const disallowed = d.disallowedTools && agentTools(file, "disallowedTools", d.disallowedTools);
+  const toolRules = d.tools && narrowingRules(d.tools);
+  const deniedRules = d.disallowedTools && narrowingRules(d.disallowedTools);
+  // A disallowed rule with a specifier refuses the calls it covers, not the whole tool.
+  const withheld = d.disallowedTools?.filter((t) => !deniedRules?.includes(t));
+  const disallowed = withheld && agentTools(file, "disallowedTools", withheld);
   return {
     agent: {
       name: opts.namespace ? `${opts.namespace}:${bare}` : bare,
@@ -74,6 +78,8 @@ export function readAgentFile(
       model: d.model === "inherit" ? undefined : d.model,
       tools,
       disallowedTools: disallowed,
+      ...(toolRules && toolRules.length > 0 ? { toolRules } : {}),
+      ...(deniedRules && deniedRules.length > 0 ? { deniedRules } : {}),
       maxSteps: d.max_steps ?? d.maxTurns ?? DEFAULT_MAX_STEPS,
       failover: d.failover ?? [],
       thinking: d.thinking,
@@ -86,7 +92,7 @@ export function readAgentFile(
 
 /**
  * A tool list in Islet's names: Claude's (`Edit`, `MultiEdit`, `LS`, `Agent`) mapped, specifiers
- * (`Bash(git:*)`) cut. The Claude built-ins Islet lacks are one warning naming them; the rest load.
+ * (`Bash(git:*)`) cut (narrowingRules keeps them). The Claude built-ins Islet lacks are one warning naming them; the rest load.
  */
 function agentTools(
   file: string,
@@ -102,6 +108,23 @@ function agentTools(
       title: `${field}: Islet has no ${missing.join(", ")}; the agent loads without ${missing.length === 1 ? "it" : "them"}`,
     });
   return tools;
+}
+
+/**
+ * The entries with a specifier (`Bash(git:*)`, `Agent(worker)`) for tools the list does not also
+ * name bare (a bare `Bash` beside `Bash(git:*)` means every Bash call).
+ */
+function narrowingRules(listed: readonly string[]): string[] {
+  const bare = new Set(listed.filter((t) => !t.includes("(")).map(isletToolName));
+  return listed.filter((t) => {
+    const m = /^([^(]+)\((.*)\)$/s.exec(t);
+    return (
+      m !== null &&
+      m[2].trim() !== "" &&
+      m[2].trim() !== "*" &&
+      !bare.has(isletToolName(m[1].trim()))
+    );
+  });
 }
 
 /** One agent file; throws one line naming the file and the field. */

@@ -74,6 +74,9 @@ test("plugins show NAME lists each part of a Claude plugin with its state and wh
     /^LSP servers:\n {2}go \(gopls\) {2}loaded\n {2}rust \(rust-analyzer\) {2}failed — no extensionToLanguage: no file would reach it; not started$/m,
   );
   assert.match(out, /^Warning: .*name: "Writing Rules" is not a command name/m);
+  // Its own warnings are said once, in the listing, not again as a warning beside it.
+  const said = (ran.stdout + ran.stderr).split("\n").filter((l) => l.includes('"Writing Rules"'));
+  assert.equal(said.length, 1, said.join("\n"));
 });
 
 test("plugins show NAME --json gives the same parts as data", async () => {

@@ -106,8 +106,19 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
   try {
     const runtime = engine.plugins!;
     const packs = await packManager({ homes: engine.homes, warn: held }).list();
-    // The listing shows the plugins' own problems; a warning repeating one is noise.
-    const listed = new Set(runtime.problems.map((p) => formatProblem(p)));
+    const info = sub === "show" && name ? pluginInfo(runtime, name) : undefined;
+    const claudePlugin =
+      sub === "show" && name && !info
+        ? engine.declarative.claudePlugins?.plugins.find((p) => p.name === name)
+        : undefined;
+    // The listing shows the plugins' own problems (and `show` a Claude plugin's errors and
+    // warnings); a warning repeating one is noise.
+    const listed = new Set(
+      [
+        ...runtime.problems,
+        ...(claudePlugin ? [...claudePlugin.errors, ...claudePlugin.warnings] : []),
+      ].map((p) => formatProblem(p)),
+    );
     const warn = warningLines(io);
     for (const problem of new Map(heldBack.map((p) => [formatProblem(p), p])).values())
       if (!listed.has(formatProblem(problem))) warn(problem);
@@ -130,15 +141,11 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
       return 0;
     }
     if (!name) throw new UsageError("plugins show: a plugin name is required");
-    const info = pluginInfo(runtime, name);
     const runner = engine.activation.list().find((e) => e.kind === "runner" && e.name === name);
     if (!info && runner) {
       io.out(values.json ? `${JSON.stringify(runner, null, 2)}\n` : runnerPluginText(runner));
       return 0;
     }
-    const claudePlugin = info
-      ? undefined
-      : engine.declarative.claudePlugins?.plugins.find((p) => p.name === name);
     if (claudePlugin) {
       // Its servers are started so that one that cannot start shows why.
       if (claudePlugin.status === "enabled" && !claudePlugin.heldBack)

@@ -110,6 +110,13 @@ export function textRenderer(io: Output, opts: { color: boolean }): EventSink {
       case "injected":
         io.err(dim(`[${line(event.source)} → ${event.role}] ${shown(event.text.slice(0, 200))}\n`));
         break;
+      case "hook_status":
+        // A hook saying what it does while it runs (Claude's statusMessage); its end is silent.
+        if (event.running) {
+          endLine();
+          io.err(dim(`… ${line(event.source)}: ${line(event.text)}\n`));
+        }
+        break;
       case "agent_switch":
         io.err(dim(`agent: ${line(event.from)} → ${line(event.to)} (${line(event.reason)})\n`));
         break;

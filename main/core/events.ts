@@ -148,6 +148,11 @@ export const INTERNAL_EVENTS = [
     event: z.looseObject({ type: z.string() }),
   }),
   /**
+   * A hook that says what it is doing (a Claude Code hook's `statusMessage`) started (`running`)
+   * or ended: shown while it runs, never saved.
+   */
+  event("hook_status", { source: z.string(), text: z.string(), running: z.boolean() }),
+  /**
    * One hook point's calls. `turn`: the user turn (1-based, counted over the session); `step`: the
    * model step within it; `toolCallId`/`toolName`: the tool call a tool hook ran for.
    */

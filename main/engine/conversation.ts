@@ -22,6 +22,11 @@ export interface ConversationPort {
   commandShell(questions: QuestionPort | undefined): (command: string) => Promise<string>;
   /** Claude Code's SessionEnd hooks for a conversation that closes ("other": not a /clear). */
   sessionEnd(context: Context): Promise<void>;
+  /** Claude Code's UserPromptExpansion hooks for a command's expanded prompt. */
+  promptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ blocked?: string; context?: string }>;
   closeSession(id: string): Promise<void>;
 }
 
@@ -85,12 +90,38 @@ export class Conversation {
       output: result.output,
       silent: result.silent ?? false,
     };
-    if (result.forward)
-      out.outcome = await this.session.send(result.output, {
-        preApproved: result.preApproved,
-        disallowedTools: result.disallowedTools,
-        model: result.model,
+    const expanded = result.forward
+      ? await this.engine.promptExpansion(
+          { id: this.id, workdir: this.engine.workdir },
+          {
+            name: command.aliasOf ?? parsed.name,
+            args: parsed.args,
+            // Claude's kinds: a custom command is a skill there.
+            source:
+              command.source === "builtin" || command.source === "plugin"
+                ? command.source
+                : "skill",
+            prompt: result.output,
+          },
+        )
+      : {};
+    if (expanded.blocked !== undefined) {
+      // Not sent: the user sees why, as for a prompt a UserPromptSubmit hook blocked.
+      this.session.announce({
+        type: "notice",
+        source: "hooks",
+        text: `Prompt blocked: ${expanded.blocked}`,
       });
+      await this.session.settle();
+    } else if (result.forward)
+      out.outcome = await this.session.send(
+        expanded.context ? `${result.output}\n\n${expanded.context}` : result.output,
+        {
+          preApproved: result.preApproved,
+          disallowedTools: result.disallowedTools,
+          model: result.model,
+        },
+      );
     else {
       if (!out.silent)
         this.session.announce({ type: "command_output", name: out.name, output: out.output });

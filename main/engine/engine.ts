@@ -357,6 +357,8 @@ export class Engine {
       startMcp: () => this.mcp.startInBackground(),
       commandShell: (questions) => this.commandShell(questions),
       sessionEnd: (context) => this.declarative.sessionEnd(context, "other"),
+      promptExpansion: (session, expansion) =>
+        this.declarative.userPromptExpansion(session, expansion),
       closeSession: (id) => this.store.close(id),
     };
   }

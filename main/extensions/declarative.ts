@@ -12,6 +12,7 @@ import type { ExtensionSource } from "../contributions/source.ts";
 import type { PluginFlags } from "../code-plugins/loader/features.ts";
 import { ClaudePluginSource } from "./claude/source.ts";
 import { ShellHookSource } from "./shell-hooks/source.ts";
+import { foldPermissionAnswers, type PermissionOutcome } from "./permission-request.ts";
 import type { Problem } from "../host/problem.ts";
 
 export interface DeclarativeOptions {
@@ -79,6 +80,29 @@ export class DeclarativeExtensions {
   }
 
   /**
+   * Claude's UserPromptExpansion, when a slash command expanded into the prompt about to be sent:
+   * Claude Code plugins' hooks, then the user's. `blocked`: why it is not sent; `context`: what
+   * the hooks add to it.
+   */
+  async userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ blocked?: string; context?: string }> {
+    const none = { failures: [], reasons: [], contexts: [] };
+    const results = [
+      (await this.claudePlugins?.userPromptExpansion(session, expansion)) ?? none,
+      await this.shellHooks.userPromptExpansion(session, expansion),
+    ];
+    for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
+    const reasons = results.flatMap((r) => r.reasons);
+    const contexts = results.flatMap((r) => r.contexts);
+    return {
+      ...(reasons.length > 0 ? { blocked: reasons.join("\n") } : {}),
+      ...(contexts.length > 0 ? { context: contexts.join("\n\n") } : {}),
+    };
+  }
+
+  /**
    * Claude's SubagentStart, when a Task's sub-agent starts: Claude Code plugins' hooks, then the
    * user's. Returns the context they add, joined, or undefined.
    */
@@ -141,6 +165,26 @@ export class DeclarativeExtensions {
         return port.ask(question, signal);
       },
     };
+  }
+
+  /**
+   * Claude's PermissionRequest hooks of the plugins and the user, run when a person is about to
+   * be asked to approve a call: their folded answer (permission-request.ts says who may approve).
+   */
+  async permissionRequest(
+    session: { id: string; workdir: string },
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<PermissionOutcome> {
+    const results = await Promise.all([
+      this.claudePlugins?.permissionRequest(session, tool, args) ?? { failures: [], answers: [] },
+      this.shellHooks.permissionRequest(session, tool, args),
+    ]);
+    for (const failure of results.flatMap((r) => r.failures)) this.opts.warn(failure);
+    return foldPermissionAnswers(
+      tool,
+      results.flatMap((r) => r.answers),
+    );
   }
 
   /** Reads the shell hook files again (a hook file changed on disk); the rest stays as it is. */

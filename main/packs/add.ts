@@ -33,7 +33,7 @@ import {
 } from "./types.ts";
 import { checkSymlinks, validateStaged } from "./validate.ts";
 import { vendorAll } from "./vendor.ts";
-import { pickRemote, remoteSource, type MarketplaceFound } from "./remote-entry.ts";
+import { pickEntry, remoteSource } from "./remote-entry.ts";
 import {
   readMarketplace,
   type JsonObject,
@@ -85,11 +85,15 @@ function linkContext(ctx: PackContext): PackContext {
 interface Listing {
   listedBy: string;
   entry: JsonObject;
+  /** One of the marketplace's own folders, cloned from the source the user gave. */
+  own?: true;
 }
 
 /**
  * `--plugin NAME`: the entry of the marketplace at `input.source` (an installed pack's name, or
- * any source, fetched into a throwaway folder) installed as a pack of its own.
+ * any source, fetched into a throwaway folder) installed as a pack of its own. One of the
+ * marketplace's own folders is the marketplace's repository with that folder as the pack's
+ * subpath: only it loads, as Claude Code installs only the plugin named.
  */
 async function addListed(
   ctx: PackContext,
@@ -102,12 +106,12 @@ async function addListed(
   const installed = (await listPacks(ctx.homes, ctx.warn)).find((p) => p.name === input.source);
   let market: Marketplace | undefined;
   let listedBy: string;
-  let found: MarketplaceFound;
+  // Where the marketplace's repository holds each of its own plugins.
+  let folderOf = (_dir: string): string | undefined => undefined;
   if (installed && input.ref === undefined && input.subpath === undefined) {
     const scope = await originScope(installed.dir);
     market = await readMarketplace("folder" in scope ? scope.folder : installed.dir);
     listedBy = installed.origin?.url ?? installed.dir;
-    found = { installed: installed.name };
   } else {
     const source = await parseSource(input.source, {
       cwd: ctx.homes.workdir,
@@ -119,7 +123,6 @@ async function addListed(
     const pluginsDir = (await packsDirs(ctx.homes))[input.scope];
     const staging = await createStaging(pluginsDir, `${name}-marketplace`);
     listedBy = sourceLabel(source);
-    found = { source: input.source, ref, subpath };
     try {
       if (source.kind === "git") {
         report(hooks, "cloning", `Cloning ${listedBy}`);
@@ -129,13 +132,37 @@ async function addListed(
       market = await readMarketplace(
         subpath ? path.join(staging.pack, ...subpath.split("/")) : staging.pack,
       );
+      const root = staging.pack;
+      folderOf = (dir) => path.relative(root, dir).split(path.sep).join("/") || undefined;
     } catch (err) {
       throw asPackError(err, `reading the marketplace ${listedBy}`);
     } finally {
       await staging.dispose();
     }
   }
-  const entry = pickRemote(market, input.plugin, listedBy, found);
+  const picked = pickEntry(market, input.plugin, listedBy);
+  if ("local" in picked) {
+    if (installed && input.ref === undefined && input.subpath === undefined)
+      throw new PackError(
+        `"${input.plugin}" is one of ${input.source}'s own plugins and came with it: it is installed already`,
+      );
+    const folder = folderOf(picked.local.dir);
+    return addPack(
+      ctx,
+      {
+        source: input.source,
+        ...(input.ref !== undefined ? { ref: input.ref } : {}),
+        ...(folder ? { subpath: folder } : {}),
+        name,
+        scope: input.scope,
+        ...(input.vendor !== undefined ? { vendor: input.vendor } : {}),
+        ...(input.via ? { via: input.via } : {}),
+      },
+      hooks,
+      { listedBy, entry: picked.local.entry, own: true },
+    );
+  }
+  const entry = picked.remote;
   const remote = remoteSource(entry, `${listedBy} .claude-plugin/marketplace.json`);
   return addPack(
     ctx,
@@ -164,7 +191,7 @@ export async function addPack(
   // A link's values were checked where it arrived; checked again here, where they are used.
   if (input.via === "link") checkLinkValues(input);
   // A marketplace names any server: the same care as a link (never a folder on this computer).
-  const remoteOnly = input.via === "link" || listing !== undefined;
+  const remoteOnly = input.via === "link" || (listing !== undefined && !listing.own);
   const source = await parseSource(input.source, {
     cwd: ctx.homes.workdir,
     home: ctx.env.HOME,

@@ -348,21 +348,56 @@ test("an entry from another repository installs as its own pack (--plugin): clon
   );
   await assert.rejects(
     env.manager().add({ source: "claude-plugins", plugin: "local", scope: "global" }, consenting()),
-    /"local" is one of claude-plugins's own plugins and was installed with it \(islet plugins show local\)/,
-  );
-  // Read from its source instead: the plugin's folder, to install it alone.
-  await assert.rejects(
-    env.manager().add({ source: market.fileUrl, plugin: "local", scope: "global" }, consenting()),
-    (err: Error) => {
-      assert.equal(
-        err.message,
-        `"local" is in ${market.fileUrl}'s own folders: install it alone with islet plugins add ${market.fileUrl} --subpath plugins/local, or all of them without --plugin`,
-      );
-      return true;
-    },
+    /"local" is one of claude-plugins's own plugins and came with it: it is installed already/,
   );
   await assert.rejects(
     env.manager().add({ source: "claude-plugins", plugin: "nope", scope: "global" }, consenting()),
-    /lists no plugin "nope" from another repository \(it lists amd-skills, whole, from-npm, on-disk\)/,
+    /lists no plugin "nope" \(it lists local, amd-skills, whole, from-npm, on-disk\)/,
   );
+});
+
+test("--plugin NAME picks one of a marketplace's own plugins: only it is installed and loads, from the marketplace's repository", async () => {
+  await using env = await packEnv();
+  await repos.create("own-market", {
+    ".claude-plugin/marketplace.json": json({
+      name: "own-market",
+      owner: { name: "someone" },
+      plugins: [
+        { name: "alpha", source: "./plugins/alpha" },
+        // Without plugin.json: the entry says what it holds.
+        { name: "beta", source: "./plugins/beta", strict: false, commands: ["./cmds/"] },
+      ],
+    }),
+    "plugins/alpha/.claude-plugin/plugin.json": json({ name: "alpha" }),
+    "plugins/alpha/commands/a.md": "Alpha\n",
+    "plugins/beta/cmds/b.md": "Beta\n",
+  });
+  const hooks = consenting();
+  const beta = await env
+    .manager()
+    .add({ source: daemon.url("own-market"), plugin: "beta", scope: "global" }, hooks);
+  assert.equal(beta.name, "beta");
+  assert.deepEqual(beta.plugins, ["beta"]);
+  assert.equal(beta.origin?.url, daemon.url("own-market"));
+  assert.equal(beta.origin?.subpath, "plugins/beta");
+  const q = hooks.asked[0] as QuestionOf<"pack-install">;
+  assert.deepEqual(
+    q.plugins.map((p) => p.name),
+    ["beta"],
+  );
+
+  const { found } = await claudeLoad(env);
+  assert.deepEqual(
+    found.map((p) => [p.name, p.commands.map((c) => c.name)]),
+    [["beta", ["beta:b"]]],
+    "only the plugin picked, with the parts its entry names",
+  );
+
+  // Another of its plugins, picked the same way, is a pack of its own beside it.
+  const alpha = await env
+    .manager()
+    .add({ source: daemon.url("own-market"), plugin: "alpha", scope: "global" }, consenting());
+  assert.deepEqual(alpha.plugins, ["alpha"]);
+  const again = await claudeLoad(env);
+  assert.deepEqual(again.found.map((p) => p.name).sort(), ["alpha", "beta"]);
 });

@@ -1,12 +1,15 @@
 /**
- * A Claude Code marketplace's entry from another repository (`github`, `url`, `git-subdir`
- * sources), installed as a pack of its own when the user picks it (`islet plugins add MARKET
+ * A Claude Code marketplace's entry picked by name; one from another repository (`github`, `url`,
+ * `git-subdir` sources) is installed as a pack of its own when the user picks it (`islet plugins add MARKET
  * --plugin NAME`, or Install beside it in the app): where to clone it from, read from the entry
  * and then checked like any source the user types. The entry is kept in the pack's
  * `.origin.yaml`, since with `strict: false` it says what the plugin holds.
  */
-import path from "node:path";
-import type { Marketplace, RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
+import type {
+  LocalEntry,
+  Marketplace,
+  RemoteEntry,
+} from "../code-plugins/loader/claude-marketplace.ts";
 import { checkRef, checkSubpath } from "./source.ts";
 import { PackError, type RemoteOffer } from "./types.ts";
 
@@ -45,46 +48,25 @@ export function remoteSource(entry: RemoteEntry, file: string): RemoteSource {
   return { source, ...(ref ? { ref } : {}), ...(subpath ? { subpath } : {}) };
 }
 
-/** Where a marketplace was read, for what `pickRemote` says about a plugin of its own folders. */
-export type MarketplaceFound =
-  { installed: string } | { source: string; ref?: string; subpath?: string };
-
 /**
- * The remote entry called `name`; a PackError saying what the marketplace has instead. `found`
- * tells where the marketplace was read: an installed pack (by its name), or the source the user
- * gave (at `ref`, read at `subpath` of it), which a plugin of its own folders installs from alone.
+ * The entry called `name`: one from another repository, or one of the marketplace's own folders
+ * (installed alone, as Claude Code's `/plugin install name@market` does); a PackError saying what
+ * the marketplace has instead.
  */
-export function pickRemote(
+export function pickEntry(
   market: Marketplace | undefined,
   name: string,
   where: string,
-  found: MarketplaceFound,
-): RemoteEntry {
+): { remote: RemoteEntry } | { local: LocalEntry } {
   if (!market)
     throw new PackError(`${where} has no .claude-plugin/marketplace.json: --plugin picks from one`);
   const remote = market.remote.find((r) => r.name === name);
-  if (remote) return remote;
+  if (remote) return { remote };
   const local = market.local.find((l) => l.name === name);
-  if (local && "installed" in found)
-    throw new PackError(
-      `"${name}" is one of ${found.installed}'s own plugins and was installed with it (islet plugins show ${name})`,
-    );
-  if (local && "source" in found) {
-    const root = path.dirname(path.dirname(market.file));
-    const folder = path.posix.join(
-      found.subpath ?? ".",
-      path.relative(root, local.dir).split(path.sep).join("/"),
-    );
-    const add = `islet plugins add ${found.source}${found.ref ? ` --ref ${found.ref}` : ""}`;
-    throw new PackError(
-      folder === "."
-        ? `"${name}" is in ${where}'s own folders: install it with ${add} (without --plugin)`
-        : `"${name}" is in ${where}'s own folders: install it alone with ${add} --subpath ${folder}, or all of them without --plugin`,
-    );
-  }
-  const names = market.remote.map((r) => r.name);
+  if (local) return { local };
+  const names = [...market.local, ...market.remote].map((r) => r.name);
   throw new PackError(
-    `${where}'s marketplace lists no plugin "${name}"${names.length ? ` from another repository (it lists ${names.join(", ")})` : ""}`,
+    `${where}'s marketplace lists no plugin "${name}"${names.length ? ` (it lists ${names.join(", ")})` : ""}`,
   );
 }
 

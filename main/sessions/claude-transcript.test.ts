@@ -35,7 +35,10 @@ it("follows the session file: appends, a pending answer, ejections, compaction, 
   store.appendMessage(
     id,
     msg("m2", "assistant", "Looking.", {
-      toolCalls: [{ id: "c1", name: "Read", arguments: { path: "a.ts" } }],
+      toolCalls: [
+        { id: "c1", name: "Read", arguments: { path: "a.ts" } },
+        { id: "c2", name: "Patch", arguments: { path: "b.ts", old_string: "x", new_string: "y" } },
+      ],
     }),
   );
   store.appendMessage(id, msg("m3", "tool", "no such file", { toolCallId: "c1", isError: true }));
@@ -55,7 +58,14 @@ it("follows the session file: appends, a pending answer, ejections, compaction, 
   assert.deepEqual(entries[0].message.content, [{ type: "text", text: "fix the tests" }]);
   assert.deepEqual(entries[1].message.content, [
     { type: "text", text: "Looking." },
-    { type: "tool_use", id: "c1", name: "Read", input: { path: "a.ts" } },
+    // Claude's names and fields, as transcript-reading plugins expect what Claude writes.
+    { type: "tool_use", id: "c1", name: "Read", input: { file_path: "a.ts" } },
+    {
+      type: "tool_use",
+      id: "c2",
+      name: "Edit",
+      input: { file_path: "b.ts", old_string: "x", new_string: "y" },
+    },
   ]);
   assert.deepEqual(entries[2].message.content, [
     { type: "tool_result", tool_use_id: "c1", content: "no such file", is_error: true },

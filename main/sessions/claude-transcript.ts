@@ -2,7 +2,7 @@
  * A session's conversation in Claude Code's transcript shape, for the hooks that read
  * `transcript_path` (the Ralph loop plugins read the last assistant text from it). One JSONL line
  * per message: `{"type":"user"|"assistant","message":{"role":…,"content":[blocks]},"uuid":…}`,
- * text, thinking, tool_use and tool_result blocks. Built lazily, only when a hook is about to
+ * text, thinking, tool_use (Claude's tool names and input fields) and tool_result blocks. Built lazily, only when a hook is about to
  * run, from the session file: each call reads what was appended since the last one. It holds
  * what the session file holds of the messages and nothing more (no system prompt, no settings or
  * keys, no thinking signatures), and only its owner may read it.
@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { Message } from "../core/message.ts";
+import { claudeToolName, toClaudeInput } from "../tools/claude-names.ts";
 import { noFollow } from "./session-file.ts";
 
 /** Where a session's Claude-shaped transcript lives (beside the session files, in `claude/`). */
@@ -228,7 +229,13 @@ function toEntry(
     if (m.thinking) content.push({ type: "thinking", thinking: m.thinking });
     if (m.content !== "") content.push({ type: "text", text: m.content });
     for (const c of m.toolCalls ?? [])
-      content.push({ type: "tool_use", id: c.id, name: c.name, input: c.arguments });
+      // Claude's names and fields (`Edit` with `file_path`), as the plugins reading it expect.
+      content.push({
+        type: "tool_use",
+        id: c.id,
+        name: claudeToolName(c.name),
+        input: toClaudeInput(c.name, c.arguments),
+      });
   } else if (m.role === "tool") {
     type = "user";
     content.push({

@@ -283,3 +283,80 @@ test("defaults come from the tools: what each declares, an override keeping the 
     await ws.cleanup();
   }
 });
+
+test("a PermissionRequest answer stands in for the person, only when one would be asked", async () => {
+  const ws = await tempWorkspace();
+  try {
+    const policy = new ApprovalPolicy({ globalHome: ws.dir, workdir: "/project" });
+    const consulted: string[] = [];
+    const hook =
+      (answer: { allowed: boolean; by: string; message?: string } | undefined) =>
+      async (tool: string) => {
+        consulted.push(tool);
+        return answer;
+      };
+    // A deny answers no without a question, saying which hook.
+    const host = asking(["allow"]);
+    assert.deepEqual(
+      await policy.decide(
+        "Bash",
+        { command: "rm -rf x" },
+        {
+          ...host,
+          beforeAsking: hook({ allowed: false, by: "guard.yaml:PermissionRequest", message: "no" }),
+        },
+      ),
+      { allowed: false, denied: "rule", reason: "denied by guard.yaml:PermissionRequest: no" },
+    );
+    assert.equal(host.asked.length, 0);
+    // An allow answers yes, and says who.
+    assert.deepEqual(
+      await policy.decide(
+        "Bash",
+        { command: "ls" },
+        {
+          ...host,
+          beforeAsking: hook({ allowed: true, by: "mine.yaml:PermissionRequest" }),
+        },
+      ),
+      { allowed: true, by: "mine.yaml:PermissionRequest" },
+    );
+    assert.equal(host.asked.length, 0);
+    // Arguments a plugin rewrote are a person's to confirm, whatever the hook says.
+    assert.deepEqual(
+      await policy.decide(
+        "Bash",
+        { command: "ls" },
+        {
+          ...host,
+          rewrittenBy: ["rewriter"],
+          beforeAsking: hook({ allowed: true, by: "mine.yaml:PermissionRequest" }),
+        },
+      ),
+      { allowed: true },
+    );
+    assert.equal(host.asked.length, 1, "the person was asked");
+    // No question, no hook: a rule that allows, --yes, nobody.
+    consulted.length = 0;
+    await policy.decide("Read", {}, { beforeAsking: hook({ allowed: false, by: "x" }) });
+    await policy.decide(
+      "Bash",
+      { command: "ls" },
+      {
+        questions: YES_FOR_THIS_RUN,
+        beforeAsking: hook({ allowed: false, by: "x" }),
+      },
+    );
+    await policy.decide(
+      "Bash",
+      { command: "ls" },
+      {
+        questions: NOBODY,
+        beforeAsking: hook({ allowed: true, by: "x" }),
+      },
+    );
+    assert.deepEqual(consulted, []);
+  } finally {
+    await ws.cleanup();
+  }
+});

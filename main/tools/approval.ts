@@ -37,6 +37,14 @@ export interface ApprovalAsker {
   rewritesGranted?: readonly string[];
   /** A running command's or skill's allowed-tools covers this call: no question, unless "never". */
   preApproved?: boolean;
+  /**
+   * Asked just before a person would be (Claude's PermissionRequest hooks): an answer instead of
+   * the question, or undefined to ask. Never consulted when nobody reads the question.
+   */
+  beforeAsking?(
+    toolName: string,
+    args: Record<string, unknown>,
+  ): Promise<{ allowed: boolean; by: string; message?: string } | undefined>;
 }
 
 export interface ApprovalDecision {
@@ -44,6 +52,8 @@ export interface ApprovalDecision {
   reason?: string;
   /** Who said no (set when not allowed). */
   denied?: Denial;
+  /** A hook answered instead of a person (PermissionRequest): which. */
+  by?: string;
 }
 
 /** Where a tool's rule before anyone chose one is read: the `approval` its definition declares. */
@@ -153,6 +163,18 @@ export class ApprovalPolicy {
     if (!asker.questions) {
       const why = changed.length > 0 ? ` (${changed[0]})` : "";
       return { allowed: false, denied: "no_one", reason: `${nobodyAsked(toolName)}${why}` };
+    }
+    if (asker.beforeAsking && !asker.questions.automatic) {
+      const hook = await asker.beforeAsking(toolName, args).catch(() => undefined);
+      if (hook && !hook.allowed)
+        return {
+          allowed: false,
+          denied: "rule",
+          reason: `denied by ${hook.by}${hook.message ? `: ${hook.message}` : ""}`,
+        };
+      // Rewritten arguments or a changed server are a person's to confirm, whatever a hook says.
+      if (hook?.allowed && !needsPerson && changed.length === 0)
+        return { allowed: true, by: hook.by };
     }
     // A Write or Patch is approved with its diff in view; a failure to read only loses the view.
     const change = await previewChange(toolName, args, this.workdir).catch(() => undefined);

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   claudeToolName,
-  claudeToolResponse,
   isletToolList,
   isletToolName,
   toClaudeInput,
@@ -61,28 +60,6 @@ test("arguments in Claude's fields and back", () => {
   assert.deepEqual(toClaudeInput("Ls", { path: "src" }), { path: "src" });
   // A hook that wrote Islet's own field name keeps it.
   assert.deepEqual(toIsletInput("Write", { path: "b.txt" }), { path: "b.txt" });
-});
-
-test("tool_response: success, and the absolute filePath of file tools", () => {
-  const ok = claudeToolResponse(
-    "Write",
-    { path: "notes.txt", content: "x" },
-    { result: "Created notes.txt", error: "" },
-    "/work",
-  );
-  assert.deepEqual(ok, {
-    output: "Created notes.txt",
-    success: true,
-    filePath: "/work/notes.txt",
-    content: "x",
-  });
-  const failed = claudeToolResponse(
-    "Bash",
-    { command: "false" },
-    { result: "", error: "exit 1" },
-    "/w",
-  );
-  assert.deepEqual(failed, { error: "exit 1", success: false });
 });
 
 test("an agent's Claude tool list as Islet's tools; Claude-only tools are named", () => {

@@ -3,8 +3,6 @@
  * (`Edit` with `file_path`, not `Patch` with `path`) and their `updatedInput` comes back in
  * Claude's fields; agents and permission rules list Claude's names. One table for all of them.
  */
-import path from "node:path";
-
 interface ToolNames {
   /** Islet's tool. */
   islet: string;
@@ -118,33 +116,6 @@ export function toIsletInput(
 }
 
 /**
- * PostToolUse's `tool_response` in the fields Claude's hooks read: `success`, and for file tools
- * the absolute `filePath` (plus Edit's strings, Write's content); Islet's text output as `output`
- * (Bash's also as `stdout`, where Claude keeps it).
- */
-export function claudeToolResponse(
-  islet: string,
-  args: Record<string, unknown>,
-  outcome: { result: string; error: string },
-  workdir: string,
-): Record<string, unknown> {
-  const response: Record<string, unknown> = outcome.error
-    ? { error: outcome.error, success: false }
-    : { output: outcome.result, success: true };
-  const file = args.path;
-  if (BY_ISLET.get(islet)?.fields?.path === "file_path" && typeof file === "string")
-    response.filePath = path.resolve(workdir, file);
-  if (islet === "Write") response.content = args.content;
-  if (islet === "Patch") {
-    response.oldString = args.old_string;
-    response.newString = args.new_string;
-    response.replaceAll = args.replace_all === true;
-  }
-  if (islet === "Bash" && !outcome.error) response.stdout = outcome.result;
-  return response;
-}
-
-/**
  * A tool list as Claude's agents write it (`Read, Edit, MultiEdit, LS, Agent`; specifiers already
  * cut) as Islet's tool names, once each; `missing`: Claude built-ins Islet has none of.
  */
@@ -152,3 +123,5 @@ export function isletToolList(names: readonly string[]): { tools: string[]; miss
   const missing = names.filter(isClaudeOnlyTool);
   return { tools: [...new Set(names.map(isletToolName))], missing };
 }
+
+export { claudeToolResponse } from "./claude-tool-response.ts";

@@ -18,8 +18,11 @@ export interface ListedItem {
 export interface Listing {
   /** Everything it would list. */
   items(): readonly ListedItem[];
-  /** Its text with only the items `keep` keeps (keeping all: the full text). */
-  text(keep: (item: ListedItem) => boolean): string;
+  /**
+   * Its text with only the items `keep` keeps (keeping all: the full text). Items `only` leaves
+   * out are not this reader's at all: neither shown nor counted as left out.
+   */
+  text(keep: (item: ListedItem) => boolean, only?: (item: ListedItem) => boolean): string;
 }
 
 /** Keeps every item: a listing's text as it is without a budget. */

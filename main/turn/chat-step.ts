@@ -10,6 +10,7 @@ import type { Tool } from "../tools/types.ts";
 import type { ListedItem } from "../tools/listing.ts";
 import { turnOffer } from "./offer/choose.ts";
 import { reportOffer } from "./offer/report.ts";
+import { subAgentsListed } from "./agent-tool-rules.ts";
 import { buildContext } from "./context.ts";
 import { runBeforeChat } from "./hooks/pipeline.ts";
 import { runTransform } from "./hooks/transform.ts";
@@ -70,14 +71,16 @@ export async function runChatStep(
   const agentTools = offer.tools(allTools);
   state.availableTools = agentTools.map((t) => t.name);
   state.lastSystemPrompt = host.systemPrompt([], keep);
-  const before = await runBeforeChat(
-    deps.hooks.handlers("beforeChat"),
-    buildContext(
-      state,
-      deps,
-      agentTools.map((t) => offer.spec(t)),
-    ),
-  );
+  // An agent limited to some sub-agents (`Agent(worker)`) sees only those in Task's list.
+  const only = subAgentsListed(state.agent);
+  const specOf = (t: Tool) => offer.spec(t, t.name === "Task" ? only : undefined);
+  // The calls whose results this model call reads: told once (Claude's PostToolBatch).
+  const toolBatch = state.toolBatch;
+  state.toolBatch = undefined;
+  const before = await runBeforeChat(deps.hooks.handlers("beforeChat"), {
+    ...buildContext(state, deps, agentTools.map(specOf)),
+    ...(toolBatch ? { toolBatch } : {}),
+  });
   reportOutcome(deps, before, { state });
   host.inject(before.injections);
   if (before.skip) return { kind: "skipped" };
@@ -95,7 +98,7 @@ export async function runChatStep(
         ...(search ? [search] : []),
       ];
   const offered = new Map(offeredTools.map((t) => [t.name, t]));
-  const specs: ToolSpec[] = offeredTools.map((t) => offer.spec(t));
+  const specs: ToolSpec[] = offeredTools.map(specOf);
   state.availableTools = offeredTools.map((t) => t.name);
   state.lastSystemPrompt = host.systemPrompt(before.appendSystem, keep);
 

@@ -89,6 +89,7 @@ export async function compactHistory(
     return result;
   }
 
+  let summaryText: string | undefined;
   const cut = splitPoint(state.messages, keepLast);
   if (cut > 0 && state.resolved) {
     const old = state.messages.slice(0, cut);
@@ -122,6 +123,7 @@ export async function compactHistory(
       ];
       result.success = true;
       result.summaryLength = summary.length;
+      summaryText = summary;
     } else if (mode === "recovery") {
       // Without a summary the conversation still has to fit: drop the old part outright.
       state.messages = [
@@ -148,6 +150,8 @@ export async function compactHistory(
     preMessages: pre,
     postMessages: result.postMessages,
     summaryLength: result.summaryLength,
+    forced,
+    ...(summaryText !== undefined ? { summary: summaryText } : {}),
   });
   reportOutcome(deps, after, { state });
   deps.emit({

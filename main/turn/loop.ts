@@ -107,6 +107,7 @@ export class AgentSession {
       this.state.turnDisabledTools = [...(opts.disallowedTools ?? [])];
       this.state.turnPreApproved = claudeRules(opts.preApproved);
       this.state.turnStop = undefined;
+      this.state.toolBatch = undefined;
       this.followAgentFile();
       const agentModel = this.state.resolved;
       if (opts.model && opts.model !== "inherit")
@@ -336,6 +337,13 @@ export class AgentSession {
           }),
         );
       }
+      this.state.toolBatch = phase.outcomes.map((o) => ({
+        id: o.call.id,
+        name: o.call.name,
+        args: o.args,
+        result: o.result.error ? "" : o.result.output,
+        error: o.result.error ? o.result.output : "",
+      }));
       this.inject(phase.injections);
       if (JSON.stringify(this.state.tools.todos) !== todosBefore)
         this.deps.session?.setTodos(this.state.tools.todos);

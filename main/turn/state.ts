@@ -4,7 +4,7 @@ import type { Provider } from "../providers/types.ts";
 import type { Tool, ToolSessionState } from "../tools/types.ts";
 import type { ModelInfo, Stats, ThinkMode, ToolCall } from "../core/types.ts";
 import type { Denial } from "../core/denial.ts";
-import type { HookRegistry } from "./hooks/types.ts";
+import type { BatchCall, HookRegistry } from "./hooks/types.ts";
 import type { EventSink } from "./events.ts";
 import type { Message } from "../core/message.ts";
 import type { SessionSink } from "./session-sink.ts";
@@ -115,6 +115,8 @@ export interface AgentState {
   offer?: ChosenOffer;
   /** A tool hook's `continue: false`: the user turn ends once the step's results are in. */
   turnStop?: string;
+  /** The last step's tool calls, until the next model call's beforeChat (Claude's PostToolBatch). */
+  toolBatch?: BatchCall[];
   /**
    * The output style chosen with /output-style: its body ends the system prompt; without
    * keepCodingInstructions it takes the place of the agent's prompt (Claude Code's semantics).

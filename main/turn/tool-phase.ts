@@ -7,6 +7,7 @@
 import { limitTurn } from "./turn-limits.ts";
 import { isTurnSearchTool } from "./offer/search-tool.ts";
 import { ruleMatches } from "../tools/claude-rule.ts";
+import { agentRuleRefusal } from "./agent-tool-rules.ts";
 import {
   executeToolCall,
   runToolCalls,
@@ -130,6 +131,9 @@ async function prepare(
   // The turn's own SearchTools reads the list of what is installed: nothing to approve.
   if (isTurnSearchTool(tool)) return { call, tool, args: before.arguments, ready: true };
   const covered = { toolName: tool.name, args: before.arguments, workdir: deps.workdir };
+  const outside = agentRuleRefusal(state.agent, covered);
+  if (outside !== undefined)
+    return { call, tool, args: before.arguments, ready: false, result: refused(outside, "rule") };
   const preApproved = state.turnPreApproved.some((rule) => ruleMatches(rule, covered, "every"));
   const decision = await deps.approve(
     tool,

@@ -26,6 +26,7 @@ import { registerSkills } from "../markdown/skill-command.ts";
 import type { ContributionRegistrar } from "../../contributions/registrar.ts";
 import type { Discovery, ExtensionSource } from "../../contributions/source.ts";
 import { ShellHookRegistry } from "../shell-hooks/registry.ts";
+import type { PermissionAnswer } from "../permission-request.ts";
 import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
 import { LspHookRegistry } from "./lsp-hooks.ts";
 import type { Problem, ProblemSink } from "../../host/problem.ts";
@@ -177,6 +178,36 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
       const one = await r.subagentStop(session, agent, active, answer);
       out.failures.push(...one.failures);
       out.reasons.push(...one.reasons);
+    }
+    return out;
+  }
+
+  /** UserPromptExpansion hooks, plugin by plugin: failures, reasons to block, context. */
+  async userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
+    const out = { failures: [] as Problem[], reasons: [] as string[], contexts: [] as string[] };
+    for (const r of this.registries) {
+      const one = await r.userPromptExpansion(session, expansion);
+      out.failures.push(...one.failures);
+      out.reasons.push(...one.reasons);
+      out.contexts.push(...one.contexts);
+    }
+    return out;
+  }
+
+  /** PermissionRequest hooks, plugin by plugin: their failures and answers (none may approve). */
+  async permissionRequest(
+    session: { id: string; workdir: string },
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ failures: Problem[]; answers: PermissionAnswer[] }> {
+    const out = { failures: [] as Problem[], answers: [] as PermissionAnswer[] };
+    for (const r of this.registries) {
+      const one = await r.permissionRequest(session, tool, args);
+      out.failures.push(...one.failures);
+      out.answers.push(...one.answers);
     }
     return out;
   }

@@ -77,15 +77,16 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
       return outcome.text.trim() === "" ? "(the sub-agent gave no answer)" : outcome.text;
     },
   });
-  // Described when offered, so agents added or removed since start are named correctly.
+  // Described when offered, so agents added or removed since start are named correctly; an agent
+  // limited to some sub-agents (`Agent(worker)`) is shown only those (turn/agent-tool-rules.ts).
   const listing: Listing = {
     items: () =>
       runner.agents().map((a) => {
         const description = a.description || "(no description)";
         return { kind: "agent", name: a.name, description, line: `- ${a.name}: ${description}` };
       }),
-    text: (keep) => {
-      const all = listing.items();
+    text: (keep, only) => {
+      const all = only ? listing.items().filter(only) : listing.items();
       const kept = all.filter(keep);
       const left = all.length - kept.length;
       return (

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { AgentEvent } from "../../core/events.ts";
 import { createEngine } from "../../engine/bootstrap.ts";
 import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { formatProblem } from "../../host/problem.ts";
@@ -50,8 +51,10 @@ const hooks = {
             if: "Bash(git commit:*)",
             asyncRewake: true,
             rewakeMessage: "Background review of the commit:",
+            rewakeSummary: "Commit review found issues",
+            // Its own summary on the first JSON line of stdout takes the configured one's place.
             command:
-              'touch "$CLAUDE_PROJECT_DIR/review-ran"; echo "the commit leaks a key" >&2; exit 2',
+              'touch "$CLAUDE_PROJECT_DIR/review-ran"; echo \'{"rewakeSummary":"Leaked key in config.ts"}\'; echo "the commit leaks a key" >&2; exit 2',
           },
         ],
       },
@@ -81,7 +84,8 @@ test("if narrows a hook to the calls it covers; async hooks do not hold the turn
     warn: (p) => assert.fail(formatProblem(p)),
   });
   try {
-    const conv = await engine.open({ emit: () => {} });
+    const events: AgentEvent[] = [];
+    const conv = await engine.open({ emit: (e) => events.push(e) });
     // Both background hooks wait for "go", which comes only after the turn: it did not wait.
     const first = await conv.submit("commit it");
     assert.ok(first.kind === "turn" && first.outcome.status === "done");
@@ -110,6 +114,10 @@ test("if narrows a hook to the calls it covers; async hooks do not hold the turn
       1,
       "delivered once",
     );
+    // The user's line is the hook's summary, not the whole finding.
+    const notices = events.flatMap((e) => (e.type === "notice" ? [e.text] : []));
+    assert.ok(notices.includes("Leaked key in config.ts"), notices.join("\n"));
+    assert.ok(!notices.includes("Commit review found issues"), notices.join("\n"));
     await conv.close();
   } finally {
     await engine.close();

@@ -54,7 +54,7 @@ const hooks = {
       },
     ],
     PostToolUseFailure: [{ hooks: [{ type: "command", command: log("failure") }] }],
-    PermissionRequest: [{ hooks: [{ type: "command", command: "true" }] }],
+    TeammateIdle: [{ hooks: [{ type: "command", command: "true" }] }],
   },
 };
 
@@ -112,10 +112,10 @@ describe("Claude Code's hook semantics in real turns", () => {
   });
 
   it("names the file and the event Islet does not run, in one warning", () => {
-    const about = warnings.filter((w) => w.includes("PermissionRequest"));
+    const about = warnings.filter((w) => w.includes("TeammateIdle"));
     assert.equal(about.length, 1, warnings.join("\n"));
     assert.ok(about[0].includes("project.json"), about[0]);
-    assert.match(about[0], /Islet does not run Claude Code's PermissionRequest event/);
+    assert.match(about[0], /Islet does not run Claude Code's TeammateIdle event/);
     assert.equal(warnings.length, 1, warnings.join("\n"));
   });
 

@@ -11,14 +11,19 @@ import { parseClaudeRule, type ClaudeRule } from "../../tools/claude-rule.ts";
 export const SHELL_HOOK_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
+  "PermissionRequest",
   "Notification",
   "Stop",
+  "StopFailure",
   "SubagentStart",
   "SubagentStop",
   "PreCompact",
+  "PostCompact",
   "SessionEnd",
 ] as const;
 
@@ -30,12 +35,7 @@ export type ShellHookEvent = (typeof SHELL_HOOK_EVENTS)[number];
  */
 const CLAUDE_EVENTS_NOT_RUN: ReadonlySet<string> = new Set([
   "Setup",
-  "UserPromptExpansion",
-  "PermissionRequest",
   "PermissionDenied",
-  "PostToolBatch",
-  "StopFailure",
-  "PostCompact",
   "TeammateIdle",
   "TaskCreated",
   "TaskCompleted",
@@ -72,6 +72,10 @@ export interface ShellHookSpec {
    */
   background?: "async" | "rewake";
   rewakeMessage?: string;
+  /** `rewakeSummary`: the user's one line when what it found reaches the model. */
+  rewakeSummary?: string;
+  /** `statusMessage`: shown while the command runs (Claude's spinner text). */
+  statusMessage?: string;
 }
 
 export interface ParsedHooks {
@@ -267,6 +271,10 @@ function readGroup(
     if (hook.asyncRewake === true) spec.background = "rewake";
     else if (hook.async === true) spec.background = "async";
     if (typeof hook.rewakeMessage === "string") spec.rewakeMessage = hook.rewakeMessage;
+    if (typeof hook.rewakeSummary === "string" && hook.rewakeSummary.trim() !== "")
+      spec.rewakeSummary = hook.rewakeSummary.trim();
+    if (typeof hook.statusMessage === "string" && hook.statusMessage.trim() !== "")
+      spec.statusMessage = hook.statusMessage.trim();
     out.hooks.push(spec);
   });
 }

@@ -26,12 +26,17 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
   // A response without tool calls: the model is about to stop.
   Stop: "afterResponse",
   PreCompact: "beforeCompaction",
+  // The next model call after a step's tool calls: the whole batch has its results.
+  PostToolBatch: "beforeChat",
+  // A model call failed past its retries and failovers: the turn ends with the error.
+  StopFailure: "onError",
+  PostCompact: "afterCompaction",
 };
 
 /**
  * Read, listed and shown, but Islet has no point to run them at yet (none today). SessionEnd,
- * Notification and SubagentStop run outside the turn's hook points: ShellHookRegistry.sessionEnd,
- * notification, subagentStop.
+ * Notification, PermissionRequest and SubagentStop run outside the turn's hook points:
+ * ShellHookRegistry.sessionEnd, notification, permissionRequest, subagentStop.
  */
 export const UNWIRED_EVENTS: readonly ShellHookEvent[] = [];
 
@@ -39,7 +44,12 @@ export const UNWIRED_EVENTS: readonly ShellHookEvent[] = [];
  * Events of the main conversation only, as in Claude Code: a Task's sub-agent (an unsaved
  * conversation, so its session id is "") fires SubagentStop and its tool events, never these.
  */
-const MAIN_ONLY: readonly ShellHookEvent[] = ["SessionStart", "UserPromptSubmit", "Stop"];
+const MAIN_ONLY: readonly ShellHookEvent[] = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "Stop",
+  "StopFailure",
+];
 
 /** Whether the hook point is in a Task's sub-agent (sub-agent conversations are never saved). */
 export function inSubAgent(ctx: Context): boolean {
@@ -91,6 +101,18 @@ export function eventHere(
         : { here: false, why: "the model is calling tools" };
     case "PreCompact":
       return { here: true, subject: trigger(ctx as HookContexts["beforeCompaction"]) };
+    case "PostToolBatch":
+      return (ctx as HookContexts["beforeChat"]).toolBatch?.length
+        ? { here: true, subject: "" }
+        : { here: false, why: "no tool calls before this model call" };
+    case "StopFailure":
+      return { here: true, subject: failureType(ctx as HookContexts["onError"]) };
+    case "PostCompact": {
+      const c = ctx as HookContexts["afterCompaction"];
+      return c.success
+        ? { here: true, subject: c.forced ? "manual" : "auto" }
+        : { here: false, why: "the compaction did not complete" };
+    }
     default:
       return { here: false, why: `${event} is not fired by Islet yet` };
   }
@@ -106,6 +128,25 @@ function startSource(ctx: Context): string {
 
 function trigger(ctx: HookContexts["beforeCompaction"]): string {
   return ctx.forced ? "manual" : "auto";
+}
+
+/** Claude's StopFailure error types for Islet's provider error classes. */
+const FAILURE_TYPES: Record<string, string> = {
+  rate_limit: "rate_limit",
+  auth: "authentication_failed",
+  credit_exhausted: "billing_error",
+  server: "server_error",
+  context_exhausted: "invalid_request",
+};
+
+function failureType(ctx: HookContexts["onError"]): string {
+  return FAILURE_TYPES[ctx.errorType] ?? "unknown";
+}
+
+function lastAssistantText(ctx: Context): string {
+  for (let i = ctx.turns.length - 1; i >= 0; i--)
+    if (ctx.turns[i].role === "assistant") return ctx.turns[i].content;
+  return "";
 }
 
 /** The stdin object for one event: the common fields, then the event's own. */
@@ -173,6 +214,35 @@ export function eventInput(
         trigger: trigger(ctx as HookContexts["beforeCompaction"]),
         custom_instructions: "",
       };
+    case "PostToolBatch": {
+      const batch = (ctx as HookContexts["beforeChat"]).toolBatch ?? [];
+      return {
+        ...common,
+        tool_calls: batch.map((c) => ({
+          tool_name: claudeToolName(c.name),
+          tool_input: toClaudeInput(c.name, c.args),
+          tool_use_id: c.id,
+          tool_response: claudeToolResponse(c.name, c.args, c, ctx.workdir),
+        })),
+      };
+    }
+    case "StopFailure": {
+      const c = ctx as HookContexts["onError"];
+      return {
+        ...common,
+        error: failureType(c),
+        error_details: c.error,
+        last_assistant_message: lastAssistantText(ctx),
+      };
+    }
+    case "PostCompact": {
+      const c = ctx as HookContexts["afterCompaction"];
+      return {
+        ...common,
+        trigger: c.forced ? "manual" : "auto",
+        compact_summary: c.summary ?? "",
+      };
+    }
     default:
       return common;
   }

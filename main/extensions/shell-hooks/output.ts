@@ -24,6 +24,8 @@ export interface HookVerdict {
   updatedInput?: Record<string, unknown>;
   /** PreToolUse `permissionDecision` as given (allow | deny | ask). */
   permission?: string;
+  /** PermissionRequest `decision.behavior`: the answer to the approval question. */
+  behavior?: "allow" | "deny";
 }
 
 /** Events whose plain stdout on exit 0 goes to the model's context. */
@@ -38,7 +40,10 @@ export function readVerdict(event: ShellHookEvent, run: HookRun, timeoutS: numbe
   if (run.code === null) return { error: "stopped" };
   if (run.code === 2) {
     const reason = run.stderr.trim() || "blocked by a hook (exit 2, no reason on stderr)";
-    return { block: true, reason };
+    // PermissionRequest: exit 2 denies the permission.
+    return event === "PermissionRequest"
+      ? { block: true, reason, behavior: "deny" }
+      : { block: true, reason };
   }
   if (run.code !== 0) {
     const why = firstLine(run.stderr) || firstLine(run.stdout);
@@ -84,6 +89,15 @@ function fromJson(event: ShellHookEvent, json: Record<string, unknown>): HookVer
       const input = s.updatedInput;
       if (typeof input === "object" && input !== null && !Array.isArray(input))
         v.updatedInput = input as Record<string, unknown>;
+    }
+    if (event === "PermissionRequest") {
+      const d = s.decision;
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const decision = d as Record<string, unknown>;
+        if (decision.behavior === "allow" || decision.behavior === "deny")
+          v.behavior = decision.behavior;
+        if (decision.behavior === "deny") v.reason = text(decision.message) ?? v.reason;
+      }
     }
   }
   return v;

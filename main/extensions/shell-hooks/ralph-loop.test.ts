@@ -172,7 +172,11 @@ describe("a Ralph-like Stop hook reading transcript_path", () => {
     ]);
     const toolUse = entries.find((e) => e.message.content.some((b) => b.type === "tool_use"));
     assert.equal(toolUse?.type, "assistant");
-    assert.equal(toolUse?.message.content.find((b) => b.type === "tool_use")?.name, "Ls");
+    assert.equal(
+      toolUse?.message.content.find((b) => b.type === "tool_use")?.name,
+      "LS",
+      "in Claude's name",
+    );
     const toolResult = entries.find((e) => e.message.content.some((b) => b.type === "tool_result"));
     assert.equal(toolResult?.type, "user");
     assert.equal(toolResult?.message.content[0].tool_use_id, "call_ls");

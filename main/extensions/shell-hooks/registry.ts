@@ -8,6 +8,7 @@ import type {
   HookContexts,
   HookHandler,
   HookInvocation,
+  HookLive,
   HookRegistry,
   HookResults,
   HookTiming,
@@ -16,38 +17,32 @@ import type { Context } from "../../../plugins/sdk/index.ts";
 import { hookProblem, type ShellHookEvent, type ShellHookSpec } from "./config.ts";
 import type { Problem } from "../../host/problem.ts";
 import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
-import { compileMatcher, type Matcher } from "./matcher.ts";
+import { compileMatcher, coversCall, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
-import { runHookCommand, type HookRun } from "./run-command.ts";
-import { RewakeQueue } from "./rewake.ts";
+import { expandVars, runHookCommand, type HookRun } from "./run-command.ts";
+import type { PermissionAnswer } from "../permission-request.ts";
 import { verdictResult } from "./verdict-result.ts";
-import { ruleMatches } from "../../tools/claude-rule.ts";
+import { enterStopPoint, STOP_ACTIVE, stopPoints } from "./stop-points.ts";
+import { Rewakes } from "./rewake.ts";
 import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
-
-/**
- * Claude's `stop_hook_active` is about any Stop hook, a plugin's or the user's, so every registry
- * shares it: true when a hook blocked at the session's previous Stop point. One point is one
- * context object (every handler of a point gets the same one).
- */
-const STOP_ACTIVE = new Set<string>();
-const stopPoints = new Map<string, { ctx: object; blocked: boolean }>();
-
-function enterStopPoint(session: string, ctx: object): void {
-  const last = stopPoints.get(session);
-  if (last?.ctx === ctx) return;
-  if (last?.blocked) STOP_ACTIVE.add(session);
-  else STOP_ACTIVE.delete(session);
-  stopPoints.set(session, { ctx, blocked: false });
-}
+import { claudeToolName, toClaudeInput, toolNamesFor } from "../../tools/claude-names.ts";
 
 /** Events that happen outside the turn's hook points (each has a method here). */
 const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
+  "UserPromptExpansion",
   "SessionEnd",
   "Notification",
+  "PermissionRequest",
   "SubagentStart",
   "SubagentStop",
 ]);
-type OutsideEvent = "SessionEnd" | "Notification" | "SubagentStart" | "SubagentStop";
+type OutsideEvent =
+  | "UserPromptExpansion"
+  | "SessionEnd"
+  | "Notification"
+  | "PermissionRequest"
+  | "SubagentStart"
+  | "SubagentStop";
 
 export interface ShellHookOrigin {
   /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
@@ -56,6 +51,11 @@ export interface ShellHookOrigin {
   pluginRoot?: string;
   /** Its data folder (CLAUDE_PLUGIN_DATA). */
   pluginData?: string;
+  /**
+   * A PermissionRequest `allow` from it answers the approval question: only for the user's own
+   * hook files in the global home, never a plugin's or a project's (docs/security.md).
+   */
+  mayApprove?: boolean;
 }
 
 export interface ShellHookRegistryOptions {
@@ -74,8 +74,8 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile. */
   readonly problems: Problem[] = [];
-  /** What background (`asyncRewake`) hooks said when they ended, for the session's next step. */
-  private readonly rewakes = new RewakeQueue(this.stopAll.signal);
+  /** What background (`asyncRewake`) hooks said when they ended, for each session's next step. */
+  private readonly rewakes = new Rewakes();
   private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
@@ -129,11 +129,7 @@ export class ShellHookRegistry implements HookRegistry {
     type: string,
   ): Promise<Problem[]> {
     const input = {
-      session_id: session.id,
-      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
-      cwd: session.workdir,
-      permission_mode: "default",
-      hook_event_name: "Notification",
+      ...this.common(session, "Notification"),
       message,
       notification_type: type,
     };
@@ -152,16 +148,71 @@ export class ShellHookRegistry implements HookRegistry {
     answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const input = {
-      session_id: session.id,
-      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
-      cwd: session.workdir,
-      permission_mode: "default",
-      hook_event_name: "SubagentStop",
+      ...this.common(session, "SubagentStop"),
       stop_hook_active: active,
       agent_type: agent,
       last_assistant_message: answer,
     };
     return this.runOutside("SubagentStop", agent, input, session.workdir);
+  }
+
+  /**
+   * PermissionRequest (a person is about to be asked to approve a tool call; matcher on the
+   * tool): each hook's answer, in file order, with whether its `allow` may stand.
+   */
+  async permissionRequest(
+    session: { id: string; workdir: string },
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ failures: Problem[]; answers: PermissionAnswer[] }> {
+    const input = {
+      ...this.common(session, "PermissionRequest"),
+      tool_name: claudeToolName(tool),
+      tool_input: toClaudeInput(tool, args),
+      permission_suggestions: [],
+    };
+    const failures: Problem[] = [];
+    const answers: PermissionAnswer[] = [];
+    if (this.stopAll.signal.aborted) return { failures, answers };
+    const names = toolNamesFor(tool);
+    const matching = this.outside.filter(
+      ({ spec, match }) => spec.event === "PermissionRequest" && names.some(match),
+    );
+    const runs = await Promise.all(
+      matching.map(({ spec, origin }) => this.run(spec, origin, session.workdir, input)),
+    );
+    matching.forEach(({ spec, origin }, i) => {
+      const verdict = readVerdict("PermissionRequest", runs[i]!, spec.timeoutS);
+      const by = `${origin.label}:PermissionRequest`;
+      if (verdict.error) failures.push({ source: by, title: `${by} failed: ${verdict.error}` });
+      if (verdict.behavior)
+        answers.push({
+          behavior: verdict.behavior,
+          by,
+          ...(verdict.reason ? { message: verdict.reason } : {}),
+          mayApprove: origin.mayApprove === true,
+        });
+    });
+    return { failures, answers };
+  }
+
+  /**
+   * UserPromptExpansion (a slash command expanded into the prompt about to be sent; matcher on
+   * the command's name): the reasons to block it and the context hooks add.
+   */
+  userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
+    const input = {
+      ...this.common(session, "UserPromptExpansion"),
+      expansion_type: "slash_command",
+      command_name: expansion.name,
+      command_args: expansion.args,
+      command_source: expansion.source,
+      prompt: expansion.prompt,
+    };
+    return this.runOutside("UserPromptExpansion", expansion.name, input, session.workdir);
   }
 
   /** SubagentStart (a Task's sub-agent starts; matcher on its agent): the context hooks add. */
@@ -170,11 +221,7 @@ export class ShellHookRegistry implements HookRegistry {
     agent: string,
   ): Promise<{ failures: Problem[]; contexts: string[] }> {
     const input = {
-      session_id: session.id,
-      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
-      cwd: session.workdir,
-      permission_mode: "default",
-      hook_event_name: "SubagentStart",
+      ...this.common(session, "SubagentStart"),
       agent_id: "",
       agent_type: agent,
     };
@@ -211,9 +258,23 @@ export class ShellHookRegistry implements HookRegistry {
       if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
       if (verdict.block && !verdict.stop)
         reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
+      // An expansion stopped with `continue: false` is not sent either.
+      if (event === "UserPromptExpansion" && verdict.stop)
+        reasons.push(verdict.stopReason ?? `stopped by ${origin.label}:${event}`);
       if (verdict.context) contexts.push(verdict.context);
     });
     return { failures, reasons, contexts };
+  }
+
+  /** The fields every event's input has, for the events outside the turn's hook points. */
+  private common(session: { id: string; workdir: string }, event: OutsideEvent) {
+    return {
+      session_id: session.id,
+      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
+      cwd: session.workdir,
+      permission_mode: "default",
+      hook_event_name: event,
+    };
   }
 
   /**
@@ -249,7 +310,10 @@ export class ShellHookRegistry implements HookRegistry {
       timing,
       concurrent: `shell:${spec.event}`,
       claudeHook: true,
-      invoke: async (ctx: HookContexts[HookTiming]): Promise<HookInvocation<HookTiming>> => {
+      invoke: async (
+        ctx: HookContexts[HookTiming],
+        live?: HookLive,
+      ): Promise<HookInvocation<HookTiming>> => {
         if (signal.aborted) return { status: "skipped", reason: "hooks unloaded" };
         const at = eventHere(spec.event, ctx, memory);
         if (!at.here) return { status: "skipped", reason: at.why };
@@ -265,14 +329,16 @@ export class ShellHookRegistry implements HookRegistry {
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
         if (spec.event === "SessionStart") memory.started.add(ctx.session.id);
         const running = this.run(spec, origin, ctx.workdir, input);
+        // A background command holds nothing up: there is nothing to wait on to show.
+        if (spec.statusMessage && !spec.background) live?.status(spec.statusMessage);
         if (spec.background) {
-          this.rewakes.whenDone(spec, origin, ctx.session.id, running);
+          this.whenDone(spec, origin, ctx.session.id, running);
           return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };
         }
         const run = await running;
         if (run.detached) {
           // `{"async":true}` on its first line: it goes on without holding the turn up.
-          this.rewakes.whenDone(spec, origin, ctx.session.id, run.detached);
+          this.whenDone(spec, origin, ctx.session.id, run.detached);
           return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };
         }
         const verdict = readVerdict(spec.event, run, spec.timeoutS);
@@ -285,6 +351,19 @@ export class ShellHookRegistry implements HookRegistry {
         return { status: "ok", result };
       },
     };
+  }
+
+  /** A background run: an `asyncRewake` hook's word, when it has one, waits for the next step. */
+  private whenDone(
+    spec: ShellHookSpec,
+    origin: ShellHookOrigin,
+    session: string,
+    running: Promise<HookRun>,
+  ): void {
+    if (spec.background !== "rewake") return;
+    void running.then((run) => {
+      if (!this.stopAll.signal.aborted) this.rewakes.add(spec, origin.label, session, run);
+    });
   }
 
   private matcher(spec: ShellHookSpec): { match: Matcher } {
@@ -316,29 +395,4 @@ export class ShellHookRegistry implements HookRegistry {
       signal: this.stopAll.signal,
     });
   }
-}
-
-/** Whether a tool event's call is one the hook's `if` rule covers (other events: always). */
-function coversCall(spec: ShellHookSpec, ctx: HookContexts[HookTiming]): boolean {
-  if (!spec.if) return true;
-  let call: { toolName: string; args: Record<string, unknown> } | null = null;
-  if ("toolName" in ctx) call = { toolName: ctx.toolName, args: ctx.arguments };
-  else if ("tool" in ctx) {
-    // PostToolUse: the call's arguments are the tool history's last entry (as its input says).
-    const last = ctx.toolHistory[ctx.toolHistory.length - 1];
-    call = { toolName: ctx.tool.name, args: last?.name === ctx.tool.name ? last.args : {} };
-  }
-  if (!call) return true;
-  return ruleMatches(spec.if, { ...call, workdir: ctx.workdir }, "any");
-}
-
-/**
- * `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PROJECT_DIR}` in the command line, as Claude Code
- * substitutes them (so they work whatever the shell; the variables are also in the environment).
- */
-function expandVars(command: string, env: Record<string, string | undefined>): string {
-  return command.replace(
-    /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_DATA)\}/g,
-    (all, name: string) => env[name] ?? all,
-  );
 }

@@ -141,3 +141,14 @@ function runToEnd(
     });
   });
 }
+
+/**
+ * `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PROJECT_DIR}` in the command line, as Claude Code
+ * substitutes them (so they work whatever the shell; the variables are also in the environment).
+ */
+export function expandVars(command: string, env: Record<string, string | undefined>): string {
+  return command.replace(
+    /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_DATA)\}/g,
+    (all, name: string) => env[name] ?? all,
+  );
+}

@@ -14,6 +14,7 @@ import type { Discovery, ExtensionSource } from "../../contributions/source.ts";
 import { hookProblem, parseHooksFile, type ShellHookSpec } from "./config.ts";
 import { UNWIRED_EVENTS } from "./event-input.ts";
 import { ShellHookRegistry } from "./registry.ts";
+import type { PermissionAnswer } from "../permission-request.ts";
 import type { Problem, ProblemSink } from "../../host/problem.ts";
 
 export interface ShellHookFile {
@@ -99,7 +100,11 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     this.files = found;
     const registry = new ShellHookRegistry({
       hooks: found.flatMap((f) =>
-        f.hooks.map((spec) => ({ spec, origin: { label: path.basename(f.file) } })),
+        f.hooks.map((spec) => ({
+          spec,
+          // Only your own files in the global home may approve a tool call for you.
+          origin: { label: path.basename(f.file), mayApprove: f.scope === "global" },
+        })),
       ),
       globalHome: this.homes.global,
     });
@@ -133,6 +138,34 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
       (await this.registry?.subagentStop(session, agent, active, answer)) ?? {
         failures: [],
         reasons: [],
+      }
+    );
+  }
+
+  /** UserPromptExpansion hooks: their failures, reasons to block, and context. */
+  async userPromptExpansion(
+    session: { id: string; workdir: string },
+    expansion: { name: string; args: string; source: string; prompt: string },
+  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
+    return (
+      (await this.registry?.userPromptExpansion(session, expansion)) ?? {
+        failures: [],
+        reasons: [],
+        contexts: [],
+      }
+    );
+  }
+
+  /** PermissionRequest hooks: their failures and answers. */
+  async permissionRequest(
+    session: { id: string; workdir: string },
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ failures: Problem[]; answers: PermissionAnswer[] }> {
+    return (
+      (await this.registry?.permissionRequest(session, tool, args)) ?? {
+        failures: [],
+        answers: [],
       }
     );
   }

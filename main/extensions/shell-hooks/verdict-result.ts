@@ -11,6 +11,8 @@
  * - Stop: block keeps the model going with the reason as its next instruction.
  * `systemMessage` is shown to the user on every event, beside what else the verdict does.
  * - PreCompact: block skips the compaction.
+ * - PostToolBatch: block and context reach the model before its next call.
+ * - PostCompact and StopFailure decide nothing.
  * `continue: false` stops what can be stopped at that point and shows `stopReason`: on the tool
  * events the turn ends once the step's results are in.
  */
@@ -89,7 +91,23 @@ export function verdictResult(
       }
       return base();
     }
+    case "PostToolBatch": {
+      // Before the next model call: a block's reason and any context reach the model with the
+      // results; `continue: false` ends the turn before that call.
+      if (v.stop) return { ...base(), request: { skip: true }, notice: stopNote };
+      const r = context(base());
+      if (v.block) {
+        const why = v.reason ?? "A PostToolBatch hook objected to these tool results.";
+        r.message = r.message ? `${why}\n\n${r.message}` : why;
+        r.role = "user";
+      }
+      return r;
+    }
+    case "PostCompact":
+      // Claude's PostCompact decides nothing; what it says is shown.
+      return v.systemMessage ? { notice: v.systemMessage } : undefined;
     default:
+      // StopFailure: the turn ends with its error whatever the hook says (Claude ignores it).
       return undefined;
   }
 }

@@ -27,14 +27,36 @@ export interface ToolCallIdentity {
   toolCallId?: string;
 }
 
+/** One call of the step before a model call, as Claude's PostToolBatch is told it. */
+export interface BatchCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  result: string;
+  error: string;
+}
+
+/**
+ * Engine fields beside the SDK's contexts for Claude Code's events (code plugins are not
+ * promised them): the tool calls whose results the model is about to read (PostToolBatch), and
+ * what a compaction was (PostCompact).
+ */
+export interface ToolBatchDetail {
+  toolBatch?: readonly BatchCall[];
+}
+export interface CompactionDetail {
+  forced?: boolean;
+  summary?: string;
+}
+
 export interface HookContexts {
-  beforeChat: BeforeChatContext;
+  beforeChat: BeforeChatContext & ToolBatchDetail;
   afterResponse: AfterResponseContext;
   beforeToolExecution: BeforeToolContext & ToolCallIdentity;
   afterToolExecution: AfterToolContext & ToolCallIdentity;
   onError: OnErrorContext;
   beforeCompaction: BeforeCompactionContext;
-  afterCompaction: AfterCompactionContext;
+  afterCompaction: AfterCompactionContext & CompactionDetail;
   onAgentSwitch: OnAgentSwitchContext;
   transformMessages: TransformContext;
 }
@@ -89,12 +111,18 @@ export type HookInvocation<T extends HookTiming> = (
   | { status: "error"; message: string }
 ) & { condition?: ConditionOutcome };
 
+/** What a running handler may tell the windows watching (turn-deps.ts wires it to the events). */
+export interface HookLive {
+  /** What it is doing now (Claude's `statusMessage`), shown until it ends. */
+  status(text: string): void;
+}
+
 export interface HookHandler<T extends HookTiming = HookTiming> {
   /** Plugin name: shown in notices, traces and injected-message sources. */
   readonly source: string;
   readonly timing: T;
   /** The handler fills in its own pluginConfig before calling into the plugin. */
-  invoke(ctx: HookContexts[T]): Promise<HookInvocation<T>>;
+  invoke(ctx: HookContexts[T], live?: HookLive): Promise<HookInvocation<T>>;
   /**
    * Adjacent handlers with the same key run at once, all given the same context, their results
    * then folded in order (Claude Code's hooks of one event run in parallel). Without a key a

@@ -82,11 +82,15 @@ export class TurnOffer {
     return tools.filter((t) => !isBudgeted(t) || this.chosen.has(candidateKey("tool", t.name)));
   }
 
-  /** A tool as the model reads it: a listing in its description lists only what is offered. */
-  spec(tool: Tool): ToolSpec {
+  /**
+   * A tool as the model reads it: a listing in its description lists only what is offered, and
+   * of that only what `only` allows (the sub-agents an agent may start).
+   */
+  spec(tool: Tool, only?: (item: ListedItem) => boolean): ToolSpec {
     const spec = toolSpec(tool);
-    if (!this.cut || !tool.listing) return spec;
-    const listed = toolSpec({ ...tool, description: tool.listing.text(this.keep) });
+    if ((!this.cut && !only) || !tool.listing) return spec;
+    const keep = this.cut ? this.keep : KEEP_ALL;
+    const listed = toolSpec({ ...tool, description: tool.listing.text(keep, only) });
     return { ...spec, description: listed.description };
   }
 

@@ -1,7 +1,8 @@
 /**
  * The hooks that ran in one turn, expandable under it: which plugin, at which point, whether its
- * condition matched (skipped otherwise), how long it took and what its result changed. A turn
- * over its prompt budget for extensions says how many it offered.
+ * condition matched (skipped otherwise), how long it took and what its result changed; above
+ * them, what a hook running now says it is doing (its statusMessage), until it ends. A turn over
+ * its prompt budget for extensions says how many it offered.
  */
 import { useState } from "react";
 import type { HookTraceEntry } from "../../../main/core/events.ts";
@@ -37,18 +38,34 @@ export function offerLine(o: ExtensionsOffered): string {
 export function HookTimeline({
   entries,
   offer,
+  running = [],
   turnId,
 }: {
   entries: HookTraceEntry[];
   offer?: ExtensionsOffered | null;
+  /** Hooks running now that say what they do (statusMessage): shown until they end. */
+  running?: { source: string; text: string }[];
   turnId: number;
 }) {
   const [open, setOpen] = useState(false);
   const [withSkipped, setWithSkipped] = useState(false);
   const offered = offer ? <p className="hooks-offer">{offerLine(offer)}</p> : null;
+  const now =
+    running.length > 0 ? (
+      <ul className="hooks-running" role="status" aria-label="Hooks running">
+        {running.map((h, i) => (
+          <li key={i} className="hook hook-running">
+            <span className="hook-dot" aria-hidden="true" />
+            <span className="hook-source">{h.source}</span>
+            <span className="hook-status-text">{h.text}</span>
+          </li>
+        ))}
+      </ul>
+    ) : null;
   if (entries.length === 0)
-    return offered ? (
+    return now || offered ? (
       <section className="hooks" aria-label="Hook timeline">
+        {now}
         {offered}
       </section>
     ) : null;
@@ -61,6 +78,7 @@ export function HookTimeline({
   const id = `hooks-${turnId}`;
   return (
     <section className="hooks" aria-label="Hook timeline">
+      {now}
       <button
         type="button"
         className="hooks-toggle"

@@ -63,7 +63,12 @@ export const TurnView = memo(function TurnView({
         {turn.status === "max_steps" ? (
           <p className="turn-note">Stopped after the maximum number of steps.</p>
         ) : null}
-        <HookTimeline entries={turn.hooks} offer={turn.offer} turnId={turn.id} />
+        <HookTimeline
+          entries={turn.hooks}
+          offer={turn.offer}
+          running={turn.hooksRunning}
+          turnId={turn.id}
+        />
       </div>
     </div>
   );

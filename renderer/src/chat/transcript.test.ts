@@ -77,6 +77,26 @@ describe("transcript reducer", () => {
     assert.equal(isRunning(done), false);
   });
 
+  it("a running hook's statusMessage shows until it ends, and never outlives the turn", () => {
+    const status = (running: boolean): ChatEvent => ({
+      type: "hook_status",
+      source: "guard.yaml:PreToolUse",
+      text: "Checking for secrets…",
+      running,
+    });
+    const live = run(
+      { type: "prompt", text: "save it" },
+      events({ type: "user_message", text: "save it" }, status(true)),
+    );
+    assert.deepEqual(live.turns[0].hooksRunning, [
+      { source: "guard.yaml:PreToolUse", text: "Checking for secrets…" },
+    ]);
+    assert.deepEqual(reduceTranscript(live, events(status(false))).turns[0].hooksRunning, []);
+    // A turn that ends while a hook still runs (stopped) shows none running.
+    const ended = reduceTranscript(live, events({ type: "done", stats, sessionId: "s" }));
+    assert.deepEqual(ended.turns[0].hooksRunning, []);
+  });
+
   it("a history renders exactly like the live turn that produced it", () => {
     const history: ChatEvent[] = [
       { type: "user_message", text: "list files" },

@@ -68,6 +68,8 @@ export interface Turn {
   hooks: HookTraceEntry[];
   /** Past the prompt budget for extensions: how many the turn offered (its latest count). */
   offer: ExtensionsOffered | null;
+  /** Hooks running now that say what they do (a Claude Code hook's statusMessage). */
+  hooksRunning?: { source: string; text: string }[];
   status: "running" | "done" | "stopped" | "error" | "max_steps";
   /** The prompt was shown locally and its `user_message` echo has not arrived yet. */
   echoPending: boolean;
@@ -333,6 +335,13 @@ function apply(d: Draft, e: ChatEvent): void {
     case "extensions_offered":
       turn.offer = { offered: e.offered, total: e.total, searched: e.searched };
       return;
+    case "hook_status": {
+      const others = (turn.hooksRunning ?? []).filter(
+        (h) => !(h.source === e.source && h.text === e.text),
+      );
+      turn.hooksRunning = e.running ? [...others, { source: e.source, text: e.text }] : others;
+      return;
+    }
     case "done":
       d.turns[d.turns.length - 1] = finish(turn, turn.status === "running" ? "done" : turn.status);
       return;
@@ -385,6 +394,7 @@ function finish(turn: Turn, status: Turn["status"]): Turn {
     ...turn,
     status,
     echoPending: false,
+    hooksRunning: [],
     items: turn.items.map((it) =>
       (it.kind === "assistant" || it.kind === "thinking") && it.streaming
         ? { ...it, streaming: false }
