@@ -13,6 +13,8 @@ import { KEEP_ALL, leftOut, type Listing } from "../../tools/listing.ts";
 export interface SubAgentRunner {
   /** The agents a Task may run, with what they are for (read when the tool is described). */
   agents(): { name: string; description: string }[];
+  /** Whether `run` takes this name: a listed agent, or one of Claude Code's built-in types. */
+  runs(agent: string): boolean;
   /** Runs `prompt` as a fresh conversation with `agent`; resolves to its final text. */
   run(
     agent: string,
@@ -56,9 +58,10 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
     source: "extension",
     timeoutMs: () => MAX_TIMEOUT_MS,
     async execute(args, ctx) {
-      const known = runner.agents().map((a) => a.name);
-      if (!known.includes(args.subagent_type))
+      if (!runner.runs(args.subagent_type)) {
+        const known = runner.agents().map((a) => a.name);
         throw new ToolError(`no agent "${args.subagent_type}"; agents: ${known.join(", ")}`);
+      }
       const outcome = await runner.run(args.subagent_type, args.prompt, {
         signal: ctx.signal,
         // The sub-agent's calls are asked of the window of the conversation that runs the Task.

@@ -193,3 +193,72 @@ test("a sub-agent's tool calls are approved by the conversation that runs the Ta
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test("Claude Code's built-in agent types run on the default agent: general-purpose with its tools, Explore looking only; an installed agent of the name wins", async () => {
+  const root = await mkdtemp(path.join(tmpdir(), "islet-task-types-"));
+  const home = path.join(root, "home");
+  const workdir = path.join(root, "work");
+  const task = (id: string, type: string) => ({
+    toolCalls: [
+      { id, name: "Task", arguments: { subagent_type: type, prompt: `job for ${type}` } },
+    ],
+  });
+  const srv = await startFakeOpenAI([
+    task("t1", "general-purpose"),
+    { text: ["general answer"] },
+    task("t2", "Explore"),
+    { text: ["explore answer"] },
+    task("t3", "Plan"),
+    { text: ["my own plan"] },
+    task("t4", "nobody"),
+    { text: ["Done."] },
+  ]);
+  try {
+    await mkdir(path.join(home, "config", "agents"), { recursive: true });
+    await mkdir(workdir, { recursive: true });
+    await writeFile(
+      path.join(home, "config", "providers.yaml"),
+      `default: { provider: main, model: m }\nproviders:\n  main: { type: openai-compatible, base_url: ${srv.url} }\n`,
+    );
+    // The user's own Plan agent takes the name.
+    await writeFile(
+      path.join(home, "config", "agents", "Plan.md"),
+      "---\ndescription: Plans my way\ntools: Read\n---\nYou plan the user's way.\n",
+    );
+    const engine = await createEngine({ home, workdir, env: {}, questions: YES_FOR_THIS_RUN });
+    const events: AgentEvent[] = [];
+    const conv = await engine.open({ emit: (e) => events.push(e) });
+    await conv.submit("Use the agents.");
+    const bodies = srv.chatRequests.map((q) => q.body as Body);
+    const names = (b: Body): string[] => (b.tools ?? []).map((t) => t.function.name).sort();
+    const parentTools = names(bodies[0]);
+    // general-purpose: the default agent's tools (never Task inside a Task).
+    assert.deepEqual(
+      names(bodies[1]),
+      parentTools.filter((n) => n !== "Task"),
+    );
+    assert.deepEqual(names(bodies[3]), ["Glob", "Grep", "Ls", "Read", "TodoWrite"]);
+    assert.match(JSON.stringify(bodies[3].messages), /never change a file/);
+    assert.deepEqual(names(bodies[5]), ["Read"]);
+    assert.match(JSON.stringify(bodies[5].messages), /You plan the user's way/);
+    // Not listed to the model: Islet's own agents are.
+    const taskSpec = bodies[0].tools!.find((t) => t.function.name === "Task")!;
+    assert.doesNotMatch(taskSpec.function.description, /general-purpose|Explore/);
+    const results = events.flatMap((e) => (e.type === "tool_result" ? [e] : []));
+    assert.deepEqual(
+      results.map((r) => [r.id, r.error ? "error" : r.output]),
+      [
+        ["t1", "general answer"],
+        ["t2", "explore answer"],
+        ["t3", "my own plan"],
+        ["t4", "error"],
+      ],
+    );
+    assert.match(String(results[3].output), /no agent "nobody"; agents: /);
+    await conv.close();
+    await engine.close();
+  } finally {
+    await srv.close();
+    await rm(root, { recursive: true, force: true });
+  }
+});
