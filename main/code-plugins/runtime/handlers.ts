@@ -56,6 +56,11 @@ export class OnceTracker {
 
 /** Large context fields the plugin fetches only if it reads them (sandbox/lazy-fields.ts). */
 const LAZY_FIELDS = ["turns", "toolHistory", "systemPrompt"] as const;
+/**
+ * Any other field whose JSON is longer than this is lazy too (afterResponse's `content`, a tool's
+ * output): every plugin would parse it on every call, and most hooks never read it.
+ */
+export const LAZY_FIELD_CHARS = 1024;
 
 interface Serialised {
   /** The context without pluginConfig and the lazy fields, as JSON. */
@@ -75,13 +80,16 @@ export function contextPayload(
   if (s === undefined) {
     const { pluginConfig: _ignored, ...rest } = ctx as Record<string, unknown>;
     const lazy: Record<string, string> = {};
-    for (const key of LAZY_FIELDS) {
-      if (key in rest) {
-        lazy[key] = JSON.stringify(rest[key]);
-        delete rest[key];
-      }
+    const slim: string[] = [];
+    for (const [key, value] of Object.entries(rest)) {
+      const json = JSON.stringify(value);
+      // undefined (and functions) have no JSON: left out, as JSON.stringify of the object would.
+      if (json === undefined) continue;
+      if ((LAZY_FIELDS as readonly string[]).includes(key) || json.length > LAZY_FIELD_CHARS) {
+        lazy[key] = json;
+      } else slim.push(`${JSON.stringify(key)}:${json}`);
     }
-    s = { slim: JSON.stringify(rest), lazy };
+    s = { slim: `{${slim.join(",")}}`, lazy };
     serialised.set(ctx, s);
   }
   const config = JSON.stringify(pluginConfig);
