@@ -27,6 +27,7 @@ import { BackgroundBudget, CallTable } from "./calls.ts";
 import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
 import { ReservedMemory } from "./isolated-vm-memory.ts";
+import { spareIsolates } from "./spare-isolates.ts";
 import { LazyFields } from "./lazy-fields.ts";
 import {
   installPrelude,
@@ -54,6 +55,10 @@ export class IsolatedVmSandbox implements PluginSandbox {
   async load(opts: SandboxLoadOptions): Promise<SandboxModule> {
     return bootOrFault(new IsolatedVmModule(await loadIsolatedVm(), opts), opts.filename);
   }
+
+  releaseSpares(): void {
+    spareIsolates.release();
+  }
 }
 
 class IsolatedVmModule implements SandboxModule {
@@ -80,11 +85,12 @@ class IsolatedVmModule implements SandboxModule {
     this.#ivm = ivm;
     this.#opts = opts;
     const { limits, filename } = opts;
-    this.#iso = new ivm.Isolate({
-      memoryLimit: Math.max(8, limits.memoryMb),
-      onCatastrophicError: (message) =>
-        this.#die(new SandboxFault("memory", `V8 gave up on the plugin's isolate: ${message}`)),
-    });
+    // A fresh isolate, possibly made ahead in idle time (spare-isolates.ts).
+    const taken = spareIsolates.take(ivm, Math.max(8, limits.memoryMb));
+    taken.onCatastrophicError((message) =>
+      this.#die(new SandboxFault("memory", `V8 gave up on the plugin's isolate: ${message}`)),
+    );
+    this.#iso = taken.iso;
     this.#calls = new CallTable({
       budgetMs: limits.callTimeoutMs,
       decode: (outcome, name) => decodeOutcome(outcome, name, filename, limits.maxResultChars),
@@ -109,9 +115,10 @@ class IsolatedVmModule implements SandboxModule {
 
   async boot(): Promise<void> {
     const { code, filename, host, limits } = this.#opts;
-    // Async steps run on the isolate's own thread: concurrent loads overlap instead of queueing
-    // on the host thread.
-    const context = await this.#iso.createContext();
+    // Synchronous: an async step is a round trip to the isolate's thread that costs more than
+    // the work it hands over, and no isolated-vm task of ours is ever left pending (one pending
+    // when the process exits aborts it in isolated-vm's teardown).
+    const context = this.#iso.createContextSync();
     const bridge = this.#bridge;
     this.#entries = await installPrelude(
       this.#ivm,
@@ -189,7 +196,7 @@ class IsolatedVmModule implements SandboxModule {
   }
 
   heapUsed(): number {
-    if (this.#dead) return 0;
+    if (this.#dead || this.#iso.isDisposed) return 0;
     try {
       return this.#iso.getHeapStatisticsSync().used_heap_size;
     } catch {
@@ -281,6 +288,8 @@ class IsolatedVmModule implements SandboxModule {
   /** Enters the sandbox with the time left in the budget; errors come out as SandboxFaults. */
   #enter(fn: PreludeEntries["invoke"], args: unknown[], copyArgs: boolean, what: string): unknown {
     if (this.#dead) throw disposedFault(this.#fault);
+    // Gone under us (its memory limit): say so instead of calling into a disposed isolate.
+    if (this.#iso.isDisposed) throw this.#faultFrom(new Error("disposed"), what);
     let result: unknown;
     try {
       result = fn.applySync(undefined, args, {
@@ -290,7 +299,7 @@ class IsolatedVmModule implements SandboxModule {
     } catch (error) {
       throw this.#faultFrom(error, what);
     }
-    if (!this.#dead) {
+    if (!this.#dead && !this.#iso.isDisposed) {
       this.#memory.check(what, () => {
         try {
           const budget = { timeout: this.#opts.limits.callTimeoutMs };

@@ -119,4 +119,6 @@ export interface PluginSandbox {
   readonly backend: SandboxBackendName;
   /** Creates a fresh sandbox and evaluates the module in it. Rejects with SandboxFault("load"). */
   load(opts: SandboxLoadOptions): Promise<SandboxModule>;
+  /** Drops whatever the backend made ahead for later loads (spare isolates); loads still work. */
+  releaseSpares?(): void;
 }

@@ -361,6 +361,8 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const name of [...this.entries.keys()]) this.remove(name);
+    // No isolate of ours outlives the runtime (an engine closing leaves none behind).
+    this.port.sandbox.releaseSpares?.();
     this.registrar?.dispose();
     this.registrar = null;
   }
