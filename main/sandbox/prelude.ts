@@ -205,11 +205,21 @@ export const PRELUDE_SOURCE = String.raw`
 
   // Arguments as one JSON string: the host serialises a hook context once and every plugin
   // parses its own copy, instead of a structured clone of the object per plugin.
+  // The same few sets of lazy field names come with every call: parsed once each.
+  let lastLazyJson = "";
+  let lastLazyNames = [];
+
   function invokeJson(callId, name, argsJson, lazyJson) {
     let args;
     try {
       args = parse(argsJson);
-      if (lazyJson) defineLazy(args[0], callId, parse(lazyJson));
+      if (lazyJson) {
+        if (lazyJson !== lastLazyJson) {
+          lastLazyNames = parse(lazyJson);
+          lastLazyJson = lazyJson;
+        }
+        defineLazy(args[0], callId, lastLazyNames);
+      }
     } catch (error) {
       return errorOutcome(error);
     }
@@ -255,7 +265,7 @@ export const PRELUDE_SOURCE = String.raw`
 
   function defineLazy(target, callId, names) {
     lazyCalls.set(target, callId);
-    for (const key of names) defineProperty(target, key, lazyAccessor(key));
+    for (let i = 0; i < names.length; i++) defineProperty(target, names[i], lazyAccessor(names[i]));
   }
 
   function invoke(callId, name, args) {
