@@ -133,13 +133,9 @@ export async function linkPlugin(
   opts: { code: string; filename: string; execAllowed: boolean },
 ): Promise<IsolatedVM.Module> {
   const { code, filename, execAllowed } = opts;
-  let plugin: IsolatedVM.Module;
-  try {
-    // Synchronous, like the rest of the load (see IsolatedVmModule.boot).
-    plugin = iso.compileModuleSync(code, { filename });
-  } catch (error) {
+  const plugin = await iso.compileModule(code, { filename }).catch((error: unknown) => {
     throw new SandboxFault("load", `${filename}: ${messageOf(error)}`, { cause: error });
-  }
+  });
   for (const specifier of plugin.dependencySpecifiers) {
     checkImport(specifier, filename, execAllowed);
   }

@@ -121,4 +121,6 @@ export interface PluginSandbox {
   load(opts: SandboxLoadOptions): Promise<SandboxModule>;
   /** Drops whatever the backend made ahead for later loads (spare isolates); loads still work. */
   releaseSpares?(): void;
+  /** Resolves once no load of this backend is under way (a host waits for it before it exits). */
+  settled?(): Promise<void>;
 }

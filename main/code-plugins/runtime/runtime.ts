@@ -361,7 +361,9 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const name of [...this.entries.keys()]) this.remove(name);
-    // No isolate of ours outlives the runtime (an engine closing leaves none behind).
+    // No isolate of ours outlives the runtime, and no load is left half done in the sandbox's
+    // threads (a load that finishes now is disposed by install, the runtime being closed).
+    await this.port.sandbox.settled?.();
     this.port.sandbox.releaseSpares?.();
     this.registrar?.dispose();
     this.registrar = null;
