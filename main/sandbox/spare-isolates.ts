@@ -1,5 +1,5 @@
 /**
- * One spare V8 isolate per memory limit, made in idle time after a plugin's load took the last
+ * One spare V8 isolate per memory limit, made in idle time after plugin loads took the last
  * one: `new Isolate` is most of a warm plugin load (3–5 ms), and a reload or an on-demand
  * activation usually comes alone. A spare has never run anything — no context of ours, no code,
  * no callbacks — so taking it is the same as creating it then; it only moves the creation
@@ -8,6 +8,8 @@
 import type IsolatedVM from "isolated-vm";
 import type { Ivm } from "./isolated-vm-setup.ts";
 
+/** A spare is made once no load has taken an isolate for this long. */
+const REFILL_AFTER_MS = 50;
 /** A spare left unused this long is disposed (its ~0.7 MB is not worth keeping for nothing). */
 const SPARE_KEEP_MS = 30_000;
 
@@ -73,9 +75,12 @@ export class SpareIsolates {
     this.#spares.clear();
   }
 
-  // After the current work (the load that took one), when the host thread is free again.
+  // Once loads have stopped for a moment: inside a batch of loads a spare would only compete with
+  // them for the host thread (each load makes its own isolate about as fast); after it, the next
+  // lone load (a reload, an activation, a released plugin's next call) finds one ready.
   #refill(ivm: Ivm, memoryLimit: number): void {
-    if (!this.#enabled || this.#pending.has(memoryLimit)) return;
+    if (!this.#enabled) return;
+    clearTimeout(this.#pending.get(memoryLimit));
     const timer = setTimeout(() => {
       this.#pending.delete(memoryLimit);
       if (!this.#enabled || this.#spares.has(memoryLimit)) return;
@@ -87,7 +92,7 @@ export class SpareIsolates {
       }, SPARE_KEEP_MS);
       spare.expire.unref();
       this.#spares.set(memoryLimit, spare);
-    }, 0);
+    }, REFILL_AFTER_MS);
     // A spare is never a reason to keep the process alive.
     timer.unref();
     this.#pending.set(memoryLimit, timer);
