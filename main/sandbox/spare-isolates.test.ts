@@ -50,7 +50,11 @@ describe("spare isolates", () => {
         return { leak: typeof globalThis.leak, polluted: "polluted" in {}, pushed: list.length };
       }`);
     try {
-      assert.equal(spareIsolates.size, 0, "the second load took the spare (the next is not made yet)");
+      assert.equal(
+        spareIsolates.size,
+        0,
+        "the second load took the spare (the next is not made yet)",
+      );
       assert.deepEqual(await second.call("check", []), {
         leak: "undefined",
         polluted: false,

@@ -41,10 +41,13 @@ forEachBackend((backend) => {
       assert.equal(await call("content"), ctx.content.length);
       assert.deepEqual(await call("whole"), { ...ctx, pluginConfig: { every: 3 } });
       assert.equal(await call("inherited"), ctx.content.length);
-      assert.deepEqual(
-        ((await call("keysOf")) as string[]).sort(),
-        ["agent", "content", "pluginConfig", "response", "turns"],
-      );
+      assert.deepEqual(((await call("keysOf")) as string[]).sort(), [
+        "agent",
+        "content",
+        "pluginConfig",
+        "response",
+        "turns",
+      ]);
     } finally {
       m.dispose();
     }

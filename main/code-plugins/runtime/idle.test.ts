@@ -58,7 +58,10 @@ for (const backend of SANDBOX_BACKENDS) {
         await waitFor(() => light.idle, IDLE_MS * 20);
         assert.equal(light.heapUsed(), 0, "its sandbox is gone");
         assert.equal(kept.idle, false);
-        assert.ok(kept.heapUsed() > 0, "a plugin that did not declare itself stateless keeps its sandbox");
+        assert.ok(
+          kept.heapUsed() > 0,
+          "a plugin that did not declare itself stateless keeps its sandbox",
+        );
         // The next call brings it back as a fresh sandbox: its module state starts over.
         assert.deepEqual(await notices(), { kept: "3", light: "1" });
         assert.equal(light.idle, false);
