@@ -17,7 +17,7 @@ let calls = 0;
 export function beforeChat() { calls++; return { notice: String(calls) }; }`;
 
 /** Long enough that a loaded 2-core machine never releases a sandbox between two awaited calls. */
-const IDLE_MS = 300;
+const IDLE_MS = 1_000;
 
 for (const backend of SANDBOX_BACKENDS) {
   describe(`[${backend}]`, () => {
