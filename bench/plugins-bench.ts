@@ -23,6 +23,7 @@ import { createPluginRuntime } from "../main/code-plugins/setup.ts";
 import type { PluginRuntime } from "../main/code-plugins/runtime/runtime.ts";
 import type { SandboxBackendName } from "../main/sandbox/types.ts";
 import { watchPlugins } from "../main/code-plugins/runtime/watch.ts";
+import { spareIsolates } from "../main/sandbox/spare-isolates.ts";
 import type { Figure } from "./figure.ts";
 import { formatProblem } from "../main/host/problem.ts";
 
@@ -282,8 +283,49 @@ async function reloadFigure(): Promise<Figure> {
   }
 }
 
+/**
+ * One plugin loaded alone after a pause, as a `/reload` of it does (rediscovery, cached bundle, a
+ * new sandbox, swap): median of 15, with and without the spare isolate made ahead (baseline).
+ */
+async function loneLoadMs(spares: boolean): Promise<number> {
+  spareIsolates.enabled = spares;
+  const { runtime, close } = await setup(1);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 16; i++) {
+      // Long enough for the spare to be made (spare-isolates.ts), as between a user's reloads.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const t = performance.now();
+      const [report] = await runtime.reloadAll();
+      if (!report?.ok) throw new Error(`reload failed: ${report?.error}`);
+      if (i > 0) times.push(performance.now() - t);
+    }
+  } finally {
+    await close();
+    spareIsolates.enabled = true;
+  }
+  return median(times);
+}
+
+async function loneLoadFigure(): Promise<Figure> {
+  const without = await loneLoadMs(false);
+  const withSpare = await loneLoadMs(true);
+  return {
+    name: "plugin load, warm, one plugin alone (a /reload of it)",
+    value: round(withSpare),
+    unit: "ms (median)",
+    baseline: { name: "the same without a spare isolate", value: round(without), unit: "ms" },
+    ratio: round(withSpare / without),
+  };
+}
+
 export async function benchPlugins(): Promise<Figure[]> {
-  return [await pipelineFigure(), ...(await loadFigures()), await reloadFigure()];
+  return [
+    await pipelineFigure(),
+    ...(await loadFigures()),
+    await loneLoadFigure(),
+    await reloadFigure(),
+  ];
 }
 
 if (import.meta.main) {

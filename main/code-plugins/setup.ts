@@ -22,6 +22,7 @@ import {
   type PluginFlags,
 } from "./loader/index.ts";
 import type { ContextFallback } from "./runtime/plugin-tool.ts";
+import { IDLE_RELEASE_MS } from "./runtime/loaded-plugin.ts";
 import { BundleError, type PluginPort, type PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
 import { createSandbox, DEFAULT_SANDBOX_BACKEND } from "../sandbox/backends.ts";
@@ -44,6 +45,8 @@ export interface PluginSetupOptions {
   contextFallback: ContextFallback;
   warn(problem: Problem): void;
   limits?: Partial<SandboxLimits>;
+  /** How long a `stateless: true` plugin's isolate may sit unused before it is released. */
+  idleReleaseMs?: number;
   /**
    * The host's own choice (SPEC §6): what runs when nobody chose a backend, and why. The desktop
    * app passes its probe's verdict; a host that picked QuickJS also refuses isolated-vm when asked.
@@ -128,6 +131,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     // Asked for in plugin.yaml and granted by the user.
     allowWasm: rights.get(p.name)?.wasm ?? false,
     onDemand: p.manifest.activation === "on-demand",
+    stateless: p.manifest.stateless,
   });
 
   const port: PluginPort = {
@@ -180,6 +184,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     sandbox,
     sandboxReason: backend.reason,
     limits,
+    idleReleaseMs: opts.idleReleaseMs ?? IDLE_RELEASE_MS,
     toolConfig: { homeDir: homes.global, configDir: homes.project },
     workdir: homes.workdir,
     logFile: (name) => path.join(homes.global, "logs", "plugins", `${name}.log`),

@@ -71,6 +71,8 @@ export class ReservedMemory {
 
   /** The V8 heap and the fixed-length ArrayBuffers (isolated-vm's allocator) in use. */
   inUse(): { heap: number; buffers: number } {
+    // Never a native call on a disposed isolate (its memory limit, or the sandbox stopping).
+    if (this.#iso.isDisposed) return { heap: 0, buffers: 0 };
     try {
       const stats = this.#iso.getHeapStatisticsSync();
       return { heap: stats.used_heap_size, buffers: stats.externally_allocated_size };

@@ -9,17 +9,25 @@
  */
 const KEEP_CALLS = 32;
 
+/** The names of a set of lazy fields as JSON, once per set (every plugin of a hook gets the same). */
+const namesOf = new WeakMap<object, string>();
+
 export class LazyFields {
   private readonly calls = new Map<number, Readonly<Record<string, string>>>();
 
   /** The field names to announce to the prelude (JSON array), or "" when there are none. */
   register(callId: number, fields: Readonly<Record<string, string>> | undefined): string {
     if (!fields) return "";
-    const names = Object.keys(fields);
-    if (names.length === 0) return "";
+    let names = namesOf.get(fields);
+    if (names === undefined) {
+      const keys = Object.keys(fields);
+      names = keys.length === 0 ? "" : JSON.stringify(keys);
+      namesOf.set(fields, names);
+    }
+    if (names === "") return "";
     this.calls.set(callId, fields);
     if (this.calls.size > KEEP_CALLS) this.calls.delete(this.calls.keys().next().value as number);
-    return JSON.stringify(names);
+    return names;
   }
 
   /** The JSON text of one field, or undefined when the call is long gone. */

@@ -205,11 +205,21 @@ export const PRELUDE_SOURCE = String.raw`
 
   // Arguments as one JSON string: the host serialises a hook context once and every plugin
   // parses its own copy, instead of a structured clone of the object per plugin.
+  // The same few sets of lazy field names come with every call: parsed once each.
+  let lastLazyJson = "";
+  let lastLazyNames = [];
+
   function invokeJson(callId, name, argsJson, lazyJson) {
     let args;
     try {
       args = parse(argsJson);
-      if (lazyJson) defineLazy(args[0], callId, parse(lazyJson));
+      if (lazyJson) {
+        if (lazyJson !== lastLazyJson) {
+          lastLazyNames = parse(lazyJson);
+          lastLazyJson = lazyJson;
+        }
+        defineLazy(args[0], callId, lastLazyNames);
+      }
     } catch (error) {
       return errorOutcome(error);
     }
@@ -218,23 +228,44 @@ export const PRELUDE_SOURCE = String.raw`
 
   // Fields the host keeps until they are read (lazy-fields.ts): an enumerable getter that
   // fetches the field once, then becomes a plain property, so spreading, JSON.stringify and
-  // Object.keys behave as if it had been there all along.
-  function defineLazy(target, callId, names) {
-    for (const key of names) {
-      defineProperty(target, key, {
+  // Object.keys behave as if it had been there all along. One accessor pair per field name for
+  // every call (the call is looked up from the object), so V8 reuses the same map transitions
+  // instead of building new ones for fresh closures on each call.
+  const lazyCalls = new WeakMap();
+  const lazyAccessors = new Map();
+
+  function settleLazy(target, key, value) {
+    defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+  }
+
+  function lazyAccessor(key) {
+    let accessor = lazyAccessors.get(key);
+    if (accessor === undefined) {
+      accessor = freeze({
         enumerable: true,
         configurable: true,
         get() {
-          const text = hostField(callId, key);
+          // The context itself, or an object made from it with Object.create.
+          let owner = this;
+          while (owner !== null && typeof owner === "object" && !lazyCalls.has(owner)) owner = getPrototypeOf(owner);
+          if (owner === null || typeof owner !== "object") return undefined;
+          const text = hostField(lazyCalls.get(owner), key);
           const value = text === undefined ? undefined : parse(text);
-          defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+          settleLazy(owner, key, value);
           return value;
         },
         set(value) {
-          defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+          settleLazy(this, key, value);
         },
       });
+      lazyAccessors.set(key, accessor);
     }
+    return accessor;
+  }
+
+  function defineLazy(target, callId, names) {
+    lazyCalls.set(target, callId);
+    for (let i = 0; i < names.length; i++) defineProperty(target, names[i], lazyAccessor(names[i]));
   }
 
   function invoke(callId, name, args) {

@@ -119,4 +119,8 @@ export interface PluginSandbox {
   readonly backend: SandboxBackendName;
   /** Creates a fresh sandbox and evaluates the module in it. Rejects with SandboxFault("load"). */
   load(opts: SandboxLoadOptions): Promise<SandboxModule>;
+  /** Drops whatever the backend made ahead for later loads (spare isolates); loads still work. */
+  releaseSpares?(): void;
+  /** Resolves once no load of this backend is under way (a host waits for it before it exits). */
+  settled?(): Promise<void>;
 }

@@ -62,6 +62,7 @@ describe("parseManifest", () => {
         config: {},
         permissions: {},
         activation: "always",
+        stateless: false,
       });
     }
   });

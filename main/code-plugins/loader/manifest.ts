@@ -51,6 +51,11 @@ export interface PluginManifest {
    * only once activated (the user confirms; main/extensions/activation/).
    */
   activation: PluginActivation;
+  /**
+   * The plugin keeps nothing in its isolate's memory between calls (module variables, timers):
+   * Islet may release the isolate after a while without calls and recreate it for the next one.
+   */
+  stateless: boolean;
 }
 
 export type PluginActivation = "always" | "on-demand";
@@ -69,6 +74,7 @@ export const MANIFEST_FIELDS = [
   "main",
   "permissions",
   "activation",
+  "stateless",
 ] as const;
 
 type ErrorFn = (issue: { input?: unknown }) => string;
@@ -131,6 +137,7 @@ const manifestSchema = z
     activation: z.enum(["always", "on-demand"], {
       error: (i) => `expected "always" or "on-demand", got ${describeValue(i.input)}`,
     }),
+    stateless: flag,
   })
   .partial();
 
@@ -179,6 +186,7 @@ export function parseManifest(source: string, file: string): ManifestResult {
     config: m.config ?? {},
     permissions: m.permissions ?? NO_PERMISSIONS,
     activation: m.activation ?? "always",
+    stateless: m.stateless ?? false,
   };
   if (m.name !== undefined) manifest.name = m.name;
   if (m.condition !== undefined) manifest.condition = m.condition;

@@ -228,6 +228,7 @@ export async function buildPlugin(
     log,
     limits,
     execOutput,
+    idleReleaseMs: spec.stateless ? port.idleReleaseMs : null,
   });
   plugin.exports = exports;
   // Signature warnings are the plugin's own; the manifest's name its plugin.yaml.

@@ -56,15 +56,49 @@ export class OnceTracker {
 
 /** Large context fields the plugin fetches only if it reads them (sandbox/lazy-fields.ts). */
 const LAZY_FIELDS = ["turns", "toolHistory", "systemPrompt"] as const;
+/**
+ * Any other field whose JSON is longer than this is lazy too (afterResponse's `content`, a tool's
+ * output): every plugin would parse it on every call, and most hooks never read it.
+ */
+export const LAZY_FIELD_CHARS = 1024;
 
 interface Serialised {
   /** The context without pluginConfig and the lazy fields, as JSON. */
   slim: string;
   lazy: Record<string, string>;
+  /** The arguments' JSON for each pluginConfig (plugins mostly share one, often `{}`). */
+  withConfig: Map<string, string>;
 }
 
 /** Each hook context is serialised once, however many plugins receive it. */
 const serialised = new WeakMap<object, Serialised>();
+/** Each plugin's config as JSON, once (it is the same object from call to call). */
+const configJson = new WeakMap<object, string>();
+
+function serialise(ctx: object): Serialised {
+  const { pluginConfig: _ignored, ...rest } = ctx as Record<string, unknown>;
+  const lazy: Record<string, string> = {};
+  for (const key of LAZY_FIELDS) {
+    if (key in rest) {
+      lazy[key] = JSON.stringify(rest[key]);
+      delete rest[key];
+    }
+  }
+  let slim = JSON.stringify(rest);
+  // No field can be over the limit when all of them together are not.
+  if (slim.length > LAZY_FIELD_CHARS) {
+    const fields: string[] = [];
+    for (const [key, value] of Object.entries(rest)) {
+      const json = JSON.stringify(value);
+      // undefined (and functions) have no JSON: left out, as JSON.stringify of the object does.
+      if (json === undefined) continue;
+      if (json.length > LAZY_FIELD_CHARS) lazy[key] = json;
+      else fields.push(`${JSON.stringify(key)}:${json}`);
+    }
+    slim = `{${fields.join(",")}}`;
+  }
+  return { slim, lazy, withConfig: new Map() };
+}
 
 /** `[ctx]` as JSON with this plugin's config in ctx.pluginConfig, and the lazy fields beside it. */
 export function contextPayload(
@@ -73,22 +107,22 @@ export function contextPayload(
 ): { json: string; lazy: Record<string, string> } {
   let s = serialised.get(ctx);
   if (s === undefined) {
-    const { pluginConfig: _ignored, ...rest } = ctx as Record<string, unknown>;
-    const lazy: Record<string, string> = {};
-    for (const key of LAZY_FIELDS) {
-      if (key in rest) {
-        lazy[key] = JSON.stringify(rest[key]);
-        delete rest[key];
-      }
-    }
-    s = { slim: JSON.stringify(rest), lazy };
+    s = serialise(ctx);
     serialised.set(ctx, s);
   }
-  const config = JSON.stringify(pluginConfig);
-  const json =
-    s.slim === "{}"
-      ? `[{"pluginConfig":${config}}]`
-      : `[${s.slim.slice(0, -1)},"pluginConfig":${config}}]`;
+  let config = configJson.get(pluginConfig);
+  if (config === undefined) {
+    config = JSON.stringify(pluginConfig);
+    configJson.set(pluginConfig, config);
+  }
+  let json = s.withConfig.get(config);
+  if (json === undefined) {
+    json =
+      s.slim === "{}"
+        ? `[{"pluginConfig":${config}}]`
+        : `[${s.slim.slice(0, -1)},"pluginConfig":${config}}]`;
+    s.withConfig.set(config, json);
+  }
   return { json, lazy: s.lazy };
 }
 

@@ -15,6 +15,8 @@ export type PluginStatus = "active" | "disabled" | "failed" | "errored";
 
 /** Restarts after fatal faults before the plugin is marked errored. */
 export const MAX_RESTARTS = 3;
+/** How long a `stateless: true` plugin's sandbox sits without a call before it is released. */
+export const IDLE_RELEASE_MS = 10 * 60_000;
 /** Consecutive faulty calls before the plugin is marked errored. */
 export const MAX_CONSECUTIVE_FAULTS = 5;
 
@@ -82,6 +84,13 @@ export class LoadedPlugin {
   private readonly relaunch: (() => Promise<SandboxModule>) | null;
   private readonly limits: { budgetMs: number; memoryMb: number };
   private relaunching: Promise<SandboxModule> | null = null;
+  /** A `stateless: true` plugin's sandbox is released after this long without a call. */
+  private readonly idleReleaseMs: number | null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private inFlight = 0;
+  private lastCall = performance.now();
+  /** The sandbox was released for being idle: the next call recreates it, not a restart. */
+  private released = false;
 
   constructor(opts: {
     name: string;
@@ -93,6 +102,8 @@ export class LoadedPlugin {
     log: PluginLog;
     limits: { budgetMs: number; memoryMb: number };
     execOutput?: ExecOutputRoute;
+    /** Release the sandbox after this long idle (plugins that keep no state in it); null: never. */
+    idleReleaseMs?: number | null;
   }) {
     this.name = opts.name;
     this.status = opts.status;
@@ -103,6 +114,42 @@ export class LoadedPlugin {
     this.log = opts.log;
     this.limits = opts.limits;
     this.execOutput = opts.execOutput ?? new ExecOutputRoute();
+    this.idleReleaseMs = opts.idleReleaseMs ?? null;
+    this.armIdle();
+  }
+
+  /** Whether its sandbox is released for now (idle); the next call brings it back. */
+  get idle(): boolean {
+    return this.released;
+  }
+
+  private armIdle(): void {
+    if (this.idleReleaseMs === null || this.idleTimer !== null || this.module === null) return;
+    const wait = Math.max(0, this.lastCall + this.idleReleaseMs - performance.now());
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      this.releaseIfIdle();
+    }, wait);
+    // An idle plugin never keeps the process alive.
+    this.idleTimer.unref();
+  }
+
+  private releaseIfIdle(): void {
+    const module = this.module;
+    if (module === null || module.disposed || this.idleReleaseMs === null) return;
+    if (this.inFlight > 0 || performance.now() - this.lastCall < this.idleReleaseMs) {
+      if (this.inFlight === 0) this.armIdle();
+      return;
+    }
+    module.dispose();
+    this.released = true;
+    const minutes = Math.round(this.idleReleaseMs / 600) / 100;
+    this.log.write("debug", `sandbox released after ${minutes} min without a call`);
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   get available(): boolean {
@@ -122,6 +169,9 @@ export class LoadedPlugin {
       throw new Error(`${this.name} cannot be restarted: ${this.error ?? "it never loaded"}`);
     this.module?.dispose();
     this.module = await this.relaunch();
+    this.released = false;
+    this.lastCall = performance.now();
+    this.armIdle();
     this.status = "active";
     this.error = undefined;
     this.faults = 0;
@@ -131,6 +181,7 @@ export class LoadedPlugin {
   private async sandbox(): Promise<SandboxModule> {
     if (this.module && !this.module.disposed) return this.module;
     if (!this.relaunch) throw new PluginCallError(`${this.name} is not loaded`, null);
+    if (this.released) return this.revive(this.relaunch);
     if (this.restarts >= MAX_RESTARTS) {
       this.markErrored(
         `stopped ${MAX_RESTARTS} times; fix it and /reload, or restart it from the plugin browser`,
@@ -143,6 +194,18 @@ export class LoadedPlugin {
     this.log.write("warn", `restarting the sandbox (restart ${this.restarts} of ${MAX_RESTARTS})`);
     this.module = await this.relaunching;
     return this.module;
+  }
+
+  /** A released sandbox comes back as a fresh one: its module's top-level code runs again. */
+  private async revive(relaunch: () => Promise<SandboxModule>): Promise<SandboxModule> {
+    this.relaunching ??= relaunch().finally(() => (this.relaunching = null));
+    const module = await this.relaunching;
+    if (this.released) {
+      this.released = false;
+      this.log.write("debug", "sandbox recreated after being released while idle");
+    }
+    this.module = module;
+    return module;
   }
 
   call(name: string, args: unknown[]): Promise<unknown> {
@@ -167,14 +230,18 @@ export class LoadedPlugin {
         `${this.name} is ${this.status}${this.error ? `: ${this.error}` : ""}`,
         null,
       );
-    let module: SandboxModule;
-    try {
-      module = await this.sandbox();
-    } catch (err) {
-      if (err instanceof PluginCallError) throw err;
-      this.markErrored(`its sandbox could not be restarted: ${(err as Error).message}`);
-      throw new PluginCallError(`${this.name} is errored: ${this.error}`, null);
+    // A live sandbox is used as it is: no extra turn of the event loop per hook call.
+    let module = this.module !== null && !this.module.disposed ? this.module : null;
+    if (module === null) {
+      try {
+        module = await this.sandbox();
+      } catch (err) {
+        if (err instanceof PluginCallError) throw err;
+        this.markErrored(`its sandbox could not be restarted: ${(err as Error).message}`);
+        throw new PluginCallError(`${this.name} is errored: ${this.error}`, null);
+      }
     }
+    this.inFlight++;
     try {
       const result = await invoke(module);
       this.faults = 0;
@@ -193,10 +260,15 @@ export class LoadedPlugin {
         this.markErrored(`${MAX_CONSECUTIVE_FAULTS} faults in a row (last: ${message})`);
       }
       throw new PluginCallError(message, fault);
+    } finally {
+      this.inFlight--;
+      this.lastCall = performance.now();
+      this.armIdle();
     }
   }
 
   dispose(): void {
+    this.clearIdle();
     this.module?.dispose();
     this.module = null;
   }

@@ -39,6 +39,8 @@ export interface PluginSpec {
   allowWasm: boolean;
   /** `activation: on-demand`: discovered, loaded only once activated (PluginRuntime.activate). */
   onDemand?: boolean;
+  /** `stateless: true`: its sandbox may be released while idle (PluginPort.idleReleaseMs). */
+  stateless?: boolean;
 }
 
 /** A bundle that failed: one line per error, and the same errors whole (file, line, column). */
@@ -72,6 +74,8 @@ export interface PluginPort {
   /** Why this backend runs (the flag, the features file, or the host's probe). */
   sandboxReason: string;
   limits: SandboxLimits;
+  /** How long a `stateless` plugin's sandbox stays without a call before it is released. */
+  idleReleaseMs: number;
   toolConfig: ToolConfig;
   workdir: string;
   /** Where each plugin's log file goes (null: memory only). */

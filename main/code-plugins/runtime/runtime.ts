@@ -72,7 +72,8 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   problems: Problem[] = [];
   /** `activation: on-demand` plugins: found by each discovery, loaded only while activated. */
   readonly onDemand = new OnDemandPlugins({
-    load: async (spec) => this.install(spec, await buildPlugin(spec, this.port), false),
+    load: (spec) =>
+      this.tracked(async () => this.install(spec, await buildPlugin(spec, this.port), false)),
     unload: (name) => this.remove(name),
     loaded: (name) => this.entries.get(name)?.plugin,
   });
@@ -85,6 +86,8 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   private readonly knownTools: KnownNames;
   private readonly knownCommands: KnownNames;
   private readonly reportListeners = new Set<(report: ReloadReport, read: ReportRead) => void>();
+  /** Loads and reloads under way: dispose waits for them, so none outlives the runtime. */
+  private readonly underWay = new Set<Promise<unknown>>();
 
   constructor(port: PluginPort, opts: RuntimeOptions) {
     this.port = port;
@@ -114,8 +117,20 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
     await this.loadAll();
   }
 
+  private tracked<R>(work: () => Promise<R>): Promise<R> {
+    const running = work();
+    this.underWay.add(running);
+    const forget = () => this.underWay.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
   /** Discovers and loads every plugin (replacing whatever was loaded). */
-  async loadAll(): Promise<void> {
+  loadAll(): Promise<void> {
+    return this.tracked(() => this.loadAllNow());
+  }
+
+  private async loadAllNow(): Promise<void> {
     const plugins = await this.discoverLoadable();
     for (const p of this.problems) this.opts.warn(p);
     for (const name of [...this.entries.keys()])
@@ -132,7 +147,11 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   }
 
   /** `/reload`: rediscovers and rebuilds every plugin. */
-  async reloadAll(): Promise<ReloadReport[]> {
+  reloadAll(): Promise<ReloadReport[]> {
+    return this.tracked(() => this.reloadAllNow());
+  }
+
+  private async reloadAllNow(): Promise<ReloadReport[]> {
     const readAt = performance.now();
     const plugins = await this.discoverLoadable();
     const reports: ReloadReport[] = [];
@@ -144,7 +163,11 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   }
 
   /** Rediscovers and rebuilds the plugins whose files are among `changed` (hot reload). */
-  async reloadChanged(changed: readonly string[]): Promise<ReloadReport[]> {
+  reloadChanged(changed: readonly string[]): Promise<ReloadReport[]> {
+    return this.tracked(() => this.reloadChangedNow(changed));
+  }
+
+  private async reloadChangedNow(changed: readonly string[]): Promise<ReloadReport[]> {
     const readAt = performance.now();
     const plugins = await this.discoverLoadable();
     const reports: ReloadReport[] = [];
@@ -184,9 +207,10 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
       report = failedReport(spec.name, ms, built.plugin);
     } else {
       await this.install(spec, built, true);
-      const installed = this.entries.get(spec.name)!;
-      report =
-        installed.plugin.status === "failed"
+      const installed = this.entries.get(spec.name);
+      report = !installed
+        ? { name: spec.name, ok: false, ms, error: "the plugin runtime closed during the reload" }
+        : installed.plugin.status === "failed"
           ? failedReport(spec.name, ms, installed.plugin)
           : { name: spec.name, ok: true, ms };
     }
@@ -361,6 +385,12 @@ export class PluginRuntime implements HookRegistry, ExtensionSource<PluginSpec> 
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const name of [...this.entries.keys()]) this.remove(name);
+    // No isolate of ours outlives the runtime, and no load is left half done in the sandbox's
+    // threads: loads under way finish (install disposes what they made, the runtime being
+    // closed), then whatever the backend still runs.
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay]);
+    await this.port.sandbox.settled?.();
+    this.port.sandbox.releaseSpares?.();
     this.registrar?.dispose();
     this.registrar = null;
   }
