@@ -37,6 +37,8 @@ export interface StartPhases {
   toolsChars: number;
   /** RSS after the turns, the conversation still open, MB. */
   rssMb: number;
+  /** The engine's own JS heap then, MB (the rest of the RSS: code, isolates, buffers). */
+  heapMb: number;
   /** The first turn done. */
   firstDone: number;
   /** The median of the later turns, each from submit to done. */
@@ -120,7 +122,8 @@ async function start(home: string, workdir: string, window: number): Promise<Sta
   const system = parsed.messages.filter((m) => m.role === "system");
   const text = (m: { content: unknown }) =>
     typeof m.content === "string" ? m.content : JSON.stringify(m.content);
-  const rssMb = process.memoryUsage().rss / 1e6;
+  const memory = process.memoryUsage();
+  const rssMb = memory.rss / 1e6;
   await conversation.close();
   await engine.close();
   server.close();
@@ -135,6 +138,7 @@ async function start(home: string, workdir: string, window: number): Promise<Sta
     systemChars: system.reduce((n, m) => n + text(m).length, 0),
     toolsChars: JSON.stringify(parsed.tools ?? []).length,
     rssMb,
+    heapMb: memory.heapUsed / 1e6,
     firstDone,
     turnMs: turns[Math.floor(turns.length / 2)]!,
   };
