@@ -30,6 +30,8 @@ export interface StartPhases {
   opened: number;
   /** The model request arrived at the loopback server. */
   firstRequest: number;
+  /** CPU time (all threads) from the engine's modules imported to that request. */
+  startCpuMs: number;
   /** Bytes of that request's body. */
   requestBytes: number;
   /** Its system prompt's text and its tool definitions' JSON, in characters. */
@@ -79,9 +81,14 @@ async function start(home: string, workdir: string, window: number): Promise<Sta
   const boot = performance.now();
   let firstRequest = 0;
   let request = "";
+  let startCpu = 0;
+  /** CPU used until the engine's modules were imported (reset then). */
+  const cpuAt = { import: process.cpuUsage() };
   const server = await model((body) => {
     if (firstRequest) return;
     firstRequest = performance.now();
+    const cpu = process.cpuUsage(cpuAt.import);
+    startCpu = (cpu.user + cpu.system) / 1000;
     request = body;
   });
   // An 8k-token model by default: the extensions' share of its window is one of the figures.
@@ -92,6 +99,7 @@ async function start(home: string, workdir: string, window: number): Promise<Sta
   );
   const { createEngine } = await import("../main/engine/bootstrap.ts");
   const imported = performance.now();
+  cpuAt.import = process.cpuUsage();
   const engine = await createEngine({
     home,
     workdir,
@@ -134,6 +142,7 @@ async function start(home: string, workdir: string, window: number): Promise<Sta
     watching,
     opened,
     firstRequest,
+    startCpuMs: startCpu,
     requestBytes: Buffer.byteLength(request),
     systemChars: system.reduce((n, m) => n + text(m).length, 0),
     toolsChars: JSON.stringify(parsed.tools ?? []).length,

@@ -55,6 +55,7 @@ function goalOf(f: Figure): { goal: string; met: boolean | null } {
     return { goal: "≤ 1.2× in-process", met: (f.ratio ?? Infinity) <= 1.2 };
   if (/^local: Stop/.test(n)) return { goal: "< 100 ms", met: f.value < 100 };
   // The ecosystem: 300 generated plugins (bench/ecosystem-bench.ts).
+  if (/^engine start → first model request, CPU/.test(n)) return { goal: "", met: null };
   if (/^engine start → first model request/.test(n))
     return { goal: "< 500 ms", met: f.value < 500 };
   if (/^first request: the extensions' share/.test(n))
