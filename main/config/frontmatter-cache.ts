@@ -41,6 +41,12 @@ export function cachedParse(block: string, parse: (block: string) => unknown): u
   if (hit !== undefined) return JSON.parse(hit) as unknown;
   const value = parse(block);
   if (isJsonExact(value)) {
+    // A long-running app sees every edit as a new block: bounded, it starts over when full.
+    if (memo.size >= MAX_ENTRIES) {
+      memo.clear();
+      used.clear();
+      used.add(block);
+    }
     memo.set(block, JSON.stringify(value));
     dirty = true;
   }
