@@ -76,15 +76,25 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
       return outcome.text.trim() === "" ? "(the sub-agent gave no answer)" : outcome.text;
     },
   });
-  // Described when offered, so agents added or removed since start are named correctly.
-  return Object.defineProperty({ ...base }, "description", {
-    enumerable: true,
-    get: () =>
+  // Described when offered, so agents added or removed since start are named correctly; built
+  // again only when they changed (hundreds of plugin agents make it a long text, read each turn).
+  let last: { agents: { name: string; description: string }[]; text: string } | null = null;
+  const describe = (): string => {
+    const agents = runner.agents();
+    const same =
+      last !== null &&
+      last.agents.length === agents.length &&
+      agents.every(
+        (a, i) =>
+          a.name === last!.agents[i]!.name && a.description === last!.agents[i]!.description,
+      );
+    if (same) return last!.text;
+    const text =
       "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
       "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
-      runner
-        .agents()
-        .map((a) => `- ${a.name}: ${a.description || "(no description)"}`)
-        .join("\n"),
-  });
+      agents.map((a) => `- ${a.name}: ${a.description || "(no description)"}`).join("\n");
+    last = { agents, text };
+    return text;
+  };
+  return Object.defineProperty({ ...base }, "description", { enumerable: true, get: describe });
 }
