@@ -7,7 +7,7 @@
  * path that does not exist yet is seen once it is created: its nearest existing parent is watched
  * for the names on the way to it. Linked folders are followed, each real folder watched once.
  */
-import { watch, type Dirent, type FSWatcher } from "node:fs";
+import { readdirSync, watch, type Dirent, type FSWatcher } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 
@@ -97,7 +97,8 @@ export function watchTree(roots: readonly string[], opts: TreeWatchOptions): Tre
     reals.add(real);
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      // Synchronous: a thousand small folders list in a fraction of the promise round trips.
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }

@@ -222,6 +222,8 @@ export function readText(file: string): string | undefined {
 
 /** A plugin.yaml with a top-level `runner:` (one that does not parse stays a code plugin's, whose loader reports it). */
 function hasRunnerKey(text: string): boolean {
+  // Most manifests never mention it: no YAML parse for them.
+  if (!text.includes("runner")) return false;
   try {
     const data: unknown = parseYaml(text);
     return typeof data === "object" && data !== null && !Array.isArray(data) && "runner" in data;
