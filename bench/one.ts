@@ -17,6 +17,7 @@ import { benchTurnOverhead } from "./turn-bench.ts";
 import { benchMarkdownListing } from "./markdown-bench.ts";
 import { benchLocal } from "./local-bench.ts";
 import { benchHooks } from "./hooks-bench.ts";
+import { benchEcosystem } from "./ecosystem-bench.ts";
 
 import type { Figure } from "./figure.ts";
 
@@ -89,6 +90,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
     ];
   },
   local: () => benchLocal(),
+  ecosystem: () => benchEcosystem(),
 };
 
 if (import.meta.main) {

@@ -107,6 +107,21 @@ export function fileProblem(err: unknown, file: string): Problem {
  * Parses `text` (the content of `file`) against `shape`; throws a ProblemError naming file and
  * field.
  */
+/**
+ * One object schema per shape: zod compiles a schema on its first parse, and a new z.object for
+ * every file compiled it again for each of hundreds of plugin files.
+ */
+const schemas = new WeakMap<z.ZodRawShape, z.ZodObject>();
+
+function schemaOf<Shape extends z.ZodRawShape>(shape: Shape): z.ZodObject<Shape> {
+  let schema = schemas.get(shape);
+  if (!schema) {
+    schema = z.object(shape);
+    schemas.set(shape, schema);
+  }
+  return schema as z.ZodObject<Shape>;
+}
+
 export function readMarkdownFile<Shape extends z.ZodRawShape>(
   file: string,
   text: string,
@@ -134,7 +149,7 @@ export function readMarkdownFile<Shape extends z.ZodRawShape>(
       throw new ProblemError(inMarkdown(file, `frontmatter: ${message}`), { cause: err });
     doc = { data, body: text.slice(block[0].length) };
   }
-  const parsed = z.object(shape).safeParse(doc.data);
+  const parsed = schemaOf(shape).safeParse(doc.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.length > 0 ? issue.path.join(".") : "frontmatter";

@@ -1,5 +1,6 @@
 /** Markdown files with a YAML frontmatter block (agents, commands, skills). */
 import { parse as parseYaml } from "yaml";
+import { cachedParse } from "./frontmatter-cache.ts";
 
 export interface FrontmatterDoc {
   data: Record<string, unknown>;
@@ -13,7 +14,7 @@ export function parseFrontmatter(text: string): FrontmatterDoc {
   const src = text.replace(/^\uFEFF/, "");
   const m = FENCE.exec(src);
   if (!m) return { data: {}, body: src };
-  const parsed: unknown = m[1].trim() === "" ? {} : parseYaml(m[1]);
+  const parsed: unknown = m[1].trim() === "" ? {} : cachedParse(m[1], (b) => parseYaml(b));
   if (parsed !== null && (typeof parsed !== "object" || Array.isArray(parsed))) {
     throw new Error("frontmatter must be a YAML mapping");
   }

@@ -1,6 +1,7 @@
 /** Builds an Engine from host options (CLI flags, `islet serve`, the desktop app's settings). */
 import path from "node:path";
 import { loadEnvFile } from "../config/env-file.ts";
+import { loadFrontmatterCache, saveFrontmatterCache } from "../config/frontmatter-cache.ts";
 import { resolveHomes } from "../config/homes.ts";
 import type { DetectedServer, ResolveFlags } from "../providers/index.ts";
 import type { QuestionPort } from "../host/questions.ts";
@@ -8,6 +9,7 @@ import type { SecretStore } from "../host/secrets.ts";
 import { resolveWorkspaceTrust } from "../trust/workspace-trust.ts";
 import type { ThinkMode } from "../core/types.ts";
 import type { PluginFlags } from "../code-plugins/loader/index.ts";
+import { sharingWalks } from "../code-plugins/loader/walk.ts";
 import type { SandboxLimits } from "../sandbox/types.ts";
 import type { ChosenBackend } from "../code-plugins/setup.ts";
 import { Engine } from "./engine.ts";
@@ -39,7 +41,12 @@ export interface HostOptions {
   warn(problem: Problem): void;
 }
 
-export async function createEngine(opts: HostOptions): Promise<Engine> {
+export function createEngine(opts: HostOptions): Promise<Engine> {
+  // Trust, Claude Code plugins, runners and code plugins all read the plugins dirs: once.
+  return sharingWalks(() => startEngine(opts));
+}
+
+async function startEngine(opts: HostOptions): Promise<Engine> {
   const processEnv = opts.env ?? process.env;
   const homes = resolveHomes({ home: opts.home, workdir: opts.workdir, env: processEnv });
   const envFilePath = opts.envFile
@@ -74,6 +81,9 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     trust,
     secretFiles: [envFilePath],
   });
+  // Commands, skills and agents parsed at earlier starts are not parsed again.
+  const frontmatterCache = path.join(homes.global, "cache", "frontmatter.json");
+  loadFrontmatterCache(frontmatterCache);
   await engine.loadMcp();
   await engine.declarative.load(opts.plugins);
   if (opts.plugins)
@@ -83,5 +93,6 @@ export async function createEngine(opts: HostOptions): Promise<Engine> {
     });
   // loadPlugins loads the on-demand listing itself; without plugins other sources still list.
   else await engine.activation.load();
+  void saveFrontmatterCache(frontmatterCache);
   return engine;
 }

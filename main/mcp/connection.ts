@@ -8,6 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -22,6 +24,15 @@ import { ServerLog } from "./server-log.ts";
 import { StdioTransport, type StdioParams } from "./stdio-transport.ts";
 
 const STDERR_HINT_LINES = 3;
+
+/**
+ * The SDK's Ajv validator, built when a tool first has an output schema to check: building one
+ * costs several milliseconds per server, paid by every server at start when built up front.
+ */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
 
 export type McpStatus = "stopped" | "starting" | "running" | "restarting" | "failed" | "disabled";
 
@@ -155,7 +166,10 @@ export class McpConnection {
 
   private async connect(): Promise<void> {
     this.set(this.status === "restarting" ? "restarting" : "starting", this.error);
-    const client = new Client({ name: "islet", version: APP_VERSION });
+    const client = new Client(
+      { name: "islet", version: APP_VERSION },
+      { jsonSchemaValidator: lazyValidator() },
+    );
     // A server that dies before answering (npx asking for -y, a missing module) fails the start
     // at once with its exit code, not after the request's time limit.
     let exitedEarly: (err: Error) => void = () => {};

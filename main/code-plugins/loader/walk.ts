@@ -8,6 +8,7 @@
  * never sees it. A folder a Claude Code marketplace lists (`.claude-plugin/marketplace.json`) is a
  * Claude Code plugin too, with or without its own plugin.json, as Claude Code reads it.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -63,8 +64,52 @@ async function isDirectory(full: string, entry: Dirent): Promise<boolean> {
   }
 }
 
+interface SharedWalks {
+  done: boolean;
+  walks: Map<string, Promise<WalkResult>>;
+}
+
+const sharing = new AsyncLocalStorage<SharedWalks>();
+
+/**
+ * Runs `fn` with each plugins dir walked once: an engine's start asks for the same folders from
+ * several sources (trust, Claude Code plugins, runners, code plugins), and with hundreds of
+ * plugins each walk costs. Only while `fn` runs: what it leaves running walks afresh.
+ */
+export async function sharingWalks<T>(fn: () => Promise<T>): Promise<T> {
+  const shared: SharedWalks = { done: false, walks: new Map() };
+  try {
+    return await sharing.run(shared, fn);
+  } finally {
+    shared.done = true;
+    shared.walks.clear();
+  }
+}
+
 /** All plugin folders below `root` (root itself counts if it holds plugin.yaml). Missing root = none. */
 export async function findPluginFolders(root: string): Promise<WalkResult> {
+  const shared = sharing.getStore();
+  if (!shared || shared.done) return walkPluginFolders(root);
+  const key = path.resolve(root);
+  let walk = shared.walks.get(key);
+  if (!walk) {
+    walk = walkPluginFolders(root);
+    shared.walks.set(key, walk);
+  }
+  const r = await walk;
+  // Each caller gets lists of its own.
+  return {
+    folders: [...r.folders],
+    claudeFolders: [...r.claudeFolders],
+    runnerFolders: [...r.runnerFolders],
+    claudeEntries: new Map(r.claudeEntries),
+    marketplaces: [...r.marketplaces],
+    errors: [...r.errors],
+    manifests: new Map(r.manifests),
+  };
+}
+
+async function walkPluginFolders(root: string): Promise<WalkResult> {
   const result: WalkResult = {
     folders: [],
     claudeFolders: [],
@@ -177,6 +222,8 @@ export function readText(file: string): string | undefined {
 
 /** A plugin.yaml with a top-level `runner:` (one that does not parse stays a code plugin's, whose loader reports it). */
 function hasRunnerKey(text: string): boolean {
+  // Most manifests never mention it: no YAML parse for them.
+  if (!text.includes("runner")) return false;
   try {
     const data: unknown = parseYaml(text);
     return typeof data === "object" && data !== null && !Array.isArray(data) && "runner" in data;

@@ -3,8 +3,8 @@
  * editor's save (often several writes and a rename) becomes one reload. `watchDebounced` is the
  * same machinery for any set of paths (the homes' commands, skills, agents and hooks use it).
  */
-import { watch, type FSWatcher } from "chokidar";
 import path from "node:path";
+import { watchTree } from "../../config/tree-watch.ts";
 import type { PluginRuntime, ReloadReport } from "./runtime.ts";
 
 export interface PluginWatcher {
@@ -50,10 +50,6 @@ export function watchDebounced(
   },
 ): PluginWatcher {
   const debounceMs = opts.debounceMs ?? 40;
-  const watcher: FSWatcher = watch([...paths], {
-    ignoreInitial: true,
-    ...(opts.ignored ? { ignored: opts.ignored } : {}),
-  });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -68,16 +64,10 @@ export function watchDebounced(
     clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };
-  watcher
-    .on("add", onChange)
-    .on("change", onChange)
-    .on("unlink", onChange)
-    .on("addDir", onChange)
-    .on("unlinkDir", onChange);
-  if (opts.onError) watcher.on("error", (e) => opts.onError!(e as Error));
-  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  // One watcher per folder, not per file (config/tree-watch.ts).
+  const watcher = watchTree(paths, { ignored: opts.ignored, onChange, onError: opts.onError });
   return {
-    ready,
+    ready: watcher.ready,
     async close() {
       clearTimeout(timer);
       await watcher.close();

@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../turn/events.ts";
 import { defineTool } from "../../tools/define.ts";
 import { MAX_TIMEOUT_MS } from "../../tools/limits.ts";
 import { ToolError, type ApproveCall, type Tool } from "../../tools/types.ts";
-import { KEEP_ALL, leftOut, type Listing } from "../../tools/listing.ts";
+import { KEEP_ALL, leftOut, type ListedItem, type Listing } from "../../tools/listing.ts";
 
 export interface SubAgentRunner {
   /** The agents a Task may run, with what they are for (read when the tool is described). */
@@ -82,21 +82,42 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
   });
   // Described when offered, so agents added or removed since start are named correctly; an agent
   // limited to some sub-agents (`Agent(worker)`) is shown only those (turn/agent-tool-rules.ts).
-  const listing: Listing = {
-    items: () =>
-      runner.agents().map((a) => {
+  // Built again only when the agents changed: hundreds of plugin agents make it a long text,
+  // read at each model call.
+  let last: { agents: { name: string; description: string }[]; items: ListedItem[] } | null = null;
+  let full: string | null = null;
+  const items = (): ListedItem[] => {
+    const agents = runner.agents();
+    const same =
+      last !== null &&
+      last.agents.length === agents.length &&
+      agents.every(
+        (a, i) =>
+          a.name === last!.agents[i]!.name && a.description === last!.agents[i]!.description,
+      );
+    if (same) return last!.items;
+    full = null;
+    last = {
+      agents,
+      items: agents.map((a) => {
         const description = a.description || "(no description)";
         return { kind: "agent", name: a.name, description, line: `- ${a.name}: ${description}` };
       }),
+    };
+    return last.items;
+  };
+  const text = (kept: readonly ListedItem[], left: number): string =>
+    "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
+    "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
+    [...kept.map((a) => a.line), ...(left > 0 ? [leftOut(left, "agents")] : [])].join("\n");
+  const listing: Listing = {
+    items,
     text: (keep, only) => {
-      const all = only ? listing.items().filter(only) : listing.items();
-      const kept = all.filter(keep);
-      const left = all.length - kept.length;
-      return (
-        "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
-        "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
-        [...kept.map((a) => a.line), ...(left > 0 ? [leftOut(left, "agents")] : [])].join("\n")
-      );
+      const all = items();
+      if (keep === KEEP_ALL && !only) return (full ??= text(all, 0));
+      const mine = only ? all.filter(only) : all;
+      const kept = mine.filter(keep);
+      return text(kept, mine.length - kept.length);
     },
   };
   return Object.defineProperty({ ...base, listing }, "description", {

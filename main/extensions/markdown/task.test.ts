@@ -225,7 +225,13 @@ test("Claude Code's built-in agent types run on the default agent: general-purpo
       path.join(home, "config", "agents", "Plan.md"),
       "---\ndescription: Plans my way\ntools: Read\n---\nYou plan the user's way.\n",
     );
-    const engine = await createEngine({ home, workdir, env: {}, questions: YES_FOR_THIS_RUN });
+    const engine = await createEngine({
+      home,
+      workdir,
+      env: {},
+      questions: YES_FOR_THIS_RUN,
+      warn: () => {},
+    });
     const events: AgentEvent[] = [];
     const conv = await engine.open({ emit: (e) => events.push(e) });
     await conv.submit("Use the agents.");

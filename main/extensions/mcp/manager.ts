@@ -16,6 +16,10 @@ import { mcpTool, mcpToolName, serverLabel, toolDefinition } from "../../mcp/too
 import { formatProblem, type Problem } from "../../host/problem.ts";
 import { assignToolNames, clashingServers } from "./tool-names.ts";
 
+/** From a conversation opening to its MCP servers' start, and between two of them. */
+const BACKGROUND_START_DELAY_MS = 200;
+const BACKGROUND_START_GAP_MS = 20;
+
 export interface McpServerStatus {
   name: string;
   source: string;
@@ -60,6 +64,9 @@ export class McpManager {
   /** ListMcpResourcesTool and ReadMcpResourceTool, while some server offers resources. */
   private resourceScope: ScopedRegistrar | null = null;
   private closed = false;
+  /** Servers startInBackground has yet to start, one per timer tick. */
+  private readonly startQueue = new Set<Running>();
+  private startTimer: NodeJS.Timeout | undefined;
 
   constructor(servers: McpServers, registrar: ScopedRegistrar, opts: McpManagerOptions) {
     this.servers = servers;
@@ -112,9 +119,22 @@ export class McpManager {
    */
   startInBackground(): void {
     if (this.closed) return;
-    for (const r of this.running.values())
-      if (r.conn.status === "stopped")
+    // Soon, not at once, and one server at a time: starting one spawns a process, which blocks
+    // the event loop for a while in a big one, and a conversation's first request, sent as it
+    // opens, should not wait behind them all. A person typing gives them far more time.
+    for (const r of this.running.values()) if (r.conn.status === "stopped") this.startQueue.add(r);
+    if (this.startTimer || this.startQueue.size === 0) return;
+    const next = (): void => {
+      this.startTimer = undefined;
+      const [r] = this.startQueue;
+      if (!r || this.closed) return;
+      this.startQueue.delete(r);
+      // Still served (not taken away meanwhile) and not started by someone else.
+      if (r.conn.status === "stopped" && [...this.running.values()].includes(r))
         r.conn.ready().catch((err: unknown) => this.notReady(r, err));
+      if (this.startQueue.size > 0) this.startTimer = setTimeout(next, BACKGROUND_START_GAP_MS);
+    };
+    this.startTimer = setTimeout(next, BACKGROUND_START_DELAY_MS);
   }
 
   /** A server that could not start: its error names it ("MCP server "x" is not running: …"). */
@@ -175,6 +195,8 @@ export class McpManager {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.startTimer);
+    this.startQueue.clear();
     this.subscription.dispose();
     const all = [...this.running.values()];
     this.running.clear();

@@ -65,6 +65,20 @@ export interface ShellHookRegistryOptions {
   env?: Record<string, string | undefined>;
 }
 
+/**
+ * One transcript writer per global home, shared by every registry (each plugin with hooks has
+ * one): the transcript is one file per session, and writers of their own each rebuilt it whole.
+ */
+const transcriptWriters = new Map<string, ClaudeTranscripts>();
+function transcriptsOf(globalHome: string): ClaudeTranscripts {
+  let writer = transcriptWriters.get(globalHome);
+  if (!writer) {
+    writer = new ClaudeTranscripts(globalHome);
+    transcriptWriters.set(globalHome, writer);
+  }
+  return writer;
+}
+
 export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
@@ -80,7 +94,7 @@ export class ShellHookRegistry implements HookRegistry {
 
   constructor(opts: ShellHookRegistryOptions) {
     this.opts = opts;
-    this.transcripts = new ClaudeTranscripts(opts.globalHome);
+    this.transcripts = transcriptsOf(opts.globalHome);
     // SessionStart before UserPromptSubmit at the same point, then file order.
     const ordered = [...opts.hooks].sort(
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
@@ -110,7 +124,9 @@ export class ShellHookRegistry implements HookRegistry {
    * other): runs each matching command; it cannot block. Failures come back one line each.
    */
   async sessionEnd(ctx: Context, reason: string): Promise<Problem[]> {
-    if (ctx.session.id) this.syncTranscript(ctx.session.id, ctx.workdir);
+    // Brought up to date only for commands that will read it.
+    if (ctx.session.id && this.outside.some((o) => o.spec.event === "SessionEnd"))
+      this.syncTranscript(ctx.session.id, ctx.workdir);
     const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
     const { failures } = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
