@@ -58,8 +58,23 @@ export class AgentRegistry implements ReadonlyMap<string, AgentConfig> {
     return this.entries();
   }
 
-  /** A few agents at most: iterating a copy keeps iteration safe while contributions change. */
+  /** Moves on whenever an agent is added or removed (what a listing of them caches by). */
+  get version(): number {
+    return this.layers.version;
+  }
+
+  private copy: { at: number; agents: Map<string, AgentConfig> } | null = null;
+
+  /**
+   * Iterating a copy keeps iteration safe while contributions change; the copy is kept until they
+   * do (a marketplace brings hundreds of agents, listed at every model call).
+   */
   private snapshot(): Map<string, AgentConfig> {
-    return new Map(this.layers.values().map((a) => [a.name, a]));
+    if (this.copy?.at !== this.layers.version)
+      this.copy = {
+        at: this.layers.version,
+        agents: new Map(this.layers.values().map((a) => [a.name, a])),
+      };
+    return this.copy.agents;
   }
 }

@@ -2,7 +2,8 @@
  * The prompt budget against the generated 300-plugin ecosystem (main/extensions/testing/): Claude
  * Code marketplaces' plugins with commands, skills, agents, hooks and MCP servers, and code
  * plugins. On a 4k-window model the first request fits, the skill the prompt is about is listed,
- * and the extensions take no more than their 10%.
+ * and the extensions take no more than their 10%: the whole request against the same one with no
+ * plugins, so listings' headings, the on-demand plugins' list and SearchTools count too.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -25,9 +26,42 @@ const FIXED = new Set(
   ),
 );
 
+/** The tokens of a request as the budget estimates them. */
+function requestTokens(body: Body): number {
+  return (
+    estimateTools(body.tools.map((t) => t.function)) +
+    body.messages.reduce((n, m) => n + estimateText(m.content) + 4, 0)
+  );
+}
+
+/** The first request of a turn with `prompt` on an engine whose global home is `home`. */
+async function firstRequest(home: string, workdir: string, prompt: string): Promise<Body> {
+  const model = await startFakeOpenAI([{ text: ["On it."] }], {
+    models: [{ id: "m", object: "model", max_model_len: 4096 }],
+  });
+  const engine = await createEngine({
+    home,
+    workdir,
+    env: {},
+    plugins: {},
+    questions: YES_FOR_THIS_RUN,
+    flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
+    warn: () => {},
+  });
+  try {
+    const conversation = await engine.open({ emit: () => {} });
+    await conversation.submit(prompt);
+    await conversation.close();
+    return model.chatRequests[0].body as Body;
+  } finally {
+    await engine.close();
+    await model.close();
+  }
+}
+
 test("300 generated plugins on a 4k-window model: the request fits and the prompt's skill is listed", async () => {
   const dirs = tempDir("islet-budget-ecosystem-");
-  dirs.write({ "work/a.txt": "a\n" });
+  dirs.write({ "work/a.txt": "a\n", "bare/.keep": "" });
   const eco = writeEcosystem(dirs.path("home"), { plugins: 300, seed: 7 });
   const model = await startFakeOpenAI([{ text: ["On it."] }], {
     models: [{ id: "m", object: "model", max_model_len: 4096 }],
@@ -48,10 +82,16 @@ test("300 generated plugins on a 4k-window model: the request fits and the promp
     await conversation.close();
     const body = model.chatRequests[0].body as Body;
     const system = body.messages.find((m) => m.role === "system")?.content ?? "";
-    const request =
-      estimateTools(body.tools.map((t) => t.function)) +
-      body.messages.reduce((n, m) => n + estimateText(m.content) + 4, 0);
+    const request = requestTokens(body);
     assert.ok(request <= 4096, `the request fits the window: ~${request} tokens`);
+    // The same request from an engine with no plugins at all: the difference is what they cost.
+    const bare = requestTokens(
+      await firstRequest(dirs.path("bare"), dirs.path("work"), eco.knownSkill.prompt),
+    );
+    assert.ok(
+      request - bare <= 409,
+      `the extensions take ~${request - bare} tokens of the window's 10% (409) in all`,
+    );
 
     const skills = (/<skills>\n([\s\S]*?)<\/skills>/.exec(system)?.[1] ?? "")
       .split("\n")
@@ -69,6 +109,13 @@ test("300 generated plugins on a 4k-window model: the request fits and the promp
       estimateTools(extensionTools.map((t) => t.function));
     assert.ok(share <= 409, `extensions take ~${share} tokens of 409`);
 
+    // The on-demand plugins are listed only as chosen; activate_plugin comes with a listed one.
+    const pluginLines = system.split("\n").filter((l) => / \((inactive|active)\)/.test(l));
+    assert.equal(
+      body.tools.some((t) => t.function.name === "activate_plugin"),
+      pluginLines.length > 0,
+      pluginLines.join("\n"),
+    );
     const offered = events.filter((e) => e.type === "extensions_offered");
     assert.equal(offered.length, 1);
     assert.ok(offered[0].total >= eco.skills + eco.agents, JSON.stringify(offered[0]));

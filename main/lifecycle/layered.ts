@@ -20,6 +20,12 @@ interface Layer<T> {
 export class LayeredRegistry<T> {
   /** Bottom to top. A name keeps its place in the map while any contribution holds it. */
   private readonly stacks = new Map<string, Layer<T>[]>();
+  private changes = 0;
+
+  /** Moves on at every contribution added or removed: what was read before may be stale. */
+  get version(): number {
+    return this.changes;
+  }
 
   add(name: string, value: T, priority = 0): Registration<T> {
     let stack = this.stacks.get(name);
@@ -31,6 +37,7 @@ export class LayeredRegistry<T> {
     let at = stack.length;
     while (at > 0 && stack[at - 1].priority > priority) at--;
     stack.splice(at, 0, layer);
+    this.changes++;
     let disposed = false;
     return {
       value,
@@ -42,6 +49,7 @@ export class LayeredRegistry<T> {
         const index = current?.indexOf(layer) ?? -1;
         if (!current || index < 0) return;
         current.splice(index, 1);
+        this.changes++;
         if (current.length === 0) this.stacks.delete(name);
       },
     };

@@ -4,7 +4,7 @@
  * budget cannot hold them all lists only the items it chose (main/turn/offer/).
  */
 
-export type ListedKind = "skill" | "agent" | "command";
+export type ListedKind = "skill" | "agent" | "command" | "plugin";
 
 export interface ListedItem {
   readonly kind: ListedKind;

@@ -124,6 +124,11 @@ export interface Tool {
    * budget never leaves it out.
    */
   readonly alwaysOffered?: boolean;
+  /**
+   * There only because extensions are (activate_plugin comes with on-demand plugins): offered,
+   * and its cost paid from the extensions' prompt budget.
+   */
+  readonly forExtensions?: boolean;
   /** Checks arguments against the schema; unknown fields, wrong types, missing required fail. */
   validate(args: unknown): Validation;
   /** Returns the output for the model; throws ToolError (or any Error) for a failed call. */

@@ -15,7 +15,8 @@ import type {
   ActivationEntry,
   ActivationStatus,
 } from "./activatable.ts";
-import { activationFragment } from "./fragment.ts";
+import { activationFragment, activationItems } from "./fragment.ts";
+import { KEEP_ALL, type ListedItem, type Listing } from "../../tools/listing.ts";
 import type { ActivationStore } from "./store.ts";
 import type { Problem } from "../../host/problem.ts";
 import { changedFiles } from "../../trust/run-files.ts";
@@ -55,7 +56,7 @@ export class ActivationRegistry {
   private held = new Map<string, Held>();
   /** Plugins being activated now: a second request waits for the first. */
   private readonly busy = new Map<string, Promise<ActivationOutcome>>();
-  private fragment: { text: string; at: number } | null = null;
+  private fragment: { items: ListedItem[]; text: string; at: number } | null = null;
   private version = 0;
   private listed = "";
   private builds = 0;
@@ -145,11 +146,17 @@ export class ActivationRegistry {
 
   /** The model's listing; the same string until the set or a status changes. */
   fragmentText(): string {
+    return this.built().text;
+  }
+
+  /** The listing's lines and text, built again only when the set or a status changed. */
+  private built(): { items: ListedItem[]; text: string; at: number } {
     if (this.fragment?.at !== this.version) {
       this.builds++;
-      this.fragment = { text: activationFragment(this.list()), at: this.version };
+      const items = activationItems(this.list());
+      this.fragment = { items, text: activationFragment(items), at: this.version };
     }
-    return this.fragment.text;
+    return this.fragment;
   }
 
   /** How many times the listing was built (its cache is tested through this). */
@@ -329,14 +336,27 @@ export class ActivationRegistry {
       }
   }
 
-  /** The listing as a prompt fragment, read at every model call (cached: fragmentText). */
+  /**
+   * The listing as a prompt fragment, read at every model call (cached: fragmentText); a turn over
+   * its prompt budget lists only the plugins it chose.
+   */
   contributeFragment(): Disposable {
-    const listing = () => this.fragmentText();
+    const built = () => this.built();
+    const listing: Listing = {
+      items: () => built().items,
+      text: (keep, only) => {
+        const all = only ? built().items.filter(only) : built().items;
+        if (keep === KEEP_ALL && !only) return built().text;
+        const kept = all.filter(keep);
+        return activationFragment(kept, all.length - kept.length);
+      },
+    };
     return this.opts.registrar.promptFragment({
       source: "activation",
       get text() {
-        return listing();
+        return built().text;
       },
+      listing,
     });
   }
 

@@ -11,7 +11,7 @@ import type { ActivationRegistry } from "./registry.ts";
 export const ACTIVATE_PLUGIN_TOOL = "activate_plugin";
 
 export function activatePluginTool(registry: ActivationRegistry): Tool {
-  return defineTool({
+  const tool = defineTool({
     name: ACTIVATE_PLUGIN_TOOL,
     description:
       "Ask the user to activate one of the listed inactive plugins. Give its exact name and, in " +
@@ -37,4 +37,6 @@ export function activatePluginTool(registry: ActivationRegistry): Tool {
       return outcome.line;
     },
   });
+  // It comes with the on-demand plugins: a turn's prompt budget pays for it.
+  return { ...tool, forExtensions: true };
 }

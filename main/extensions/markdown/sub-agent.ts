@@ -61,14 +61,21 @@ function agentFor(agents: ReadonlyMap<string, AgentConfig>, name: string): Agent
 const MAX_CONTINUATIONS = 3;
 
 export function subAgentRunner(
-  agents: ReadonlyMap<string, AgentConfig>,
+  /** With a `version` (the engine's registry), the list is read again only when it moved on. */
+  agents: ReadonlyMap<string, AgentConfig> & { readonly version?: number },
   /** The engine's deps for a conversation that is not saved, emitting to `emit`. */
   deps: (emit: EventSink) => EngineDeps,
   onStop?: SubAgentStop,
   onStart?: SubAgentStart,
 ): SubAgentRunner {
+  let listed: { at: number; list: { name: string; description: string }[] } | null = null;
   return {
-    agents: () => [...agents.values()].map((a) => ({ name: a.name, description: a.description })),
+    agents: () => {
+      if (agents.version !== undefined && listed?.at === agents.version) return listed.list;
+      const list = [...agents.values()].map((a) => ({ name: a.name, description: a.description }));
+      if (agents.version !== undefined) listed = { at: agents.version, list };
+      return list;
+    },
     runs: (agent) => agentFor(agents, agent) !== undefined,
     async run(agent, prompt, { signal, onEvent, approve, parent }) {
       const base = deps(onEvent);

@@ -90,11 +90,12 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
     const agents = runner.agents();
     const same =
       last !== null &&
-      last.agents.length === agents.length &&
-      agents.every(
-        (a, i) =>
-          a.name === last!.agents[i]!.name && a.description === last!.agents[i]!.description,
-      );
+      (last.agents === agents ||
+        (last.agents.length === agents.length &&
+          agents.every(
+            (a, i) =>
+              a.name === last!.agents[i]!.name && a.description === last!.agents[i]!.description,
+          )));
     if (same) return last!.items;
     full = null;
     last = {

@@ -4,7 +4,7 @@
  * hold a listing (Skill, Task) are the fixed rest of the prompt, not items.
  */
 import { toolSpec, type Tool } from "../../tools/types.ts";
-import type { ListedKind, Listing } from "../../tools/listing.ts";
+import type { ListedItem, ListedKind, Listing } from "../../tools/listing.ts";
 import { estimateText, estimateTools } from "../tokens.ts";
 
 export interface Candidate {
@@ -25,15 +25,37 @@ export function isBudgeted(tool: Tool): boolean {
   return tool.source !== "builtin" && !tool.listing && !tool.alwaysOffered;
 }
 
-/** Every item the turn could offer, by key, in a stable order (listings first, then tools). */
+/**
+ * The last catalog built, by what it was built from: the listings' item lists (each listing keeps
+ * the same list until what it lists changes) and the budgeted tools. Every user turn of every
+ * conversation would otherwise build the same hundreds of candidates again.
+ */
+let last: { from: readonly unknown[]; catalog: ReadonlyMap<string, Candidate> } | null = null;
+
+/**
+ * Every item the turn could offer, by key, in a stable order (listings first, then tools); the
+ * same map while nothing it is built from changed.
+ */
 export function catalog(
   tools: readonly Tool[],
   listings: readonly Listing[],
+): ReadonlyMap<string, Candidate> {
+  const all = [...listings, ...tools.flatMap((t) => (t.listing ? [t.listing] : []))];
+  const lists = all.map((listing) => listing.items());
+  const from = [...lists, ...tools.filter(isBudgeted)];
+  if (last && last.from.length === from.length && last.from.every((x, i) => x === from[i]))
+    return last.catalog;
+  last = { from, catalog: build(lists, tools) };
+  return last.catalog;
+}
+
+function build(
+  lists: readonly (readonly ListedItem[])[],
+  tools: readonly Tool[],
 ): Map<string, Candidate> {
   const out = new Map<string, Candidate>();
-  const all = [...listings, ...tools.flatMap((t) => (t.listing ? [t.listing] : []))];
-  for (const listing of all)
-    for (const item of listing.items()) {
+  for (const items of lists)
+    for (const item of items) {
       const key = candidateKey(item.kind, item.name);
       if (out.has(key)) continue;
       out.set(key, {

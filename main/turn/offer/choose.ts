@@ -68,20 +68,57 @@ function choose(inputs: OfferInputs, turn: number): ChosenOffer {
       100,
   );
   const rest = restOfRequest(inputs);
-  if (all <= Math.min(share, window - rest)) return { offer: offerAll(turn, candidates) };
+  // The listings' own lines (their headings, "N more… SearchTools finds them") are there only
+  // because extensions are: paid from the share, so the share holds all the extensions cost.
+  const framing = listingsFraming(inputs.listings, inputs.tools);
+  // activate_plugin comes only with a plugin offered: the first one chosen pays for it.
+  const pluginTool = extensionsOwnTools(inputs.tools);
+  if (all + framing + pluginTool <= share && all <= window - rest)
+    return { offer: offerAll(turn, candidates) };
 
-  const rank = ranker(candidates.values());
+  const rank = ranker(candidates);
   // SearchTools comes with the cut: its definition is paid from the room too.
   const search = estimateTools([toolSpec(searchTool(offerAll(turn, candidates), rank))]);
-  const budget = Math.max(0, Math.min(share, window - rest - search));
+  // What the items themselves may take: the share less what comes with any cut.
+  const room = Math.max(0, Math.min(share - framing - search, window - rest - search));
   const offer = new TurnOffer({
     turn,
     cut: true,
-    budget,
+    budget: Math.min(share, window - rest),
     candidates,
-    chosen: fill(budget, candidates, pinned(state, candidates), ordered(state, candidates, rank)),
+    chosen: fill(
+      room,
+      candidates,
+      pinned(state, candidates),
+      ordered(state, candidates, rank),
+      pluginTool,
+    ),
   });
   return { offer, search: searchTool(offer, rank) };
+}
+
+/**
+ * Tokens the listings take with none of their items kept, but only for their extensions: the
+ * prompt's (the skills' heading and its "N more…" line) whole, a tool's (Task) its "N more…"
+ * line, its own description being there without any extension.
+ */
+function listingsFraming(listings: readonly Listing[], tools: readonly Tool[]): number {
+  let n = 0;
+  for (const listing of listings) n += estimateText(listing.text(NOTHING));
+  for (const tool of tools)
+    if (tool.listing)
+      n += Math.max(
+        0,
+        estimateText(tool.listing.text(NOTHING)) -
+          estimateText(tool.listing.text(NOTHING, NOTHING)),
+      );
+  return n;
+}
+
+/** Tokens of the tools that are there only because extensions are (activate_plugin). */
+function extensionsOwnTools(tools: readonly Tool[]): number {
+  const own = tools.filter((t) => t.forExtensions).map(toolSpec);
+  return own.length > 0 ? estimateTools(own) : 0;
 }
 
 /** Tokens of the request without any extension item: prompt, fixed tools, messages. */
@@ -93,25 +130,33 @@ function restOfRequest(inputs: OfferInputs): number {
   return n;
 }
 
-/** Pinned first (whatever they cost), then the rest in order while the budget lasts. */
+/**
+ * Pinned first (whatever they cost), then the rest in order while the budget lasts. The first
+ * plugin chosen also pays for `pluginTool` (activate_plugin, offered only with a plugin).
+ */
 function fill(
   budget: number,
   candidates: ReadonlyMap<string, Candidate>,
   pins: readonly string[],
   order: readonly string[],
+  pluginTool: number,
 ): Set<string> {
   const chosen = new Set<string>();
   let used = 0;
-  for (const key of pins) {
+  let plugins = false;
+  const cost = (key: string): number => {
+    const c = candidates.get(key)!;
+    return c.tokens + (c.kind === "plugin" && !plugins ? pluginTool : 0);
+  };
+  const take = (key: string): void => {
+    used += cost(key);
     chosen.add(key);
-    used += candidates.get(key)!.tokens;
-  }
+    if (candidates.get(key)!.kind === "plugin") plugins = true;
+  };
+  for (const key of pins) take(key);
   for (const key of order) {
-    if (chosen.has(key)) continue;
-    const cost = candidates.get(key)!.tokens;
-    if (used + cost > budget) continue;
-    chosen.add(key);
-    used += cost;
+    if (chosen.has(key) || used + cost(key) > budget) continue;
+    take(key);
   }
   return chosen;
 }
@@ -174,7 +219,9 @@ function recentlyUsed(
           ? candidateKey("skill", call.arguments.skill)
           : call.name === "Task" && typeof call.arguments.subagent_type === "string"
             ? candidateKey("agent", call.arguments.subagent_type)
-            : candidateKey("tool", call.name);
+            : call.name === "activate_plugin" && typeof call.arguments.name === "string"
+              ? candidateKey("plugin", call.arguments.name)
+              : candidateKey("tool", call.name);
       if (candidates.has(key) && !out.includes(key)) out.push(key);
     }
   }

@@ -13,7 +13,7 @@ export class TurnOffer {
   readonly turn: number;
   /** False: everything fits, everything is offered and there is no search tool. */
   readonly cut: boolean;
-  /** Tokens the extensions may take in this turn's requests. */
+  /** Tokens the extensions may take in this turn's requests (their items, listings' framing, SearchTools). */
   readonly budget: number;
   private readonly known: Map<string, Candidate>;
   /** The model called SearchTools in this turn. */
@@ -76,10 +76,16 @@ export class TurnOffer {
   readonly keep = (item: ListedItem): boolean =>
     !this.cut || this.chosen.has(candidateKey(item.kind, item.name));
 
-  /** The tools the turn shows: budgeted ones only when chosen. */
+  /**
+   * The tools the turn shows: budgeted ones only when chosen, and those that come with the
+   * extensions (activate_plugin) only while a plugin is offered.
+   */
   tools(tools: readonly Tool[]): Tool[] {
     if (!this.cut) return [...tools];
-    return tools.filter((t) => !isBudgeted(t) || this.chosen.has(candidateKey("tool", t.name)));
+    const plugin = [...this.chosen].some((key) => this.known.get(key)?.kind === "plugin");
+    return tools.filter((t) =>
+      t.forExtensions ? plugin : !isBudgeted(t) || this.chosen.has(candidateKey("tool", t.name)),
+    );
   }
 
   /**

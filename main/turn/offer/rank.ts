@@ -29,14 +29,30 @@ export interface Ranker {
 /** Longest text searched: a pasted file says little more than its first lines about intent. */
 const MAX_QUERY = 4000;
 
-export function ranker(candidates: Iterable<Candidate>): Ranker {
+/**
+ * Indexes built, by catalog: hundreds of extensions take milliseconds to index, and every user
+ * turn of every conversation ranks the same set until something is installed.
+ */
+const built = new WeakMap<ReadonlyMap<string, Candidate>, Ranker>();
+
+/** The ranker of a catalog (catalog.ts keeps one map while nothing it lists changed). */
+export function ranker(candidates: ReadonlyMap<string, Candidate>): Ranker {
+  let found = built.get(candidates);
+  if (!found) {
+    found = build([...candidates.values()]);
+    built.set(candidates, found);
+  }
+  return found;
+}
+
+function build(candidates: readonly Candidate[]): Ranker {
   const index = new MiniSearch<Candidate>({
     idField: "key",
     fields: ["name", "description", "whenToUse"],
     tokenize,
     processTerm,
   });
-  index.addAll([...candidates]);
+  index.addAll(candidates);
   return {
     scores(text, opts = {}) {
       const out = new Map<string, number>();

@@ -18,6 +18,7 @@ const HOW: Record<Candidate["kind"], string> = {
   skill: "a skill: load it with the Skill tool",
   agent: "an agent: run it with the Task tool",
   command: "a command",
+  plugin: "a plugin: activate it with the activate_plugin tool",
   tool: "a tool: call it directly",
 };
 
