@@ -20,8 +20,8 @@ import { WINDOW, type StartPhases } from "./ecosystem-start.ts";
 
 const RUNS = 5;
 /**
- * The later turns are timed with a window nothing fills: in 8k, 300 plugins' listings overflow it
- * and every turn compacts (that is the budget's part, the share figure shows it).
+ * The later turns are timed twice: in the 8k window, where the prompt budget chooses what each
+ * turn offers, and in a window nothing fills, where every extension is offered in every request.
  */
 const TURN_RUNS = 3;
 const WIDE_WINDOW = 1_000_000;
@@ -76,6 +76,7 @@ export async function benchEcosystem(): Promise<Figure[]> {
     const turnWith = w("with", (p) => p.turnMs);
     const turnNone = w("none", (p) => p.turnMs);
     const turn8kWith = m("with", (p) => p.turnMs);
+    const turn8kNone = m("none", (p) => p.turnMs);
     const rssWith = m("with", (p) => p.rssMb);
     const rssNone = m("none", (p) => p.rssMb);
     return [
@@ -119,9 +120,11 @@ export async function benchEcosystem(): Promise<Figure[]> {
         ratio: round(turnWith / turnNone, 2),
       },
       {
-        name: `a later turn with ${PLUGINS} plugins enabled, ${WINDOW / 1024}k window (compacts every turn)`,
-        value: round(turn8kWith, 1),
+        name: `a later turn with ${PLUGINS} plugins enabled, ${WINDOW / 1024}k window (the budget chooses)`,
+        value: round(turn8kWith, 2),
         unit: "ms (median)",
+        baseline: { name: "the same turn with none", value: round(turn8kNone, 2), unit: "ms" },
+        ratio: round(turn8kWith / turn8kNone, 2),
       },
       {
         name: `RSS, engine with ${PLUGINS} plugins and a conversation open`,
