@@ -35,7 +35,12 @@ function requestTokens(body: Body): number {
 }
 
 /** The first request of a turn with `prompt` on an engine whose global home is `home`. */
-async function firstRequest(home: string, workdir: string, prompt: string): Promise<Body> {
+async function firstRequest(
+  home: string,
+  workdir: string,
+  prompt: string,
+  emit: (e: AgentEvent) => void = () => {},
+): Promise<Body> {
   const model = await startFakeOpenAI([{ text: ["On it."] }], {
     models: [{ id: "m", object: "model", max_model_len: 4096 }],
   });
@@ -49,7 +54,7 @@ async function firstRequest(home: string, workdir: string, prompt: string): Prom
     warn: () => {},
   });
   try {
-    const conversation = await engine.open({ emit: () => {} });
+    const conversation = await engine.open({ emit });
     await conversation.submit(prompt);
     await conversation.close();
     return model.chatRequests[0].body as Body;
@@ -63,24 +68,14 @@ test("300 generated plugins on a 4k-window model: the request fits and the promp
   const dirs = tempDir("islet-budget-ecosystem-");
   dirs.write({ "work/a.txt": "a\n", "bare/.keep": "" });
   const eco = writeEcosystem(dirs.path("home"), { plugins: 300, seed: 7 });
-  const model = await startFakeOpenAI([{ text: ["On it."] }], {
-    models: [{ id: "m", object: "model", max_model_len: 4096 }],
-  });
   const events: AgentEvent[] = [];
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    plugins: {},
-    questions: YES_FOR_THIS_RUN,
-    flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-    warn: () => {},
-  });
   try {
-    const conversation = await engine.open({ emit: (e) => events.push(e) });
-    await conversation.submit(eco.knownSkill.prompt);
-    await conversation.close();
-    const body = model.chatRequests[0].body as Body;
+    const body = await firstRequest(
+      dirs.path("home"),
+      dirs.path("work"),
+      eco.knownSkill.prompt,
+      (e) => events.push(e),
+    );
     const system = body.messages.find((m) => m.role === "system")?.content ?? "";
     const request = requestTokens(body);
     assert.ok(request <= 4096, `the request fits the window: ~${request} tokens`);
@@ -121,8 +116,6 @@ test("300 generated plugins on a 4k-window model: the request fits and the promp
     assert.ok(offered[0].total >= eco.skills + eco.agents, JSON.stringify(offered[0]));
     assert.ok(body.tools.some((t) => t.function.name === "SearchTools"));
   } finally {
-    await engine.close();
-    await model.close();
     dirs.remove();
   }
 });
