@@ -36,7 +36,21 @@ describe("chat: the prompt budget for extensions", { skip: skipChat, timeout: 12
     await rig.composer().fill("Work out what 10 euros come to in dollars");
     await page.keyboard.press("Enter");
     const card = page.getByRole("article", { name: "Tool CurrencyConvert" });
-    await card.getByRole("button", { name: "Allow", exact: true }).click({ timeout: 45_000 });
+    try {
+      await card.getByRole("button", { name: "Allow", exact: true }).click({ timeout: 45_000 });
+    } catch (err) {
+      // What the model was offered and what the page shows say which step went wrong.
+      const offered = model.chatRequests.map((r) =>
+        (r.body as { tools?: { function: { name: string } }[] }).tools
+          ?.map((t) => t.function.name)
+          .join(","),
+      );
+      const shown = await page.getByRole("region", { name: "Conversation" }).innerText();
+      throw new Error(
+        `no Allow for CurrencyConvert; requests offered: ${JSON.stringify(offered)}; page: ${shown.slice(0, 2000)}`,
+        { cause: err },
+      );
+    }
     const conversation = page.getByRole("region", { name: "Conversation" });
     await expectText(conversation, "10 euros come to about 11 dollars.", 20_000);
     const timeline = page.getByRole("region", { name: "Hook timeline" });
