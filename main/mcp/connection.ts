@@ -4,6 +4,7 @@
  * show the server gone — restarted with exponential backoff (a server that keeps dying right
  * after starting gives up after a few attempts, as "failed", until someone asks again).
  */
+import { existsSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -337,5 +338,8 @@ function missingCommand(err: unknown, spec: McpServerSpec): string | undefined {
   const spawnMissing =
     e?.code === "ENOENT" && (e.syscall?.startsWith("spawn") || /spawn \S+ ENOENT/.test(e.message));
   if (!spawnMissing) return undefined;
+  // spawn says ENOENT for a missing working folder too.
+  if (spec.cwd !== undefined && !existsSync(spec.cwd))
+    return `could not start: its working folder ${spec.cwd} does not exist (cwd in its config; Islet does not restart it)`;
   return `could not start: command "${spec.command}" was not found: install it or put it on PATH (Islet does not restart it)`;
 }

@@ -103,3 +103,19 @@ test("a server whose command is not installed fails for good at once: one line n
     await conn.stop();
   }
 });
+
+test("a server whose working folder is missing says so, not that its command is missing", async () => {
+  const conn = new McpConnection(
+    { ...server("process.exit(0)"), cwd: "/nonexistent/islet-mcp-folder" },
+    { onChange: () => {}, backoff: { maxAttempts: 5, baseMs: 10 }, connectTimeoutMs: LIMIT_MS },
+  );
+  try {
+    await assert.rejects(
+      conn.ready(),
+      /its working folder \/nonexistent\/islet-mcp-folder does not exist/,
+    );
+    assert.equal(conn.status, "failed");
+  } finally {
+    await conn.stop();
+  }
+});
