@@ -106,7 +106,15 @@ test("a server whose command is not installed fails for good at once: one line n
 
 test("a server whose working folder is missing says so, not that its command is missing", async () => {
   const conn = new McpConnection(
-    { ...server("process.exit(0)"), cwd: "/nonexistent/islet-mcp-folder" },
+    {
+      name: "nowhere",
+      source: "test",
+      transport: "stdio",
+      command: process.execPath,
+      args: ["-e", "process.exit(0)"],
+      env: {},
+      cwd: "/nonexistent/islet-mcp-folder",
+    },
     { onChange: () => {}, backoff: { maxAttempts: 5, baseMs: 10 }, connectTimeoutMs: LIMIT_MS },
   );
   try {
