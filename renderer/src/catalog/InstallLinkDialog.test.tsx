@@ -55,7 +55,8 @@ describe("InstallLinkDialog", () => {
       "Nothing has been downloaded",
     ])
       assert.ok(dialogText()?.includes(part), part);
-    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    // The text is there before the dialog is shown (showModal runs after the render).
+    fireEvent.click(await screen.findByRole("button", { name: "Cancel" }));
     await waitFor(() => assert.equal(screen.queryByText("Install plugins from a link?"), null));
     assert.deepEqual(bridge.requests("packs/install"), []);
   });
