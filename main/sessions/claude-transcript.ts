@@ -260,3 +260,19 @@ function toEntry(
     ...(m.kind === "summary" ? { isCompactSummary: true } : {}),
   };
 }
+
+/**
+ * One transcript writer per global home, shared by every shell-hook registry (each plugin with
+ * hooks has one): the transcript is one file per session, and writers of their own each rebuilt
+ * it whole.
+ */
+const writers = new Map<string, ClaudeTranscripts>();
+
+export function transcriptsFor(globalHome: string): ClaudeTranscripts {
+  let writer = writers.get(globalHome);
+  if (!writer) {
+    writer = new ClaudeTranscripts(globalHome);
+    writers.set(globalHome, writer);
+  }
+  return writer;
+}

@@ -24,7 +24,11 @@ import type { PermissionAnswer } from "../permission-request.ts";
 import { verdictResult } from "./verdict-result.ts";
 import { enterStopPoint, STOP_ACTIVE, stopPoints } from "./stop-points.ts";
 import { Rewakes } from "./rewake.ts";
-import { ClaudeTranscripts, claudeTranscriptPath } from "../../sessions/claude-transcript.ts";
+import {
+  claudeTranscriptPath,
+  transcriptsFor,
+  type ClaudeTranscripts,
+} from "../../sessions/claude-transcript.ts";
 import { claudeToolName, toClaudeInput, toolNamesFor } from "../../tools/claude-names.ts";
 
 /** Events that happen outside the turn's hook points (each has a method here). */
@@ -65,20 +69,6 @@ export interface ShellHookRegistryOptions {
   env?: Record<string, string | undefined>;
 }
 
-/**
- * One transcript writer per global home, shared by every registry (each plugin with hooks has
- * one): the transcript is one file per session, and writers of their own each rebuilt it whole.
- */
-const transcriptWriters = new Map<string, ClaudeTranscripts>();
-function transcriptsOf(globalHome: string): ClaudeTranscripts {
-  let writer = transcriptWriters.get(globalHome);
-  if (!writer) {
-    writer = new ClaudeTranscripts(globalHome);
-    transcriptWriters.set(globalHome, writer);
-  }
-  return writer;
-}
-
 export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
@@ -94,7 +84,7 @@ export class ShellHookRegistry implements HookRegistry {
 
   constructor(opts: ShellHookRegistryOptions) {
     this.opts = opts;
-    this.transcripts = transcriptsOf(opts.globalHome);
+    this.transcripts = transcriptsFor(opts.globalHome);
     // SessionStart before UserPromptSubmit at the same point, then file order.
     const ordered = [...opts.hooks].sort(
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
@@ -189,16 +179,14 @@ export class ShellHookRegistry implements HookRegistry {
     };
     const failures: Problem[] = [];
     const answers: PermissionAnswer[] = [];
-    if (this.stopAll.signal.aborted) return { failures, answers };
     const names = toolNamesFor(tool);
-    const matching = this.outside.filter(
-      ({ spec, match }) => spec.event === "PermissionRequest" && names.some(match),
+    const ran = await this.runMatching(
+      "PermissionRequest",
+      (match) => names.some(match),
+      input,
+      session.workdir,
     );
-    const runs = await Promise.all(
-      matching.map(({ spec, origin }) => this.run(spec, origin, session.workdir, input)),
-    );
-    matching.forEach(({ spec, origin }, i) => {
-      const verdict = readVerdict("PermissionRequest", runs[i]!, spec.timeoutS);
+    for (const { origin, verdict } of ran) {
       const by = `${origin.label}:PermissionRequest`;
       if (verdict.error) failures.push({ source: by, title: `${by} failed: ${verdict.error}` });
       if (verdict.behavior)
@@ -208,7 +196,7 @@ export class ShellHookRegistry implements HookRegistry {
           ...(verdict.reason ? { message: verdict.reason } : {}),
           mayApprove: origin.mayApprove === true,
         });
-    });
+    }
     return { failures, answers };
   }
 
@@ -259,16 +247,8 @@ export class ShellHookRegistry implements HookRegistry {
     const failures: Problem[] = [];
     const reasons: string[] = [];
     const contexts: string[] = [];
-    if (this.stopAll.signal.aborted) return { failures, reasons, contexts };
-    const matching = this.outside.filter(
-      ({ spec, match }) => spec.event === event && match(subject),
-    );
-    // All at once, as a turn's hooks of one event; read back in file order.
-    const runs = await Promise.all(
-      matching.map(({ spec, origin }) => this.run(spec, origin, workdir, input)),
-    );
-    matching.forEach(({ spec, origin }, i) => {
-      const verdict = readVerdict(event, runs[i]!, spec.timeoutS);
+    const ran = await this.runMatching(event, (match) => match(subject), input, workdir);
+    for (const { origin, verdict } of ran) {
       // The hook reports it, as a turn's hook failures name their source.
       const hook = `${origin.label}:${event}`;
       if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
@@ -278,8 +258,31 @@ export class ShellHookRegistry implements HookRegistry {
       if (event === "UserPromptExpansion" && verdict.stop)
         reasons.push(verdict.stopReason ?? `stopped by ${origin.label}:${event}`);
       if (verdict.context) contexts.push(verdict.context);
-    });
+    }
     return { failures, reasons, contexts };
+  }
+
+  /**
+   * Runs an outside event's hooks whose matcher `matches` accepts, all at once as a turn's hooks
+   * of one event, and reads their verdicts back in file order (none once the hooks unloaded).
+   */
+  private async runMatching(
+    event: OutsideEvent,
+    matches: (match: Matcher) => boolean,
+    input: Record<string, unknown>,
+    workdir: string,
+  ): Promise<{ origin: ShellHookOrigin; verdict: ReturnType<typeof readVerdict> }[]> {
+    if (this.stopAll.signal.aborted) return [];
+    const matching = this.outside.filter(
+      ({ spec, match }) => spec.event === event && matches(match),
+    );
+    const runs = await Promise.all(
+      matching.map(({ spec, origin }) => this.run(spec, origin, workdir, input)),
+    );
+    return matching.map(({ spec, origin }, i) => ({
+      origin,
+      verdict: readVerdict(event, runs[i]!, spec.timeoutS),
+    }));
   }
 
   /** The fields every event's input has, for the events outside the turn's hook points. */
