@@ -75,9 +75,17 @@ export function agentRuleRefusal(
  * it may start any.
  */
 export function subAgentsListed(agent: AgentConfig): ((item: ListedItem) => boolean) | undefined {
+  // One filter per agent: the Task listing keeps its text by the filters it was made with.
+  if (listedFilters.has(agent)) return listedFilters.get(agent);
   const allowed = rules(agent.toolRules).filter((r) => isletToolsOf(r).includes("Task"));
-  if (allowed.length === 0) return undefined;
-  return (item) =>
-    item.kind !== "agent" ||
-    allowed.some((r) => agentNames(r).some((n) => namesAgent(n, agent, item.name)));
+  const filter =
+    allowed.length === 0
+      ? undefined
+      : (item: ListedItem) =>
+          item.kind !== "agent" ||
+          allowed.some((r) => agentNames(r).some((n) => namesAgent(n, agent, item.name)));
+  listedFilters.set(agent, filter);
+  return filter;
 }
+
+const listedFilters = new WeakMap<AgentConfig, ((item: ListedItem) => boolean) | undefined>();

@@ -16,7 +16,7 @@ import type {
   ActivationStatus,
 } from "./activatable.ts";
 import { activationFragment, activationItems } from "./fragment.ts";
-import { KEEP_ALL, type ListedItem, type Listing } from "../../tools/listing.ts";
+import { listingOf, type ListedItem } from "../../tools/listing.ts";
 import type { ActivationStore } from "./store.ts";
 import type { Problem } from "../../host/problem.ts";
 import { changedFiles } from "../../trust/run-files.ts";
@@ -342,15 +342,7 @@ export class ActivationRegistry {
    */
   contributeFragment(): Disposable {
     const built = () => this.built();
-    const listing: Listing = {
-      items: () => built().items,
-      text: (keep, only) => {
-        const all = only ? built().items.filter(only) : built().items;
-        if (keep === KEEP_ALL && !only) return built().text;
-        const kept = all.filter(keep);
-        return activationFragment(kept, all.length - kept.length);
-      },
-    };
+    const listing = listingOf(() => built().items, activationFragment);
     return this.opts.registrar.promptFragment({
       source: "activation",
       get text() {

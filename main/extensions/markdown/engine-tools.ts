@@ -4,7 +4,8 @@
  * runs a sub-agent.
  */
 import type { Contributions } from "../../contributions/contributions.ts";
-import { SkillListing } from "./skill-command.ts";
+import { KEEP_ALL } from "../../tools/listing.ts";
+import { skillListing } from "./skill-command.ts";
 import { createSkillTool } from "./skill-tool.ts";
 import { subAgentRunner } from "./sub-agent.ts";
 import { createTaskTool } from "./task-tool.ts";
@@ -25,11 +26,11 @@ export function registerSkillAndTaskTools(
     subagentStart?: RunnerArgs[3];
   },
 ): void {
-  const skills = new SkillListing(extensions.commands);
+  const skills = skillListing(extensions.commands);
   extensions.promptFragments.add({
     source: "skills",
     get text() {
-      return skills.text();
+      return skills.text(KEEP_ALL);
     },
     listing: skills,
   });

@@ -13,7 +13,7 @@ import type { CommandOrigin } from "./command.ts";
 import { expandBody } from "./expand.ts";
 import { toolPatterns } from "../../config/frontmatter-fields.ts";
 import type { Skill } from "./skills.ts";
-import { KEEP_ALL, leftOut, type ListedItem, type Listing } from "../../tools/listing.ts";
+import { leftOut, listingOf, type ListedItem, type Listing } from "../../tools/listing.ts";
 
 export interface SkillCommand extends SlashCommand {
   kind: "skill";
@@ -114,20 +114,13 @@ export async function skillFolderText(dir: string): Promise<string> {
  * pays a version check, not a walk over every skill). A turn over its prompt budget lists only
  * the skills it chose (`text(keep)`).
  */
-export class SkillListing implements Listing {
-  private version = -1;
-  private cached: ListedItem[] = [];
-  private full = "";
-  private readonly commands: CommandRegistry;
-
-  constructor(commands: CommandRegistry) {
-    this.commands = commands;
-  }
-
-  items(): readonly ListedItem[] {
-    if (this.version === this.commands.version) return this.cached;
-    this.version = this.commands.version;
-    this.cached = this.commands
+export function skillListing(commands: CommandRegistry): Listing {
+  let version = -1;
+  let cached: ListedItem[] = [];
+  const items = (): readonly ListedItem[] => {
+    if (version === commands.version) return cached;
+    version = commands.version;
+    cached = commands
       .list()
       .filter(isSkillCommand)
       .filter((c) => c.skill.modelInvocable)
@@ -141,19 +134,12 @@ export class SkillListing implements Listing {
           line: `- ${c.name}: ${c.description}${when}`,
         };
       });
-    this.full = listingText(this.cached);
-    return this.cached;
-  }
-
-  text(keep: (item: ListedItem) => boolean = KEEP_ALL): string {
-    const items = this.items();
-    if (keep === KEEP_ALL) return this.full;
-    const kept = items.filter(keep);
-    return listingText(kept, items.length - kept.length);
-  }
+    return cached;
+  };
+  return listingOf(items, listingText);
 }
 
-function listingText(items: readonly ListedItem[], left = 0): string {
+function listingText(items: readonly ListedItem[], left: number): string {
   return items.length === 0 && left === 0
     ? ""
     : [

@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../turn/events.ts";
 import { defineTool } from "../../tools/define.ts";
 import { MAX_TIMEOUT_MS } from "../../tools/limits.ts";
 import { ToolError, type ApproveCall, type Tool } from "../../tools/types.ts";
-import { KEEP_ALL, leftOut, type ListedItem, type Listing } from "../../tools/listing.ts";
+import { KEEP_ALL, leftOut, listingOf, type ListedItem } from "../../tools/listing.ts";
 
 export interface SubAgentRunner {
   /** The agents a Task may run, with what they are for (read when the tool is described). */
@@ -85,7 +85,6 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
   // Built again only when the agents changed: hundreds of plugin agents make it a long text,
   // read at each model call.
   let last: { agents: { name: string; description: string }[]; items: ListedItem[] } | null = null;
-  let full: string | null = null;
   const items = (): ListedItem[] => {
     const agents = runner.agents();
     const same =
@@ -97,7 +96,6 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
               a.name === last!.agents[i]!.name && a.description === last!.agents[i]!.description,
           )));
     if (same) return last!.items;
-    full = null;
     last = {
       agents,
       items: agents.map((a) => {
@@ -107,20 +105,13 @@ export function createTaskTool(runner: SubAgentRunner): Tool {
     };
     return last.items;
   };
-  const text = (kept: readonly ListedItem[], left: number): string =>
-    "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
-    "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
-    [...kept.map((a) => a.line), ...(left > 0 ? [leftOut(left, "agents")] : [])].join("\n");
-  const listing: Listing = {
+  const listing = listingOf(
     items,
-    text: (keep, only) => {
-      const all = items();
-      if (keep === KEEP_ALL && !only) return (full ??= text(all, 0));
-      const mine = only ? all.filter(only) : all;
-      const kept = mine.filter(keep);
-      return text(kept, mine.length - kept.length);
-    },
-  };
+    (kept, left) =>
+      "Run a sub-agent on a self-contained job and get its answer. It starts with an empty " +
+      "history and only its own tools; give it everything it needs in `prompt`. Agents:\n" +
+      [...kept.map((a) => a.line), ...(left > 0 ? [leftOut(left, "agents")] : [])].join("\n"),
+  );
   return Object.defineProperty({ ...base, listing }, "description", {
     enumerable: true,
     get: () => listing.text(KEEP_ALL),

@@ -11,24 +11,22 @@
  *    prompts (ties by name), with SearchTools for the rest.
  */
 import type { Message } from "../../core/message.ts";
-import type { ListedItem, Listing } from "../../tools/listing.ts";
+import { KEEP_NONE, type ListedItem, type Listing } from "../../tools/listing.ts";
 import { isletToolsOf, type ClaudeRule } from "../../tools/claude-rule.ts";
 import { matchesToolPattern } from "../../tools/registry.ts";
 import { toolSpec, type Tool } from "../../tools/types.ts";
 import type { AgentState } from "../state.ts";
 import { estimateMessage, estimateText, estimateTools } from "../tokens.ts";
 import { candidateKey, catalog, isBudgeted, type Candidate } from "./catalog.ts";
-import { offerAll, TurnOffer, type ChosenOffer } from "./offer.ts";
+import { listedSpec, offerAll, TurnOffer, type ChosenOffer } from "./offer.ts";
 import { byScore, ranker, type Ranker } from "./rank.ts";
-import { searchTool } from "./search-tool.ts";
+import { searchTool, searchToolTokens } from "./search-tool.ts";
 
 /** The share of the window extensions may take when the agent does not say (percent). */
 export const DEFAULT_EXTENSIONS_BUDGET = 10;
 
 /** Items used lately that keep their place ahead of relevance (most recent first). */
 const RECENT = 10;
-
-const NOTHING = (): boolean => false;
 
 export interface OfferInputs {
   state: AgentState;
@@ -68,17 +66,13 @@ function choose(inputs: OfferInputs, turn: number): ChosenOffer {
       100,
   );
   const rest = restOfRequest(inputs);
-  // The listings' own lines (their headings, "N more… SearchTools finds them") are there only
-  // because extensions are: paid from the share, so the share holds all the extensions cost.
-  const framing = listingsFraming(inputs.listings, inputs.tools);
-  // activate_plugin comes only with a plugin offered: the first one chosen pays for it.
-  const pluginTool = extensionsOwnTools(inputs.tools);
+  const { framing, pluginTool } = fixedCosts(candidates, inputs);
   if (all + framing + pluginTool <= share && all <= window - rest)
     return { offer: offerAll(turn, candidates) };
 
   const rank = ranker(candidates);
   // SearchTools comes with the cut: its definition is paid from the room too.
-  const search = estimateTools([toolSpec(searchTool(offerAll(turn, candidates), rank))]);
+  const search = searchToolTokens();
   // What the items themselves may take: the share less what comes with any cut.
   const room = Math.max(0, Math.min(share - framing - search, window - rest - search));
   const offer = new TurnOffer({
@@ -98,19 +92,45 @@ function choose(inputs: OfferInputs, turn: number): ChosenOffer {
 }
 
 /**
+ * What comes with the extensions whatever is chosen, by catalog (the same while nothing it lists
+ * changed): the listings' own lines (their headings, "N more… SearchTools finds them"), paid from
+ * the share so that it holds all the extensions cost; activate_plugin, which comes only with a
+ * plugin offered, so the first one chosen pays for it.
+ */
+const fixed = new WeakMap<
+  ReadonlyMap<string, Candidate>,
+  { framing: number; pluginTool: number }
+>();
+
+function fixedCosts(
+  candidates: ReadonlyMap<string, Candidate>,
+  inputs: OfferInputs,
+): { framing: number; pluginTool: number } {
+  let costs = fixed.get(candidates);
+  if (!costs) {
+    costs = {
+      framing: listingsFraming(inputs.listings, inputs.tools),
+      pluginTool: extensionsOwnTools(inputs.tools),
+    };
+    fixed.set(candidates, costs);
+  }
+  return costs;
+}
+
+/**
  * Tokens the listings take with none of their items kept, but only for their extensions: the
  * prompt's (the skills' heading and its "N more…" line) whole, a tool's (Task) its "N more…"
  * line, its own description being there without any extension.
  */
 function listingsFraming(listings: readonly Listing[], tools: readonly Tool[]): number {
   let n = 0;
-  for (const listing of listings) n += estimateText(listing.text(NOTHING));
+  for (const listing of listings) n += estimateText(listing.text(KEEP_NONE));
   for (const tool of tools)
     if (tool.listing)
       n += Math.max(
         0,
-        estimateText(tool.listing.text(NOTHING)) -
-          estimateText(tool.listing.text(NOTHING, NOTHING)),
+        estimateText(tool.listing.text(KEEP_NONE)) -
+          estimateText(tool.listing.text(KEEP_NONE, KEEP_NONE)),
       );
   return n;
 }
@@ -123,9 +143,8 @@ function extensionsOwnTools(tools: readonly Tool[]): number {
 
 /** Tokens of the request without any extension item: prompt, fixed tools, messages. */
 function restOfRequest(inputs: OfferInputs): number {
-  const nothing = new TurnOffer({ turn: -1, cut: true, budget: 0, candidates: new Map() });
-  const fixed = inputs.tools.filter((t) => !isBudgeted(t)).map((t) => nothing.spec(t));
-  let n = estimateText(inputs.systemPrompt(NOTHING)) + estimateTools(fixed);
+  const own = inputs.tools.filter((t) => !isBudgeted(t)).map((t) => listedSpec(t, KEEP_NONE));
+  let n = estimateText(inputs.systemPrompt(KEEP_NONE)) + estimateTools(own);
   for (const m of inputs.state.messages) n += estimateMessage(m);
   return n;
 }
@@ -190,10 +209,9 @@ function ordered(
 ): string[] {
   const prompts = state.messages.filter((m) => m.role === "user" && m.kind === "normal");
   const latest = prompts.at(-1)?.content ?? "";
-  const named = [...candidates.values()]
-    .filter((c) => mentions(latest, c.name) || mentions(state.agent.systemPrompt, c.name))
-    .map((c) => c.key)
-    .sort();
+  const byName = [
+    ...new Set([...named(latest, candidates), ...agentNamed(state.agent.systemPrompt, candidates)]),
+  ].sort();
   const scores = rank.scores(latest);
   // Earlier prompts count half: the conversation's topic, not what is asked now.
   const earlier = prompts
@@ -201,7 +219,62 @@ function ordered(
     .map((m) => m.content)
     .join("\n");
   for (const [key, s] of rank.scores(earlier)) scores.set(key, (scores.get(key) ?? 0) + s / 2);
-  return [...named, ...recentlyUsed(state.messages, candidates), ...byScore(scores, candidates)];
+  return [...byName, ...recentlyUsed(state.messages, candidates), ...byScore(scores, candidates)];
+}
+
+/** What the agent's own prompt names, by catalog: the same prompt at every turn. */
+const agentNames = new WeakMap<
+  ReadonlyMap<string, Candidate>,
+  { prompt: string; keys: string[] }
+>();
+
+function agentNamed(prompt: string, candidates: ReadonlyMap<string, Candidate>): string[] {
+  const last = agentNames.get(candidates);
+  if (last?.prompt === prompt) return last.keys;
+  const keys = named(prompt, candidates);
+  agentNames.set(candidates, { prompt, keys });
+  return keys;
+}
+
+/** Keys of the candidates `text` names as words of their own (as `mentions` decides). */
+function named(text: string, candidates: ReadonlyMap<string, Candidate>): string[] {
+  if (text.length < 3) return [];
+  const { byWord, other } = nameIndex(candidates);
+  const out: string[] = [];
+  for (const word of new Set(text.toLowerCase().match(WORDS)))
+    out.push(...(byWord.get(word) ?? []));
+  if (other.length > 0) {
+    const mentioned = mentionsIn(text);
+    for (const c of other) if (mentioned(c.name)) out.push(c.key);
+  }
+  return out;
+}
+
+/**
+ * The catalog's names, by catalog: those made only of word characters by their lower case (a
+ * text names one exactly when it is one of its words), the others to be looked for.
+ */
+const nameIndexes = new WeakMap<
+  ReadonlyMap<string, Candidate>,
+  { byWord: Map<string, string[]>; other: Candidate[] }
+>();
+
+function nameIndex(candidates: ReadonlyMap<string, Candidate>): {
+  byWord: Map<string, string[]>;
+  other: Candidate[];
+} {
+  let found = nameIndexes.get(candidates);
+  if (!found) {
+    found = { byWord: new Map(), other: [] };
+    for (const c of candidates.values()) {
+      if (c.name.length < 3) continue;
+      const lower = c.name.toLowerCase();
+      if (!ALL_WORD.test(lower)) found.other.push(c);
+      else found.byWord.set(lower, [...(found.byWord.get(lower) ?? []), c.key]);
+    }
+    nameIndexes.set(candidates, found);
+  }
+  return found;
 }
 
 /** Items the conversation called (tools), loaded (skills) or ran (agents), latest first. */
@@ -229,16 +302,34 @@ function recentlyUsed(
 }
 
 const WORD = /[\p{L}\p{N}_:-]/u;
+const WORDS = /[\p{L}\p{N}_:-]+/gu;
+const ALL_WORD = /^[\p{L}\p{N}_:-]+$/u;
 
 /** `name` appears in `text` as a word of its own (any case): "use the pdf-extract skill". */
 export function mentions(text: string, name: string): boolean {
-  if (name.length < 3 || text.length < name.length) return false;
+  return mentionsIn(text)(name);
+}
+
+/**
+ * Asks of one text, for many names, whether it names them (as `mentions`): the text is read
+ * once. A name made only of word characters is named exactly when it is one of the text's
+ * words; any other name is looked for in the text.
+ */
+export function mentionsIn(text: string): (name: string) => boolean {
   const hay = text.toLowerCase();
-  const needle = name.toLowerCase();
-  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
-    const before = at > 0 ? hay[at - 1] : "";
-    const after = hay[at + needle.length] ?? "";
-    if (!WORD.test(before) && !WORD.test(after)) return true;
-  }
-  return false;
+  let words: Set<string> | undefined;
+  return (name) => {
+    if (name.length < 3 || text.length < name.length) return false;
+    const needle = name.toLowerCase();
+    if (ALL_WORD.test(needle)) {
+      words ??= new Set(hay.match(WORDS));
+      return words.has(needle);
+    }
+    for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+      const before = at > 0 ? hay[at - 1] : "";
+      const after = hay[at + needle.length] ?? "";
+      if (!WORD.test(before) && !WORD.test(after)) return true;
+    }
+    return false;
+  };
 }

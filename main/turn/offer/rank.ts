@@ -29,36 +29,85 @@ export interface Ranker {
 /** Longest text searched: a pasted file says little more than its first lines about intent. */
 const MAX_QUERY = 4000;
 
+/** The rankers made, by catalog: every user turn ranks the same set until something changes. */
+const made = new WeakMap<ReadonlyMap<string, Candidate>, Ranker>();
+
 /**
- * Indexes built, by catalog: hundreds of extensions take milliseconds to index, and every user
- * turn of every conversation ranks the same set until something is installed.
+ * The index of the latest catalog. Indexing hundreds of extensions takes tens of milliseconds, and
+ * a catalog changes a little at a time (MCP servers come up one by one after the start, a plugin
+ * activates): so a new catalog changes this index by the difference instead of building it anew.
  */
-const built = new WeakMap<ReadonlyMap<string, Candidate>, Ranker>();
+let live: {
+  catalog: ReadonlyMap<string, Candidate>;
+  index: MiniSearch<Candidate>;
+  docs: Map<string, Candidate>;
+} | null = null;
 
 /** The ranker of a catalog (catalog.ts keeps one map while nothing it lists changed). */
 export function ranker(candidates: ReadonlyMap<string, Candidate>): Ranker {
-  let found = built.get(candidates);
+  let found = made.get(candidates);
   if (!found) {
-    found = build([...candidates.values()]);
-    built.set(candidates, found);
+    follow(candidates);
+    // A catalog that is no longer the latest (a turn begun before an MCP server came up, another
+    // engine) gets an index of its own the first time it is asked.
+    let own: MiniSearch<Candidate> | undefined;
+    found = rankerOf(() =>
+      live?.catalog === candidates ? live.index : (own ??= indexOf(candidates.values())),
+    );
+    made.set(candidates, found);
   }
   return found;
 }
 
-function build(candidates: readonly Candidate[]): Ranker {
+/** Makes the live index that of `candidates`: by the difference when it is small. */
+function follow(candidates: ReadonlyMap<string, Candidate>): void {
+  if (live?.catalog === candidates) return;
+  const docs = live?.docs ?? new Map<string, Candidate>();
+  const gone = [...docs.values()].filter((d) => !sameText(candidates.get(d.key), d));
+  const added = [...candidates.values()].filter((c) => !sameText(docs.get(c.key), c));
+  if (!live || gone.length + added.length > candidates.size / 2) {
+    live = { catalog: candidates, index: indexOf(candidates.values()), docs: new Map(candidates) };
+    return;
+  }
+  for (const d of gone) {
+    live.index.remove(d);
+    docs.delete(d.key);
+  }
+  for (const c of added) {
+    live.index.add(c);
+    docs.set(c.key, c);
+  }
+  live.catalog = candidates;
+}
+
+/** Whether two versions of an item index the same (the fields the index reads). */
+function sameText(a: Candidate | undefined, b: Candidate): boolean {
+  return (
+    a !== undefined &&
+    a.name === b.name &&
+    a.description === b.description &&
+    a.whenToUse === b.whenToUse
+  );
+}
+
+function indexOf(candidates: Iterable<Candidate>): MiniSearch<Candidate> {
   const index = new MiniSearch<Candidate>({
     idField: "key",
     fields: ["name", "description", "whenToUse"],
     tokenize,
     processTerm,
   });
-  index.addAll(candidates);
+  index.addAll([...candidates]);
+  return index;
+}
+
+function rankerOf(index: () => MiniSearch<Candidate>): Ranker {
   return {
     scores(text, opts = {}) {
       const out = new Map<string, number>();
       const query = text.slice(0, MAX_QUERY);
       if (query.trim() === "") return out;
-      const hits = index.search(query, {
+      const hits = index().search(query, {
         boost: { name: 3, whenToUse: 1.5 },
         combineWith: "OR",
         ...(opts.loose ? { prefix: true, fuzzy: 0.2 } : {}),

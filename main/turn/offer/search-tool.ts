@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { defineTool } from "../../tools/define.ts";
-import type { Tool } from "../../tools/types.ts";
+import { ToolError, toolSpec, type Tool } from "../../tools/types.ts";
+import { estimateTools } from "../tokens.ts";
 import { SEARCH_TOOL_NAME } from "../../tools/listing.ts";
 import type { Candidate } from "./catalog.ts";
 import type { TurnOffer } from "./offer.ts";
@@ -29,35 +30,59 @@ export function isTurnSearchTool(tool: Tool): boolean {
   return MADE.has(tool);
 }
 
-export function searchTool(offer: TurnOffer, rank: Ranker): Tool {
-  const tool = defineTool({
+const QUERY = { query: z.string().min(1).describe("What you need, in a few words") };
+
+/** Its definition, the same for every turn: made once (a zod schema turned into JSON Schema). */
+let template: Tool | undefined;
+
+function definition(): Tool {
+  template ??= defineTool({
     name: SEARCH_TOOL_NAME,
     description:
       "Find skills, sub-agents and tools that are installed but not listed here (only the ones " +
       "most relevant to this conversation are). Give a few words about the task; the matches " +
       "are listed with what they do and become usable right away.",
-    args: {
-      query: z.string().min(1).describe("What you need, in a few words"),
-    },
+    args: QUERY,
     parallel: true,
     // Reading the list of installed extensions.
     approval: "allow",
-    async execute(args) {
+    execute: () => Promise.reject(new Error("SearchTools runs through a turn's offer")),
+  });
+  return template;
+}
+
+let searchTokens: number | undefined;
+
+/** Estimated tokens SearchTools adds to a request (a cut offer pays it from its budget). */
+export function searchToolTokens(): number {
+  searchTokens ??= estimateTools([toolSpec(definition())]);
+  return searchTokens;
+}
+
+/** The search tool of one turn's offer: what it finds joins that offer. */
+export function searchTool(offer: TurnOffer, rank: Ranker): Tool {
+  const base = definition();
+  const tool: Tool = {
+    ...base,
+    async execute(input) {
+      const checked = base.validate(input);
+      if (!checked.ok) throw new ToolError(checked.error);
+      const query = String(checked.value.query);
       offer.searched = true;
-      const scores = rank.scores(args.query, { loose: true });
+      const scores = rank.scores(query, { loose: true });
       const found = byScore(scores, offer.candidates)
         .filter((key) => !offer.has(key))
         .slice(0, SEARCH_RESULTS);
       offer.add(found);
       if (found.length === 0)
-        return `Nothing more matches "${args.query}": everything that does is already offered.`;
+        return `Nothing more matches "${query}": everything that does is already offered.`;
       const lines = found.map((key) => {
         const c = offer.candidates.get(key)!;
         return `- ${c.name} (${HOW[c.kind]}): ${c.description}`;
       });
       return `Found ${found.length}, now usable:\n${lines.join("\n")}`;
     },
-  });
+  };
   MADE.add(tool);
   return tool;
 }
