@@ -46,6 +46,8 @@ export interface StartPhases {
   firstDone: number;
   /** The median of the later turns, each from submit to done. */
   turnMs: number;
+  /** The CPU time (all threads) of the later turns, per turn: steadier than the wall on a busy machine. */
+  turnCpuMs: number;
 }
 
 /** A loopback OpenAI-compatible model answering "ok" to every chat. */
@@ -118,11 +120,13 @@ async function start(home: string, workdir: string, window: number): Promise<Sta
   const firstDone = performance.now();
   // Later turns of the same conversation: what every turn costs once started.
   const turns: number[] = [];
+  const turnsCpu = process.cpuUsage();
   for (let i = 0; i < TURNS; i++) {
     const t = performance.now();
     await conversation.submit(`And now part ${i} of it`);
     turns.push(performance.now() - t);
   }
+  const cpu = process.cpuUsage(turnsCpu);
   turns.sort((a, b) => a - b);
   const parsed = JSON.parse(request) as {
     messages: { role: string; content: unknown }[];
@@ -151,6 +155,7 @@ async function start(home: string, workdir: string, window: number): Promise<Sta
     heapMb: memory.heapUsed / 1e6,
     firstDone,
     turnMs: turns[Math.floor(turns.length / 2)]!,
+    turnCpuMs: (cpu.user + cpu.system) / 1000 / TURNS,
   };
 }
 
