@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { AgentEvent, HookTraceEntry } from "../core/events.ts";
 import { startEngineRig, type EngineRig } from "./testing.ts";
+import { NOBODY } from "../host/questions.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;
 
@@ -72,6 +73,7 @@ describe("hook timeline of a turn", () => {
         { text: ["Done."] },
       ],
       plugins: {},
+      questions: NOBODY,
     });
   });
 

@@ -11,6 +11,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
 import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 import { findPluginFolders } from "../../code-plugins/loader/walk.ts";
 import { pluginFiles, tempDir } from "../../code-plugins/loader/testing.ts";
 import { ClaudePluginSource } from "./source.ts";
@@ -45,6 +46,7 @@ describe("a Claude Code plugin", () => {
         { text: ["Reviewed."] },
       ],
       plugins: {},
+      questions: NOBODY,
       copies: { "home/plugins/my plugins/code-review": FIXTURE },
     });
   });

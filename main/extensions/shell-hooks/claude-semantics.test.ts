@@ -11,6 +11,7 @@ import { after, before, describe, it } from "node:test";
 import type { AgentEvent } from "../../core/events.ts";
 import type { Conversation } from "../../engine/engine.ts";
 import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 
 const log = (name: string) =>
   `cat >> "$CLAUDE_PROJECT_DIR/${name}.log"; echo >> "$CLAUDE_PROJECT_DIR/${name}.log"`;
@@ -91,6 +92,7 @@ describe("Claude Code's hook semantics in real turns", () => {
         { toolCalls: [{ id: "call_glob", name: "Glob", arguments: { pattern: "*.txt" } }] },
         { text: ["Nor this one."] },
       ],
+      questions: NOBODY,
     });
   });
 

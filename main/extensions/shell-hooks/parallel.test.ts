@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startEngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 
 /** Marks `self` as started, waits (at most 20 s) for `other`, then says `words`. */
 const rendezvous = (self: string, other: string, words: string, after = "") =>
@@ -35,6 +36,7 @@ test("the hooks of one event run at once; their context reaches the model in fil
       ),
     },
     script: [{ text: ["Heard you."] }],
+    questions: NOBODY,
   });
   const { model, warnings } = rig;
   try {

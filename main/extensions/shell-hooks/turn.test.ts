@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { AgentEvent } from "../../core/events.ts";
 import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;
 
@@ -75,6 +76,7 @@ describe("shell hooks in a turn", () => {
         { text: ["Done."] },
         { text: ["Goodbye."] },
       ],
+      questions: NOBODY,
     });
   });
 
