@@ -7,11 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { AgentEvent, HookTraceEntry } from "../core/events.ts";
-import { tempDir, type TempDir } from "../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../providers/testing/index.ts";
-import { createEngine } from "./bootstrap.ts";
-import type { Engine } from "./engine.ts";
-import { formatProblem } from "../host/problem.ts";
+import { startEngineRig, type EngineRig } from "./testing.ts";
+import { NOBODY } from "../host/questions.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;
 
@@ -28,76 +25,62 @@ function files(plugins: Record<string, Record<string, string>>): Record<string, 
 }
 
 describe("hook timeline of a turn", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
+  let rig: EngineRig;
 
   before(async () => {
-    dirs = tempDir("islet-hook-trace-");
-    dirs.write({
-      "work/a.txt": "file a\n",
-      "work/b.txt": "file b\n",
-      ...files({
-        injector: plugin(
-          "Injects a reminder",
-          'export function beforeChat() { return { message: "mind the rules", role: "user" }; }\n',
-        ),
-        "system-note": plugin(
-          "Appends system text and disables Bash",
-          'export function beforeChat() { return { request: { appendSystem: "Be terse." }, disableTools: ["Bash"] }; }\n',
-        ),
-        announcer: plugin(
-          "Greets when there are no todos",
-          'export function beforeChat() { return { notice: "no todos yet" }; }\n',
-          "todo_empty",
-        ),
-        "pending-only": plugin(
-          "Only while todos are pending",
-          'export function beforeChat() { return { notice: "never" }; }\n',
-          "todo_pending",
-        ),
-        rewriter: plugin(
-          "Reads b.txt instead",
-          'export function beforeToolExecution(ctx) { return ctx.toolName === "Read" ? { arguments: { path: "b.txt" } } : undefined; }\n',
-        ),
-        blocker: plugin(
-          "No Grep",
-          'export function beforeToolExecution(ctx) { return ctx.toolName === "Grep" ? { block: true, message: "no grepping" } : undefined; }\n',
-        ),
-        filter: plugin(
-          "Replaces Read output",
-          'export function afterToolExecution(ctx) { return ctx.tool.name === "Read" ? { output: "filtered" } : undefined; }\n',
-        ),
-      }),
+    const plugins = files({
+      injector: plugin(
+        "Injects a reminder",
+        'export function beforeChat() { return { message: "mind the rules", role: "user" }; }\n',
+      ),
+      "system-note": plugin(
+        "Appends system text and disables Bash",
+        'export function beforeChat() { return { request: { appendSystem: "Be terse." }, disableTools: ["Bash"] }; }\n',
+      ),
+      announcer: plugin(
+        "Greets when there are no todos",
+        'export function beforeChat() { return { notice: "no todos yet" }; }\n',
+        "todo_empty",
+      ),
+      "pending-only": plugin(
+        "Only while todos are pending",
+        'export function beforeChat() { return { notice: "never" }; }\n',
+        "todo_pending",
+      ),
+      rewriter: plugin(
+        "Reads b.txt instead",
+        'export function beforeToolExecution(ctx) { return ctx.toolName === "Read" ? { arguments: { path: "b.txt" } } : undefined; }\n',
+      ),
+      blocker: plugin(
+        "No Grep",
+        'export function beforeToolExecution(ctx) { return ctx.toolName === "Grep" ? { block: true, message: "no grepping" } : undefined; }\n',
+      ),
+      filter: plugin(
+        "Replaces Read output",
+        'export function afterToolExecution(ctx) { return ctx.tool.name === "Read" ? { output: "filtered" } : undefined; }\n',
+      ),
     });
-    model = await startFakeOpenAI([
-      {
-        toolCalls: [
-          { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
-          { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
-        ],
-      },
-      { text: ["Done."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+    rig = await startEngineRig({
+      prefix: "islet-hook-trace-",
+      files: { "work/a.txt": "file a\n", "work/b.txt": "file b\n", ...plugins },
+      script: [
+        {
+          toolCalls: [
+            { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
+            { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
+          ],
+        },
+        { text: ["Done."] },
+      ],
       plugins: {},
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => assert.fail(formatProblem(p)),
+      questions: NOBODY,
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("says per hook call who ran, where, whether its condition matched, and what it changed", async () => {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv, events } = await rig.open();
     const result = await conv.submit("read a.txt and grep");
     assert.ok(result.kind === "turn" && result.outcome.status === "done");
 
@@ -166,8 +149,9 @@ describe("hook timeline of a turn", () => {
     );
 
     // The timeline survives a restart: the saved history has the same traces.
-    const saved = (await engine.history(conv.id)).filter((e) => e.type === "hook_trace");
+    const saved = (await rig.engine.history(conv.id)).filter((e) => e.type === "hook_trace");
     assert.deepEqual(saved, traces);
     await conv.close();
+    assert.deepEqual(rig.warnings, []);
   });
 });

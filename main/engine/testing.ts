@@ -2,6 +2,7 @@
  * Test support for plugins end to end: real plugin folders in a temporary home, the real engine
  * (bundling, isolates, hooks, tools, commands) and a loopback model server.
  */
+import { cpSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -168,6 +169,8 @@ export interface EngineRig {
 export async function startEngineRig(opts: {
   prefix: string;
   files: Record<string, string>;
+  /** Folders copied in before `files` are written: path under the root → the folder (a fixture). */
+  copies?: Record<string, string>;
   script: ScriptedResponse[];
   /** Plugin flags (default: code and Claude Code plugins are not loaded). */
   plugins?: PluginFlags;
@@ -175,6 +178,8 @@ export async function startEngineRig(opts: {
   questions?: QuestionPort;
 }): Promise<EngineRig> {
   const dirs = tempDir(opts.prefix);
+  for (const [rel, from] of Object.entries(opts.copies ?? {}))
+    cpSync(from, dirs.path(rel), { recursive: true });
   dirs.write(opts.files);
   const model = await startFakeOpenAI(opts.script);
   const warnings: string[] = [];

@@ -7,12 +7,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Engine } from "../../engine/engine.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
 
 const LEAD = `---
 name: lead
@@ -43,75 +38,63 @@ interface Body {
 }
 
 describe("an agent's tool specifiers hold in its calls", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
+  let rig: EngineRig;
 
   before(async () => {
-    dirs = tempDir("islet-agent-specifiers-");
-    dirs.write({
-      "home/plugins/crew/.claude-plugin/plugin.json": JSON.stringify({ name: "crew" }),
-      "home/plugins/crew/agents/lead.md": LEAD,
-      "home/plugins/crew/agents/worker.md": WORKER,
-      "home/plugins/crew/agents/spy.md": SPY,
-      "work/keep.txt": "keep\n",
-      "work/also.txt": "also\n",
-    });
-    model = await startFakeOpenAI([
-      {
-        toolCalls: [
-          { id: "call_git", name: "Bash", arguments: { command: "git --version" } },
-          {
-            id: "call_rm",
-            name: "Bash",
-            arguments: { command: "git --version && rm -f keep.txt" },
-          },
-          {
-            id: "call_spy",
-            name: "Task",
-            arguments: { subagent_type: "crew:spy", prompt: "look around" },
-          },
-        ],
+    rig = await startEngineRig({
+      prefix: "islet-agent-specifiers-",
+      files: {
+        "home/plugins/crew/.claude-plugin/plugin.json": JSON.stringify({ name: "crew" }),
+        "home/plugins/crew/agents/lead.md": LEAD,
+        "home/plugins/crew/agents/worker.md": WORKER,
+        "home/plugins/crew/agents/spy.md": SPY,
+        "work/keep.txt": "keep\n",
+        "work/also.txt": "also\n",
       },
-      {
-        toolCalls: [
-          {
-            id: "call_worker",
-            name: "Task",
-            arguments: { subagent_type: "crew:worker", prompt: "tidy up" },
-          },
-        ],
-      },
-      // The worker's turn.
-      {
-        toolCalls: [
-          { id: "w_rm", name: "Bash", arguments: { command: "rm -f also.txt" } },
-          { id: "w_echo", name: "Bash", arguments: { command: "echo worked" } },
-        ],
-      },
-      { text: ["worker done"] },
-      { text: ["All done."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+      script: [
+        {
+          toolCalls: [
+            { id: "call_git", name: "Bash", arguments: { command: "git --version" } },
+            {
+              id: "call_rm",
+              name: "Bash",
+              arguments: { command: "git --version && rm -f keep.txt" },
+            },
+            {
+              id: "call_spy",
+              name: "Task",
+              arguments: { subagent_type: "crew:spy", prompt: "look around" },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              id: "call_worker",
+              name: "Task",
+              arguments: { subagent_type: "crew:worker", prompt: "tidy up" },
+            },
+          ],
+        },
+        // The worker's turn.
+        {
+          toolCalls: [
+            { id: "w_rm", name: "Bash", arguments: { command: "rm -f also.txt" } },
+            { id: "w_echo", name: "Bash", arguments: { command: "echo worked" } },
+          ],
+        },
+        { text: ["worker done"] },
+        { text: ["All done."] },
+      ],
       plugins: {},
-      questions: YES_FOR_THIS_RUN,
-      warn: () => {},
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("refuses calls outside Bash(git:*), Agent(worker) and Bash(rm:*) with why", async () => {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { dirs, model } = rig;
+    const { conv, events } = await rig.open();
     assert.equal((await conv.submit("/agent crew:lead")).kind, "command");
     const r = await conv.submit("tidy the project");
     assert.ok(r.kind === "turn" && r.outcome.status === "done", JSON.stringify(r));

@@ -9,63 +9,52 @@ import assert from "node:assert/strict";
 import { cpSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../core/events.ts";
 import { resolveHomes } from "../../config/homes.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Engine } from "../../engine/engine.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 import { findPluginFolders } from "../../code-plugins/loader/walk.ts";
-import { pluginFiles, tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
+import { pluginFiles, tempDir } from "../../code-plugins/loader/testing.ts";
 import { ClaudePluginSource } from "./source.ts";
 import { formatProblem } from "../../host/problem.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "code-review");
 
 describe("a Claude Code plugin", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
-  const warnings: string[] = [];
+  let rig: EngineRig;
 
   before(async () => {
-    dirs = tempDir("islet-claude-plugin-");
-    cpSync(FIXTURE, dirs.path("home/plugins/my plugins/code-review"), { recursive: true });
-    dirs.write({
-      "work/a.txt": "file a\n",
-      ...pluginFiles("home/plugins/hello"),
-      // Broken on purpose: the manifest does not parse, hooks.json has a bad entry.
-      "home/plugins/broken/.claude-plugin/plugin.json": '{ "name": "broken", ',
-      "home/plugins/broken/hooks/hooks.json": JSON.stringify({
-        hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command" }] }], Bogus: [] },
-      }),
-      "home/plugins/broken/agents/helper.md": "---\nname: helper\ndescription: helps\n---\nHelp.\n",
-    });
-    model = await startFakeOpenAI([
-      {
-        toolCalls: [
-          { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
-          { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
-        ],
+    rig = await startEngineRig({
+      prefix: "islet-claude-plugin-",
+      files: {
+        "work/a.txt": "file a\n",
+        ...pluginFiles("home/plugins/hello"),
+        // Broken on purpose: the manifest does not parse, hooks.json has a bad entry.
+        "home/plugins/broken/.claude-plugin/plugin.json": '{ "name": "broken", ',
+        "home/plugins/broken/hooks/hooks.json": JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command" }] }], Bogus: [] },
+        }),
+        "home/plugins/broken/agents/helper.md":
+          "---\nname: helper\ndescription: helps\n---\nHelp.\n",
       },
-      { text: ["Reviewed."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+      script: [
+        {
+          toolCalls: [
+            { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
+            { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
+          ],
+        },
+        { text: ["Reviewed."] },
+      ],
       plugins: {},
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => warnings.push(formatProblem(p)),
+      questions: NOBODY,
+      copies: { "home/plugins/my plugins/code-review": FIXTURE },
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("is found beside code plugins without changing their discovery", async () => {
+    const { dirs, engine } = rig;
     const walked = await findPluginFolders(dirs.path("home/plugins"));
     assert.deepEqual(walked.folders, [dirs.path("home/plugins/hello")]);
     assert.deepEqual(walked.claudeFolders, [
@@ -76,6 +65,7 @@ describe("a Claude Code plugin", () => {
   });
 
   it("brings its commands, skills, agents, MCP servers and output styles", () => {
+    const { engine } = rig;
     const plugin = engine.declarative.claudePlugins?.plugins.find((p) => p.name === "code-review");
     assert.ok(plugin);
     assert.deepEqual(plugin.errors, []);
@@ -100,8 +90,8 @@ describe("a Claude Code plugin", () => {
   });
 
   it("runs its hooks with CLAUDE_PLUGIN_ROOT: the guard blocks Grep in a real turn", async () => {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { dirs } = rig;
+    const { conv, events } = await rig.open();
     const result = await conv.submit("review");
     assert.ok(result.kind === "turn" && result.outcome.status === "done");
     const grep = events.find((e) => e.type === "tool_result" && e.id === "call_grep");
@@ -124,6 +114,7 @@ describe("a Claude Code plugin", () => {
   });
 
   it("loads what it can of a broken plugin and names each broken file and field in one line", () => {
+    const { engine, warnings } = rig;
     const broken = engine.declarative.claudePlugins?.plugins.find((p) => p.name === "broken");
     assert.ok(broken);
     assert.ok(engine.agents.get("broken:helper"), "its agent still loads");

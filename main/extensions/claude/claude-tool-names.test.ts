@@ -8,13 +8,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Engine } from "../../engine/engine.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
-import { formatProblem } from "../../host/problem.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
 
 const node = JSON.stringify(process.execPath);
 
@@ -102,73 +96,60 @@ interface Body {
 }
 
 describe("Claude's tool names and fields in a plugin's hooks and agents", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
-  const warnings: string[] = [];
+  let rig: EngineRig;
 
   before(async () => {
-    dirs = tempDir("islet-claude-tool-names-");
-    dirs.write({
-      "home/plugins/guard-kit/.claude-plugin/plugin.json": JSON.stringify({
-        name: "guard-kit",
-        version: "0.1.0",
-        description: "Guards file writes and edits",
-      }),
-      "home/plugins/guard-kit/hooks/hooks.json": JSON.stringify(hooks),
-      "home/plugins/guard-kit/hooks/pretooluse.mjs": PRE_TOOL_USE,
-      "home/plugins/guard-kit/agents/editor.md": AGENT,
-      "work/.claude/hookify.env-guard.local.md": RULE,
-      "work/a.txt": "file a\n",
-      "work/b.txt": "file b\n",
-    });
-    model = await startFakeOpenAI([
-      {
-        toolCalls: [
-          { id: "call_env", name: "Write", arguments: { path: ".env", content: "KEY=secret\n" } },
-          { id: "call_notes", name: "Write", arguments: { path: "notes.txt", content: "one\n" } },
-          { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
-        ],
+    rig = await startEngineRig({
+      prefix: "islet-claude-tool-names-",
+      files: {
+        "home/plugins/guard-kit/.claude-plugin/plugin.json": JSON.stringify({
+          name: "guard-kit",
+          version: "0.1.0",
+          description: "Guards file writes and edits",
+        }),
+        "home/plugins/guard-kit/hooks/hooks.json": JSON.stringify(hooks),
+        "home/plugins/guard-kit/hooks/pretooluse.mjs": PRE_TOOL_USE,
+        "home/plugins/guard-kit/agents/editor.md": AGENT,
+        "work/.claude/hookify.env-guard.local.md": RULE,
+        "work/a.txt": "file a\n",
+        "work/b.txt": "file b\n",
       },
-      { text: ["Written."] },
-      { toolCalls: [{ id: "call_look", name: "Read", arguments: { path: "b.txt" } }] },
-      {
-        toolCalls: [
-          {
-            id: "call_patch",
-            name: "Patch",
-            arguments: { path: "b.txt", old_string: "file b", new_string: "file B" },
-          },
-        ],
-      },
-      { text: ["Patched."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+      script: [
+        {
+          toolCalls: [
+            { id: "call_env", name: "Write", arguments: { path: ".env", content: "KEY=secret\n" } },
+            { id: "call_notes", name: "Write", arguments: { path: "notes.txt", content: "one\n" } },
+            { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
+          ],
+        },
+        { text: ["Written."] },
+        { toolCalls: [{ id: "call_look", name: "Read", arguments: { path: "b.txt" } }] },
+        {
+          toolCalls: [
+            {
+              id: "call_patch",
+              name: "Patch",
+              arguments: { path: "b.txt", old_string: "file b", new_string: "file B" },
+            },
+          ],
+        },
+        { text: ["Patched."] },
+      ],
       plugins: {},
-      questions: YES_FOR_THIS_RUN,
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => warnings.push(formatProblem(p)),
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   const posted = (): Record<string, unknown>[] =>
-    readFileSync(dirs.path("work/post.jsonl"), "utf8")
+    readFileSync(rig.dirs.path("work/post.jsonl"), "utf8")
       .split("\n")
       .filter((l) => l.trim() !== "")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   it("a hookify-like rule on file_path blocks .env; updatedInput and tool_use_id work", async () => {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { dirs } = rig;
+    const { conv, events } = await rig.open();
     const r = await conv.submit("write the files");
     assert.ok(r.kind === "turn" && r.outcome.status === "done", JSON.stringify(r));
     const result = (id: string) => {
@@ -201,12 +182,12 @@ describe("Claude's tool names and fields in a plugin's hooks and agents", () => 
   });
 
   it("an agent listing Edit, MultiEdit, LS patches a file; WebFetch is one warning", async () => {
+    const { dirs, model, warnings } = rig;
     const mine = warnings.filter((w) => w.includes("editor.md"));
     assert.equal(mine.length, 1, mine.join("\n"));
     assert.match(mine[0], /WebFetch/);
 
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv } = await rig.open();
     const switched = await conv.submit("/agent guard-kit:editor");
     assert.equal(switched.kind, "command");
     const r = await conv.submit("capitalise b");

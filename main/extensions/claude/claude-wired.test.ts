@@ -10,15 +10,10 @@ import { cpSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Engine } from "../../engine/engine.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { tempDir } from "../../code-plugins/loader/testing.ts";
 import { Contributions } from "../../contributions/contributions.ts";
 import { ClaudePluginSource } from "./source.ts";
-import { formatProblem } from "../../host/problem.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "code-review");
 const MCP_TOOL = "mcp__plugin_code-review_notes__lookup";
@@ -30,52 +25,39 @@ interface Body {
 const toolNames = (b: Body): string[] => (b.tools ?? []).map((t) => t.function.name);
 
 describe("a Claude Code plugin's parts in real turns", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
-  const warnings: string[] = [];
-  const events: AgentEvent[] = [];
-  const root = () => dirs.path("home/plugins/code-review");
-  const body = (i: number): Body => model.chatRequests[i].body as Body;
+  let rig: EngineRig;
+  const root = () => rig.dirs.path("home/plugins/code-review");
+  const body = (i: number): Body => rig.model.chatRequests[i].body as Body;
 
   before(async () => {
-    dirs = tempDir("islet-claude-wired-");
-    cpSync(FIXTURE, root(), { recursive: true });
-    dirs.write({ "work/a.txt": "file a\n" });
-    model = await startFakeOpenAI([
-      { text: ["Reviewing."] },
-      {
-        toolCalls: [
-          { id: "call_skill", name: "Skill", arguments: { skill: "code-review:house-style" } },
-          { id: "call_mcp", name: MCP_TOOL, arguments: { topic: "naming" } },
-          { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
-        ],
-      },
-      { text: ["Styled."] },
-      { text: ["Reviewed as the reviewer."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+    rig = await startEngineRig({
+      prefix: "islet-claude-wired-",
+      files: { "work/a.txt": "file a\n" },
+      script: [
+        { text: ["Reviewing."] },
+        {
+          toolCalls: [
+            { id: "call_skill", name: "Skill", arguments: { skill: "code-review:house-style" } },
+            { id: "call_mcp", name: MCP_TOOL, arguments: { topic: "naming" } },
+            { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
+          ],
+        },
+        { text: ["Styled."] },
+        { text: ["Reviewed as the reviewer."] },
+      ],
       plugins: {},
-      questions: YES_FOR_THIS_RUN,
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => warnings.push(formatProblem(p)),
+      copies: { "home/plugins/code-review": FIXTURE },
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("/code-review:review expands its body with the arguments and sends it", async () => {
+    const { engine } = rig;
     const command = engine.commands.get("code-review:review");
     assert.equal(command?.source, "plugin");
     assert.equal(command.plugin, "code-review");
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv } = await rig.open();
     const r = await conv.submit("/code-review:review security");
     assert.equal(r.kind === "command" && r.outcome?.text, "Reviewing.");
     assert.match(
@@ -88,7 +70,8 @@ describe("a Claude Code plugin's parts in real turns", () => {
   });
 
   it("lists its skill, loads it through Skill, offers and calls its MCP tool, runs its hook", async () => {
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { engine, model } = rig;
+    const { conv, events } = await rig.open();
     await engine.mcp.startAll(); // a turn does not wait for a server still starting
     const r = await conv.submit("review in house style");
     assert.ok(r.kind === "turn" && r.outcome.status === "done", JSON.stringify(r));
@@ -121,7 +104,8 @@ describe("a Claude Code plugin's parts in real turns", () => {
   });
 
   it("/agent code-review:reviewer switches to the plugin's agent with only its tools", async () => {
-    const conv = await engine.open({ emit: () => {} });
+    const { warnings } = rig;
+    const { conv } = await rig.open();
     const switched = await conv.submit("/agent code-review:reviewer");
     assert.equal(switched.kind, "command");
     await conv.submit("check this");

@@ -162,7 +162,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     agent: string,
   ): Promise<{ failures: Problem[]; contexts: string[] }[]> {
     const out: { failures: Problem[]; contexts: string[] }[] = [];
-    for (const r of this.registries) out.push(await r.subagentStart(session, agent));
+    for (const r of this.registries) out.push(await r.outside.subagentStart(session, agent));
     return out;
   }
 
@@ -175,7 +175,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     const out = { failures: [] as Problem[], reasons: [] as string[] };
     for (const r of this.registries) {
-      const one = await r.subagentStop(session, agent, active, answer);
+      const one = await r.outside.subagentStop(session, agent, active, answer);
       out.failures.push(...one.failures);
       out.reasons.push(...one.reasons);
     }
@@ -189,7 +189,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
     const out = { failures: [] as Problem[], reasons: [] as string[], contexts: [] as string[] };
     for (const r of this.registries) {
-      const one = await r.userPromptExpansion(session, expansion);
+      const one = await r.outside.userPromptExpansion(session, expansion);
       out.failures.push(...one.failures);
       out.reasons.push(...one.reasons);
       out.contexts.push(...one.contexts);
@@ -205,7 +205,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   ): Promise<{ failures: Problem[]; answers: PermissionAnswer[] }> {
     const out = { failures: [] as Problem[], answers: [] as PermissionAnswer[] };
     for (const r of this.registries) {
-      const one = await r.permissionRequest(session, tool, args);
+      const one = await r.outside.permissionRequest(session, tool, args);
       out.failures.push(...one.failures);
       out.answers.push(...one.answers);
     }
@@ -220,7 +220,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   ): Promise<Problem[]> {
     const failures: Problem[] = [];
     for (const r of this.registries)
-      failures.push(...(await r.notification(session, message, type)));
+      failures.push(...(await r.outside.notification(session, message, type)));
     return failures;
   }
 

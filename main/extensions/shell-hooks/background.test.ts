@@ -8,12 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import { tempDir } from "../../code-plugins/loader/testing.ts";
-import { formatProblem } from "../../host/problem.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { startFakeOpenAI } from "../../providers/testing/index.ts";
+import { startEngineRig } from "../../engine/testing.ts";
 
 /** Waits (at most 20 s) for `file` in the project, then runs `then`. */
 const after = (file: string, then: string) =>
@@ -63,29 +58,23 @@ const hooks = {
 };
 
 test("if narrows a hook to the calls it covers; async hooks do not hold the turn; asyncRewake reports later", async () => {
-  const dirs = tempDir("islet-background-hooks-");
-  dirs.write({ "work/.keep": "", "home/config/hooks/bg.json": JSON.stringify(hooks) });
-  const model = await startFakeOpenAI([
-    {
-      toolCalls: [
-        { id: "c1", name: "Bash", arguments: { command: "echo hi" } },
-        { id: "c2", name: "Bash", arguments: { command: "FOO=1 git commit -m x || true" } },
-      ],
-    },
-    { text: ["Committed."] },
-    { text: ["Looking at the review."] },
-  ]);
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    questions: YES_FOR_THIS_RUN,
-    flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-    warn: (p) => assert.fail(formatProblem(p)),
+  const rig = await startEngineRig({
+    prefix: "islet-background-hooks-",
+    files: { "work/.keep": "", "home/config/hooks/bg.json": JSON.stringify(hooks) },
+    script: [
+      {
+        toolCalls: [
+          { id: "c1", name: "Bash", arguments: { command: "echo hi" } },
+          { id: "c2", name: "Bash", arguments: { command: "FOO=1 git commit -m x || true" } },
+        ],
+      },
+      { text: ["Committed."] },
+      { text: ["Looking at the review."] },
+    ],
   });
+  const { dirs, model, warnings } = rig;
   try {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv, events } = await rig.open();
     // Both background hooks wait for "go", which comes only after the turn: it did not wait.
     const first = await conv.submit("commit it");
     assert.ok(first.kind === "turn" && first.outcome.status === "done");
@@ -119,9 +108,8 @@ test("if narrows a hook to the calls it covers; async hooks do not hold the turn
     assert.ok(notices.includes("Leaked key in config.ts"), notices.join("\n"));
     assert.ok(!notices.includes("Commit review found issues"), notices.join("\n"));
     await conv.close();
+    assert.deepEqual(warnings, []);
   } finally {
-    await engine.close();
-    await model.close();
-    dirs.remove();
+    await rig.close();
   }
 });

@@ -8,13 +8,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Engine } from "../../engine/engine.ts";
-import { YES_FOR_THIS_RUN } from "../../host/questions.ts";
-import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
-import { formatProblem } from "../../host/problem.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
 
 const saveTo = (name: string) => `cat > "$CLAUDE_PROJECT_DIR/${name}"`;
 
@@ -55,58 +49,45 @@ interface Body {
 }
 
 describe("PostToolBatch, PostCompact and StopFailure hooks", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
-  const warnings: string[] = [];
+  let rig: EngineRig;
   const read = (name: string) =>
-    JSON.parse(readFileSync(dirs.path(`work/${name}`), "utf8")) as Record<string, unknown>;
+    JSON.parse(readFileSync(rig.dirs.path(`work/${name}`), "utf8")) as Record<string, unknown>;
 
   before(async () => {
-    dirs = tempDir("islet-claude-events-");
-    dirs.write({
-      "home/config/hooks/events.json": JSON.stringify(HOOKS),
-      "work/a.txt": "alpha\nbeta\n",
-    });
-    model = await startFakeOpenAI([
-      {
-        toolCalls: [
-          { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
-          { id: "call_echo", name: "Bash", arguments: { command: "echo hi" } },
-        ],
+    rig = await startEngineRig({
+      prefix: "islet-claude-events-",
+      files: {
+        "home/config/hooks/events.json": JSON.stringify(HOOKS),
+        "work/a.txt": "alpha\nbeta\n",
       },
-      { text: ["Read it."] },
-      { text: ["a2"] },
-      { text: ["a3"] },
-      { text: ["a4"] },
-      { text: ["The user asked four things."] },
-      { error: { status: 401 } },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+      script: [
+        {
+          toolCalls: [
+            { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
+            { id: "call_echo", name: "Bash", arguments: { command: "echo hi" } },
+          ],
+        },
+        { text: ["Read it."] },
+        { text: ["a2"] },
+        { text: ["a3"] },
+        { text: ["a4"] },
+        { text: ["The user asked four things."] },
+        { error: { status: 401 } },
+      ],
       plugins: {},
-      questions: YES_FOR_THIS_RUN,
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => warnings.push(formatProblem(p)),
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("runs each at its point with Claude's fields", async () => {
+    const { dirs, model, warnings } = rig;
     assert.deepEqual(
       warnings.filter((w) => w.includes("events.json")),
       [],
       "no event is 'not fired yet'",
     );
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv, events } = await rig.open();
     const r = await conv.submit("read a.txt");
     assert.ok(r.kind === "turn" && r.outcome.status === "done", JSON.stringify(r));
 
@@ -167,12 +148,9 @@ describe("PostToolBatch, PostCompact and StopFailure hooks", () => {
 });
 
 describe("UserPromptExpansion hooks", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
+  let rig: EngineRig;
 
   before(async () => {
-    dirs = tempDir("islet-prompt-expansion-");
     const guard = `
 import { readFileSync, writeFileSync } from "node:fs";
 const input = JSON.parse(readFileSync(0, "utf8"));
@@ -180,47 +158,39 @@ writeFileSync(process.env.CLAUDE_PROJECT_DIR + "/expansion.json", JSON.stringify
 if (input.command_args.includes("friday")) { process.stderr.write("not on fridays"); process.exit(2); }
 process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptExpansion", additionalContext: "Checklist: run the tests first." } }));
 `;
-    dirs.write({ "home/scripts/guard.mjs": guard });
-    dirs.write({
-      "home/config/commands/deploy.md": "---\ndescription: Deploy\n---\nDeploy $ARGUMENTS now.\n",
-      "home/config/hooks/expansion.json": JSON.stringify({
-        hooks: {
-          UserPromptExpansion: [
-            {
-              matcher: "deploy",
-              hooks: [
-                {
-                  type: "command",
-                  command: `${JSON.stringify(process.execPath)} "${dirs.path("home/scripts/guard.mjs")}"`,
-                },
-              ],
-            },
-          ],
-        },
-      }),
-      "work/.keep": "",
-    });
-    model = await startFakeOpenAI([{ text: ["Deploying."] }]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
+    rig = await startEngineRig({
+      prefix: "islet-prompt-expansion-",
+      files: {
+        "home/scripts/guard.mjs": guard,
+        "home/config/commands/deploy.md": "---\ndescription: Deploy\n---\nDeploy $ARGUMENTS now.\n",
+        "home/config/hooks/expansion.json": JSON.stringify({
+          hooks: {
+            UserPromptExpansion: [
+              {
+                matcher: "deploy",
+                hooks: [
+                  {
+                    type: "command",
+                    // The workspace is work/ beside the home.
+                    command: `${JSON.stringify(process.execPath)} "$CLAUDE_PROJECT_DIR/../home/scripts/guard.mjs"`,
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+        "work/.keep": "",
+      },
+      script: [{ text: ["Deploying."] }],
       plugins: {},
-      questions: YES_FOR_THIS_RUN,
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: () => {},
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("sees the expanded prompt, adds context, and blocks with a reason", async () => {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { dirs, model } = rig;
+    const { conv, events } = await rig.open();
     const ok = await conv.submit("/deploy staging");
     assert.ok(ok.kind === "command" && ok.outcome?.status === "done", JSON.stringify(ok));
     const input = JSON.parse(readFileSync(dirs.path("work/expansion.json"), "utf8")) as Record<

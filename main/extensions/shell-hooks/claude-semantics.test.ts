@@ -9,11 +9,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Conversation, Engine } from "../../engine/engine.ts";
-import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
-import { formatProblem } from "../../host/problem.ts";
+import type { Conversation } from "../../engine/engine.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 
 const log = (name: string) =>
   `cat >> "$CLAUDE_PROJECT_DIR/${name}.log"; echo >> "$CLAUDE_PROJECT_DIR/${name}.log"`;
@@ -69,49 +67,39 @@ const inputs = (file: string): Record<string, unknown>[] =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("Claude Code's hook semantics in real turns", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
-  const warnings: string[] = [];
-  const events: AgentEvent[] = [];
+  let rig: EngineRig;
+  let events: AgentEvent[] = [];
   let conv: Conversation;
-  const body = (i: number): Body => model.chatRequests[i].body as Body;
+  const body = (i: number): Body => rig.model.chatRequests[i].body as Body;
 
   before(async () => {
-    dirs = tempDir("islet-claude-semantics-");
-    dirs.write({
-      "work/a.txt": "file a\n",
-      "home/config/hooks/project.json": JSON.stringify(hooks),
-    });
-    model = await startFakeOpenAI([
-      {
-        toolCalls: [
-          { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
-          { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
-          { id: "call_missing", name: "Read", arguments: { path: "missing.txt" } },
-        ],
+    rig = await startEngineRig({
+      prefix: "islet-claude-semantics-",
+      files: {
+        "work/a.txt": "file a\n",
+        "home/config/hooks/project.json": JSON.stringify(hooks),
       },
-      { text: ["Read it."] },
-      { toolCalls: [{ id: "call_ls", name: "Ls", arguments: {} }] },
-      { toolCalls: [{ id: "call_glob", name: "Glob", arguments: { pattern: "*.txt" } }] },
-      { text: ["Nor this one."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => warnings.push(formatProblem(p)),
+      script: [
+        {
+          toolCalls: [
+            { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
+            { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
+            { id: "call_missing", name: "Read", arguments: { path: "missing.txt" } },
+          ],
+        },
+        { text: ["Read it."] },
+        { toolCalls: [{ id: "call_ls", name: "Ls", arguments: {} }] },
+        { toolCalls: [{ id: "call_glob", name: "Glob", arguments: { pattern: "*.txt" } }] },
+        { text: ["Nor this one."] },
+      ],
+      questions: NOBODY,
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("names the file and the event Islet does not run, in one warning", () => {
+    const { warnings } = rig;
     const about = warnings.filter((w) => w.includes("TeammateIdle"));
     assert.equal(about.length, 1, warnings.join("\n"));
     assert.ok(about[0].includes("project.json"), about[0]);
@@ -120,7 +108,7 @@ describe("Claude Code's hook semantics in real turns", () => {
   });
 
   it("puts SessionStart's context before the first prompt, and keeps it there", async () => {
-    conv = await engine.open({ emit: (e) => events.push(e) });
+    ({ conv, events } = await rig.open());
     const first = await conv.submit("read a.txt");
     assert.ok(first.kind === "turn" && first.outcome.status === "done");
     for (const i of [0, 1]) {
@@ -142,12 +130,12 @@ describe("Claude Code's hook semantics in real turns", () => {
 
   it("runs PostToolUse for the call that succeeded only, PostToolUseFailure for the failed one", () => {
     // Not for the blocked Grep: it never ran.
-    const post = inputs(dirs.path("work/post.log"));
+    const post = inputs(rig.dirs.path("work/post.log"));
     assert.deepEqual(
       post.map((i) => [i.hook_event_name, i.tool_name]),
       [["PostToolUse", "Read"]],
     );
-    const failure = inputs(dirs.path("work/failure.log"));
+    const failure = inputs(rig.dirs.path("work/failure.log"));
     assert.equal(failure.length, 1);
     assert.equal(failure[0].hook_event_name, "PostToolUseFailure");
     assert.equal(failure[0].tool_name, "Read");
@@ -159,7 +147,7 @@ describe("Claude Code's hook semantics in real turns", () => {
     const second = await conv.submit("list the files");
     assert.ok(second.kind === "turn" && second.outcome.status === "done");
     // The tool's result is in; the model is not asked again.
-    assert.equal(model.chatRequests.length, 3);
+    assert.equal(rig.model.chatRequests.length, 3);
     assert.ok(events.some((e) => e.type === "tool_result" && e.id === "call_ls"));
     const notices = events.filter((e) => e.type === "notice").map((e) => e.text);
     assert.ok(notices.includes("Listing done: stop here."), notices.join("\n"));
@@ -172,13 +160,13 @@ describe("Claude Code's hook semantics in real turns", () => {
     events.length = 0;
     const third = await conv.submit("find the text files");
     assert.ok(third.kind === "turn" && third.outcome.status === "done");
-    assert.equal(model.chatRequests.length, 4);
+    assert.equal(rig.model.chatRequests.length, 4);
     const glob = events.find((e) => e.type === "tool_result" && e.id === "call_glob");
     assert.ok(glob?.type === "tool_result" && glob.error, JSON.stringify(glob));
     const notices = events.filter((e) => e.type === "notice").map((e) => e.text);
     assert.ok(notices.includes("Globbing ends this turn."), notices.join("\n"));
     // The call never ran, so PostToolUse did not run for it either.
-    const post = inputs(dirs.path("work/post.log")).map((i) => i.tool_name);
+    const post = inputs(rig.dirs.path("work/post.log")).map((i) => i.tool_name);
     assert.ok(!post.includes("Glob"), post.join(", "));
     await conv.close();
   });

@@ -78,6 +78,21 @@ export interface ShellHookSpec {
   statusMessage?: string;
 }
 
+/** Where a hook came from: who it is shown as, what it may do. */
+export interface ShellHookOrigin {
+  /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
+  label: string;
+  /** A Claude Code plugin's folder (CLAUDE_PLUGIN_ROOT); none for the user's own hooks. */
+  pluginRoot?: string;
+  /** Its data folder (CLAUDE_PLUGIN_DATA). */
+  pluginData?: string;
+  /**
+   * A PermissionRequest `allow` from it answers the approval question: only for the user's own
+   * hook files in the global home, never a plugin's or a project's (docs/security.md).
+   */
+  mayApprove?: boolean;
+}
+
 export interface ParsedHooks {
   hooks: ShellHookSpec[];
   /** Broken entries: one each, naming file and field. */

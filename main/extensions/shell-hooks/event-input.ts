@@ -35,8 +35,8 @@ export const EVENT_TIMING: Partial<Record<ShellHookEvent, HookTiming>> = {
 
 /**
  * Read, listed and shown, but Islet has no point to run them at yet (none today). SessionEnd,
- * Notification, PermissionRequest and SubagentStop run outside the turn's hook points:
- * ShellHookRegistry.sessionEnd, notification, permissionRequest, subagentStop.
+ * Notification, PermissionRequest, UserPromptExpansion, SubagentStart and SubagentStop run
+ * outside the turn's hook points: ShellHookRegistry.sessionEnd and outside-events.ts.
  */
 export const UNWIRED_EVENTS: readonly ShellHookEvent[] = [];
 

@@ -6,11 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import { tempDir } from "../../code-plugins/loader/testing.ts";
-import { formatProblem } from "../../host/problem.ts";
-import { startFakeOpenAI } from "../../providers/testing/index.ts";
+import { startEngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 
 /** Marks `self` as started, waits (at most 20 s) for `other`, then says `words`. */
 const rendezvous = (self: string, other: string, words: string, after = "") =>
@@ -23,31 +20,27 @@ const hooks = (command: string) =>
   JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command }] }] } });
 
 test("the hooks of one event run at once; their context reaches the model in file order", async () => {
-  const dirs = tempDir("islet-parallel-hooks-");
   // a.json waits for b to start and then for b to finish: b ends first, a is still folded first.
   const waitForB =
     'i=0; while [ ! -e "$CLAUDE_PROJECT_DIR/b-done" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; ';
-  dirs.write({
-    "work/.keep": "",
-    "home/config/hooks/a.json": hooks(rendezvous("a", "b", "Context from a.", waitForB)),
-    "home/config/hooks/b.json": hooks(
-      rendezvous("b", "a", "Context from b.").replace(
-        /echo "Context from b\."$/,
-        'echo "Context from b."; touch "$CLAUDE_PROJECT_DIR/b-done"',
+  const rig = await startEngineRig({
+    prefix: "islet-parallel-hooks-",
+    files: {
+      "work/.keep": "",
+      "home/config/hooks/a.json": hooks(rendezvous("a", "b", "Context from a.", waitForB)),
+      "home/config/hooks/b.json": hooks(
+        rendezvous("b", "a", "Context from b.").replace(
+          /echo "Context from b\."$/,
+          'echo "Context from b."; touch "$CLAUDE_PROJECT_DIR/b-done"',
+        ),
       ),
-    ),
+    },
+    script: [{ text: ["Heard you."] }],
+    questions: NOBODY,
   });
-  const model = await startFakeOpenAI([{ text: ["Heard you."] }]);
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-    warn: (p) => assert.fail(formatProblem(p)),
-  });
+  const { model, warnings } = rig;
   try {
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv, events } = await rig.open();
     const result = await conv.submit("hello");
     assert.ok(result.kind === "turn" && result.outcome.status === "done");
     const notices = events.filter((e) => e.type === "notice").map((e) => e.text);
@@ -71,9 +64,8 @@ test("the hooks of one event run at once; their context reaches the model in fil
       ],
     );
     await conv.close();
+    assert.deepEqual(warnings, []);
   } finally {
-    await engine.close();
-    await model.close();
-    dirs.remove();
+    await rig.close();
   }
 });

@@ -14,13 +14,12 @@ import type {
   HookTiming,
 } from "../../turn/hooks/types.ts";
 import type { Context } from "../../../plugins/sdk/index.ts";
-import { hookProblem, type ShellHookEvent, type ShellHookSpec } from "./config.ts";
+import { hookProblem, type ShellHookOrigin, type ShellHookSpec } from "./config.ts";
 import type { Problem } from "../../host/problem.ts";
 import { EVENT_TIMING, eventHere, eventInput, type SessionMemory } from "./event-input.ts";
 import { compileMatcher, coversCall, type Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
 import { expandVars, runHookCommand, type HookRun } from "./run-command.ts";
-import type { PermissionAnswer } from "../permission-request.ts";
 import { verdictResult } from "./verdict-result.ts";
 import { enterStopPoint, STOP_ACTIVE, stopPoints } from "./stop-points.ts";
 import { Rewakes } from "./rewake.ts";
@@ -29,38 +28,7 @@ import {
   transcriptsFor,
   type ClaudeTranscripts,
 } from "../../sessions/claude-transcript.ts";
-import { claudeToolName, toClaudeInput, toolNamesFor } from "../../tools/claude-names.ts";
-
-/** Events that happen outside the turn's hook points (each has a method here). */
-const OUTSIDE_EVENTS: ReadonlySet<ShellHookEvent> = new Set([
-  "UserPromptExpansion",
-  "SessionEnd",
-  "Notification",
-  "PermissionRequest",
-  "SubagentStart",
-  "SubagentStop",
-]);
-type OutsideEvent =
-  | "UserPromptExpansion"
-  | "SessionEnd"
-  | "Notification"
-  | "PermissionRequest"
-  | "SubagentStart"
-  | "SubagentStop";
-
-export interface ShellHookOrigin {
-  /** Shown as the hook's source: a file name for the user's hooks, a plugin's name. */
-  label: string;
-  /** A Claude Code plugin's folder (CLAUDE_PLUGIN_ROOT); none for the user's own hooks. */
-  pluginRoot?: string;
-  /** Its data folder (CLAUDE_PLUGIN_DATA). */
-  pluginData?: string;
-  /**
-   * A PermissionRequest `allow` from it answers the approval question: only for the user's own
-   * hook files in the global home, never a plugin's or a project's (docs/security.md).
-   */
-  mayApprove?: boolean;
-}
+import { OUTSIDE_EVENTS, OutsideEventHooks, type OutsideHook } from "./outside-events.ts";
 
 export interface ShellHookRegistryOptions {
   hooks: readonly { spec: ShellHookSpec; origin: ShellHookOrigin }[];
@@ -73,8 +41,8 @@ export class ShellHookRegistry implements HookRegistry {
   private readonly byTiming = new Map<HookTiming, HookHandler[]>();
   private readonly stopAll = new AbortController();
   private readonly memory: SessionMemory = { started: new Set(), stopActive: STOP_ACTIVE };
-  /** SessionEnd, Notification and SubagentStop commands: run outside the turn's hook points. */
-  private readonly outside: { spec: ShellHookSpec; origin: ShellHookOrigin; match: Matcher }[] = [];
+  /** The commands of the events outside the turn's hook points (the engine calls them). */
+  readonly outside: OutsideEventHooks;
   private readonly opts: ShellHookRegistryOptions;
   /** Matchers that did not compile. */
   readonly problems: Problem[] = [];
@@ -89,9 +57,10 @@ export class ShellHookRegistry implements HookRegistry {
     const ordered = [...opts.hooks].sort(
       (a, b) => Number(b.spec.event === "SessionStart") - Number(a.spec.event === "SessionStart"),
     );
+    const outside: OutsideHook[] = [];
     for (const { spec, origin } of ordered) {
       if (OUTSIDE_EVENTS.has(spec.event))
-        this.outside.push({ spec, origin, match: this.matcher(spec).match });
+        outside.push({ spec, origin, match: this.matcher(spec).match });
       const timing = EVENT_TIMING[spec.event];
       if (!timing) continue;
       const list = this.byTiming.get(timing) ?? [];
@@ -103,6 +72,11 @@ export class ShellHookRegistry implements HookRegistry {
       list.push(this.rewakes.handler());
       this.byTiming.set("beforeChat", list);
     }
+    this.outside = new OutsideEventHooks(outside, {
+      run: (spec, origin, workdir, input) => this.run(spec, origin, workdir, input),
+      transcript: (id, workdir) => this.syncTranscript(id, workdir),
+      stopped: this.stopAll.signal,
+    });
   }
 
   handlers<T extends HookTiming>(timing: T): readonly HookHandler<T>[] {
@@ -115,185 +89,14 @@ export class ShellHookRegistry implements HookRegistry {
    */
   async sessionEnd(ctx: Context, reason: string): Promise<Problem[]> {
     // Brought up to date only for commands that will read it.
-    if (ctx.session.id && this.outside.some((o) => o.spec.event === "SessionEnd"))
+    if (ctx.session.id && this.outside.has("SessionEnd"))
       this.syncTranscript(ctx.session.id, ctx.workdir);
     const input = { ...eventInput("SessionEnd", ctx, this.opts.globalHome, this.memory), reason };
-    const { failures } = await this.runOutside("SessionEnd", reason, input, ctx.workdir);
+    const { failures } = await this.outside.run("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
     this.memory.stopActive.delete(ctx.session.id);
     stopPoints.delete(ctx.session.id);
     return failures;
-  }
-
-  /**
-   * Notification (Islet is waiting for the person: `notification_type` permission_prompt, the
-   * matcher's subject): informational, it cannot block. Failures come back one line each.
-   */
-  notification(
-    session: { id: string; workdir: string },
-    message: string,
-    type: string,
-  ): Promise<Problem[]> {
-    const input = {
-      ...this.common(session, "Notification"),
-      message,
-      notification_type: type,
-    };
-    return this.runOutside("Notification", type, input, session.workdir).then((r) => r.failures);
-  }
-
-  /**
-   * SubagentStop (a Task's sub-agent answered; the matcher's subject is its agent): a block
-   * (exit 2 or `decision: "block"`) keeps the sub-agent going with the reason. `active`: it
-   * already continued because of a hook (Claude's `stop_hook_active`); `answer`: what it said.
-   */
-  subagentStop(
-    session: { id: string; workdir: string },
-    agent: string,
-    active: boolean,
-    answer: string,
-  ): Promise<{ failures: Problem[]; reasons: string[] }> {
-    const input = {
-      ...this.common(session, "SubagentStop"),
-      stop_hook_active: active,
-      agent_type: agent,
-      last_assistant_message: answer,
-    };
-    return this.runOutside("SubagentStop", agent, input, session.workdir);
-  }
-
-  /**
-   * PermissionRequest (a person is about to be asked to approve a tool call; matcher on the
-   * tool): each hook's answer, in file order, with whether its `allow` may stand.
-   */
-  async permissionRequest(
-    session: { id: string; workdir: string },
-    tool: string,
-    args: Record<string, unknown>,
-  ): Promise<{ failures: Problem[]; answers: PermissionAnswer[] }> {
-    const input = {
-      ...this.common(session, "PermissionRequest"),
-      tool_name: claudeToolName(tool),
-      tool_input: toClaudeInput(tool, args),
-      permission_suggestions: [],
-    };
-    const failures: Problem[] = [];
-    const answers: PermissionAnswer[] = [];
-    const names = toolNamesFor(tool);
-    const ran = await this.runMatching(
-      "PermissionRequest",
-      (match) => names.some(match),
-      input,
-      session.workdir,
-    );
-    for (const { origin, verdict } of ran) {
-      const by = `${origin.label}:PermissionRequest`;
-      if (verdict.error) failures.push({ source: by, title: `${by} failed: ${verdict.error}` });
-      if (verdict.behavior)
-        answers.push({
-          behavior: verdict.behavior,
-          by,
-          ...(verdict.reason ? { message: verdict.reason } : {}),
-          mayApprove: origin.mayApprove === true,
-        });
-    }
-    return { failures, answers };
-  }
-
-  /**
-   * UserPromptExpansion (a slash command expanded into the prompt about to be sent; matcher on
-   * the command's name): the reasons to block it and the context hooks add.
-   */
-  userPromptExpansion(
-    session: { id: string; workdir: string },
-    expansion: { name: string; args: string; source: string; prompt: string },
-  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
-    const input = {
-      ...this.common(session, "UserPromptExpansion"),
-      expansion_type: "slash_command",
-      command_name: expansion.name,
-      command_args: expansion.args,
-      command_source: expansion.source,
-      prompt: expansion.prompt,
-    };
-    return this.runOutside("UserPromptExpansion", expansion.name, input, session.workdir);
-  }
-
-  /** SubagentStart (a Task's sub-agent starts; matcher on its agent): the context hooks add. */
-  async subagentStart(
-    session: { id: string; workdir: string },
-    agent: string,
-  ): Promise<{ failures: Problem[]; contexts: string[] }> {
-    const input = {
-      ...this.common(session, "SubagentStart"),
-      agent_id: "",
-      agent_type: agent,
-    };
-    const { failures, contexts } = await this.runOutside(
-      "SubagentStart",
-      agent,
-      input,
-      session.workdir,
-    );
-    return { failures, contexts };
-  }
-
-  private async runOutside(
-    event: OutsideEvent,
-    subject: string,
-    input: Record<string, unknown>,
-    workdir: string,
-  ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
-    const failures: Problem[] = [];
-    const reasons: string[] = [];
-    const contexts: string[] = [];
-    const ran = await this.runMatching(event, (match) => match(subject), input, workdir);
-    for (const { origin, verdict } of ran) {
-      // The hook reports it, as a turn's hook failures name their source.
-      const hook = `${origin.label}:${event}`;
-      if (verdict.error) failures.push({ source: hook, title: `${hook} failed: ${verdict.error}` });
-      if (verdict.block && !verdict.stop)
-        reasons.push(verdict.reason ?? `${origin.label}:${event} asked to go on`);
-      // An expansion stopped with `continue: false` is not sent either.
-      if (event === "UserPromptExpansion" && verdict.stop)
-        reasons.push(verdict.stopReason ?? `stopped by ${origin.label}:${event}`);
-      if (verdict.context) contexts.push(verdict.context);
-    }
-    return { failures, reasons, contexts };
-  }
-
-  /**
-   * Runs an outside event's hooks whose matcher `matches` accepts, all at once as a turn's hooks
-   * of one event, and reads their verdicts back in file order (none once the hooks unloaded).
-   */
-  private async runMatching(
-    event: OutsideEvent,
-    matches: (match: Matcher) => boolean,
-    input: Record<string, unknown>,
-    workdir: string,
-  ): Promise<{ origin: ShellHookOrigin; verdict: ReturnType<typeof readVerdict> }[]> {
-    if (this.stopAll.signal.aborted) return [];
-    const matching = this.outside.filter(
-      ({ spec, match }) => spec.event === event && matches(match),
-    );
-    const runs = await Promise.all(
-      matching.map(({ spec, origin }) => this.run(spec, origin, workdir, input)),
-    );
-    return matching.map(({ spec, origin }, i) => ({
-      origin,
-      verdict: readVerdict(event, runs[i]!, spec.timeoutS),
-    }));
-  }
-
-  /** The fields every event's input has, for the events outside the turn's hook points. */
-  private common(session: { id: string; workdir: string }, event: OutsideEvent) {
-    return {
-      session_id: session.id,
-      transcript_path: session.id ? this.syncTranscript(session.id, session.workdir) : "",
-      cwd: session.workdir,
-      permission_mode: "default",
-      hook_event_name: event,
-    };
   }
 
   /**

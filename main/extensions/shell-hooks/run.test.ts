@@ -10,8 +10,8 @@ import { after, before, describe, it } from "node:test";
 import { emptyContext } from "../../turn/hooks/testing.ts";
 import type { HookContexts, HookInvocation, HookTiming } from "../../turn/hooks/types.ts";
 import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { parseHooksFile } from "./config.ts";
-import { ShellHookRegistry, type ShellHookOrigin } from "./registry.ts";
+import { parseHooksFile, type ShellHookOrigin } from "./config.ts";
+import { ShellHookRegistry } from "./registry.ts";
 
 function registry(yaml: string, origin: ShellHookOrigin = { label: "t.yaml" }): ShellHookRegistry {
   const parsed = parseHooksFile("t.yaml", yaml);

@@ -124,7 +124,9 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     session: { id: string; workdir: string },
     agent: string,
   ): Promise<{ failures: Problem[]; contexts: string[] }> {
-    return (await this.registry?.subagentStart(session, agent)) ?? { failures: [], contexts: [] };
+    return (
+      (await this.registry?.outside.subagentStart(session, agent)) ?? { failures: [], contexts: [] }
+    );
   }
 
   /** SubagentStop hooks: their failures, and the reasons to keep the sub-agent going. */
@@ -135,7 +137,7 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     answer: string,
   ): Promise<{ failures: Problem[]; reasons: string[] }> {
     return (
-      (await this.registry?.subagentStop(session, agent, active, answer)) ?? {
+      (await this.registry?.outside.subagentStop(session, agent, active, answer)) ?? {
         failures: [],
         reasons: [],
       }
@@ -148,7 +150,7 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     expansion: { name: string; args: string; source: string; prompt: string },
   ): Promise<{ failures: Problem[]; reasons: string[]; contexts: string[] }> {
     return (
-      (await this.registry?.userPromptExpansion(session, expansion)) ?? {
+      (await this.registry?.outside.userPromptExpansion(session, expansion)) ?? {
         failures: [],
         reasons: [],
         contexts: [],
@@ -163,7 +165,7 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     args: Record<string, unknown>,
   ): Promise<{ failures: Problem[]; answers: PermissionAnswer[] }> {
     return (
-      (await this.registry?.permissionRequest(session, tool, args)) ?? {
+      (await this.registry?.outside.permissionRequest(session, tool, args)) ?? {
         failures: [],
         answers: [],
       }
@@ -176,7 +178,7 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     message: string,
     type: string,
   ): Promise<Problem[]> {
-    return (await this.registry?.notification(session, message, type)) ?? [];
+    return (await this.registry?.outside.notification(session, message, type)) ?? [];
   }
 
   async dispose(): Promise<void> {

@@ -9,11 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { AgentEvent } from "../../core/events.ts";
-import { createEngine } from "../../engine/bootstrap.ts";
-import type { Engine } from "../../engine/engine.ts";
-import { tempDir, type TempDir } from "../../code-plugins/loader/testing.ts";
-import { startFakeOpenAI, type FakeServer } from "../../providers/testing/index.ts";
-import { formatProblem } from "../../host/problem.ts";
+import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { NOBODY } from "../../host/questions.ts";
 
 type Trace = Extract<AgentEvent, { type: "hook_trace" }>;
 
@@ -57,49 +54,38 @@ Stop:
 `;
 
 describe("shell hooks in a turn", () => {
-  let dirs: TempDir;
-  let model: FakeServer;
-  let engine: Engine;
-  const warnings: string[] = [];
+  let rig: EngineRig;
 
   before(async () => {
-    dirs = tempDir("islet-shell-hooks-");
-    dirs.write({
-      "work/a.txt": "file a\n",
-      "work/b.txt": "file b\n",
-      "home/config/hooks/guard.json": JSON.stringify(claudeHooks),
-      "home/config/hooks/more.yaml": isletYaml,
-    });
-    model = await startFakeOpenAI([
-      {
-        toolCalls: [
-          { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
-          { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
-          { id: "call_ls", name: "Ls", arguments: {} },
-        ],
+    rig = await startEngineRig({
+      prefix: "islet-shell-hooks-",
+      files: {
+        "work/a.txt": "file a\n",
+        "work/b.txt": "file b\n",
+        "home/config/hooks/guard.json": JSON.stringify(claudeHooks),
+        "home/config/hooks/more.yaml": isletYaml,
       },
-      { text: ["Done."] },
-      { text: ["Goodbye."] },
-    ]);
-    engine = await createEngine({
-      home: dirs.path("home"),
-      workdir: dirs.path("work"),
-      env: {},
-      flags: { provider: "openai-compatible", baseUrl: model.url, model: "m" },
-      warn: (p) => warnings.push(formatProblem(p)),
+      script: [
+        {
+          toolCalls: [
+            { id: "call_read", name: "Read", arguments: { path: "a.txt" } },
+            { id: "call_grep", name: "Grep", arguments: { pattern: "file" } },
+            { id: "call_ls", name: "Ls", arguments: {} },
+          ],
+        },
+        { text: ["Done."] },
+        { text: ["Goodbye."] },
+      ],
+      questions: NOBODY,
     });
   });
 
-  after(async () => {
-    await engine.close();
-    await model.close();
-    dirs.remove();
-  });
+  after(() => rig.close());
 
   it("blocks, rewrites, adds context, keeps the model going, and shows each run", async () => {
+    const { dirs, model, warnings } = rig;
     assert.deepEqual(warnings, []);
-    const events: AgentEvent[] = [];
-    const conv = await engine.open({ emit: (e) => events.push(e) });
+    const { conv, events } = await rig.open();
     const result = await conv.submit("read a.txt and grep");
     assert.ok(result.kind === "turn" && result.outcome.status === "done");
 

@@ -4,7 +4,6 @@ import { describe, it } from "node:test";
 import {
   EMPTY_TRANSCRIPT,
   isRunning,
-  LIVE_KEEP,
   lastPrompt,
   reduceTranscript,
   transcriptOf,
@@ -12,6 +11,7 @@ import {
   type Transcript,
   type TranscriptAction,
 } from "./transcript.ts";
+import { LIVE_KEEP } from "./tool-items.ts";
 
 const run = (...actions: TranscriptAction[]): Transcript =>
   actions.reduce(reduceTranscript, EMPTY_TRANSCRIPT);

@@ -5,8 +5,8 @@
  */
 import type { AgentEvent, ChatOutcome } from "../../../main/bridge/contract.ts";
 import type { HookTraceEntry } from "../../../main/core/events.ts";
-import type { Denial } from "../../../main/core/denial.ts";
 import type { Remedy } from "../../../main/core/remedy.ts";
+import { toolItem, withToolEvent, type ToolItem } from "./tool-items.ts";
 
 /** The engine's events (a turn starts with `user_message`, the prompt's echo). */
 export type ChatEvent = AgentEvent;
@@ -21,25 +21,7 @@ export interface TodoItem {
 export type Item =
   | { kind: "assistant"; id: number; text: string; streaming: boolean }
   | { kind: "thinking"; id: number; text: string; streaming: boolean }
-  | {
-      kind: "tool";
-      id: number;
-      callId: string;
-      name: string;
-      arguments: Record<string, unknown>;
-      /** "denied": not run for want of approval (who said no: `denied`); not a failure. */
-      state: "running" | "done" | "error" | "stopped" | "denied";
-      denied?: Denial;
-      output: string | null;
-      durationMs: number | null;
-      /** Output so far while it runs (`tool_output`; its newest LIVE_KEEP characters). */
-      live: string;
-      /** Characters of live output left out (by the engine's cap or LIVE_KEEP). */
-      liveDropped: number;
-      /** A Task's sub-agent (`subagent` events): its name and its tool calls, in order. */
-      agent: string | null;
-      steps: SubStep[];
-    }
+  | ToolItem
   | { kind: "notice"; id: number; source: string; text: string }
   | { kind: "injected"; id: number; source: string; role: "user" | "assistant"; text: string }
   | { kind: "retry"; id: number; attempt: number; delayMs: number; reason: string }
@@ -47,17 +29,6 @@ export type Item =
   | { kind: "compaction"; id: number; success: boolean; preMessages: number; postMessages: number }
   | { kind: "command"; id: number; name: string; output: string }
   | { kind: "error"; id: number; message: string; errorType: string; remedy?: Remedy };
-
-/** One tool call of a sub-agent, shown under the Task card that runs it. */
-export interface SubStep {
-  callId: string;
-  name: string;
-  arguments: Record<string, unknown>;
-  state: "running" | "done" | "error";
-}
-
-/** A sub-agent's tool calls beyond this many are counted, not kept (a runaway sub-agent). */
-export const SUB_STEPS_KEEP = 200;
 
 export interface Turn {
   id: number;
@@ -99,9 +70,6 @@ export type TranscriptAction =
    */
   | { type: "history"; events: readonly ChatEvent[]; running?: boolean }
   | { type: "reset" };
-
-/** A running tool's live output keeps this many of its newest characters (as a result is cut). */
-export const LIVE_KEEP = 30_000;
 
 export const EMPTY_TRANSCRIPT: Transcript = { turns: [], tokens: null, todos: [], nextId: 1 };
 
@@ -216,77 +184,17 @@ function apply(d: Draft, e: ChatEvent): void {
       return;
     }
     case "tool_call":
-      push({
-        kind: "tool",
-        id: d.nextId++,
-        callId: e.id,
-        name: e.name,
-        arguments: e.arguments,
-        state: "running",
-        output: null,
-        durationMs: null,
-        live: "",
-        liveDropped: 0,
-        agent: null,
-        steps: [],
-      });
+      push(toolItem(d.nextId++, e));
       return;
-    case "subagent": {
-      const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
-      const prev = turn.items[i];
-      if (prev?.kind !== "tool") return;
-      const inner = e.event;
-      let steps = prev.steps;
-      if (
-        inner.type === "tool_call" &&
-        typeof inner.id === "string" &&
-        steps.length < SUB_STEPS_KEEP
-      )
-        steps = [
-          ...steps,
-          {
-            callId: inner.id,
-            name: String(inner.name),
-            arguments: (inner.arguments ?? {}) as Record<string, unknown>,
-            state: "running",
-          },
-        ];
-      if (inner.type === "tool_result")
-        steps = steps.map((st) =>
-          st.callId === inner.id ? { ...st, state: inner.error === true ? "error" : "done" } : st,
-        );
-      turn.items[i] = { ...prev, agent: e.agent, steps };
-      return;
-    }
-    case "tool_output": {
-      const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
-      const prev = turn.items[i];
-      if (prev?.kind !== "tool" || prev.state !== "running") return;
-      let live = prev.live + e.text;
-      let liveDropped = prev.liveDropped + (e.dropped ?? 0);
-      if (live.length > LIVE_KEEP) {
-        liveDropped += live.length - LIVE_KEEP;
-        live = live.slice(live.length - LIVE_KEEP);
-      }
-      turn.items[i] = { ...prev, live, liveDropped };
-      return;
-    }
+    case "subagent":
+    case "tool_output":
     case "tool_result": {
       const i = turn.items.findLastIndex((it) => it.kind === "tool" && it.callId === e.id);
       const prev = turn.items[i];
-      if (prev?.kind === "tool") {
-        turn.items[i] = {
-          ...prev,
-          state: e.denied ? "denied" : e.error ? "error" : "done",
-          ...(e.denied ? { denied: e.denied } : {}),
-          output: e.output,
-          durationMs: e.durationMs,
-          // The result holds the whole output: the live copy is no longer needed.
-          live: "",
-          liveDropped: 0,
-        };
-        if (!e.error && prev.name === "TodoWrite") d.todos = todosOf(prev.arguments) ?? d.todos;
-      }
+      if (prev?.kind !== "tool") return;
+      turn.items[i] = withToolEvent(prev, e);
+      if (e.type === "tool_result" && !e.error && prev.name === "TodoWrite")
+        d.todos = todosOf(prev.arguments) ?? d.todos;
       return;
     }
     case "notice":
