@@ -29,7 +29,8 @@ export function storeSink(
   };
   // A prompt, an answer, its thinking or a tool result is followed soon by the message that
   // holds the same text: events wait for that message (in order, with whatever comes between)
-  // and are then saved as references to it instead of second copies (records.ts, `ref`).
+  // and are then saved as references to it instead of second copies (records.ts, `ref`). A
+  // model call's hook trace and the turn's offer wait too, so they cost no write of their own.
   // Anything else written, a flush, or too many waiting events saves them whole.
   let held: AgentEvent[] = [];
   const release = (): void => {
@@ -71,6 +72,8 @@ const HELD: ReadonlySet<AgentEvent["type"]> = new Set([
   "thinking",
   "assistant",
   "tool_result",
+  "hook_trace",
+  "extensions_offered",
 ]);
 const MAX_HELD = 64;
 

@@ -42,7 +42,7 @@ export interface OfferInputs {
 export function turnOffer(inputs: OfferInputs, current: ChosenOffer | undefined): ChosenOffer {
   const { state } = inputs;
   const turn = state.stats.interactions;
-  if (!current || current.offer.turn !== turn) return choose(inputs, turn);
+  if (!current || current.offer.turn !== turn) return choose(inputs, turn, current?.offer);
   if (current.offer.cut) {
     current.offer.adopt(catalog(inputs.tools, inputs.listings));
     // What a skill loaded in this turn allows joins the offer from the next call on.
@@ -51,7 +51,7 @@ export function turnOffer(inputs: OfferInputs, current: ChosenOffer | undefined)
   return current;
 }
 
-function choose(inputs: OfferInputs, turn: number): ChosenOffer {
+function choose(inputs: OfferInputs, turn: number, previous?: TurnOffer): ChosenOffer {
   const { state, tools, listings } = inputs;
   const candidates = catalog(tools, listings);
   const window = state.resolved?.info.contextLength ?? 0;
@@ -87,6 +87,7 @@ function choose(inputs: OfferInputs, turn: number): ChosenOffer {
       ordered(state, candidates, rank),
       pluginTool,
     ),
+    previous,
   });
   return { offer, search: searchTool(offer, rank) };
 }

@@ -46,13 +46,27 @@ export class TurnOffer {
     budget: number;
     candidates: ReadonlyMap<string, Candidate>;
     chosen?: Iterable<string>;
+    /** The turn before's offer: when this one keeps the same, it keeps the same filter too. */
+    previous?: TurnOffer;
   }) {
     this.turn = opts.turn;
     this.cut = opts.cut;
     this.budget = opts.budget;
     this.#known = opts.candidates;
     this.#chosen = new Set(opts.cut ? (opts.chosen ?? []) : []);
-    this.#changed();
+    const previous = opts.previous;
+    // Listings keep their last text by the filter: a conversation whose turns keep offering the
+    // same items does not render them again.
+    if (previous && this.#keeps(previous)) this.#keep = previous.#keep;
+    else this.#changed();
+  }
+
+  /** Whether `other` keeps exactly what this offer keeps. */
+  #keeps(other: TurnOffer): boolean {
+    if (!this.cut || !other.cut || other.#known !== this.#known) return false;
+    if (other.#chosen.size !== this.#chosen.size) return false;
+    for (const key of this.#chosen) if (!other.#chosen.has(key)) return false;
+    return true;
   }
 
   /** Every item the turn knows of, offered or not. */

@@ -49,7 +49,8 @@ test("a catalog that changed a little ranks as one indexed anew, and the old one
     const a = followed.scores(query);
     const b = fresh.scores(query);
     assert.deepEqual(byScore(a, after), byScore(b, after), query);
-    for (const [key, score] of a) assert.ok(Math.abs(score - b.get(key)!) < 1e-9, `${query}: ${key}`);
+    for (const [key, score] of a)
+      assert.ok(Math.abs(score - b.get(key)!) < 1e-9, `${query}: ${key}`);
   }
   assert.equal(followed.scores("terraform").has("tool:mcp__terraform__search"), false);
   // A turn that chose before the change still finds what its own catalog had.
