@@ -157,6 +157,25 @@ test("a skill SearchTools finds is listed on the next call and the Skill tool lo
   }
 });
 
+test("a skill loaded by its short name counts as used lately: the next turn lists it", async () => {
+  const h = await ecosystem([
+    { toolCalls: [{ id: "s1", name: "SearchTools", arguments: { query: "grafana dashboards" } }] },
+    { toolCalls: [{ id: "k1", name: "Skill", arguments: { skill: "monitor-grafana" } }] },
+    { text: ["Following the skill."] },
+    { text: ["You are welcome."] },
+  ]);
+  try {
+    await h.conversation.submit("Our charts look wrong since Tuesday");
+    const loaded = h.of("tool_result").find((r) => r.name === "Skill");
+    assert.equal(loaded?.error, false, loaded?.output);
+    await h.conversation.submit("Thanks a lot");
+    const listed = skillLines(body(h, 3)).some((l) => l.includes("monitor-grafana"));
+    assert.equal(listed, true, skillLines(body(h, 3)).join("\n"));
+  } finally {
+    await h.close();
+  }
+});
+
 test("the same conversation gets the same request, byte for byte", async () => {
   const h = await ecosystem([{ text: ["one"] }, { text: ["two"] }]);
   try {

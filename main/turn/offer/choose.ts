@@ -83,8 +83,8 @@ function choose(inputs: OfferInputs, turn: number, previous?: TurnOffer): Chosen
     chosen: fill(
       room,
       candidates,
-      pinned(state, candidates),
-      ordered(state, candidates, rank),
+      withoutDisabled(state, candidates, pinned(state, candidates)),
+      withoutDisabled(state, candidates, ordered(state, candidates, rank)),
       pluginTool,
     ),
     previous,
@@ -179,6 +179,24 @@ function fill(
     take(key);
   }
   return chosen;
+}
+
+/**
+ * Leaves out the tools this turn may not call (what the running command disallows, what a hook
+ * disabled before the turn's first call): offered, they would be taken away again and their
+ * place in the budget lost.
+ */
+function withoutDisabled(
+  state: AgentState,
+  candidates: ReadonlyMap<string, Candidate>,
+  keys: readonly string[],
+): readonly string[] {
+  const disabled = state.turnDisabledTools;
+  if (disabled.length === 0) return keys;
+  return keys.filter((key) => {
+    const c = candidates.get(key)!;
+    return c.kind !== "tool" || !disabled.some((p) => matchesToolPattern(c.name, p));
+  });
 }
 
 /** Tools the agent's `tools` names (not a bare `*`) or a running command's or skill's rules cover. */
@@ -290,7 +308,7 @@ function recentlyUsed(
       const call = calls[j];
       const key =
         call.name === "Skill" && typeof call.arguments.skill === "string"
-          ? candidateKey("skill", call.arguments.skill)
+          ? skillKey(call.arguments.skill, candidates)
           : call.name === "Task" && typeof call.arguments.subagent_type === "string"
             ? candidateKey("agent", call.arguments.subagent_type)
             : call.name === "activate_plugin" && typeof call.arguments.name === "string"
@@ -301,6 +319,29 @@ function recentlyUsed(
   }
   return out;
 }
+
+/**
+ * The skill a Skill call loaded: by its name, or by its short name (`pdf` for `docs:pdf`) when
+ * one plugin's skill alone has it, as the Skill tool resolves it.
+ */
+function skillKey(name: string, candidates: ReadonlyMap<string, Candidate>): string {
+  const key = candidateKey("skill", name);
+  if (candidates.has(key) || name.includes(":")) return key;
+  let short = shortSkills.get(candidates);
+  if (!short) {
+    short = new Map();
+    for (const c of candidates.values())
+      if (c.kind === "skill" && c.name.includes(":")) {
+        const tail = c.name.slice(c.name.lastIndexOf(":") + 1);
+        short.set(tail, short.has(tail) ? null : c.key);
+      }
+    shortSkills.set(candidates, short);
+  }
+  return short.get(name) ?? key;
+}
+
+/** Skills by their short names, by catalog (null: more than one plugin has that name). */
+const shortSkills = new WeakMap<ReadonlyMap<string, Candidate>, Map<string, string | null>>();
 
 const WORD = /[\p{L}\p{N}_:-]/u;
 const WORDS = /[\p{L}\p{N}_:-]+/gu;

@@ -106,6 +106,22 @@ test("always offered under a 1% budget: the agent's tools and a command's allowe
   }
 });
 
+test("tools the turn may not call take no place in its budget", async () => {
+  const h = await harness([{ text: ["ok"] }]);
+  try {
+    await h.session.send("archive the old invoice in stripe", {
+      disallowedTools: ["mcp__stripe__*"],
+    });
+    const names = sentTools(h.server, 0);
+    assert.ok(!names.some((n) => n.startsWith("mcp__stripe__")), names.join(", "));
+    const extension = names.filter((n) => n.startsWith("mcp__") || n.startsWith("plugin_"));
+    const [event] = h.of("extensions_offered");
+    assert.equal(event.offered, extension.length, "every item chosen is one the model gets");
+  } finally {
+    await h.close();
+  }
+});
+
 test("a tool found and used in one turn is still offered in the next (used lately)", async () => {
   const h = await harness([
     { toolCalls: [{ id: "s", name: "SearchTools", arguments: { query: "datadog dashboard" } }] },
