@@ -21,9 +21,23 @@ export function estimateMessage(m: Message): number {
 
 export function estimateTools(tools: readonly ToolSpec[]): number {
   let chars = 0;
-  for (const t of tools)
-    chars += t.name.length + t.description.length + JSON.stringify(t.parameters).length;
+  for (const t of tools) chars += t.name.length + t.description.length + schemaChars(t.parameters);
   return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/**
+ * A tool's schema in characters, by schema: a tool keeps one schema object, and every model call
+ * estimates every offered tool (hundreds, with a marketplace installed).
+ */
+const schemaSizes = new WeakMap<object, number>();
+
+function schemaChars(schema: ToolSpec["parameters"]): number {
+  let n = schemaSizes.get(schema);
+  if (n === undefined) {
+    n = JSON.stringify(schema).length;
+    schemaSizes.set(schema, n);
+  }
+  return n;
 }
 
 export function tokenState(
