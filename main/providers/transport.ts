@@ -113,7 +113,10 @@ export function timedRequest(r: TimedRequest): Promise<TimedResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(r.url);
     const headers: Record<string, string> = { "user-agent": "islet", ...r.headers };
-    if (r.body !== undefined) headers["content-length"] = String(Buffer.byteLength(r.body));
+    // Encoded once: a request with a marketplace's extensions is hundreds of kilobytes, and
+    // measuring the text, then writing it, would encode it twice.
+    const body = r.body === undefined ? undefined : Buffer.from(r.body);
+    if (body !== undefined) headers["content-length"] = String(body.length);
     const client = url.protocol === "https:" ? https : http;
     let stalled: StallTimeout | undefined;
     let response: IncomingMessage | undefined;
@@ -158,6 +161,6 @@ export function timedRequest(r: TimedRequest): Promise<TimedResponse> {
         },
       });
     });
-    started.end(r.body);
+    started.end(body);
   });
 }
