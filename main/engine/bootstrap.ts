@@ -2,6 +2,7 @@
 import path from "node:path";
 import { loadEnvFile } from "../config/env-file.ts";
 import { loadFrontmatterCache, saveFrontmatterCache } from "../config/frontmatter-cache.ts";
+import { loadMarkdownIndex, saveMarkdownIndex } from "../config/markdown-index.ts";
 import { resolveHomes } from "../config/homes.ts";
 import type { DetectedServer, ResolveFlags } from "../providers/index.ts";
 import type { QuestionPort } from "../host/questions.ts";
@@ -84,6 +85,9 @@ async function startEngine(opts: HostOptions): Promise<Engine> {
   // Commands, skills and agents parsed at earlier starts are not parsed again.
   const frontmatterCache = path.join(homes.global, "cache", "frontmatter.json");
   loadFrontmatterCache(frontmatterCache);
+  // Files unchanged since then are not even read (their bodies are, when used).
+  const markdownIndex = path.join(homes.global, "cache", "markdown-index.json");
+  loadMarkdownIndex(markdownIndex);
   await engine.loadMcp();
   await engine.declarative.load(opts.plugins);
   if (opts.plugins)
@@ -94,5 +98,6 @@ async function startEngine(opts: HostOptions): Promise<Engine> {
   // loadPlugins loads the on-demand listing itself; without plugins other sources still list.
   else await engine.activation.load();
   void saveFrontmatterCache(frontmatterCache);
+  void saveMarkdownIndex(markdownIndex);
   return engine;
 }

@@ -3,14 +3,14 @@
  * (main/extensions/markdown), agents (main/agents/load.ts), MCP servers (main/mcp), each named
  * `plugin:name` (MCP: `plugin_<plugin>_<server>`). A manifest path may name a folder or one file.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
-import { readAgentFile } from "../../agents/load.ts";
+import { indexedAgentFile, readAgentFile } from "../../agents/load.ts";
 import { markdownFiles as agentFiles } from "../../config/markdown-walk.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
 import { pluginMcpServers } from "../../mcp/plugin-servers.ts";
-import { loadCommands, parseCommandFile, type MarkdownCommand } from "../markdown/commands.ts";
+import { loadCommands, readCommandFile, type MarkdownCommand } from "../markdown/commands.ts";
 import { fileProblem, frontmatterBlock, type Loaded } from "../../config/frontmatter-fields.ts";
 import type { Problem } from "../../host/problem.ts";
 import { loadSkill, loadSkills, type Skill } from "../markdown/skills.ts";
@@ -23,9 +23,10 @@ export interface NamedFile {
   file: string;
 }
 
+/** No exception for a missing path: most plugins lack most folders, and throwing costs. */
 function isFile(p: string): boolean {
   try {
-    return statSync(p).isFile();
+    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }
@@ -69,13 +70,12 @@ export function pluginCommands(
     paths,
     (dir) => loadCommands(dir, { namespace }),
     (file) => {
-      const { command, warnings } = parseCommandFile(file, readFileSync(file, "utf8"), {
-        namespace,
-      });
+      const { command, warnings } = readCommandFile(file, { namespace });
       return { item: command, warnings };
     },
   );
-  return { ...found, items: found.items.map((c) => ({ ...c, model: sessionModel(c.model) })) };
+  for (const c of found.items) c.model = sessionModel(c.model);
+  return found;
 }
 
 /**
@@ -109,8 +109,9 @@ export function pluginSkills(paths: readonly string[], namespace: string): Loade
     seen.add(key);
     return true;
   });
+  for (const s of items) s.model = sessionModel(s.model);
   return {
-    items: items.map((s) => ({ ...s, model: sessionModel(s.model) })),
+    items,
     errors: once(found.errors),
     warnings: once(found.warnings),
   };
@@ -145,7 +146,8 @@ export function pluginAgents(paths: readonly string[], namespace: string): Loade
     },
     (file) => lenientAgent(file, namespace),
   );
-  return { ...found, items: found.items.map((a) => ({ ...a, model: sessionModel(a.model) })) };
+  for (const a of found.items) a.model = sessionModel(a.model);
+  return found;
 }
 
 /**
@@ -153,10 +155,18 @@ export function pluginAgents(paths: readonly string[], namespace: string): Loade
  * its body as prompt, and the problem is one warning instead of the file being skipped.
  */
 function lenientAgent(file: string, namespace: string): { item: AgentConfig; warnings: Problem[] } {
-  const text = readFileSync(file, "utf8");
+  const parse = (text: string) => lenientRead(file, text, namespace);
+  const { agent, warnings } = indexedAgentFile(file, { namespace }, "agent-lenient", parse);
+  return { item: agent, warnings };
+}
+
+function lenientRead(
+  file: string,
+  text: string,
+  namespace: string,
+): { agent: AgentConfig; warnings: Problem[] } {
   try {
-    const { agent, warnings } = readAgentFile(file, text, { namespace });
-    return { item: agent, warnings };
+    return readAgentFile(file, text, { namespace });
   } catch (err) {
     const problem = fileProblem(err, file);
     const block = frontmatterBlock(text);
@@ -165,7 +175,7 @@ function lenientAgent(file: string, namespace: string): { item: AgentConfig; war
     });
     const name = path.basename(file).replace(/\.md$/i, "");
     return {
-      item: agent,
+      agent,
       warnings: [{ ...problem, title: `${problem.title}; loaded as "${name}" without its fields` }],
     };
   }

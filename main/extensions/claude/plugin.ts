@@ -101,7 +101,10 @@ export function readClaudePlugin(
   if (existsSync(at("SKILL.md"))) {
     try {
       const { skill, warnings: w } = loadSkill(at("SKILL.md"));
-      plugin.skills.push({ ...skill, name: ns, bareName: ns });
+      // Named in place: a spread would read the body an indexed skill reads on use.
+      skill.name = ns;
+      skill.bareName = ns;
+      plugin.skills.push(skill);
       plugin.warnings.push(...w);
     } catch (err) {
       plugin.errors.push(fileProblem(err, at("SKILL.md")));
