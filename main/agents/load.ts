@@ -143,10 +143,16 @@ export function indexedAgentFile(
   parse: (text: string) => { agent: AgentConfig; warnings: Problem[] } = (text) =>
     readAgentFile(file, text, opts),
 ): { agent: AgentConfig; warnings: Problem[] } {
-  const { item, warnings } = indexedParse(kind, file, opts.namespace ?? "", "systemPrompt", (t) => {
-    const parsed = parse(t);
-    return { item: parsed.agent, warnings: parsed.warnings };
-  });
+  const { item, warnings } = indexedParse<AgentConfig>(
+    kind,
+    file,
+    opts.namespace ?? "",
+    "systemPrompt",
+    (t) => {
+      const parsed = parse(t);
+      return { item: parsed.agent, warnings: parsed.warnings };
+    },
+  );
   return { agent: item, warnings };
 }
 

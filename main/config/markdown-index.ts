@@ -110,7 +110,7 @@ export interface Parsed<T> {
  * `body` is the item's field holding the body: an item from the index reads it from the file on
  * first use. Throws what `parse` throws (a broken file's problem, remembered as well).
  */
-export function indexedParse<T extends { file: string }>(
+export function indexedParse<T extends { file?: string }>(
   kind: string,
   file: string,
   variant: string,
@@ -157,7 +157,7 @@ function remember(key: string, entry: Entry): void {
 }
 
 /** The remembered item, its body read from the file on first use; null if it does not parse. */
-function revive<T extends { file: string }>(
+function revive<T extends { file?: string }>(
   json: string,
   file: string,
   body: string,

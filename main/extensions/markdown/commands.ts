@@ -99,10 +99,16 @@ export function readCommandFile(
   opts: LoadOptions & { label?: string } = {},
 ): { command: MarkdownCommand; warnings: Problem[] } {
   const variant = `${opts.namespace ?? ""}\0${opts.label ?? ""}`;
-  const { item, warnings } = indexedParse("command", file, variant, "body", (text) => {
-    const parsed = parseCommandFile(file, text, opts);
-    return { item: parsed.command, warnings: parsed.warnings };
-  });
+  const { item, warnings } = indexedParse<MarkdownCommand>(
+    "command",
+    file,
+    variant,
+    "body",
+    (text) => {
+      const parsed = parseCommandFile(file, text, opts);
+      return { item: parsed.command, warnings: parsed.warnings };
+    },
+  );
   return { command: item, warnings };
 }
 
