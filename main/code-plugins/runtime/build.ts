@@ -198,8 +198,15 @@ export async function buildPlugin(
   }
   // Shared by every sandbox of this build (restarts too): the plugin's tool calls enter it.
   const execOutput = new ExecOutputRoute();
-  /** What the module saw of the host: a probe that used it cannot be kept (exports-cache.ts). */
+  const cache = port.exportsCache;
+  const key = cache && exportsKey(bundle.code, `${port.sandbox.backend}:${spec.allowWasm}`, PROBED);
+  /**
+   * What the module saw of the host: a probe that used it cannot be kept (exports-cache.ts), and
+   * one that asks the host anything outside a command (a timer's work) is forgotten, so its module
+   * starts with the engine again next time.
+   */
   const seen = { called: false, env: false, exec: false };
+  let owner: LoadedPlugin | null = null;
   const launch = () => {
     const host = port.capabilities(spec, log, execOutput);
     seen.env ||= Object.keys(host.env).length > 0;
@@ -207,7 +214,10 @@ export async function buildPlugin(
     const watched: HostCapabilities = {
       ...host,
       call: (name, args, signal) => {
-        seen.called = true;
+        if (!owner?.busy) {
+          seen.called = true;
+          if (key) cache?.forget(key);
+        }
         return host.call(name, args, signal);
       },
     };
@@ -219,8 +229,6 @@ export async function buildPlugin(
       allowWasm: spec.allowWasm,
     });
   };
-  const cache = port.exportsCache;
-  const key = cache && exportsKey(bundle.code, `${port.sandbox.backend}:${spec.allowWasm}`, PROBED);
   const known = key ? cache?.get(key) : undefined;
   if (known) {
     // A command-only plugin probed before: its sandbox starts at the command's first use.
@@ -236,6 +244,7 @@ export async function buildPlugin(
       startOnUse: true,
     });
     plugin.exports = { hooks: [], tool: null, command: known.command };
+    owner = plugin;
     addWarnings(spec, plugin, log, known.warnings);
     return { plugin, condition, bundle };
   }
@@ -269,6 +278,7 @@ export async function buildPlugin(
     idleReleaseMs: spec.stateless ? port.idleReleaseMs : null,
   });
   plugin.exports = exports;
+  owner = plugin;
   addWarnings(spec, plugin, log, texts);
   const commandOnly = exports.hooks.length === 0 && !exports.tool && exports.command;
   if (key && commandOnly && !seen.called && !seen.env && !seen.exec)

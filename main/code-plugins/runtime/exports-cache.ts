@@ -51,6 +51,12 @@ export class ExportsCache {
     this.#write(entries);
   }
 
+  /** Drops what is kept for `key` (its plugin turned out to use the host on its own). */
+  forget(key: string): void {
+    const entries = this.#read();
+    if (entries.delete(key)) this.#write(entries);
+  }
+
   #read(): Map<string, DescribedExports> {
     if (this.#entries) return this.#entries;
     this.#entries = new Map();

@@ -129,6 +129,11 @@ export class LoadedPlugin {
     return this.released && !this.unstarted;
   }
 
+  /** Whether a call of it is under way. */
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
   /** Whether its sandbox was never started (it starts at the first call). */
   get notStarted(): boolean {
     return this.unstarted;

@@ -1,10 +1,12 @@
 /**
  * A command-only plugin probed at an earlier start lists its command without a sandbox: the
- * sandbox starts at the command's first use. A plugin with hooks, or one whose probe asked the
- * host something, starts with the engine as before, and an edited plugin is probed again (its new
+ * sandbox starts at the command's first use. A plugin with hooks, or one that asked the host
+ * something other than in a command (its probe, a timer), starts with the engine as before, and an edited plugin is probed again (its new
  * command is listed). Real isolates, each backend.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, test } from "node:test";
 import type { CommandEnv } from "../../commands/types.ts";
 import { resolveHomes } from "../../config/homes.ts";
@@ -36,6 +38,12 @@ export async function command() {
   return { name: (await fs.exists(fs.dataDir + "/flag")) ? "flagged" : "unflagged", description: "" };
 }
 export function executeCommand() { return { output: "asked" }; }`,
+        // Works in the background (a timer asking the host): its module must run from the start.
+        "home/plugins/ticker/plugin.yaml": "description: ticks\n",
+        "home/plugins/ticker/index.js": `import { fs } from "@islet/sdk";
+setTimeout(() => { void fs.exists(fs.dataDir + "/tick"); }, 100);
+export function command() { return { name: "tick", description: "" }; }
+export function executeCommand() { return { output: "ticked" }; }`,
       });
       const start = async () => {
         const contributions = new Contributions();
@@ -56,6 +64,9 @@ export function executeCommand() { return { output: "asked" }; }`,
         let { runtime, commands } = await start();
         assert.equal(runtime.get("stamper")!.plugin.notStarted, false);
         assert.equal((await commands.get("stamp")!.run("a", env)).output, "stamped a #1");
+        // Generous: the ticker's timer fires after 100 ms.
+        await waitFor(() => existsSync(dir.path("home/cache/plugins/exports.json")), 10_000);
+        await sleep(1_000);
         await runtime.dispose();
 
         ({ runtime, commands } = await start());
@@ -68,6 +79,7 @@ export function executeCommand() { return { output: "asked" }; }`,
           "hooks start with the engine",
         );
         assert.equal(runtime.get("asker")!.plugin.notStarted, false, "it asked the host: probed");
+        assert.equal(runtime.get("ticker")!.plugin.notStarted, false, "it works in the background");
         assert.ok(commands.get("unflagged"));
         assert.ok(runtime.get("hooked")!.plugin.heapUsed() > 0);
         const listed = commands.get("stamp")!;
@@ -92,4 +104,12 @@ export function executeCommand() { return { output: "asked" }; }`,
       }
     });
   });
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
+    await sleep(20);
+  }
 }
