@@ -23,14 +23,20 @@ export interface NamedFile {
   file: string;
 }
 
-/** No exception for a missing path: most plugins lack most folders, and throwing costs. */
-function isFile(p: string): boolean {
+/**
+ * What is at `p`, without an exception for nothing (most plugins lack most of the folders, and
+ * hundreds of thrown errors were a noticeable part of a start).
+ */
+function kindOf(p: string): "file" | "folder" | "other" | null {
   try {
-    return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+    const st = statSync(p, { throwIfNoEntry: false });
+    return !st ? null : st.isFile() ? "file" : st.isDirectory() ? "folder" : "other";
   } catch {
-    return false;
+    return null;
   }
 }
+
+const isFile = (p: string): boolean => kindOf(p) === "file";
 
 /** Claude's model aliases mean "the session's model" here (Islet has no such names). */
 const CLAUDE_MODEL_ALIASES = new Set(["inherit", "sonnet", "opus", "haiku"]);
@@ -44,7 +50,10 @@ function gather<T>(
 ): Loaded<T> {
   const out: Loaded<T> = { items: [], errors: [], warnings: [] };
   for (const p of paths) {
-    if (isFile(p)) {
+    const kind = kindOf(p);
+    // Nothing there: nothing to load (a listed path that is missing was warned about).
+    if (kind === null) continue;
+    if (kind === "file") {
       try {
         const { item, warnings } = one(p);
         out.items.push(item);
@@ -201,7 +210,8 @@ function markdownFiles(dir: string): string[] {
 
 /** Output styles (`output-styles/*.md`): listed here, chosen with `/output-style` (output-styles/). */
 export function pluginOutputStyles(paths: readonly string[], namespace: string): Loaded<NamedFile> {
-  const items = paths.flatMap(markdownFiles).map((file) => ({
+  const present = paths.filter((p) => kindOf(p) !== null);
+  const items = present.flatMap(markdownFiles).map((file) => ({
     name: `${namespace}:${path.basename(file).replace(/\.md$/i, "")}`,
     file,
   }));

@@ -142,6 +142,8 @@ export function readClaudePlugin(
 
 /** `named`: the manifest names it, so a missing file is an error (the default one is optional). */
 function readHookFile(file: string, plugin: ClaudePlugin, named: boolean): ShellHookSpec[] {
+  // Most plugins have none: no read (and no thrown error) for the default file that is not there.
+  if (!named && !existsSync(file)) return [];
   let text: string;
   try {
     text = readFileSync(file, "utf8");
