@@ -50,6 +50,13 @@ export function createEngine(opts: HostOptions): Promise<Engine> {
 async function startEngine(opts: HostOptions): Promise<Engine> {
   const processEnv = opts.env ?? process.env;
   const homes = resolveHomes({ home: opts.home, workdir: opts.workdir, env: processEnv });
+  // Commands, skills, agents and plugin.yaml files parsed at earlier starts are not parsed again
+  // (loaded first: the trust check below already reads the plugins folders).
+  const frontmatterCache = path.join(homes.global, "cache", "frontmatter.json");
+  loadFrontmatterCache(frontmatterCache);
+  // Markdown files unchanged since then are not even read (their bodies are, when used).
+  const markdownIndex = path.join(homes.global, "cache", "markdown-index.json");
+  loadMarkdownIndex(markdownIndex);
   const envFilePath = opts.envFile
     ? path.resolve(opts.envFile)
     : path.join(homes.workdir, WORKSPACE_ENV_FILE);
@@ -82,12 +89,6 @@ async function startEngine(opts: HostOptions): Promise<Engine> {
     trust,
     secretFiles: [envFilePath],
   });
-  // Commands, skills and agents parsed at earlier starts are not parsed again.
-  const frontmatterCache = path.join(homes.global, "cache", "frontmatter.json");
-  loadFrontmatterCache(frontmatterCache);
-  // Files unchanged since then are not even read (their bodies are, when used).
-  const markdownIndex = path.join(homes.global, "cache", "markdown-index.json");
-  loadMarkdownIndex(markdownIndex);
   await engine.loadMcp();
   await engine.declarative.load(opts.plugins);
   if (opts.plugins)
