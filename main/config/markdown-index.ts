@@ -12,9 +12,13 @@
 import { readFileSync, statSync, type Stats } from "node:fs";
 import { writeAtomically } from "./atomic-write.ts";
 import { ProblemError, type Problem } from "../host/problem.ts";
+import { APP_VERSION } from "../core/version.ts";
 
-/** Bump when the file's layout or what a parser yields changes. */
-const VERSION = 1;
+/**
+ * Bump when the file's layout or what a parser yields changes; a release starts over anyway (the
+ * parsers' output, tool names mapped for agents say, may change between versions).
+ */
+const VERSION = `1:${APP_VERSION}`;
 /** Entries kept on disk at most (the ones used by this process first). */
 const MAX_ENTRIES = 20_000;
 /** A file changed more recently than this (mtime or ctime) is not trusted to its stamp. */
@@ -30,7 +34,7 @@ interface Entry {
 }
 
 interface IndexFile {
-  version: number;
+  version: string;
   entries: [string, Entry][];
 }
 

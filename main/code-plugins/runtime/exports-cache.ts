@@ -9,6 +9,7 @@
 import { hash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { APP_VERSION } from "../../core/version.ts";
 import type { LoadedCommand } from "./loaded-plugin.ts";
 import { commandSchemaSchema } from "./result-schema.ts";
 
@@ -25,7 +26,8 @@ export interface DescribedExports {
 
 /** The key for a bundle as a backend runs it (`probe`: what the engine looks for, in order). */
 export function exportsKey(code: string, backend: string, probe: unknown): string {
-  return hash("sha256", JSON.stringify([FORMAT, backend, probe, code]), "hex");
+  // A release starts over: the probe's checks may have changed with it.
+  return hash("sha256", JSON.stringify([FORMAT, APP_VERSION, backend, probe, code]), "hex");
 }
 
 export class ExportsCache {

@@ -5,7 +5,7 @@
  * broken index file costs nothing but the rebuild.
  */
 import assert from "node:assert/strict";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import { createEngine } from "../../engine/bootstrap.ts";
@@ -95,11 +95,17 @@ test("indexed files are listed without being read; edits, deletions and a broken
     ]);
     await engine.close();
 
-    // A broken or foreign index is ignored (and rebuilt).
+    // A broken or foreign index is ignored (and rebuilt), entries of the right version too.
+    const { version, entries } = JSON.parse(readFileSync(index, "utf8")) as {
+      version: unknown;
+      entries: [string, Record<string, unknown>][];
+    };
+    const foreign = entries.map(([key, e]) => [key, { ...e, item: 5, warnings: "none" }]);
     for (const broken of [
       "{ not json",
-      JSON.stringify({ version: 1, entries: [5, ["k", { stamp: 1 }], ["x", null]] }),
-      JSON.stringify({ version: 1, entries: { k: 1 } }),
+      JSON.stringify({ version, entries: [5, ["k", { stamp: 1 }], ["x", null], ...foreign] }),
+      JSON.stringify({ version, entries: { k: 1 } }),
+      JSON.stringify({ version: "another", entries }),
     ]) {
       writeFileSync(index, broken);
       engine = await start();
