@@ -4,7 +4,6 @@
  * Claude's fields and Islet's are both read; an unknown field is a warning, a bad one skips the
  * file with one line naming file and field.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { configDir } from "../config/homes.ts";
@@ -17,6 +16,7 @@ import {
   type Loaded,
 } from "../config/frontmatter-fields.ts";
 import type { Problem } from "../host/problem.ts";
+import { indexedParse } from "../config/markdown-index.ts";
 import { markdownFiles } from "../config/markdown-walk.ts";
 import { DEFAULT_AGENT, DEFAULT_MAX_STEPS, type AgentConfig } from "./definition.ts";
 import { isletToolList, isletToolName } from "../tools/claude-names.ts";
@@ -132,12 +132,36 @@ export function parseAgentFile(file: string, text: string): AgentConfig {
   return readAgentFile(file, text).agent;
 }
 
+/**
+ * An agent file through the markdown index: unchanged since it was parsed, it is not read, and
+ * its prompt is read on first use. `parse` (default readAgentFile) may be a lenient reading.
+ */
+export function indexedAgentFile(
+  file: string,
+  opts: { namespace?: string } = {},
+  kind = "agent",
+  parse: (text: string) => { agent: AgentConfig; warnings: Problem[] } = (text) =>
+    readAgentFile(file, text, opts),
+): { agent: AgentConfig; warnings: Problem[] } {
+  const { item, warnings } = indexedParse<AgentConfig>(
+    kind,
+    file,
+    opts.namespace ?? "",
+    "systemPrompt",
+    (t) => {
+      const parsed = parse(t);
+      return { item: parsed.agent, warnings: parsed.warnings };
+    },
+  );
+  return { agent: item, warnings };
+}
+
 /** Every `*.md` under `dir`; `namespace` (a plugin's name) makes them `namespace:name`. */
 export function loadAgents(dir: string, opts: { namespace?: string } = {}): Loaded<AgentConfig> {
   const out: Loaded<AgentConfig> = { items: [], errors: [], warnings: [] };
   for (const { file } of markdownFiles(dir, 0)) {
     try {
-      const { agent, warnings } = readAgentFile(file, readFileSync(file, "utf8"), opts);
+      const { agent, warnings } = indexedAgentFile(file, opts);
       out.items.push(agent);
       out.warnings.push(...warnings);
     } catch (err) {

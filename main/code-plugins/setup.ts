@@ -25,6 +25,7 @@ import type { ContextFallback } from "./runtime/plugin-tool.ts";
 import { IDLE_RELEASE_MS } from "./runtime/loaded-plugin.ts";
 import { BundleError, type PluginPort, type PluginSpec } from "./runtime/port.ts";
 import { PluginRuntime, type ReloadReport } from "./runtime/runtime.ts";
+import { ExportsCache } from "./runtime/exports-cache.ts";
 import { createSandbox, DEFAULT_SANDBOX_BACKEND } from "../sandbox/backends.ts";
 import { DEFAULT_LIMITS, type SandboxBackendName, type SandboxLimits } from "../sandbox/types.ts";
 import type { Problem } from "../host/problem.ts";
@@ -190,6 +191,7 @@ export async function createPluginRuntime(opts: PluginSetupOptions): Promise<Plu
     logFile: (name) => path.join(homes.global, "logs", "plugins", `${name}.log`),
     knownToolsFile: path.join(cacheDir, "tools.json"),
     knownCommandsFile: path.join(cacheDir, "commands.json"),
+    exportsCache: new ExportsCache(path.join(cacheDir, "exports.json")),
     pluginDirs: () => features.dirs.map((d) => d.dir),
     permissions: (name) => consent.permissionsOf(name),
   };

@@ -1,6 +1,6 @@
 /**
  * Parsed frontmatter, remembered by its own text: with hundreds of plugins, parsing the YAML of
- * every command, skill and agent was most of a start. The key is the YAML block itself, so an
+ * every command, skill and agent was most of a start (plugin.yaml files come through here too). The key is the YAML block itself, so an
  * edited file is a new key and nothing can be stale; what is kept is the parse as JSON, so every
  * caller gets a fresh copy. Kept on disk (`cache/frontmatter.json` in the global home, read once
  * per process) so the next start parses only what changed.

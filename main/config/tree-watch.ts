@@ -102,17 +102,26 @@ export function watchTree(roots: readonly string[], opts: TreeWatchOptions): Tre
     } catch {
       return;
     }
-    await Promise.all(
-      entries.map(async (e) => {
-        const full = path.join(dir, e.name);
-        if (ignored(full)) return;
-        if (await isFolder(full, e)) {
+    // Files and plain folders are told apart from the listing, without a promise each (a start
+    // watches thousands of files); only links need a stat.
+    const below: Promise<void>[] = [];
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (ignored(full)) continue;
+      if (!e.isSymbolicLink()) {
+        if (report) opts.onChange(full);
+        // Below a real folder, a folder that is no link is where its name says.
+        if (e.isDirectory()) below.push(add(full, report, path.join(real, e.name)));
+        continue;
+      }
+      below.push(
+        isFolder(full).then((folder) => {
           if (report) opts.onChange(full);
-          // Below a real folder, a folder that is no link is where its name says.
-          await add(full, report, e.isSymbolicLink() ? undefined : path.join(real, e.name));
-        } else if (report) opts.onChange(full);
-      }),
-    );
+          return folder ? add(full, report) : undefined;
+        }),
+      );
+    }
+    await Promise.all(below);
   };
 
   /** A folder whose change named nothing: its entries are reported again. */

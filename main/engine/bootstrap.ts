@@ -2,6 +2,7 @@
 import path from "node:path";
 import { loadEnvFile } from "../config/env-file.ts";
 import { loadFrontmatterCache, saveFrontmatterCache } from "../config/frontmatter-cache.ts";
+import { loadMarkdownIndex, saveMarkdownIndex } from "../config/markdown-index.ts";
 import { resolveHomes } from "../config/homes.ts";
 import type { DetectedServer, ResolveFlags } from "../providers/index.ts";
 import type { QuestionPort } from "../host/questions.ts";
@@ -49,6 +50,13 @@ export function createEngine(opts: HostOptions): Promise<Engine> {
 async function startEngine(opts: HostOptions): Promise<Engine> {
   const processEnv = opts.env ?? process.env;
   const homes = resolveHomes({ home: opts.home, workdir: opts.workdir, env: processEnv });
+  // Commands, skills, agents and plugin.yaml files parsed at earlier starts are not parsed again
+  // (loaded first: the trust check below already reads the plugins folders).
+  const frontmatterCache = path.join(homes.global, "cache", "frontmatter.json");
+  loadFrontmatterCache(frontmatterCache);
+  // Markdown files unchanged since then are not even read (their bodies are, when used).
+  const markdownIndex = path.join(homes.global, "cache", "markdown-index.json");
+  loadMarkdownIndex(markdownIndex);
   const envFilePath = opts.envFile
     ? path.resolve(opts.envFile)
     : path.join(homes.workdir, WORKSPACE_ENV_FILE);
@@ -81,9 +89,6 @@ async function startEngine(opts: HostOptions): Promise<Engine> {
     trust,
     secretFiles: [envFilePath],
   });
-  // Commands, skills and agents parsed at earlier starts are not parsed again.
-  const frontmatterCache = path.join(homes.global, "cache", "frontmatter.json");
-  loadFrontmatterCache(frontmatterCache);
   await engine.loadMcp();
   await engine.declarative.load(opts.plugins);
   if (opts.plugins)
@@ -94,5 +99,6 @@ async function startEngine(opts: HostOptions): Promise<Engine> {
   // loadPlugins loads the on-demand listing itself; without plugins other sources still list.
   else await engine.activation.load();
   void saveFrontmatterCache(frontmatterCache);
+  void saveMarkdownIndex(markdownIndex);
   return engine;
 }

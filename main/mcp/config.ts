@@ -4,7 +4,7 @@
  * them (`config/mcp/NAME.yaml`: one server, named by its file). Parsing is lenient: a broken
  * server is one line naming its file and field, and the others still load.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { expandVars } from "./expand.ts";
@@ -54,6 +54,8 @@ export interface McpConfigOptions {
 
 /** Reads a `.mcp.json` (or `.yaml` of one server); a missing file is no servers and no problem. */
 export function loadMcpConfig(file: string, opts: McpConfigOptions = {}): McpConfigResult {
+  // Most folders have none: no read (and no thrown error) for a file that is not there.
+  if (!existsSync(file)) return { servers: [], problems: [] };
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -6,6 +6,7 @@
  * repository (`github`, `url`, `git-subdir`) is listed as remote. Read leniently: a broken entry
  * costs only itself, in one line.
  */
+import { existsSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { Problem } from "../../host/problem.ts";
@@ -47,6 +48,8 @@ export interface Marketplace {
 /** The marketplace at `root`, or undefined when it has none. A file that does not parse throws. */
 export async function readMarketplace(root: string): Promise<Marketplace | undefined> {
   const file = path.join(root, MARKETPLACE_FILE);
+  // Most plugin folders have none: checked for, not read and caught (hundreds of errors a start).
+  if (!existsSync(file)) return undefined;
   let text: string;
   try {
     text = await readFile(file, "utf8");

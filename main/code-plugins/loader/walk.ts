@@ -122,10 +122,11 @@ async function walkPluginFolders(root: string): Promise<WalkResult> {
   const seen = new Set<string>();
   const listed = result.claudeEntries;
 
-  async function visit(dir: string, isRoot: boolean, depth = 0): Promise<void> {
+  /** `knownReal`: the real path when the parent's is known and `dir` is no link. */
+  async function visit(dir: string, isRoot: boolean, depth = 0, knownReal?: string): Promise<void> {
     let real: string;
     try {
-      real = await realpath(dir);
+      real = knownReal ?? (await realpath(dir));
     } catch (err) {
       if (!isRoot || (err as NodeJS.ErrnoException).code !== "ENOENT") {
         result.errors.push(problemIn(dir, "cannot open", errCode(err)));
@@ -181,14 +182,16 @@ async function walkPluginFolders(root: string): Promise<WalkResult> {
       result.runnerFolders.push(dir);
       return;
     }
-    const subdirs: string[] = [];
+    const subdirs: [string, string | undefined][] = [];
     for (const e of entries) {
       if (isSkippedFolder(e.name)) continue;
       const full = path.join(dir, e.name);
-      if (await isDirectory(full, e)) subdirs.push(full);
+      // Below a real folder, a folder that is no link is where its name says (no realpath call).
+      if (await isDirectory(full, e))
+        subdirs.push([full, e.isSymbolicLink() ? undefined : path.join(real, e.name)]);
     }
-    subdirs.sort();
-    await Promise.all(subdirs.map((d) => visit(d, false, depth + 1)));
+    subdirs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    await Promise.all(subdirs.map(([d, r]) => visit(d, false, depth + 1, r)));
   }
 
   await visit(path.resolve(root), true);

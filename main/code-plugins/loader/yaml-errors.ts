@@ -5,6 +5,7 @@
 import { parseDocument } from "yaml";
 import type { z } from "zod";
 import type { Problem } from "../../host/problem.ts";
+import { cachedParse } from "../../config/frontmatter-cache.ts";
 import { closest } from "../conditions/vocabulary.ts";
 
 /** A problem with a plugin's file (plugin.yaml, features/plugins.yaml…) as the loader reports it. */
@@ -64,18 +65,38 @@ export function describeIssue(issue: z.core.$ZodIssue, prefix = ""): string {
 
 export type YamlRead = { ok: true; data: unknown } | { ok: false; error: Problem };
 
-/** Parses YAML text; a syntax error is a problem at its file, line and column: `invalid YAML: …`. */
-export function readYaml(text: string, file: string, source = "plugins"): YamlRead {
+/** A YAML syntax error where it is (thrown past the parse cache, which keeps only parses). */
+class YamlSyntax extends Error {
+  readonly at: { line?: number; column?: number };
+  constructor(message: string, at: { line?: number; column?: number }) {
+    super(message);
+    this.at = at;
+  }
+}
+
+function parseYaml(text: string): unknown {
   const doc = parseDocument(text);
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0];
     // Pretty messages end their first line with "at line L, column C:"; the position leads instead.
     const firstLine = err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    const at = pos ? { line: pos.line, column: pos.col } : {};
-    return { ok: false, error: { source, file, ...at, title: `invalid YAML: ${firstLine}` } };
+    throw new YamlSyntax(firstLine, pos ? { line: pos.line, column: pos.col } : {});
   }
-  return { ok: true, data: doc.toJS() };
+  return doc.toJS();
+}
+
+/**
+ * Parses YAML text; a syntax error is a problem at its file, line and column: `invalid YAML: …`.
+ * A text parsed before (a plugin.yaml at an earlier start) comes from the parse cache.
+ */
+export function readYaml(text: string, file: string, source = "plugins"): YamlRead {
+  try {
+    return { ok: true, data: cachedParse(text, parseYaml) };
+  } catch (err) {
+    if (!(err instanceof YamlSyntax)) throw err;
+    return { ok: false, error: { source, file, ...err.at, title: `invalid YAML: ${err.message}` } };
+  }
 }
 
 /** Drops keys whose value is null: an empty `config:` means "not set", as a blank line would. */

@@ -13,6 +13,8 @@ import type { Problem } from "../../host/problem.ts";
 import { commandSchemaSchema, describeIssue, toolSchemaSchema } from "./result-schema.ts";
 import type { ConditionCheck } from "./handlers.ts";
 import type { ToolSchema } from "../../../plugins/sdk/index.ts";
+import type { HostCapabilities } from "../../sandbox/types.ts";
+import { exportsKey } from "./exports-cache.ts";
 
 const TOOL_FUNCTIONS = [
   "schema",
@@ -37,6 +39,9 @@ const ARITY: Record<string, number> = {
   command: 0,
   executeCommand: 2,
 };
+
+/** What the probe looks for: a kept description holds only while these are the same. */
+const PROBED = [HOOK_TIMINGS, TOOL_FUNCTIONS, COMMAND_FUNCTIONS, ARITY];
 
 export interface Built {
   plugin: LoadedPlugin;
@@ -193,14 +198,56 @@ export async function buildPlugin(
   }
   // Shared by every sandbox of this build (restarts too): the plugin's tool calls enter it.
   const execOutput = new ExecOutputRoute();
-  const launch = () =>
-    port.sandbox.load({
+  const cache = port.exportsCache;
+  const key = cache && exportsKey(bundle.code, `${port.sandbox.backend}:${spec.allowWasm}`, PROBED);
+  /**
+   * What the module saw of the host: a probe that used it cannot be kept (exports-cache.ts), and
+   * one that asks the host anything outside a command (a timer's work) is forgotten, so its module
+   * starts with the engine again next time.
+   */
+  const seen = { called: false, env: false, exec: false };
+  let owner: LoadedPlugin | null = null;
+  const launch = () => {
+    const host = port.capabilities(spec, log, execOutput);
+    seen.env ||= Object.keys(host.env).length > 0;
+    seen.exec ||= host.exec;
+    const watched: HostCapabilities = {
+      ...host,
+      call: (name, args, signal) => {
+        if (!owner?.busy) {
+          seen.called = true;
+          if (key) cache?.forget(key);
+        }
+        return host.call(name, args, signal);
+      },
+    };
+    return port.sandbox.load({
       filename: spec.entry,
       code: bundle.code,
       limits: port.limits,
-      host: port.capabilities(spec, log, execOutput),
+      host: watched,
       allowWasm: spec.allowWasm,
     });
+  };
+  const known = key ? cache?.get(key) : undefined;
+  if (known) {
+    // A command-only plugin probed before: its sandbox starts at the command's first use.
+    const plugin = new LoadedPlugin({
+      name: spec.name,
+      status: "active",
+      module: null,
+      relaunch: launch,
+      log,
+      limits,
+      execOutput,
+      idleReleaseMs: spec.stateless ? port.idleReleaseMs : null,
+      startOnUse: true,
+    });
+    plugin.exports = { hooks: [], tool: null, command: known.command };
+    owner = plugin;
+    addWarnings(spec, plugin, log, known.warnings);
+    return { plugin, condition, bundle };
+  }
   let module: SandboxModule;
   try {
     module = await launch();
@@ -231,9 +278,17 @@ export async function buildPlugin(
     idleReleaseMs: spec.stateless ? port.idleReleaseMs : null,
   });
   plugin.exports = exports;
+  owner = plugin;
+  addWarnings(spec, plugin, log, texts);
+  const commandOnly = exports.hooks.length === 0 && !exports.tool && exports.command;
+  if (key && commandOnly && !seen.called && !seen.env && !seen.exec)
+    cache?.set(key, { command: commandOnly, warnings: texts });
+  return { plugin, condition, bundle };
+}
+
+function addWarnings(spec: PluginSpec, plugin: LoadedPlugin, log: PluginLog, texts: string[]) {
   // Signature warnings are the plugin's own; the manifest's name its plugin.yaml.
   const warnings = [...spec.warnings, ...texts.map((title) => ({ source: spec.name, title }))];
   plugin.warnings.push(...warnings);
   for (const w of warnings) log.write("warn", ownLine(spec.name, w));
-  return { plugin, condition, bundle };
 }

@@ -91,6 +91,8 @@ export class LoadedPlugin {
   private lastCall = performance.now();
   /** The sandbox was released for being idle: the next call recreates it, not a restart. */
   private released = false;
+  /** Built without a sandbox (its exports known from an earlier probe): the first call makes it. */
+  private unstarted = false;
 
   constructor(opts: {
     name: string;
@@ -104,6 +106,8 @@ export class LoadedPlugin {
     execOutput?: ExecOutputRoute;
     /** Release the sandbox after this long idle (plugins that keep no state in it); null: never. */
     idleReleaseMs?: number | null;
+    /** No sandbox yet (`module` null): the first call starts it through `relaunch`. */
+    startOnUse?: boolean;
   }) {
     this.name = opts.name;
     this.status = opts.status;
@@ -115,12 +119,24 @@ export class LoadedPlugin {
     this.limits = opts.limits;
     this.execOutput = opts.execOutput ?? new ExecOutputRoute();
     this.idleReleaseMs = opts.idleReleaseMs ?? null;
+    this.unstarted = opts.startOnUse === true && opts.module === null;
+    this.released = this.unstarted;
     this.armIdle();
   }
 
   /** Whether its sandbox is released for now (idle); the next call brings it back. */
   get idle(): boolean {
-    return this.released;
+    return this.released && !this.unstarted;
+  }
+
+  /** Whether a call of it is under way. */
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
+  /** Whether its sandbox was never started (it starts at the first call). */
+  get notStarted(): boolean {
+    return this.unstarted;
   }
 
   private armIdle(): void {
@@ -170,6 +186,7 @@ export class LoadedPlugin {
     this.module?.dispose();
     this.module = await this.relaunch();
     this.released = false;
+    this.unstarted = false;
     this.lastCall = performance.now();
     this.armIdle();
     this.status = "active";
@@ -202,7 +219,11 @@ export class LoadedPlugin {
     const module = await this.relaunching;
     if (this.released) {
       this.released = false;
-      this.log.write("debug", "sandbox recreated after being released while idle");
+      const why = this.unstarted
+        ? "started at its first call"
+        : "recreated after being released while idle";
+      this.unstarted = false;
+      this.log.write("debug", `sandbox ${why}`);
     }
     this.module = module;
     return module;

@@ -9,6 +9,7 @@ import type { HostCapabilities, PluginSandbox, SandboxLimits } from "../../sandb
 import type { ToolConfig } from "../../../plugins/sdk/index.ts";
 import { formatProblem, type Problem } from "../../host/problem.ts";
 import type { PermissionState } from "../../host/questions.ts";
+import type { ExportsCache } from "./exports-cache.ts";
 
 export interface PluginSpec {
   name: string;
@@ -84,6 +85,8 @@ export interface PluginPort {
   knownToolsFile?: string;
   /** Likewise for each plugin's slash command. */
   knownCommandsFile?: string;
+  /** What command-only bundles export, kept so their sandboxes start on first use; none: probe each. */
+  exportsCache?: ExportsCache;
   /** Folders to watch for hot reload. */
   pluginDirs(): string[];
   /** What a plugin asks for in plugin.yaml and where each request stands (the consent gate). */

@@ -3,14 +3,14 @@
  * (main/extensions/markdown), agents (main/agents/load.ts), MCP servers (main/mcp), each named
  * `plugin:name` (MCP: `plugin_<plugin>_<server>`). A manifest path may name a folder or one file.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
-import { readAgentFile } from "../../agents/load.ts";
+import { indexedAgentFile, readAgentFile } from "../../agents/load.ts";
 import { markdownFiles as agentFiles } from "../../config/markdown-walk.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
 import { pluginMcpServers } from "../../mcp/plugin-servers.ts";
-import { loadCommands, parseCommandFile, type MarkdownCommand } from "../markdown/commands.ts";
+import { loadCommands, readCommandFile, type MarkdownCommand } from "../markdown/commands.ts";
 import { fileProblem, frontmatterBlock, type Loaded } from "../../config/frontmatter-fields.ts";
 import type { Problem } from "../../host/problem.ts";
 import { loadSkill, loadSkills, type Skill } from "../markdown/skills.ts";
@@ -23,13 +23,20 @@ export interface NamedFile {
   file: string;
 }
 
-function isFile(p: string): boolean {
+/**
+ * What is at `p`, without an exception for nothing (most plugins lack most of the folders, and
+ * hundreds of thrown errors were a noticeable part of a start).
+ */
+function kindOf(p: string): "file" | "folder" | "other" | null {
   try {
-    return statSync(p).isFile();
+    const st = statSync(p, { throwIfNoEntry: false });
+    return !st ? null : st.isFile() ? "file" : st.isDirectory() ? "folder" : "other";
   } catch {
-    return false;
+    return null;
   }
 }
+
+const isFile = (p: string): boolean => kindOf(p) === "file";
 
 /** Claude's model aliases mean "the session's model" here (Islet has no such names). */
 const CLAUDE_MODEL_ALIASES = new Set(["inherit", "sonnet", "opus", "haiku"]);
@@ -43,7 +50,10 @@ function gather<T>(
 ): Loaded<T> {
   const out: Loaded<T> = { items: [], errors: [], warnings: [] };
   for (const p of paths) {
-    if (isFile(p)) {
+    const kind = kindOf(p);
+    // Nothing there: nothing to load (a listed path that is missing was warned about).
+    if (kind === null) continue;
+    if (kind === "file") {
       try {
         const { item, warnings } = one(p);
         out.items.push(item);
@@ -69,13 +79,12 @@ export function pluginCommands(
     paths,
     (dir) => loadCommands(dir, { namespace }),
     (file) => {
-      const { command, warnings } = parseCommandFile(file, readFileSync(file, "utf8"), {
-        namespace,
-      });
+      const { command, warnings } = readCommandFile(file, { namespace });
       return { item: command, warnings };
     },
   );
-  return { ...found, items: found.items.map((c) => ({ ...c, model: sessionModel(c.model) })) };
+  for (const c of found.items) c.model = sessionModel(c.model);
+  return found;
 }
 
 /**
@@ -109,8 +118,9 @@ export function pluginSkills(paths: readonly string[], namespace: string): Loade
     seen.add(key);
     return true;
   });
+  for (const s of items) s.model = sessionModel(s.model);
   return {
-    items: items.map((s) => ({ ...s, model: sessionModel(s.model) })),
+    items,
     errors: once(found.errors),
     warnings: once(found.warnings),
   };
@@ -145,7 +155,8 @@ export function pluginAgents(paths: readonly string[], namespace: string): Loade
     },
     (file) => lenientAgent(file, namespace),
   );
-  return { ...found, items: found.items.map((a) => ({ ...a, model: sessionModel(a.model) })) };
+  for (const a of found.items) a.model = sessionModel(a.model);
+  return found;
 }
 
 /**
@@ -153,10 +164,18 @@ export function pluginAgents(paths: readonly string[], namespace: string): Loade
  * its body as prompt, and the problem is one warning instead of the file being skipped.
  */
 function lenientAgent(file: string, namespace: string): { item: AgentConfig; warnings: Problem[] } {
-  const text = readFileSync(file, "utf8");
+  const parse = (text: string) => lenientRead(file, text, namespace);
+  const { agent, warnings } = indexedAgentFile(file, { namespace }, "agent-lenient", parse);
+  return { item: agent, warnings };
+}
+
+function lenientRead(
+  file: string,
+  text: string,
+  namespace: string,
+): { agent: AgentConfig; warnings: Problem[] } {
   try {
-    const { agent, warnings } = readAgentFile(file, text, { namespace });
-    return { item: agent, warnings };
+    return readAgentFile(file, text, { namespace });
   } catch (err) {
     const problem = fileProblem(err, file);
     const block = frontmatterBlock(text);
@@ -165,7 +184,7 @@ function lenientAgent(file: string, namespace: string): { item: AgentConfig; war
     });
     const name = path.basename(file).replace(/\.md$/i, "");
     return {
-      item: agent,
+      agent,
       warnings: [{ ...problem, title: `${problem.title}; loaded as "${name}" without its fields` }],
     };
   }
@@ -191,7 +210,8 @@ function markdownFiles(dir: string): string[] {
 
 /** Output styles (`output-styles/*.md`): listed here, chosen with `/output-style` (output-styles/). */
 export function pluginOutputStyles(paths: readonly string[], namespace: string): Loaded<NamedFile> {
-  const items = paths.flatMap(markdownFiles).map((file) => ({
+  const present = paths.filter((p) => kindOf(p) !== null);
+  const items = present.flatMap(markdownFiles).map((file) => ({
     name: `${namespace}:${path.basename(file).replace(/\.md$/i, "")}`,
     file,
   }));

@@ -4,7 +4,7 @@
  * started on demand (lsp-hooks.ts); one without a command or file extensions cannot be, and says
  * so in one warning naming its file.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Problem } from "../../host/problem.ts";
 
@@ -30,6 +30,8 @@ export function pluginLspServers(
   const servers: LspServerEntry[] = [];
   const problems: Problem[] = [];
   const readFile = (file: string, named: boolean) => {
+    // Most plugins have none: no read (and no thrown error) for the default file that is not there.
+    if (!named && !existsSync(file)) return;
     let data: unknown;
     try {
       data = JSON.parse(readFileSync(file, "utf8"));

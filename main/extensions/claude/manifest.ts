@@ -5,7 +5,7 @@
  * Component paths start with `./` and never leave the plugin. A marketplace's entry can stand in
  * for a missing plugin.json and add parts (see readClaudeManifest).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Problem } from "../../host/problem.ts";
 
@@ -86,21 +86,24 @@ export function readClaudeManifest(dir: string, market?: MarketEntry): ManifestR
     warnings: [],
   };
   let data: unknown;
-  let present = true;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    // A marketplace may list a folder without plugin.json, as Claude Code allows.
-    present = !(market && (err as NodeJS.ErrnoException).code === "ENOENT");
-    if (present) {
-      const why = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-      out.errors.push({
-        ...inManifest(file, `not valid JSON: ${why}`),
-        cause: `loading the plugin's folders as "${out.manifest.name}"`,
-      });
-      return out;
+  // A marketplace may list a folder without plugin.json, as Claude Code allows (most of a big
+  // marketplace's folders: checked for, not read and caught).
+  let present = !market || existsSync(file);
+  if (present)
+    try {
+      data = JSON.parse(readFileSync(file, "utf8"));
+    } catch (err) {
+      // Gone since it was checked for: as if it had not been there.
+      present = !(market && (err as NodeJS.ErrnoException).code === "ENOENT");
+      if (present) {
+        const why = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+        out.errors.push({
+          ...inManifest(file, `not valid JSON: ${why}`),
+          cause: `loading the plugin's folders as "${out.manifest.name}"`,
+        });
+        return out;
+      }
     }
-  }
   if (present) {
     if (typeof data !== "object" || data === null || Array.isArray(data)) {
       out.errors.push(inManifest(file, "expected a JSON object"));

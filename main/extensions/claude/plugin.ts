@@ -2,7 +2,7 @@
  * One Claude Code plugin folder read whole and leniently: the manifest, then each part from its
  * default folder (or the manifest's paths). A broken file costs only itself, in one line.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AgentConfig } from "../../agents/definition.ts";
 import type { McpServerSpec } from "../../mcp/config.ts";
@@ -86,6 +86,11 @@ export function readClaudePlugin(
     return found.items;
   };
   const at = (name: string) => path.join(dir, name);
+  // One listing says which default parts the folder has: hundreds of plugins each lacking most
+  // of them made a stat or a failed read each. Lower case: a false "there" only costs the look.
+  const names = rootNames(dir);
+  const has = (name: string) => names === null || names.has(name.toLowerCase());
+  const ifThere = (name: string) => (has(name) ? [at(name)] : []);
   for (const field of ["commands", "skills", "agents", "outputStyles"] as const)
     for (const listed of manifest[field] ?? [])
       if (!existsSync(listed))
@@ -94,22 +99,25 @@ export function readClaudePlugin(
           file: listed,
           title: `listed in "${field}" but not there, skipped`,
         });
-  plugin.commands = take(pluginCommands(manifest.commands ?? [at("commands")], ns));
+  plugin.commands = take(pluginCommands(manifest.commands ?? ifThere("commands"), ns));
   // `skills` adds to the default folder; a lone SKILL.md at the root is a one-skill plugin.
-  const skillDirs = [at("skills"), ...(manifest.skills ?? [])];
+  const skillDirs = [...ifThere("skills"), ...(manifest.skills ?? [])];
   plugin.skills = take(pluginSkills(skillDirs, ns));
-  if (existsSync(at("SKILL.md"))) {
+  if (has("SKILL.md") && existsSync(at("SKILL.md"))) {
     try {
       const { skill, warnings: w } = loadSkill(at("SKILL.md"));
-      plugin.skills.push({ ...skill, name: ns, bareName: ns });
+      // Named in place: a spread would read the body an indexed skill reads on use.
+      skill.name = ns;
+      skill.bareName = ns;
+      plugin.skills.push(skill);
       plugin.warnings.push(...w);
     } catch (err) {
       plugin.errors.push(fileProblem(err, at("SKILL.md")));
     }
   }
-  plugin.agents = take(pluginAgents(manifest.agents ?? [at("agents")], ns));
+  plugin.agents = take(pluginAgents(manifest.agents ?? ifThere("agents"), ns));
   plugin.outputStyles = take(
-    pluginOutputStyles(manifest.outputStyles ?? [at("output-styles")], ns),
+    pluginOutputStyles(manifest.outputStyles ?? ifThere("output-styles"), ns),
   );
 
   plugin.mcpServers = take(pluginMcp(dir, ns, manifest.mcpServers, opts.env));
@@ -118,7 +126,7 @@ export function readClaudePlugin(
   plugin.warnings.push(...lsp.problems);
 
   const defaultHooks = at(path.join("hooks", "hooks.json"));
-  plugin.hooks.push(...readHookFile(defaultHooks, plugin, false));
+  if (has("hooks")) plugin.hooks.push(...readHookFile(defaultHooks, plugin, false));
   manifest.hooks.forEach((entry, i) => {
     if (typeof entry !== "string") {
       const parsed = readHooksData(`${dir}/.claude-plugin/plugin.json hooks[${i}]`, entry);
@@ -137,8 +145,19 @@ export function readClaudePlugin(
   return plugin;
 }
 
+/** The names in `dir`, lower case; null when it cannot be listed (then every part is looked for). */
+function rootNames(dir: string): Set<string> | null {
+  try {
+    return new Set(readdirSync(dir).map((n) => n.toLowerCase()));
+  } catch {
+    return null;
+  }
+}
+
 /** `named`: the manifest names it, so a missing file is an error (the default one is optional). */
 function readHookFile(file: string, plugin: ClaudePlugin, named: boolean): ShellHookSpec[] {
+  // Most plugins have none: no read (and no thrown error) for the default file that is not there.
+  if (!named && !existsSync(file)) return [];
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -2,7 +2,6 @@
  * Custom commands: Markdown files (Claude Code's `commands/*.md`, Islet's `config/commands/*.md`)
  * whose body is the prompt. Reusable by any source: the homes, Claude Code plugins.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import {
@@ -14,6 +13,7 @@ import {
   type Loaded,
 } from "../../config/frontmatter-fields.ts";
 import type { Problem } from "../../host/problem.ts";
+import { indexedParse } from "../../config/markdown-index.ts";
 import { markdownFiles } from "../../config/markdown-walk.ts";
 import { positionalHintProblem } from "./expand.ts";
 
@@ -93,15 +93,31 @@ export function parseCommandFile(
   };
 }
 
+/** One command file, from the markdown index when unchanged since it was parsed (body read on use). */
+export function readCommandFile(
+  file: string,
+  opts: LoadOptions & { label?: string } = {},
+): { command: MarkdownCommand; warnings: Problem[] } {
+  const variant = `${opts.namespace ?? ""}\0${opts.label ?? ""}`;
+  const { item, warnings } = indexedParse<MarkdownCommand>(
+    "command",
+    file,
+    variant,
+    "body",
+    (text) => {
+      const parsed = parseCommandFile(file, text, opts);
+      return { item: parsed.command, warnings: parsed.warnings };
+    },
+  );
+  return { command: item, warnings };
+}
+
 /** Every `*.md` under `dir` (sub-folders too); broken files are reported and skipped. */
 export function loadCommands(dir: string, opts: LoadOptions = {}): Loaded<MarkdownCommand> {
   const out: Loaded<MarkdownCommand> = { items: [], errors: [], warnings: [] };
   for (const { file, folder } of markdownFiles(dir)) {
     try {
-      const { command, warnings } = parseCommandFile(file, readFileSync(file, "utf8"), {
-        ...opts,
-        label: folder,
-      });
+      const { command, warnings } = readCommandFile(file, { ...opts, label: folder });
       out.items.push(command);
       out.warnings.push(...warnings);
     } catch (err) {

@@ -2,7 +2,7 @@
  * Skills: `skills/NAME/SKILL.md` (with any files beside it) and `skills/NAME.md`. Only the name
  * and description are in context; the body loads when the skill is used. Reusable by any source.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { firstLine } from "./commands.ts";
@@ -16,6 +16,7 @@ import {
   type Loaded,
 } from "../../config/frontmatter-fields.ts";
 import type { Problem } from "../../host/problem.ts";
+import { indexedParse } from "../../config/markdown-index.ts";
 
 export interface Skill {
   name: string;
@@ -112,12 +113,29 @@ export function parseSkillFile(
   };
 }
 
-function isFile(p: string): boolean {
+/** Its stats if `p` is a file (no exception for a missing one: most folders have no SKILL.md). */
+function fileStats(p: string): Stats | undefined {
   try {
-    return statSync(p).isFile();
+    const st = statSync(p, { throwIfNoEntry: false });
+    return st?.isFile() ? st : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** A skill file, from the markdown index when unchanged since it was parsed (body read on use). */
+function readSkillFile(
+  file: string,
+  opts: { namespace?: string; dir: string | null },
+  stats?: Stats,
+): { skill: Skill; warnings: Problem[] } {
+  const variant = `${opts.namespace ?? ""}\0${opts.dir ?? ""}`;
+  const parse = (text: string) => {
+    const parsed = parseSkillFile(file, text, opts);
+    return { item: parsed.skill, warnings: parsed.warnings };
+  };
+  const { item, warnings } = indexedParse("skill", file, variant, "body", parse, stats);
+  return { skill: item, warnings };
 }
 
 /** One skill file (a plugin that is a single skill: `SKILL.md` at its root). */
@@ -125,10 +143,7 @@ export function loadSkill(
   file: string,
   opts: { namespace?: string } = {},
 ): { skill: Skill; warnings: Problem[] } {
-  return parseSkillFile(file, readFileSync(file, "utf8"), {
-    namespace: opts.namespace,
-    dir: path.dirname(file),
-  });
+  return readSkillFile(file, { namespace: opts.namespace, dir: path.dirname(file) });
 }
 
 /** The skills in `dir`: each `NAME/SKILL.md` and `NAME.md`; broken ones are reported and skipped. */
@@ -144,12 +159,11 @@ export function loadSkills(dir: string, opts: { namespace?: string } = {}): Load
     if (e.name.startsWith(".")) continue;
     const folder = e.isDirectory() ? path.join(dir, e.name) : null;
     const file = folder ? path.join(folder, "SKILL.md") : path.join(dir, e.name);
-    if (folder ? !isFile(file) : !/\.md$/i.test(e.name) || !e.isFile()) continue;
+    const stats = folder ? fileStats(file) : undefined;
+    if (folder ? !stats : !/\.md$/i.test(e.name) || !e.isFile()) continue;
     try {
-      const { skill, warnings } = parseSkillFile(file, readFileSync(file, "utf8"), {
-        namespace: opts.namespace,
-        dir: folder,
-      });
+      const where = { namespace: opts.namespace, dir: folder };
+      const { skill, warnings } = readSkillFile(file, where, stats);
       out.items.push(skill);
       out.warnings.push(...warnings);
     } catch (err) {
