@@ -81,6 +81,8 @@ export async function benchEcosystem(): Promise<Figure[]> {
     const turnNone = w("none", (p) => p.turnMs);
     const turn8kWith = m("with", (p) => p.turnMs);
     const turn8kNone = m("none", (p) => p.turnMs);
+    const turnCpuWith = m("with", (p) => p.turnCpuMs);
+    const turnCpuNone = m("none", (p) => p.turnCpuMs);
     const rssWith = m("with", (p) => p.rssMb);
     const rssNone = m("none", (p) => p.rssMb);
     return [
@@ -129,6 +131,14 @@ export async function benchEcosystem(): Promise<Figure[]> {
         unit: "ms (median)",
         baseline: { name: "the same turn with none", value: round(turn8kNone, 2), unit: "ms" },
         ratio: round(turn8kWith / turn8kNone, 2),
+      },
+      {
+        // Steadier than the wall clock on a busy machine: what the turn itself costs.
+        name: `a later turn's CPU time (all threads), ${PLUGINS} plugins, ${WINDOW / 1024}k window`,
+        value: round(turnCpuWith, 2),
+        unit: "ms per turn",
+        baseline: { name: "the same turn with none", value: round(turnCpuNone, 2), unit: "ms" },
+        ratio: round(turnCpuWith / turnCpuNone, 2),
       },
       {
         name: `RSS, engine with ${PLUGINS} plugins and a conversation open`,
