@@ -58,7 +58,7 @@ const STASH_KEY = "__isletInternal";
 export const PRELUDE_SOURCE = String.raw`
 (function isletPrelude(host, config) {
   "use strict";
-  const { freeze, defineProperty, keys } = Object;
+  const { freeze, create, defineProperty, defineProperties, keys } = Object;
   const { parse, stringify } = JSON;
   const PromiseCtor = Promise;
   const ErrorCtor = Error;
@@ -203,22 +203,24 @@ export const PRELUDE_SOURCE = String.raw`
     hostDone(${LOAD_CALL_ID}, "u");
   }
 
-  // Arguments as one JSON string: the host serialises a hook context once and every plugin
-  // parses its own copy, instead of a structured clone of the object per plugin.
-  // The same few sets of lazy field names come with every call: parsed once each.
-  let lastLazyJson = "";
-  let lastLazyNames = [];
-
-  function invokeJson(callId, name, argsJson, lazyJson) {
+  // Arguments as JSON text: the host serialises a hook context once and every plugin parses its
+  // own copy, instead of a structured clone of the object per plugin. The text may come in
+  // pieces (texts before the deferred ones; lazy-fields.ts says why). Fields of the context may
+  // come apart from it (lazy-fields.ts): lazy ones stay on the host until read; deferred ones
+  // follow the pieces, one text each, and are parsed here when first read.
+  function invokeJson(callId, name, lazyJson, deferJson, ...texts) {
     let args;
     try {
+      const shape = lazyJson || deferJson ? shapeOf(lazyJson || "", deferJson || "") : undefined;
+      const pieces = texts.length - (shape === undefined ? 0 : shape.deferred.size);
+      let argsJson = texts[0];
+      for (let i = 1; i < pieces; i++) argsJson += texts[i];
       args = parse(argsJson);
-      if (lazyJson) {
-        if (lazyJson !== lastLazyJson) {
-          lastLazyNames = parse(lazyJson);
-          lastLazyJson = lazyJson;
-        }
-        defineLazy(args[0], callId, lastLazyNames);
+      if (shape !== undefined) {
+        const target = args[0];
+        for (let i = 0; i < pieces; i++) texts[i] = undefined;
+        lazyOwners.set(target, { callId, texts, first: pieces, deferred: shape.deferred });
+        defineProperties(target, shape.accessors);
       }
     } catch (error) {
       return errorOutcome(error);
@@ -226,16 +228,49 @@ export const PRELUDE_SOURCE = String.raw`
     return invoke(callId, name, args);
   }
 
-  // Fields the host keeps until they are read (lazy-fields.ts): an enumerable getter that
-  // fetches the field once, then becomes a plain property, so spreading, JSON.stringify and
-  // Object.keys behave as if it had been there all along. One accessor pair per field name for
-  // every call (the call is looked up from the object), so V8 reuses the same map transitions
-  // instead of building new ones for fresh closures on each call.
-  const lazyCalls = new WeakMap();
+  // Lazy and deferred fields look like plain ones: an enumerable getter that gets the field once,
+  // then becomes a plain property, so spreading, JSON.stringify and Object.keys behave as if it
+  // had been there all along. One accessor pair per field name for every call (the call's record
+  // is looked up from the object), so V8 reuses the same map transitions instead of building new
+  // ones for fresh closures on each call. A record is reachable only through its own context
+  // object (or one made from it with Object.create): a getter called on anything else finds none.
+  const lazyOwners = new WeakMap();
   const lazyAccessors = new Map();
+  // The same few sets of field names come with every call: parsed once each.
+  const shapes = new Map();
+
+  function shapeOf(lazyJson, deferJson) {
+    let byDeferred = shapes.get(lazyJson);
+    if (byDeferred === undefined) {
+      if (shapes.size >= 32) shapes.clear();
+      byDeferred = new Map();
+      shapes.set(lazyJson, byDeferred);
+    }
+    let shape = byDeferred.get(deferJson);
+    if (shape === undefined) {
+      if (byDeferred.size >= 32) byDeferred.clear();
+      const accessors = create(null);
+      const deferred = new Map();
+      const lazyNames = lazyJson === "" ? [] : parse(lazyJson);
+      const deferNames = deferJson === "" ? [] : parse(deferJson);
+      for (let i = 0; i < lazyNames.length; i++) accessors[lazyNames[i]] = lazyAccessor(lazyNames[i]);
+      for (let i = 0; i < deferNames.length; i++) {
+        accessors[deferNames[i]] = lazyAccessor(deferNames[i]);
+        deferred.set(deferNames[i], i);
+      }
+      shape = freeze({ accessors: freeze(accessors), deferred });
+      byDeferred.set(deferJson, shape);
+    }
+    return shape;
+  }
 
   function settleLazy(target, key, value) {
     defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+  }
+
+  function fieldText(record, key) {
+    const at = record.deferred.get(key);
+    return at === undefined ? hostField(record.callId, key) : record.texts[record.first + at];
   }
 
   function lazyAccessor(key) {
@@ -247,9 +282,9 @@ export const PRELUDE_SOURCE = String.raw`
         get() {
           // The context itself, or an object made from it with Object.create.
           let owner = this;
-          while (owner !== null && typeof owner === "object" && !lazyCalls.has(owner)) owner = getPrototypeOf(owner);
+          while (owner !== null && typeof owner === "object" && !lazyOwners.has(owner)) owner = getPrototypeOf(owner);
           if (owner === null || typeof owner !== "object") return undefined;
-          const text = hostField(lazyCalls.get(owner), key);
+          const text = fieldText(lazyOwners.get(owner), key);
           const value = text === undefined ? undefined : parse(text);
           settleLazy(owner, key, value);
           return value;
@@ -261,11 +296,6 @@ export const PRELUDE_SOURCE = String.raw`
       lazyAccessors.set(key, accessor);
     }
     return accessor;
-  }
-
-  function defineLazy(target, callId, names) {
-    lazyCalls.set(target, callId);
-    for (let i = 0; i < names.length; i++) defineProperty(target, names[i], lazyAccessor(names[i]));
   }
 
   function invoke(callId, name, args) {
