@@ -28,7 +28,7 @@ import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
 import { ReservedMemory } from "./isolated-vm-memory.ts";
 import { spareIsolates } from "./spare-isolates.ts";
-import { copiedPieces, LazyFields } from "./lazy-fields.ts";
+import { entryPieces, LazyFields } from "./lazy-fields.ts";
 import {
   installPrelude,
   linkPlugin,
@@ -210,8 +210,7 @@ class IsolatedVmModule implements SandboxModule {
               name,
               this.#lazy.register(id, lazy),
               deferred?.names ?? "",
-              ...copiedPieces(args as string),
-              ...(deferred?.texts ?? []),
+              ...entryPieces(args as string, deferred),
             ]
           : [id, name, args];
       outcome = this.#enter(this.#entries![entry], entryArgs, copyArgs, name);

@@ -25,6 +25,7 @@
  * The host functions live only in this closure: the plugin sees frozen wrappers, never them.
  */
 import { RoleAssistant, RoleUser, version } from "../../plugins/sdk/index.ts";
+import { DEFERRED_SEPARATOR } from "./lazy-fields.ts";
 import { CONSOLE_SOURCE } from "./prelude-console.ts";
 import { FETCH_SOURCE } from "./prelude-fetch.ts";
 import { BUFFER_GUARD_SOURCE, MEMORY_LEDGER_SOURCE } from "./prelude-memory.ts";
@@ -205,21 +206,23 @@ export const PRELUDE_SOURCE = String.raw`
 
   // Arguments as JSON text: the host serialises a hook context once and every plugin parses its
   // own copy, instead of a structured clone of the object per plugin. The text may come in
-  // pieces (texts before the deferred ones; lazy-fields.ts says why). Fields of the context may
-  // come apart from it (lazy-fields.ts): lazy ones stay on the host until read; deferred ones
-  // follow the pieces, one text each, and are parsed here when first read.
-  function invokeJson(callId, name, lazyJson, deferJson, ...texts) {
+  // pieces (lazy-fields.ts says why). Fields of the context may come apart from it
+  // (lazy-fields.ts): lazy ones stay on the host until read; deferred ones follow the arguments'
+  // JSON in the same text, each after a separator, and are parsed here when first read.
+  function invokeJson(callId, name, lazyJson, deferJson, ...pieces) {
     let args;
     try {
-      const shape = lazyJson || deferJson ? shapeOf(lazyJson || "", deferJson || "") : undefined;
-      const pieces = texts.length - (shape === undefined ? 0 : shape.deferred.size);
-      let argsJson = texts[0];
-      for (let i = 1; i < pieces; i++) argsJson += texts[i];
-      args = parse(argsJson);
-      if (shape !== undefined) {
+      let text = pieces[0];
+      for (let i = 1; i < pieces.length; i++) text += pieces[i];
+      if (!lazyJson && !deferJson) {
+        args = parse(text);
+      } else {
+        const shape = shapeOf(lazyJson || "", deferJson || "");
+        const end = shape.deferred.size === 0 ? text.length : apply(indexOf, text, [SEPARATOR]);
+        args = parse(end === text.length ? text : apply(slice, text, [0, end]));
         const target = args[0];
-        for (let i = 0; i < pieces; i++) texts[i] = undefined;
-        lazyOwners.set(target, { callId, texts, first: pieces, deferred: shape.deferred });
+        const rest = end === text.length ? undefined : text;
+        lazyOwners.set(target, { callId, text: rest, at: end + 1, parts: undefined, deferred: shape.deferred });
         defineProperties(target, shape.accessors);
       }
     } catch (error) {
@@ -238,6 +241,9 @@ export const PRELUDE_SOURCE = String.raw`
   const lazyAccessors = new Map();
   // The same few sets of field names come with every call: parsed once each.
   const shapes = new Map();
+  // Captured: a plugin that replaces String.prototype's methods changes nothing here.
+  const { indexOf, slice, split } = String.prototype;
+  const SEPARATOR = ${JSON.stringify(DEFERRED_SEPARATOR)};
 
   function shapeOf(lazyJson, deferJson) {
     let byDeferred = shapes.get(lazyJson);
@@ -270,7 +276,12 @@ export const PRELUDE_SOURCE = String.raw`
 
   function fieldText(record, key) {
     const at = record.deferred.get(key);
-    return at === undefined ? hostField(record.callId, key) : record.texts[record.first + at];
+    if (at === undefined) return hostField(record.callId, key);
+    if (record.parts === undefined) {
+      record.parts = apply(split, apply(slice, record.text, [record.at]), [SEPARATOR]);
+      record.text = undefined;
+    }
+    return record.parts[at];
   }
 
   function lazyAccessor(key) {

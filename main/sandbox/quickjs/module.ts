@@ -33,7 +33,7 @@
 import { BackgroundBudget, CallTable } from "../calls.ts";
 import { bootOrFault } from "../boot.ts";
 import { HostBridge, messageOf } from "../host-bridge.ts";
-import { LazyFields } from "../lazy-fields.ts";
+import { entryText, LazyFields } from "../lazy-fields.ts";
 import { decodeDescription, decodeOutcome } from "../outcome.ts";
 import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "../prelude.ts";
 import { QuickJsEngine, type EntryArg, type EntryWatch } from "./engine.ts";
@@ -196,8 +196,7 @@ export class QuickJsModule {
           name,
           this.#lazy.register(id, lazy),
           deferred?.names ?? "",
-          argsJson,
-          ...(deferred?.texts ?? []),
+          entryText(argsJson, deferred),
         ],
         name,
       );
