@@ -222,7 +222,7 @@ export const PRELUDE_SOURCE = String.raw`
         args = parse(end === text.length ? text : apply(slice, text, [0, end]));
         const target = args[0];
         const rest = end === text.length ? undefined : text;
-        lazyOwners.set(target, { callId, text: rest, at: end + 1, parts: undefined, deferred: shape.deferred });
+        lazyOwners.set(target, { callId, text: rest, at: end + 1, deferred: shape.deferred });
         defineProperties(target, shape.accessors);
       }
     } catch (error) {
@@ -242,7 +242,7 @@ export const PRELUDE_SOURCE = String.raw`
   // The same few sets of field names come with every call: parsed once each.
   const shapes = new Map();
   // Captured: a plugin that replaces String.prototype's methods changes nothing here.
-  const { indexOf, slice, split } = String.prototype;
+  const { indexOf, slice } = String.prototype;
   const SEPARATOR = ${JSON.stringify(DEFERRED_SEPARATOR)};
 
   function shapeOf(lazyJson, deferJson) {
@@ -277,11 +277,12 @@ export const PRELUDE_SOURCE = String.raw`
   function fieldText(record, key) {
     const at = record.deferred.get(key);
     if (at === undefined) return hostField(record.callId, key);
-    if (record.parts === undefined) {
-      record.parts = apply(split, apply(slice, record.text, [record.at]), [SEPARATOR]);
-      record.text = undefined;
-    }
-    return record.parts[at];
+    // Walked to rather than split: a read cuts out only its own field.
+    const text = record.text;
+    let start = record.at;
+    for (let i = 0; i < at; i++) start = apply(indexOf, text, [SEPARATOR, start]) + 1;
+    const end = apply(indexOf, text, [SEPARATOR, start]);
+    return apply(slice, text, end < 0 ? [start] : [start, end]);
   }
 
   function lazyAccessor(key) {

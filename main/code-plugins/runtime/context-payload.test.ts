@@ -13,7 +13,7 @@ const CODE = `
   export function whole(ctx) { return JSON.parse(JSON.stringify(ctx)); }
   export function inherited(ctx) { return Object.create(ctx).content.length; }
   export function keysOf(ctx) { return Object.keys(ctx); }
-  export function todo(ctx) { return ctx.todo.pending + ctx.todo.total; }
+  export function todo(ctx) { return ctx.todo.pending + ctx.stats.tools.calls; }
 `;
 
 const ctx = {
@@ -21,6 +21,7 @@ const ctx = {
   content: "word ".repeat(LAZY_FIELD_CHARS),
   response: { empty: false, contentEmpty: false },
   todo: { pending: 2, inProgress: 0, total: 5 },
+  stats: { startTime: "2026-11-27T20:33:49.910Z", turns: 7, tools: { calls: 3, errors: 0 } },
   patchCounts: {},
   turns: [{ role: "user", content: "hi" }],
 };
@@ -28,17 +29,24 @@ const ctx = {
 test("fields over the size limit, and the named big ones, travel lazily; objects deferred; the rest inline", () => {
   const payload = contextPayload(ctx, { every: 3 });
   assert.deepEqual(Object.keys(payload.lazy).sort(), ["content", "turns"]);
-  assert.ok(JSON.stringify(ctx.response).length > DEFERRED_FIELD_CHARS);
-  assert.deepEqual(JSON.parse(payload.deferred!.names), ["response", "todo"]);
+  assert.ok(JSON.stringify(ctx.todo).length <= DEFERRED_FIELD_CHARS);
+  assert.ok(JSON.stringify(ctx.stats).length > DEFERRED_FIELD_CHARS);
+  assert.deepEqual(JSON.parse(payload.deferred!.names), ["stats"]);
   assert.deepEqual(
     payload
       .deferred!.text.split("\n")
       .slice(1)
       .map((text) => JSON.parse(text) as unknown),
-    [ctx.response, ctx.todo],
+    [ctx.stats],
   );
   assert.deepEqual(JSON.parse(payload.json), [
-    { agent: "default", patchCounts: {}, pluginConfig: { every: 3 } },
+    {
+      agent: "default",
+      response: ctx.response,
+      todo: ctx.todo,
+      patchCounts: {},
+      pluginConfig: { every: 3 },
+    },
   ]);
   assert.equal(contextPayload(ctx, {}).lazy, payload.lazy, "serialised once per context");
 });
@@ -60,10 +68,11 @@ forEachBackend((backend) => {
         "patchCounts",
         "pluginConfig",
         "response",
+        "stats",
         "todo",
         "turns",
       ]);
-      assert.equal(await call("todo"), 7);
+      assert.equal(await call("todo"), 5);
     } finally {
       m.dispose();
     }

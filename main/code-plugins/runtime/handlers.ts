@@ -65,10 +65,11 @@ export const LAZY_FIELD_CHARS = 1024;
 /**
  * An object or array whose JSON is longer than this is deferred (sandbox/lazy-fields.ts): it goes
  * along with the call as text and is parsed in the sandbox only if the plugin reads it. Parsing
- * the objects of a context was half of a hook's entry into a cold isolate; smaller ones cost less
- * to parse than to defer.
+ * the objects of a context was half of a hook's entry into a cold isolate. Smaller ones cost less
+ * to parse than to defer and then read (a read, turning the getter into a plain property, costs
+ * about what parsing a 60-character object does).
  */
-export const DEFERRED_FIELD_CHARS = 16;
+export const DEFERRED_FIELD_CHARS = 64;
 
 interface Serialised {
   /** The context without pluginConfig and the lazy and deferred fields, as JSON. */
