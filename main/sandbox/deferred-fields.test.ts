@@ -24,8 +24,11 @@ const CODE = `
   export function keep(ctx) { kept = ctx; return null; }
   export function readKept() { return kept.stats.turns; }
   export function borrow(ctx) {
-    const get = Object.getOwnPropertyDescriptor(ctx, "stats").get;
-    return [get.call({}), get.call(Object.create(null)), get.call(kept).turns, ctx.stats.turns];
+    const get = Object.getOwnPropertyDescriptor(ctx, "tools").get;
+    return [get.call({}), get.call(Object.create(null)), get.call(kept)[0], ctx.tools[0]];
+  }
+  export function plain(ctx) {
+    return Object.keys(ctx).sort().map((key) => [key, "value" in Object.getOwnPropertyDescriptor(ctx, key)]);
   }
   export function length(ctx) { return [ctx.text.length, ctx.text.slice(-2), ctx.nested.words.length]; }
 `;
@@ -89,11 +92,11 @@ forEachBackend((backend) => {
     };
     try {
       await call("keep", ctx);
-      const other = { ...ctx, stats: { turns: 99, tokens: { in: 0, out: 0 } } };
+      const other = { ...ctx, tools: ["Other"], stats: { turns: 99, tokens: { in: 0, out: 0 } } };
       assert.equal(await call("readKept", other), 7);
       // The getter taken from one context, called on anything else, gives that object's own field
       // (the kept context's) or nothing: never this call's data.
-      assert.deepEqual(await call("borrow", other), [null, null, 7, 99]);
+      assert.deepEqual(await call("borrow", other), [null, null, "Read", "Other"]);
     } finally {
       m.dispose();
     }
@@ -119,6 +122,37 @@ forEachBackend((backend) => {
         "ok",
         0,
       ]);
+    } finally {
+      m.dispose();
+    }
+  });
+
+  test("a field the plugin has read comes parsed in its later calls, the others still deferred", async () => {
+    const m = await loadPlugin(backend, CODE);
+    const call = (name: string, context: Record<string, unknown> = ctx) => {
+      const { json, deferred } = payload(context);
+      return m.callJson(name, json, undefined, deferred);
+    };
+    try {
+      assert.deepEqual(await call("plain"), [
+        ["agent", true],
+        ["iteration", true],
+        ["stats", false],
+        ["todo", false],
+        ["tools", false],
+      ]);
+      await call("read");
+      assert.deepEqual(await call("plain"), [
+        ["agent", true],
+        ["iteration", true],
+        ["stats", false],
+        ["todo", true],
+        ["tools", true],
+      ]);
+      const next = { ...ctx, todo: { pending: 9, inProgress: 0, total: 9 }, tools: ["Bash"] };
+      assert.deepEqual(await call("read", next), { pending: 9, first: "Bash", agent: "default" });
+      assert.deepEqual(await call("whole", next), next);
+      assert.deepEqual(await call("mutate", next), [49, 2]);
     } finally {
       m.dispose();
     }

@@ -27,6 +27,7 @@
 import { RoleAssistant, RoleUser, version } from "../../plugins/sdk/index.ts";
 import { DEFERRED_SEPARATOR } from "./lazy-fields.ts";
 import { CONSOLE_SOURCE } from "./prelude-console.ts";
+import { FIELDS_SOURCE } from "./prelude-fields.ts";
 import { FETCH_SOURCE } from "./prelude-fetch.ts";
 import { BUFFER_GUARD_SOURCE, MEMORY_LEDGER_SOURCE } from "./prelude-memory.ts";
 import { WASM_GUARD_SOURCE } from "./prelude-wasm.ts";
@@ -59,7 +60,7 @@ const STASH_KEY = "__isletInternal";
 export const PRELUDE_SOURCE = String.raw`
 (function isletPrelude(host, config) {
   "use strict";
-  const { freeze, create, defineProperty, defineProperties, keys } = Object;
+  const { freeze, defineProperty, keys } = Object;
   const { parse, stringify } = JSON;
   const PromiseCtor = Promise;
   const ErrorCtor = Error;
@@ -206,108 +207,17 @@ export const PRELUDE_SOURCE = String.raw`
 
   // Arguments as JSON text: the host serialises a hook context once and every plugin parses its
   // own copy, instead of a structured clone of the object per plugin. The text may come in
-  // pieces (lazy-fields.ts says why). Fields of the context may come apart from it
-  // (lazy-fields.ts): lazy ones stay on the host until read; deferred ones follow the arguments'
-  // JSON in the same text, each after a separator, and are parsed here when first read.
+  // pieces, and fields of the context apart from it (lazy-fields.ts, prelude-fields.ts).
+  const argsOf = (${FIELDS_SOURCE})(hostField, ${JSON.stringify(DEFERRED_SEPARATOR)});
+
   function invokeJson(callId, name, lazyJson, deferJson, ...pieces) {
     let args;
     try {
-      let text = pieces[0];
-      for (let i = 1; i < pieces.length; i++) text += pieces[i];
-      if (!lazyJson && !deferJson) {
-        args = parse(text);
-      } else {
-        const shape = shapeOf(lazyJson || "", deferJson || "");
-        const end = shape.deferred.size === 0 ? text.length : apply(indexOf, text, [SEPARATOR]);
-        args = parse(end === text.length ? text : apply(slice, text, [0, end]));
-        const target = args[0];
-        const rest = end === text.length ? undefined : text;
-        lazyOwners.set(target, { callId, text: rest, at: end + 1, deferred: shape.deferred });
-        defineProperties(target, shape.accessors);
-      }
+      args = argsOf(callId, lazyJson, deferJson, pieces);
     } catch (error) {
       return errorOutcome(error);
     }
     return invoke(callId, name, args);
-  }
-
-  // Lazy and deferred fields look like plain ones: an enumerable getter that gets the field once,
-  // then becomes a plain property, so spreading, JSON.stringify and Object.keys behave as if it
-  // had been there all along. One accessor pair per field name for every call (the call's record
-  // is looked up from the object), so V8 reuses the same map transitions instead of building new
-  // ones for fresh closures on each call. A record is reachable only through its own context
-  // object (or one made from it with Object.create): a getter called on anything else finds none.
-  const lazyOwners = new WeakMap();
-  const lazyAccessors = new Map();
-  // The same few sets of field names come with every call: parsed once each.
-  const shapes = new Map();
-  // Captured: a plugin that replaces String.prototype's methods changes nothing here.
-  const { indexOf, slice } = String.prototype;
-  const SEPARATOR = ${JSON.stringify(DEFERRED_SEPARATOR)};
-
-  function shapeOf(lazyJson, deferJson) {
-    let byDeferred = shapes.get(lazyJson);
-    if (byDeferred === undefined) {
-      if (shapes.size >= 32) shapes.clear();
-      byDeferred = new Map();
-      shapes.set(lazyJson, byDeferred);
-    }
-    let shape = byDeferred.get(deferJson);
-    if (shape === undefined) {
-      if (byDeferred.size >= 32) byDeferred.clear();
-      const accessors = create(null);
-      const deferred = new Map();
-      const lazyNames = lazyJson === "" ? [] : parse(lazyJson);
-      const deferNames = deferJson === "" ? [] : parse(deferJson);
-      for (let i = 0; i < lazyNames.length; i++) accessors[lazyNames[i]] = lazyAccessor(lazyNames[i]);
-      for (let i = 0; i < deferNames.length; i++) {
-        accessors[deferNames[i]] = lazyAccessor(deferNames[i]);
-        deferred.set(deferNames[i], i);
-      }
-      shape = freeze({ accessors: freeze(accessors), deferred });
-      byDeferred.set(deferJson, shape);
-    }
-    return shape;
-  }
-
-  function settleLazy(target, key, value) {
-    defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
-  }
-
-  function fieldText(record, key) {
-    const at = record.deferred.get(key);
-    if (at === undefined) return hostField(record.callId, key);
-    // Walked to rather than split: a read cuts out only its own field.
-    const text = record.text;
-    let start = record.at;
-    for (let i = 0; i < at; i++) start = apply(indexOf, text, [SEPARATOR, start]) + 1;
-    const end = apply(indexOf, text, [SEPARATOR, start]);
-    return apply(slice, text, end < 0 ? [start] : [start, end]);
-  }
-
-  function lazyAccessor(key) {
-    let accessor = lazyAccessors.get(key);
-    if (accessor === undefined) {
-      accessor = freeze({
-        enumerable: true,
-        configurable: true,
-        get() {
-          // The context itself, or an object made from it with Object.create.
-          let owner = this;
-          while (owner !== null && typeof owner === "object" && !lazyOwners.has(owner)) owner = getPrototypeOf(owner);
-          if (owner === null || typeof owner !== "object") return undefined;
-          const text = fieldText(lazyOwners.get(owner), key);
-          const value = text === undefined ? undefined : parse(text);
-          settleLazy(owner, key, value);
-          return value;
-        },
-        set(value) {
-          settleLazy(this, key, value);
-        },
-      });
-      lazyAccessors.set(key, accessor);
-    }
-    return accessor;
   }
 
   function invoke(callId, name, args) {
