@@ -157,6 +157,23 @@ forEachBackend((backend) => {
       m.dispose();
     }
   });
+  test("a plugin that replaces the string methods still reads its own fields", async () => {
+    const m = await loadPlugin(
+      backend,
+      `String.prototype.indexOf = () => 0;
+       String.prototype.slice = () => "{}";
+       JSON.parse = () => ({});
+       export function read(ctx) { return [ctx.stats.turns, ctx.tools[1]]; }`,
+    );
+    try {
+      for (let i = 0; i < 2; i++) {
+        const { json, deferred } = payload(ctx);
+        assert.deepEqual(await m.callJson("read", json, undefined, deferred), [7, "Write"]);
+      }
+    } finally {
+      m.dispose();
+    }
+  });
 });
 
 test("texts are cut into pieces that isolated-vm copies rather than externalises", () => {
