@@ -28,7 +28,7 @@ import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
 import { ReservedMemory } from "./isolated-vm-memory.ts";
 import { spareIsolates } from "./spare-isolates.ts";
-import { LazyFields } from "./lazy-fields.ts";
+import { entryPieces, LazyFields } from "./lazy-fields.ts";
 import {
   installPrelude,
   linkPlugin,
@@ -42,6 +42,7 @@ import {
   SandboxFault,
   type PluginSandbox,
   type SandboxLoadOptions,
+  type DeferredFields,
   type SandboxModule,
 } from "./types.ts";
 import { disposedFault, refusedCall } from "./refusals.ts";
@@ -181,8 +182,9 @@ class IsolatedVmModule implements SandboxModule {
     name: string,
     argsJson: string,
     lazy?: Readonly<Record<string, string>>,
+    deferred?: DeferredFields,
   ): Promise<unknown> {
-    return this.#invoke(name, "invokeJson", argsJson, false, lazy);
+    return this.#invoke(name, "invokeJson", argsJson, false, lazy, deferred);
   }
 
   #invoke(
@@ -191,6 +193,7 @@ class IsolatedVmModule implements SandboxModule {
     args: unknown,
     copyArgs: boolean,
     lazy?: Readonly<Record<string, string>>,
+    deferred?: DeferredFields,
   ): Promise<unknown> {
     const refused = refusedCall(
       { dead: this.#dead, fault: this.#fault, functions: this.functions },
@@ -200,8 +203,17 @@ class IsolatedVmModule implements SandboxModule {
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
-      const extra = entry === "invokeJson" ? [this.#lazy.register(id, lazy)] : [];
-      outcome = this.#enter(this.#entries![entry], [id, name, args, ...extra], copyArgs, name);
+      const entryArgs =
+        entry === "invokeJson"
+          ? [
+              id,
+              name,
+              this.#lazy.register(id, lazy),
+              deferred?.names ?? "",
+              ...entryPieces(args as string, deferred),
+            ]
+          : [id, name, args];
+      outcome = this.#enter(this.#entries![entry], entryArgs, copyArgs, name);
     } catch (fault) {
       this.#calls.abandon(id);
       return Promise.reject(fault);

@@ -25,7 +25,9 @@
  * The host functions live only in this closure: the plugin sees frozen wrappers, never them.
  */
 import { RoleAssistant, RoleUser, version } from "../../plugins/sdk/index.ts";
+import { DEFERRED_SEPARATOR } from "./lazy-fields.ts";
 import { CONSOLE_SOURCE } from "./prelude-console.ts";
+import { FIELDS_SOURCE } from "./prelude-fields.ts";
 import { FETCH_SOURCE } from "./prelude-fetch.ts";
 import { BUFFER_GUARD_SOURCE, MEMORY_LEDGER_SOURCE } from "./prelude-memory.ts";
 import { WASM_GUARD_SOURCE } from "./prelude-wasm.ts";
@@ -203,69 +205,19 @@ export const PRELUDE_SOURCE = String.raw`
     hostDone(${LOAD_CALL_ID}, "u");
   }
 
-  // Arguments as one JSON string: the host serialises a hook context once and every plugin
-  // parses its own copy, instead of a structured clone of the object per plugin.
-  // The same few sets of lazy field names come with every call: parsed once each.
-  let lastLazyJson = "";
-  let lastLazyNames = [];
+  // Arguments as JSON text: the host serialises a hook context once and every plugin parses its
+  // own copy, instead of a structured clone of the object per plugin. The text may come in
+  // pieces, and fields of the context apart from it (lazy-fields.ts, prelude-fields.ts).
+  const argsOf = (${FIELDS_SOURCE})(hostField, ${JSON.stringify(DEFERRED_SEPARATOR)});
 
-  function invokeJson(callId, name, argsJson, lazyJson) {
+  function invokeJson(callId, name, lazyJson, deferJson, ...pieces) {
     let args;
     try {
-      args = parse(argsJson);
-      if (lazyJson) {
-        if (lazyJson !== lastLazyJson) {
-          lastLazyNames = parse(lazyJson);
-          lastLazyJson = lazyJson;
-        }
-        defineLazy(args[0], callId, lastLazyNames);
-      }
+      args = argsOf(callId, lazyJson, deferJson, pieces);
     } catch (error) {
       return errorOutcome(error);
     }
     return invoke(callId, name, args);
-  }
-
-  // Fields the host keeps until they are read (lazy-fields.ts): an enumerable getter that
-  // fetches the field once, then becomes a plain property, so spreading, JSON.stringify and
-  // Object.keys behave as if it had been there all along. One accessor pair per field name for
-  // every call (the call is looked up from the object), so V8 reuses the same map transitions
-  // instead of building new ones for fresh closures on each call.
-  const lazyCalls = new WeakMap();
-  const lazyAccessors = new Map();
-
-  function settleLazy(target, key, value) {
-    defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
-  }
-
-  function lazyAccessor(key) {
-    let accessor = lazyAccessors.get(key);
-    if (accessor === undefined) {
-      accessor = freeze({
-        enumerable: true,
-        configurable: true,
-        get() {
-          // The context itself, or an object made from it with Object.create.
-          let owner = this;
-          while (owner !== null && typeof owner === "object" && !lazyCalls.has(owner)) owner = getPrototypeOf(owner);
-          if (owner === null || typeof owner !== "object") return undefined;
-          const text = hostField(lazyCalls.get(owner), key);
-          const value = text === undefined ? undefined : parse(text);
-          settleLazy(owner, key, value);
-          return value;
-        },
-        set(value) {
-          settleLazy(this, key, value);
-        },
-      });
-      lazyAccessors.set(key, accessor);
-    }
-    return accessor;
-  }
-
-  function defineLazy(target, callId, names) {
-    lazyCalls.set(target, callId);
-    for (let i = 0; i < names.length; i++) defineProperty(target, names[i], lazyAccessor(names[i]));
   }
 
   function invoke(callId, name, args) {

@@ -7,9 +7,10 @@
  * host services only through the capability calls below.
  */
 import type { SandboxBackendName } from "../core/sandbox-backends.ts";
+import type { DeferredFields } from "./lazy-fields.ts";
 
 /** The backends are rows of one table (main/core/sandbox-backends.ts). */
-export type { SandboxBackendName };
+export type { DeferredFields, SandboxBackendName };
 
 export interface SandboxLimits {
   /** Heap limit for the plugin (MB). Exceeding it kills the sandbox (fault "memory"). */
@@ -87,12 +88,14 @@ export interface SandboxModule {
   call(name: string, args: unknown[]): Promise<unknown>;
   /**
    * Same, with the arguments already serialised as a JSON array (one serialisation, many
-   * plugins). `lazy` holds fields of the first argument as JSON text, fetched only if read.
+   * plugins). `lazy` holds fields of the first argument as JSON text, fetched only if read;
+   * `deferred` more of them, sent along with the call and parsed only if read.
    */
   callJson(
     name: string,
     argsJson: string,
     lazy?: Readonly<Record<string, string>>,
+    deferred?: DeferredFields,
   ): Promise<unknown>;
   /** Heap bytes in use (best effort). */
   heapUsed(): number;

@@ -1,41 +1,62 @@
 /**
- * A hook context as plugins get it: serialised once, big fields kept on the host until read, and
- * yet, to the plugin's code, the same object the engine built (plus its pluginConfig).
+ * A hook context as plugins get it: serialised once, big fields kept on the host until read, its
+ * objects parsed only when read, and yet, to the plugin's code, the same object the engine built
+ * (plus its pluginConfig).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { forEachBackend, loadPlugin } from "../../sandbox/testing.ts";
-import { contextPayload, LAZY_FIELD_CHARS } from "./handlers.ts";
+import { contextPayload, DEFERRED_FIELD_CHARS, LAZY_FIELD_CHARS } from "./handlers.ts";
 
 const CODE = `
   export function content(ctx) { return ctx.content.length; }
   export function whole(ctx) { return JSON.parse(JSON.stringify(ctx)); }
   export function inherited(ctx) { return Object.create(ctx).content.length; }
   export function keysOf(ctx) { return Object.keys(ctx); }
+  export function todo(ctx) { return ctx.todo.pending + ctx.stats.tools.calls; }
 `;
 
 const ctx = {
   agent: "default",
   content: "word ".repeat(LAZY_FIELD_CHARS),
   response: { empty: false, contentEmpty: false },
+  todo: { pending: 2, inProgress: 0, total: 5 },
+  stats: { startTime: "2026-11-27T20:33:49.910Z", turns: 7, tools: { calls: 3, errors: 0 } },
+  patchCounts: {},
   turns: [{ role: "user", content: "hi" }],
 };
 
-test("fields over the size limit, and the named big ones, travel lazily; the rest inline", () => {
+test("fields over the size limit, and the named big ones, travel lazily; objects deferred; the rest inline", () => {
   const payload = contextPayload(ctx, { every: 3 });
   assert.deepEqual(Object.keys(payload.lazy).sort(), ["content", "turns"]);
+  assert.ok(JSON.stringify(ctx.todo).length <= DEFERRED_FIELD_CHARS);
+  assert.ok(JSON.stringify(ctx.stats).length > DEFERRED_FIELD_CHARS);
+  assert.deepEqual(JSON.parse(payload.deferred!.names), ["stats"]);
+  assert.deepEqual(
+    payload
+      .deferred!.text.split("\n")
+      .slice(1)
+      .map((text) => JSON.parse(text) as unknown),
+    [ctx.stats],
+  );
   assert.deepEqual(JSON.parse(payload.json), [
-    { agent: "default", response: ctx.response, pluginConfig: { every: 3 } },
+    {
+      agent: "default",
+      response: ctx.response,
+      todo: ctx.todo,
+      patchCounts: {},
+      pluginConfig: { every: 3 },
+    },
   ]);
   assert.equal(contextPayload(ctx, {}).lazy, payload.lazy, "serialised once per context");
 });
 
 forEachBackend((backend) => {
-  test("a plugin sees a lazy big field as if it had been there all along", async () => {
+  test("a plugin sees lazy and deferred fields as if they had been there all along", async () => {
     const m = await loadPlugin(backend, CODE);
     const call = (name: string) => {
-      const { json, lazy } = contextPayload(ctx, { every: 3 });
-      return m.callJson(name, json, lazy);
+      const { json, lazy, deferred } = contextPayload(ctx, { every: 3 });
+      return m.callJson(name, json, lazy, deferred);
     };
     try {
       assert.equal(await call("content"), ctx.content.length);
@@ -44,10 +65,14 @@ forEachBackend((backend) => {
       assert.deepEqual(((await call("keysOf")) as string[]).sort(), [
         "agent",
         "content",
+        "patchCounts",
         "pluginConfig",
         "response",
+        "stats",
+        "todo",
         "turns",
       ]);
+      assert.equal(await call("todo"), 5);
     } finally {
       m.dispose();
     }

@@ -12,6 +12,7 @@ import type {
   HookTiming,
 } from "../../turn/hooks/types.ts";
 import type { ConditionCheck } from "../conditions/index.ts";
+import { deferredFields, type DeferredFields } from "../../sandbox/lazy-fields.ts";
 import { PluginCallError, type LoadedPlugin } from "./loaded-plugin.ts";
 import {
   beforeToolResultSchema,
@@ -55,17 +56,26 @@ export class OnceTracker {
 }
 
 /** Large context fields the plugin fetches only if it reads them (sandbox/lazy-fields.ts). */
-const LAZY_FIELDS = ["turns", "toolHistory", "systemPrompt"] as const;
+const LAZY_FIELDS: ReadonlySet<string> = new Set(["turns", "toolHistory", "systemPrompt"]);
 /**
  * Any other field whose JSON is longer than this is lazy too (afterResponse's `content`, a tool's
  * output): every plugin would parse it on every call, and most hooks never read it.
  */
 export const LAZY_FIELD_CHARS = 1024;
+/**
+ * An object or array whose JSON is longer than this is deferred (sandbox/lazy-fields.ts): it goes
+ * along with the call as text and is parsed in the sandbox only if the plugin reads it. Parsing
+ * the objects of a context was half of a hook's entry into a cold isolate. Smaller ones cost less
+ * to parse than to defer and then read (a read, turning the getter into a plain property, costs
+ * about what parsing a 60-character object does).
+ */
+export const DEFERRED_FIELD_CHARS = 64;
 
 interface Serialised {
-  /** The context without pluginConfig and the lazy fields, as JSON. */
+  /** The context without pluginConfig and the lazy and deferred fields, as JSON. */
   slim: string;
   lazy: Record<string, string>;
+  deferred: DeferredFields | undefined;
   /** The arguments' JSON for each pluginConfig (plugins mostly share one, often `{}`). */
   withConfig: Map<string, string>;
 }
@@ -76,35 +86,39 @@ const serialised = new WeakMap<object, Serialised>();
 const configJson = new WeakMap<object, string>();
 
 function serialise(ctx: object): Serialised {
-  const { pluginConfig: _ignored, ...rest } = ctx as Record<string, unknown>;
   const lazy: Record<string, string> = {};
-  for (const key of LAZY_FIELDS) {
-    if (key in rest) {
-      lazy[key] = JSON.stringify(rest[key]);
-      delete rest[key];
+  const deferred: [string, string][] = [];
+  const fields: string[] = [];
+  for (const [key, value] of Object.entries(ctx)) {
+    if (key === "pluginConfig") continue;
+    const json = JSON.stringify(value) as string | undefined;
+    if (LAZY_FIELDS.has(key)) {
+      lazy[key] = json as string;
+      continue;
     }
+    // undefined (and functions) have no JSON: left out, as JSON.stringify of the object does.
+    if (json === undefined) continue;
+    if (json.length > LAZY_FIELD_CHARS) lazy[key] = json;
+    else if (json.length > DEFERRED_FIELD_CHARS && typeof value === "object" && value !== null)
+      deferred.push([key, json]);
+    else fields.push(`${JSON.stringify(key)}:${json}`);
   }
-  let slim = JSON.stringify(rest);
-  // No field can be over the limit when all of them together are not.
-  if (slim.length > LAZY_FIELD_CHARS) {
-    const fields: string[] = [];
-    for (const [key, value] of Object.entries(rest)) {
-      const json = JSON.stringify(value);
-      // undefined (and functions) have no JSON: left out, as JSON.stringify of the object does.
-      if (json === undefined) continue;
-      if (json.length > LAZY_FIELD_CHARS) lazy[key] = json;
-      else fields.push(`${JSON.stringify(key)}:${json}`);
-    }
-    slim = `{${fields.join(",")}}`;
-  }
-  return { slim, lazy, withConfig: new Map() };
+  return {
+    slim: `{${fields.join(",")}}`,
+    lazy,
+    deferred: deferredFields(deferred),
+    withConfig: new Map(),
+  };
 }
 
-/** `[ctx]` as JSON with this plugin's config in ctx.pluginConfig, and the lazy fields beside it. */
+/**
+ * `[ctx]` as JSON with this plugin's config in ctx.pluginConfig, and the lazy and deferred fields
+ * beside it.
+ */
 export function contextPayload(
   ctx: object,
   pluginConfig: Record<string, unknown>,
-): { json: string; lazy: Record<string, string> } {
+): { json: string; lazy: Record<string, string>; deferred: DeferredFields | undefined } {
   let s = serialised.get(ctx);
   if (s === undefined) {
     s = serialise(ctx);
@@ -123,7 +137,7 @@ export function contextPayload(
         : `[${s.slim.slice(0, -1)},"pluginConfig":${config}}]`;
     s.withConfig.set(config, json);
   }
-  return { json, lazy: s.lazy };
+  return { json, lazy: s.lazy, deferred: s.deferred };
 }
 
 const SCHEMAS: Record<HookTiming, z.ZodType> = {
@@ -189,7 +203,7 @@ export function pluginHandler<T extends HookTiming>(
       const started = performance.now();
       try {
         const payload = contextPayload(ctx, opts.pluginConfig);
-        raw = await plugin.callJson(timing, payload.json, payload.lazy);
+        raw = await plugin.callJson(timing, payload.json, payload.lazy, payload.deferred);
       } catch (err) {
         return {
           status: "error",

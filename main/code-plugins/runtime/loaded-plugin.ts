@@ -5,7 +5,7 @@
  * kind mark the plugin errored until it is reloaded or restarted.
  */
 import { ExecOutputRoute } from "../capabilities/exec-output.ts";
-import { SandboxFault, type SandboxModule } from "../../sandbox/types.ts";
+import { SandboxFault, type DeferredFields, type SandboxModule } from "../../sandbox/types.ts";
 import type { HookTiming } from "../../turn/hooks/types.ts";
 import type { CommandSchema, ToolSchema } from "../../../plugins/sdk/index.ts";
 import type { PluginLog } from "./plugin-log.ts";
@@ -238,8 +238,9 @@ export class LoadedPlugin {
     name: string,
     argsJson: string,
     lazy?: Readonly<Record<string, string>>,
+    deferred?: DeferredFields,
   ): Promise<unknown> {
-    return this.run(name, (m) => m.callJson(name, argsJson, lazy));
+    return this.run(name, (m) => m.callJson(name, argsJson, lazy, deferred));
   }
 
   private async run(

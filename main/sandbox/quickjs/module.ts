@@ -33,7 +33,7 @@
 import { BackgroundBudget, CallTable } from "../calls.ts";
 import { bootOrFault } from "../boot.ts";
 import { HostBridge, messageOf } from "../host-bridge.ts";
-import { LazyFields } from "../lazy-fields.ts";
+import { entryText, LazyFields } from "../lazy-fields.ts";
 import { decodeDescription, decodeOutcome } from "../outcome.ts";
 import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "../prelude.ts";
 import { QuickJsEngine, type EntryArg, type EntryWatch } from "./engine.ts";
@@ -47,7 +47,7 @@ import {
   type QuickJsVm,
 } from "./setup.ts";
 import type { QuickJSHandle } from "quickjs-emscripten";
-import { SandboxFault, type SandboxLoadOptions } from "../types.ts";
+import { SandboxFault, type DeferredFields, type SandboxLoadOptions } from "../types.ts";
 import { disposedFault, refusedCall } from "../refusals.ts";
 
 const MAX_LOG_CHARS = 8_192;
@@ -179,6 +179,7 @@ export class QuickJsModule {
     name: string,
     argsJson: string,
     lazy?: Readonly<Record<string, string>>,
+    deferred?: DeferredFields,
   ): Promise<unknown> {
     const refused = refusedCall(
       { dead: this.#dead, fault: this.#fault, functions: this.functions },
@@ -190,7 +191,13 @@ export class QuickJsModule {
     try {
       outcome = this.#enter(
         this.#entries!.invokeJson,
-        [id, name, argsJson, this.#lazy.register(id, lazy)],
+        [
+          id,
+          name,
+          this.#lazy.register(id, lazy),
+          deferred?.names ?? "",
+          entryText(argsJson, deferred),
+        ],
         name,
       );
     } catch (fault) {

@@ -4,7 +4,13 @@
  * Everything is JSON-shaped data, as at the sandbox boundary itself; faults travel as their kind
  * and message (SandboxFault is rebuilt on the other side).
  */
-import { SandboxFault, type FaultKind, type LogLevel, type SandboxLimits } from "../types.ts";
+import {
+  SandboxFault,
+  type DeferredFields,
+  type FaultKind,
+  type LogLevel,
+  type SandboxLimits,
+} from "../types.ts";
 
 export interface FaultData {
   kind: FaultKind;
@@ -32,6 +38,7 @@ export type ToWorker =
       name: string;
       args: string;
       lazy: Readonly<Record<string, string>> | undefined;
+      deferred: DeferredFields | undefined;
     }
   /** The answer to a host request: `json` is the result as JSON text (undefined for undefined). */
   | { t: "answer"; module: number; request: number; ok: true; json: string | undefined }

@@ -30,6 +30,7 @@ import {
 import { argumentsJson, toFault, type FromWorker } from "./protocol.ts";
 import {
   SandboxFault,
+  type DeferredFields,
   type PluginSandbox,
   type SandboxLoadOptions,
   type SandboxModule,
@@ -120,19 +121,21 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
     name: string,
     argsJson: string,
     lazy?: Readonly<Record<string, string>>,
+    deferred?: DeferredFields,
   ): Promise<unknown> {
     const refused = refusedCall(
       { dead: this.#dead, fault: this.#fault, functions: this.functions },
       name,
     );
     if (refused) return Promise.reject(refused);
-    if (this.#reloading) return this.#reloading.then(() => this.callJson(name, argsJson, lazy));
+    if (this.#reloading)
+      return this.#reloading.then(() => this.callJson(name, argsJson, lazy, deferred));
     const link = this.#link!;
     const call = this.#nextCall++;
     link.hold();
     const answer = new Promise((resolve, reject) => {
       this.#calls.set(call, { link, resolve, reject });
-      link.post({ t: "call", module: this.#id, call, name, args: argsJson, lazy });
+      link.post({ t: "call", module: this.#id, call, name, args: argsJson, lazy, deferred });
     });
     // Most hooks answer within a millisecond: wait here rather than through the event loop.
     link.waitBriefly(() => !this.#calls.has(call));

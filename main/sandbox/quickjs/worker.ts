@@ -81,7 +81,7 @@ function call(message: Extract<ToWorker, { t: "call" }>): void {
   const module = modules.get(id)?.module;
   // A call can cross the news of the module's death on its way here.
   const answer = module
-    ? module.callJson(message.name, message.args, message.lazy)
+    ? module.callJson(message.name, message.args, message.lazy, message.deferred)
     : Promise.reject(new SandboxFault("disposed", "the sandbox was disposed"));
   answer.then(
     (value) => post({ t: "result", module: id, call: callId, ok: true, value }),

@@ -1,0 +1,193 @@
+/**
+ * Deferred context fields (lazy-fields.ts) come with the call as text and are parsed in the
+ * sandbox when read; to plugin code they look exactly like fields parsed with the rest.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { COPIED_STRING_CHARS, copiedPieces, deferredFields } from "./lazy-fields.ts";
+import { forEachBackend, loadPlugin } from "./testing.ts";
+
+const CODE = `
+  let kept;
+  export function read(ctx) { return { pending: ctx.todo.pending, first: ctx.tools[0], agent: ctx.agent }; }
+  export function whole(ctx) { return JSON.parse(JSON.stringify(ctx)); }
+  export function spread(ctx) { return { ...ctx }; }
+  export function described(ctx) {
+    return Object.keys(ctx).sort().map((key) => [key, Object.getOwnPropertyDescriptor(ctx, key).enumerable, key in ctx]);
+  }
+  export function mutate(ctx) { ctx.todo.pending += 40; ctx.tools.push("Grep"); return [ctx.todo.pending, ctx.tools.length]; }
+  export function assign(ctx) { ctx.stats = "replaced"; return [ctx.stats, Object.keys(ctx).includes("stats"), JSON.stringify(ctx).includes("replaced")]; }
+  export function inherited(ctx) { const child = Object.create(ctx); return [child.stats.turns, Object.keys(ctx).length]; }
+  export function readTwice(ctx) { return ctx.stats === ctx.stats && Object.getOwnPropertyDescriptor(ctx, "stats").value === ctx.stats; }
+  export function removed(ctx) { delete ctx.todo; return ["todo" in ctx, ctx.todo]; }
+  export async function later(ctx) { await new Promise((r) => setTimeout(r, 5)); return ctx.stats.turns; }
+  export function keep(ctx) { kept = ctx; return null; }
+  export function readKept() { return kept.stats.turns; }
+  export function borrow(ctx) {
+    const get = Object.getOwnPropertyDescriptor(ctx, "tools").get;
+    return [get.call({}), get.call(Object.create(null)), get.call(kept)[0], ctx.tools[0]];
+  }
+  export function plain(ctx) {
+    return Object.keys(ctx).sort().map((key) => [key, "value" in Object.getOwnPropertyDescriptor(ctx, key)]);
+  }
+  export function length(ctx) { return [ctx.text.length, ctx.text.slice(-2), ctx.nested.words.length]; }
+`;
+
+const ctx = {
+  agent: "default",
+  iteration: 3,
+  todo: { pending: 2, inProgress: 1, total: 5 },
+  tools: ["Read", "Write"],
+  stats: { turns: 7, tokens: { in: 10, out: 20 } },
+};
+
+/** `ctx` as the host sends it: scalars in the JSON, the object fields deferred. */
+function payload(context: Record<string, unknown>): {
+  json: string;
+  deferred: ReturnType<typeof deferredFields>;
+} {
+  const inline: Record<string, unknown> = {};
+  const fields: [string, string][] = [];
+  for (const [key, value] of Object.entries(context)) {
+    if (typeof value === "object" && value !== null) fields.push([key, JSON.stringify(value)]);
+    else inline[key] = value;
+  }
+  return { json: JSON.stringify([inline]), deferred: deferredFields(fields) };
+}
+
+forEachBackend((backend) => {
+  test("deferred fields read, serialise, spread and list like parsed ones", async () => {
+    const m = await loadPlugin(backend, CODE);
+    const call = (name: string, context: Record<string, unknown> = ctx) => {
+      const { json, deferred } = payload(context);
+      return m.callJson(name, json, undefined, deferred);
+    };
+    try {
+      assert.deepEqual(await call("read"), { pending: 2, first: "Read", agent: "default" });
+      // Nothing read first: every field still comes out whole.
+      assert.deepEqual(await call("whole"), ctx);
+      assert.deepEqual(await call("spread"), ctx);
+      assert.deepEqual(
+        await call("described"),
+        Object.keys(ctx)
+          .sort()
+          .map((key) => [key, true, true]),
+      );
+      assert.deepEqual(await call("mutate"), [42, 3]);
+      assert.deepEqual(await call("assign"), ["replaced", true, true]);
+      assert.deepEqual(await call("inherited"), [7, Object.keys(ctx).length]);
+      assert.equal(await call("readTwice"), true);
+      assert.deepEqual(await call("removed"), [false, null]);
+      assert.equal(await call("later"), 7);
+    } finally {
+      m.dispose();
+    }
+  });
+
+  test("a kept context keeps its own fields; a getter reads nothing but its own context", async () => {
+    const m = await loadPlugin(backend, CODE);
+    const call = (name: string, context: Record<string, unknown>) => {
+      const { json, deferred } = payload(context);
+      return m.callJson(name, json, undefined, deferred);
+    };
+    try {
+      await call("keep", ctx);
+      const other = { ...ctx, tools: ["Other"], stats: { turns: 99, tokens: { in: 0, out: 0 } } };
+      assert.equal(await call("readKept", other), 7);
+      // The getter taken from one context, called on anything else, gives that object's own field
+      // (the kept context's) or nothing: never this call's data.
+      assert.deepEqual(await call("borrow", other), [null, null, "Read", "Other"]);
+    } finally {
+      m.dispose();
+    }
+  });
+
+  test("long and non-Latin texts arrive whole, however they are cut", async () => {
+    const m = await loadPlugin(backend, CODE);
+    try {
+      const text = "añ😀 ".repeat(1_500) + "ok";
+      const context = { text, nested: { words: Array.from({ length: 400 }, (_, i) => `w${i}ü`) } };
+      const { json, deferred } = payload(context);
+      assert.ok(json.length > 3 * COPIED_STRING_CHARS);
+      assert.ok(deferred!.text.length > 3 * COPIED_STRING_CHARS);
+      assert.deepEqual(await m.callJson("length", json, undefined, deferred), [
+        text.length,
+        "ok",
+        400,
+      ]);
+      const ascii = { text: "a".repeat(5_000) + "ok", nested: { words: [] } };
+      const plain = payload(ascii);
+      assert.deepEqual(await m.callJson("length", plain.json, undefined, plain.deferred), [
+        5_002,
+        "ok",
+        0,
+      ]);
+    } finally {
+      m.dispose();
+    }
+  });
+
+  test("a field the plugin has read comes parsed in its later calls, the others still deferred", async () => {
+    const m = await loadPlugin(backend, CODE);
+    const call = (name: string, context: Record<string, unknown> = ctx) => {
+      const { json, deferred } = payload(context);
+      return m.callJson(name, json, undefined, deferred);
+    };
+    try {
+      assert.deepEqual(await call("plain"), [
+        ["agent", true],
+        ["iteration", true],
+        ["stats", false],
+        ["todo", false],
+        ["tools", false],
+      ]);
+      await call("read");
+      assert.deepEqual(await call("plain"), [
+        ["agent", true],
+        ["iteration", true],
+        ["stats", false],
+        ["todo", true],
+        ["tools", true],
+      ]);
+      const next = { ...ctx, todo: { pending: 9, inProgress: 0, total: 9 }, tools: ["Bash"] };
+      assert.deepEqual(await call("read", next), { pending: 9, first: "Bash", agent: "default" });
+      assert.deepEqual(await call("whole", next), next);
+      assert.deepEqual(await call("mutate", next), [49, 2]);
+    } finally {
+      m.dispose();
+    }
+  });
+  test("a plugin that replaces the string methods still reads its own fields", async () => {
+    const m = await loadPlugin(
+      backend,
+      `String.prototype.indexOf = () => 0;
+       String.prototype.slice = () => "{}";
+       JSON.parse = () => ({});
+       export function read(ctx) { return [ctx.stats.turns, ctx.tools[1]]; }`,
+    );
+    try {
+      for (let i = 0; i < 2; i++) {
+        const { json, deferred } = payload(ctx);
+        assert.deepEqual(await m.callJson("read", json, undefined, deferred), [7, "Write"]);
+      }
+    } finally {
+      m.dispose();
+    }
+  });
+});
+
+test("texts are cut into pieces that isolated-vm copies rather than externalises", () => {
+  for (const text of [
+    "short",
+    "x".repeat(2_500),
+    "é".repeat(1_001),
+    "😀".repeat(700) + "a".repeat(900),
+  ]) {
+    const pieces = copiedPieces(text);
+    assert.equal(pieces.join(""), text);
+    for (const piece of pieces) {
+      const bytes = /[\u0100-\uffff]/.test(piece) ? piece.length * 2 : piece.length;
+      assert.ok(bytes < 1024, `a piece of ${bytes} bytes`);
+    }
+  }
+});
