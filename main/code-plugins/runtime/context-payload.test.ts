@@ -78,3 +78,19 @@ forEachBackend((backend) => {
     }
   });
 });
+
+test("the conversation's turns and the system prompt are written out only when a plugin reads them", () => {
+  let written = 0;
+  const turns = [{ role: "user", content: "hi" }];
+  const counted = {
+    ...ctx,
+    turns: { toJSON: () => (written++, turns) },
+    systemPrompt: "Be brief.",
+  };
+  const payload = contextPayload(counted, {});
+  assert.equal(written, 0, "not written for a call that may never read them");
+  assert.deepEqual(JSON.parse(payload.lazy.turns!), turns);
+  assert.equal(payload.lazy.turns, payload.lazy.turns);
+  assert.equal(written, 1, "written once, however often read");
+  assert.equal(JSON.parse(payload.lazy.systemPrompt!), "Be brief.");
+});

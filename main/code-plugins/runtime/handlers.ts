@@ -91,11 +91,11 @@ function serialise(ctx: object): Serialised {
   const fields: string[] = [];
   for (const [key, value] of Object.entries(ctx)) {
     if (key === "pluginConfig") continue;
-    const json = JSON.stringify(value) as string | undefined;
     if (LAZY_FIELDS.has(key)) {
-      lazy[key] = json as string;
+      jsonWhenRead(lazy, key, value);
       continue;
     }
+    const json = JSON.stringify(value) as string | undefined;
     // undefined (and functions) have no JSON: left out, as JSON.stringify of the object does.
     if (json === undefined) continue;
     if (json.length > LAZY_FIELD_CHARS) lazy[key] = json;
@@ -109,6 +109,25 @@ function serialise(ctx: object): Serialised {
     deferred: deferredFields(deferred),
     withConfig: new Map(),
   };
+}
+
+/**
+ * `record[key]` is the JSON of `value`, written when first read: the conversation's turns and
+ * the system prompt grow with the session, and most calls never read them.
+ */
+function jsonWhenRead(record: Record<string, string>, key: string, value: unknown): void {
+  let json: string | undefined;
+  let written = false;
+  Object.defineProperty(record, key, {
+    enumerable: true,
+    get: () => {
+      if (!written) {
+        json = JSON.stringify(value) as string | undefined;
+        written = true;
+      }
+      return json;
+    },
+  });
 }
 
 /**
