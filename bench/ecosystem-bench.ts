@@ -5,7 +5,9 @@
  * Each start is a fresh process (ecosystem-start.ts), started as `islet serve` starts an engine,
  * on a warm disk (one start of each before measuring). Figures: engine start to the first model
  * request (goal < 500 ms), the extensions' share of that request in an 8k-token window (goal
- * ≤ 10%), a later turn (goal ≤ 1.2× none) and the RSS with a conversation open (goal < 300 MB).
+ * ≤ 10%), a later turn (goal ≤ 1.2× none; also with Claude Code plugins only, to tell the
+ * extensions' own cost from code plugins' hooks) and the RSS with a conversation open (goal
+ * < 300 MB).
  *
  * Run alone: node --no-node-snapshot bench/ecosystem-bench.ts
  */
@@ -48,9 +50,16 @@ const tokens = (p: StartPhases) => Math.ceil((p.systemChars + p.toolsChars) / 4)
 export async function benchEcosystem(): Promise<Figure[]> {
   const root = mkdtempSync(path.join(tmpdir(), "islet-ecosystem-bench-"));
   try {
-    const homes = { with: path.join(root, "with"), none: path.join(root, "none") };
+    const homes = {
+      with: path.join(root, "with"),
+      none: path.join(root, "none"),
+      claude: path.join(root, "claude"),
+    };
     for (const h of Object.values(homes)) mkdirSync(path.join(h, "work"), { recursive: true });
     writeEcosystem(path.join(homes.with, "home"), { plugins: PLUGINS, seed: 1 });
+    // The same number of Claude Code plugins and no code plugin: what a turn pays for the
+    // extensions themselves, apart from code plugins' hooks running in their isolates.
+    writeEcosystem(path.join(homes.claude, "home"), { plugins: PLUGINS, seed: 1, codeEvery: 0 });
     const once = (h: string, window = WINDOW) =>
       start(path.join(h, "home"), path.join(h, "work"), window);
     // Warm the disk and the caches (bundles, frontmatter, markdown index) a first start writes;
@@ -58,12 +67,15 @@ export async function benchEcosystem(): Promise<Figure[]> {
     await sleep(TRUST_AGE_MS);
     await once(homes.with);
     await once(homes.none);
+    await once(homes.claude);
+    const claudeOnly: StartPhases[] = [];
     const runs: { with: StartPhases[]; none: StartPhases[] } = { with: [], none: [] };
     const wide: { with: StartPhases[]; none: StartPhases[] } = { with: [], none: [] };
     for (let i = 0; i < RUNS; i++) {
       runs.with.push(await once(homes.with));
       runs.none.push(await once(homes.none));
       if (i >= TURN_RUNS) continue;
+      claudeOnly.push(await once(homes.claude));
       wide.with.push(await once(homes.with, WIDE_WINDOW));
       wide.none.push(await once(homes.none, WIDE_WINDOW));
     }
@@ -131,6 +143,13 @@ export async function benchEcosystem(): Promise<Figure[]> {
         unit: "ms (median)",
         baseline: { name: "the same turn with none", value: round(turn8kNone, 2), unit: "ms" },
         ratio: round(turn8kWith / turn8kNone, 2),
+      },
+      {
+        name: `a later turn with ${PLUGINS} Claude Code plugins and no code plugin, ${WINDOW / 1024}k window`,
+        value: round(median(claudeOnly.map((p) => p.turnMs)), 2),
+        unit: "ms (median)",
+        baseline: { name: "the same turn with none", value: round(turn8kNone, 2), unit: "ms" },
+        ratio: round(median(claudeOnly.map((p) => p.turnMs)) / turn8kNone, 2),
       },
       {
         // Steadier than the wall clock on a busy machine: what the turn itself costs.
