@@ -214,6 +214,21 @@ test("rename persists a title; delete removes the session", async (t) => {
   assert.throws(() => store.appendMessage(id, msg("b", "user", "x")), { code: "not_found" });
 });
 
+test("a new session is written to, listed, deleted and closed before its creation is synced", async (t) => {
+  const dir = tempDir(t);
+  const store = new SessionStore(dir);
+  const ids = await Promise.all([1, 2, 3].map(() => store.create(baseSession)));
+  // create() returns once the file holds its meta; the fsyncs run behind it.
+  store.appendMessage(ids[0]!, msg("a", "user", "first words"));
+  assert.equal((await store.list()).length, 3);
+  await store.delete(ids[1]!);
+  await store.flush();
+  assert.equal((await store.load(ids[0]!)).title, "first words");
+  assert.deepEqual((await store.list()).map((s) => s.id).sort(), [ids[0], ids[2]].sort());
+  await store.close();
+  await store.close();
+});
+
 test("create refuses an existing id and unsafe ids", async (t) => {
   const { store, id } = await storeWithSession(t);
   await assert.rejects(store.create({ ...baseSession, id }), { code: "exists" });

@@ -68,6 +68,12 @@ export class SessionStore {
   readonly dir: string;
   private readonly appVersion: string;
   private readonly files = new Map<string, AppendFile>();
+  /**
+   * Sessions just created whose file and folder entry are still being synced: `create` returns
+   * once the file exists with its meta, so a new conversation's first turn does not wait for two
+   * fsyncs (tens of ms on a busy disk); `flush` and `close` wait for them, as for appends.
+   */
+  private readonly syncing = new Map<string, Promise<void>>();
 
   constructor(dir: string, options: SessionStoreOptions = {}) {
     this.dir = dir;
@@ -113,12 +119,34 @@ export class SessionStore {
     }
     try {
       await handle.writeFile(encodeRecord(meta));
-      await handle.sync();
-    } finally {
+    } catch (err) {
       await handle.close();
+      throw err;
     }
-    await this.syncDir();
+    const made = handle;
+    const durable = (async () => {
+      try {
+        await made.sync();
+      } finally {
+        await made.close();
+      }
+      await this.syncDir();
+    })();
+    // A failure is told by the session's next flush; until then nothing waits on it.
+    durable.catch(() => {});
+    this.syncing.set(id, durable);
     return id;
+  }
+
+  /** Waits for a new session's file and folder entry to reach the disk (see `syncing`). */
+  private async synced(id: string): Promise<void> {
+    const durable = this.syncing.get(id);
+    if (!durable) return;
+    try {
+      await durable;
+    } finally {
+      if (this.syncing.get(id) === durable) this.syncing.delete(id);
+    }
   }
 
   /** Makes the new directory entry durable (POSIX; Windows cannot open folders, nor needs to). */
@@ -175,9 +203,11 @@ export class SessionStore {
   /** fsync one session's file, or every file this store has open. */
   async flush(id?: string): Promise<void> {
     if (id !== undefined) {
+      await this.synced(id);
       await this.files.get(id)?.sync();
       return;
     }
+    await Promise.all([...this.syncing.keys()].map((key) => this.synced(key)));
     await Promise.all([...this.files.values()].map((f) => f.sync()));
   }
 
@@ -249,10 +279,13 @@ export class SessionStore {
 
   /** Waits for pending fsyncs and closes one session's file, or all of them. */
   async close(id?: string): Promise<void> {
-    const ids = id === undefined ? [...this.files.keys()] : [id];
+    const ids =
+      id === undefined ? [...new Set([...this.files.keys(), ...this.syncing.keys()])] : [id];
     for (const key of ids) {
       const file = this.files.get(key);
       this.files.delete(key);
+      // A close never fails for the new file's sync: its flush reports that.
+      await this.synced(key).catch(() => {});
       await file?.close();
     }
   }
