@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export interface TempDir {
   root: string;
@@ -34,4 +35,13 @@ export function pluginFiles(dir: string, yaml = 'description: "test"\n'): Record
     [`${dir}/plugin.yaml`]: yaml,
     [`${dir}/index.ts`]: "export const beforeChat = (): undefined => undefined;\n",
   };
+}
+
+/** Waits until `check` holds, polling; throws after `ms` (a generous limit: tests run on loaded machines). */
+export async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
+    await sleep(20);
+  }
 }

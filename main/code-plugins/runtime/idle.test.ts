@@ -3,13 +3,12 @@
  * comes back, fresh, at its next call; every other plugin keeps its sandbox (and its state).
  */
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, test } from "node:test";
 import { resolveHomes } from "../../config/homes.ts";
 import { Contributions } from "../../contributions/contributions.ts";
 import { SANDBOX_BACKENDS } from "../../sandbox/backends.ts";
 import type { HookContexts } from "../../turn/hooks/types.ts";
-import { tempDir } from "../loader/testing.ts";
+import { tempDir, waitFor } from "../loader/testing.ts";
 import { createPluginRuntime } from "../setup.ts";
 
 const COUNTER = `
@@ -74,12 +73,4 @@ for (const backend of SANDBOX_BACKENDS) {
       }
     });
   });
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
-    await sleep(20);
-  }
 }

@@ -12,7 +12,7 @@ import type { CommandEnv } from "../../commands/types.ts";
 import { resolveHomes } from "../../config/homes.ts";
 import { Contributions } from "../../contributions/contributions.ts";
 import { SANDBOX_BACKENDS } from "../../sandbox/backends.ts";
-import { tempDir } from "../loader/testing.ts";
+import { tempDir, waitFor } from "../loader/testing.ts";
 import { createPluginRuntime } from "../setup.ts";
 
 const stamp = (name: string) => `
@@ -104,12 +104,4 @@ export function executeCommand() { return { output: "ticked" }; }`,
       }
     });
   });
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
-    await sleep(20);
-  }
 }
