@@ -7,8 +7,8 @@
  * known, and the plugin is probed as before.
  */
 import { hash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
+import { writeAtomically } from "../../config/atomic-write.ts";
 import { APP_VERSION } from "../../core/version.ts";
 import type { LoadedCommand } from "./loaded-plugin.ts";
 import { commandSchemaSchema } from "./result-schema.ts";
@@ -33,6 +33,9 @@ export function exportsKey(code: string, backend: string, probe: unknown): strin
 export class ExportsCache {
   readonly #file: string | null;
   #entries?: Map<string, DescribedExports>;
+  /** The write under way, and whether entries changed since it took them. */
+  #writing: Promise<void> | null = null;
+  #changed = false;
 
   constructor(file: string | null) {
     this.#file = file;
@@ -50,13 +53,13 @@ export class ExportsCache {
       if (entries.size <= MAX_ENTRIES) break;
       entries.delete(old);
     }
-    this.#write(entries);
+    this.#save();
   }
 
   /** Drops what is kept for `key` (its plugin turned out to use the host on its own). */
   forget(key: string): void {
     const entries = this.#read();
-    if (entries.delete(key)) this.#write(entries);
+    if (entries.delete(key)) this.#save();
   }
 
   #read(): Map<string, DescribedExports> {
@@ -76,16 +79,22 @@ export class ExportsCache {
     return this.#entries;
   }
 
-  #write(entries: Map<string, DescribedExports>): void {
-    if (this.#file === null) return;
-    const tmp = `${this.#file}.${process.pid}.tmp`;
-    try {
-      mkdirSync(path.dirname(this.#file), { recursive: true });
-      writeFileSync(tmp, JSON.stringify([...entries]));
-      renameSync(tmp, this.#file);
-    } catch {
-      // best effort: the next probe writes it again
-    }
+  /**
+   * Writes the entries behind the caller, once however many plugins a start probes: a change
+   * made while a write is under way is written by one more after it. Best effort: the next probe
+   * writes it again.
+   */
+  #save(): void {
+    const file = this.#file;
+    this.#changed = true;
+    if (file === null || this.#writing) return;
+    this.#writing = (async () => {
+      while (this.#changed) {
+        this.#changed = false;
+        await writeAtomically(file, JSON.stringify([...this.#read()])).catch(() => {});
+      }
+      this.#writing = null;
+    })();
   }
 }
 
