@@ -10,7 +10,7 @@
  * is parsed every time until it is older.
  */
 import { readFileSync, statSync, type Stats } from "node:fs";
-import { writeAtomically } from "./atomic-write.ts";
+import { KeptEntries } from "./kept-entries.ts";
 import { ProblemError, type Problem } from "../host/problem.ts";
 import { APP_VERSION } from "../core/version.ts";
 
@@ -32,16 +32,6 @@ interface Entry {
   warnings: Problem[];
   error?: Problem;
 }
-
-interface IndexFile {
-  version: string;
-  entries: [string, Entry][];
-}
-
-const entries = new Map<string, Entry>();
-const used = new Set<string>();
-const loadedFiles = new Set<string>();
-let dirty = false;
 
 function stampOf(st: Stats): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
@@ -66,41 +56,16 @@ function isEntry(e: unknown): e is Entry {
   );
 }
 
+const entries = new KeptEntries<Entry>({ version: VERSION, max: MAX_ENTRIES, valid: isEntry });
+
 /** Reads the index file once per process; anything unreadable or foreign in it is ignored. */
 export function loadMarkdownIndex(file: string): void {
-  if (loadedFiles.has(file)) return;
-  loadedFiles.add(file);
-  let data: IndexFile;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8")) as IndexFile;
-  } catch {
-    // No index yet, or a broken one: it is rebuilt as files are parsed.
-    return;
-  }
-  if (typeof data !== "object" || data === null || data.version !== VERSION) return;
-  if (!Array.isArray(data.entries)) return;
-  for (const pair of data.entries)
-    if (Array.isArray(pair) && typeof pair[0] === "string" && isEntry(pair[1]))
-      if (!entries.has(pair[0])) entries.set(pair[0], pair[1]);
+  entries.load(file);
 }
 
 /** Writes the index if this process added to it; one that cannot be written is only slower. */
-export async function saveMarkdownIndex(file: string): Promise<void> {
-  if (!dirty) return;
-  dirty = false;
-  const out: [string, Entry][] = [];
-  for (const key of used) {
-    const e = entries.get(key);
-    if (e) out.push([key, e]);
-  }
-  for (const [key, e] of entries) {
-    if (out.length >= MAX_ENTRIES) break;
-    if (!used.has(key)) out.push([key, e]);
-  }
-  const data: IndexFile = { version: VERSION, entries: out.slice(0, MAX_ENTRIES) };
-  await writeAtomically(file, JSON.stringify(data)).catch(() => {
-    dirty = true;
-  });
+export function saveMarkdownIndex(file: string): Promise<void> {
+  return entries.save(file);
 }
 
 export interface Parsed<T> {
@@ -124,7 +89,6 @@ export function indexedParse<T extends { file?: string }>(
   stats?: Stats,
 ): Parsed<T> {
   const key = `${kind}\0${variant}\0${file}`;
-  used.add(key);
   // Stat before reading: an edit between the two leaves the older stamp, seen as changed later.
   let st = stats;
   try {
@@ -133,8 +97,8 @@ export function indexedParse<T extends { file?: string }>(
     // Reading it below says what is wrong, as before.
   }
   const stamp = st ? stampOf(st) : "";
-  const hit = st ? entries.get(key) : undefined;
-  if (hit && hit.stamp === stamp) {
+  const hit = entries.get(key);
+  if (st && hit && hit.stamp === stamp) {
     if (hit.error) throw new ProblemError(hit.error);
     const item = revive<T>(hit.item!, file, body, parse);
     if (item) return { item, warnings: hit.warnings.map((w) => ({ ...w })) };
@@ -145,19 +109,14 @@ export function indexedParse<T extends { file?: string }>(
     result = parse(readFileSync(file, "utf8"));
   } catch (err) {
     if (trusted && err instanceof ProblemError)
-      remember(key, { stamp, warnings: [], error: err.problem });
+      entries.set(key, { stamp, warnings: [], error: err.problem });
     throw err;
   }
   if (trusted) {
     const json = JSON.stringify(result.item, (k, v: unknown) => (k === body ? undefined : v));
-    remember(key, { stamp, item: json, warnings: result.warnings.map((w) => ({ ...w })) });
+    entries.set(key, { stamp, item: json, warnings: result.warnings.map((w) => ({ ...w })) });
   } else entries.delete(key);
   return result;
-}
-
-function remember(key: string, entry: Entry): void {
-  entries.set(key, entry);
-  dirty = true;
 }
 
 /** The remembered item, its body read from the file on first use; null if it does not parse. */
