@@ -18,7 +18,7 @@ const OPTIONAL_STRINGS = [
 ] as const;
 const OPTIONAL_BOOLEANS = ["isError", "eject"] as const;
 
-function isPlainObject(x: unknown): x is Record<string, unknown> {
+export function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 

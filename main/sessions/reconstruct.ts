@@ -3,6 +3,7 @@ import type { Message } from "../core/message.ts";
 import type { TodoItem } from "../tools/types.ts";
 import type { Stats } from "../core/types.ts";
 import type { Problem } from "../host/problem.ts";
+import { statsRecordProblem } from "./stats-check.ts";
 import { messageProblem } from "./message-check.ts";
 import type { AgentEvent } from "../core/events.ts";
 import {
@@ -105,6 +106,11 @@ export function decode(raw: unknown, version: number): Decoded {
       if (problem) return { ok: false, why: `reset: ${problem}` };
     }
     return { ok: true, record: { t, messages: upgraded.messages as Message[] } };
+  }
+  if (t === "stats") {
+    const problem = statsRecordProblem(upgraded);
+    if (problem) return { ok: false, why: `invalid stats record: ${problem}` };
+    return { ok: true, record: upgraded as BodyRecord };
   }
   const parsed = recordSchemas[t].safeParse(upgraded);
   if (!parsed.success) {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { messageProblem } from "./message-check.ts";
-import { encodeRecord, MESSAGE_LINE_PREFIX, messageSchema } from "./records.ts";
+import { encodeRecord, MESSAGE_LINE_PREFIX, messageSchema, recordSchemas } from "./records.ts";
+import { statsRecordProblem } from "./stats-check.ts";
 import { msg } from "./testing.ts";
 import { titleFromText } from "./title.ts";
 import { isCanonicalSessionId, isSafeSessionId, newSessionId } from "./ids.ts";
@@ -40,6 +41,49 @@ test("the fast message check agrees with the zod schema", () => {
   for (const m of bad) {
     assert.notEqual(messageProblem(m), null, JSON.stringify(m));
     assert.ok(!messageSchema.safeParse(m).success, JSON.stringify(m));
+  }
+});
+
+const stats = {
+  startTime: "2026-11-27T23:01:28.312Z",
+  duration: 4,
+  interactions: 1,
+  turns: 0,
+  iterations: 1,
+  tools: { calls: 2, errors: 0 },
+  parseRetries: 0,
+  compactions: 0,
+  tokens: { in: 10, out: 20 },
+  topTools: [{ name: "Read", count: 2 }],
+};
+const goodStats: Record<string, unknown>[] = [
+  { t: "stats", stats },
+  { t: "stats", stats: { ...stats, topTools: [] }, lastApiTokens: 1200 },
+];
+const badStats: Record<string, unknown>[] = [
+  { t: "stats" },
+  { t: "stats", stats: [] },
+  { t: "stats", stats: { ...stats, startTime: 1 } },
+  { t: "stats", stats: { ...stats, duration: Number.NaN } },
+  { t: "stats", stats: { ...stats, turns: "3" } },
+  { t: "stats", stats: { ...stats, iterations: Number.POSITIVE_INFINITY } },
+  { t: "stats", stats: { ...stats, compactions: undefined } },
+  { t: "stats", stats: { ...stats, tools: { calls: 1 } } },
+  { t: "stats", stats: { ...stats, tokens: null } },
+  { t: "stats", stats: { ...stats, topTools: {} } },
+  { t: "stats", stats: { ...stats, topTools: [{ name: "Read" }] } },
+  { t: "stats", stats: { ...stats, topTools: [{ name: 1, count: 1 }] } },
+  { t: "stats", stats, lastApiTokens: Number.NaN },
+];
+
+test("the fast stats check agrees with the zod schema", () => {
+  for (const r of goodStats) {
+    assert.equal(statsRecordProblem(r), null, JSON.stringify(r));
+    assert.ok(recordSchemas.stats.safeParse(r).success);
+  }
+  for (const r of badStats) {
+    assert.notEqual(statsRecordProblem(r), null, JSON.stringify(r));
+    assert.ok(!recordSchemas.stats.safeParse(r).success, JSON.stringify(r));
   }
 });
 

@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync, utimesSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { test } from "node:test";
 import { INDEX_FILE } from "./index-cache.ts";
-import { encodeRecord } from "./records.ts";
+import { encodeRecord, type BodyRecord } from "./records.ts";
 import { SessionError, SessionStore } from "./store.ts";
 import { baseSession, msg, stats, storeWithSession, tempDir } from "./testing.ts";
 import { formatProblem } from "../host/problem.ts";
@@ -43,14 +43,21 @@ test("an invalid record is refused before anything is written", async (t) => {
   const { store, id } = await storeWithSession(t);
   const before = readFileSync(store.fileOf(id), "utf8");
   const broken = { ...msg("a", "user", "x"), role: "robot" } as unknown as ReturnType<typeof msg>;
-  assert.throws(
-    () =>
-      store.append(id, [
-        { t: "message", message: msg("ok", "user", "x") },
-        { t: "message", message: broken },
-      ]),
-    (err: unknown) => err instanceof SessionError && err.code === "invalid_record",
-  );
+  // Messages, events and stats are checked as they are, the rest after a JSON round trip: a
+  // number JSON cannot keep (it would read back as null) is refused either way.
+  const refused = [
+    { t: "message", message: broken },
+    { t: "event", event: { type: 7 } },
+    { t: "stats", stats: { ...stats, duration: Number.NaN } },
+    { t: "files", seen: { "a.ts": Number.POSITIVE_INFINITY } },
+  ] as unknown as BodyRecord[];
+  for (const record of refused) {
+    assert.throws(
+      () => store.append(id, [{ t: "message", message: msg("ok", "user", "x") }, record]),
+      (err: unknown) => err instanceof SessionError && err.code === "invalid_record",
+      JSON.stringify(record),
+    );
+  }
   assert.equal(readFileSync(store.fileOf(id), "utf8"), before);
 });
 
