@@ -12,7 +12,7 @@ const CODE = `
   export function read(ctx) { return { pending: ctx.todo.pending, first: ctx.tools[0], agent: ctx.agent }; }
   export function whole(ctx) { return JSON.parse(JSON.stringify(ctx)); }
   export function spread(ctx) { return { ...ctx }; }
-  export function described(ctx) {
+  export function listed(ctx) {
     return Object.keys(ctx).sort().map((key) => [key, Object.getOwnPropertyDescriptor(ctx, key).enumerable, key in ctx]);
   }
   export function mutate(ctx) { ctx.todo.pending += 40; ctx.tools.push("Grep"); return [ctx.todo.pending, ctx.tools.length]; }
@@ -23,13 +23,15 @@ const CODE = `
   export async function later(ctx) { await new Promise((r) => setTimeout(r, 5)); return ctx.stats.turns; }
   export function keep(ctx) { kept = ctx; return null; }
   export function readKept() { return kept.stats.turns; }
-  export function borrow(ctx) {
-    const get = Object.getOwnPropertyDescriptor(ctx, "tools").get;
-    return [get.call({}), get.call(Object.create(null)), get.call(kept)[0], ctx.tools[0]];
+  export function described(ctx) {
+    return Object.keys(ctx).sort().map((key) => {
+      const d = Object.getOwnPropertyDescriptor(ctx, key);
+      return [key, "value" in d && d.get === undefined && d.writable && d.configurable];
+    });
   }
-  export function plain(ctx) {
-    return Object.keys(ctx).sort().map((key) => [key, "value" in Object.getOwnPropertyDescriptor(ctx, key)]);
-  }
+  export function deleteRead(ctx) { const before = ctx.todo.pending; delete ctx.todo; return [before, "todo" in ctx, Object.keys(ctx).includes("todo")]; }
+  export function childSet(ctx) { const child = Object.create(ctx); child.todo = 1; return [child.todo, ctx.todo.pending, Object.keys(ctx).includes("todo")]; }
+  export function frozen(ctx) { Object.freeze(ctx); return [Object.isFrozen(ctx), ctx.stats.turns, Object.keys(ctx).length]; }
   export function length(ctx) { return [ctx.text.length, ctx.text.slice(-2), ctx.nested.words.length]; }
 `;
 
@@ -68,7 +70,7 @@ forEachBackend((backend) => {
       assert.deepEqual(await call("whole"), ctx);
       assert.deepEqual(await call("spread"), ctx);
       assert.deepEqual(
-        await call("described"),
+        await call("listed"),
         Object.keys(ctx)
           .sort()
           .map((key) => [key, true, true]),
@@ -78,13 +80,16 @@ forEachBackend((backend) => {
       assert.deepEqual(await call("inherited"), [7, Object.keys(ctx).length]);
       assert.equal(await call("readTwice"), true);
       assert.deepEqual(await call("removed"), [false, null]);
+      assert.deepEqual(await call("deleteRead"), [2, false, false]);
+      assert.deepEqual(await call("childSet"), [1, 2, true]);
+      assert.deepEqual(await call("frozen"), [true, 7, Object.keys(ctx).length]);
       assert.equal(await call("later"), 7);
     } finally {
       m.dispose();
     }
   });
 
-  test("a kept context keeps its own fields; a getter reads nothing but its own context", async () => {
+  test("a kept context keeps its own fields; its fields are plain values, nothing to borrow", async () => {
     const m = await loadPlugin(backend, CODE);
     const call = (name: string, context: Record<string, unknown>) => {
       const { json, deferred } = payload(context);
@@ -94,9 +99,14 @@ forEachBackend((backend) => {
       await call("keep", ctx);
       const other = { ...ctx, tools: ["Other"], stats: { turns: 99, tokens: { in: 0, out: 0 } } };
       assert.equal(await call("readKept", other), 7);
-      // The getter taken from one context, called on anything else, gives that object's own field
-      // (the kept context's) or nothing: never this call's data.
-      assert.deepEqual(await call("borrow", other), [null, null, "Read", "Other"]);
+      // Every field, read or not, describes as a plain writable value: no getter to take away
+      // and call on another object.
+      assert.deepEqual(
+        await call("described", other),
+        Object.keys(ctx)
+          .sort()
+          .map((key) => [key, true]),
+      );
     } finally {
       m.dispose();
     }
@@ -127,32 +137,20 @@ forEachBackend((backend) => {
     }
   });
 
-  test("a field the plugin has read comes parsed in its later calls, the others still deferred", async () => {
+  test("a field the plugin has read, parsed ahead in its later calls, is each call's own", async () => {
     const m = await loadPlugin(backend, CODE);
     const call = (name: string, context: Record<string, unknown> = ctx) => {
       const { json, deferred } = payload(context);
       return m.callJson(name, json, undefined, deferred);
     };
     try {
-      assert.deepEqual(await call("plain"), [
-        ["agent", true],
-        ["iteration", true],
-        ["stats", false],
-        ["todo", false],
-        ["tools", false],
-      ]);
       await call("read");
-      assert.deepEqual(await call("plain"), [
-        ["agent", true],
-        ["iteration", true],
-        ["stats", false],
-        ["todo", true],
-        ["tools", true],
-      ]);
       const next = { ...ctx, todo: { pending: 9, inProgress: 0, total: 9 }, tools: ["Bash"] };
       assert.deepEqual(await call("read", next), { pending: 9, first: "Bash", agent: "default" });
       assert.deepEqual(await call("whole", next), next);
       assert.deepEqual(await call("mutate", next), [49, 2]);
+      assert.deepEqual(await call("removed", next), [false, null]);
+      assert.deepEqual(await call("read", ctx), { pending: 2, first: "Read", agent: "default" });
     } finally {
       m.dispose();
     }

@@ -1,6 +1,7 @@
 /** Lazy context fields look exactly like eager ones to plugin code, on every backend. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { LazyFields } from "./lazy-fields.ts";
 import { forEachBackend, loadPlugin } from "./testing.ts";
 
 const CODE = `
@@ -68,4 +69,13 @@ forEachBackend((backend) => {
       m.dispose();
     }
   });
+});
+
+test("the host gives a call's own lazy fields only, never what its record inherits", () => {
+  const fields = new LazyFields();
+  assert.equal(fields.register(7, lazy), JSON.stringify(Object.keys(lazy)));
+  assert.equal(fields.get(7, "systemPrompt"), lazy.systemPrompt);
+  for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+    assert.equal(fields.get(7, name), undefined, name);
+  assert.equal(fields.get(8, "systemPrompt"), undefined, "another call's");
 });

@@ -101,6 +101,10 @@ export class LazyFields {
 
   /** The JSON text of one field, or undefined when the call is long gone. */
   get(callId: number, name: string): string | undefined {
-    return this.calls.get(callId)?.[name];
+    const fields = this.calls.get(callId);
+    // Only the call's own fields: never what an object inherits ("constructor", "__proto__").
+    if (fields === undefined || !Object.hasOwn(fields, name)) return undefined;
+    const text = fields[name];
+    return typeof text === "string" ? text : undefined;
   }
 }

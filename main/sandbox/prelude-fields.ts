@@ -3,17 +3,17 @@
  * text (maybe in pieces), the lazy fields (kept on the host until read) and the deferred ones
  * (their JSON after the arguments', parsed here when read); see lazy-fields.ts.
  *
- * Such a field looks like a plain one: an enumerable getter that gets the field once, then
- * becomes a plain property, so spreading, JSON.stringify and Object.keys behave as if it had been
- * there all along. One accessor pair per field name for every call (the call's record is looked
- * up from the object), so V8 reuses the same map transitions instead of building new ones for
- * fresh closures on each call. A record is reachable only through its own context object (or one
- * made from it with Object.create): a getter called on anything else finds none.
+ * The context is a Proxy over the parsed arguments: a field not parsed yet is parsed (or fetched
+ * from the host) the first time anything looks at it — a read, `in`, a property descriptor,
+ * spreading, JSON.stringify, Object.keys — and is from then on a plain property of the target.
+ * So to plugin code every field looks as if it had been there all along, and a call costs the
+ * same one Proxy however many fields wait: defining an accessor per waiting field cost ~1–2 µs
+ * each in an isolate the turn's other work had pushed out of the CPU caches, and parsing every
+ * field most hooks never read was the larger part of a hook's entry.
  *
- * Cost, in an isolate the turn's other work pushed out of the CPU caches: each accessor ~1 µs to
- * define, and a read ~8 µs more than parsing the field with the rest (most of it V8 turning the
- * accessor into a data property). So a deferred field a plugin has read once is parsed with the
- * rest in its later calls: a plugin pays for the deferral only of fields it does not read.
+ * A deferred field a plugin has read once is parsed ahead in its later calls (it will likely be
+ * read again). The proxy's handler is the call's own record, whose prototype holds the traps: one
+ * small object per call, and nothing of one call reachable from another's context.
  *
  * Evaluates to `makeFields(hostField, separator)`, which returns `argsOf(callId, lazyJson,
  * deferJson, pieces)`.
@@ -21,13 +21,14 @@
 export const FIELDS_SOURCE = String.raw`
 function makeFields(hostField, SEPARATOR) {
   "use strict";
-  const { freeze, create, defineProperty, defineProperties, getPrototypeOf } = Object;
+  const { freeze, create } = Object;
+  const SetCtor = Set;
   const { parse } = JSON;
-  const apply = Reflect.apply;
+  const { apply, get, has, ownKeys, getOwnPropertyDescriptor, defineProperty, deleteProperty, preventExtensions, set } = Reflect;
+  const hasOwn = Object.hasOwn;
+  const ProxyCtor = Proxy;
   // Captured: a plugin that replaces String.prototype's methods changes nothing here.
   const { indexOf, slice } = String.prototype;
-  const owners = new WeakMap();
-  const accessors = new Map();
   // The same few sets of field names come with every call: parsed once each.
   const shapes = new Map();
 
@@ -43,17 +44,22 @@ function makeFields(hostField, SEPARATOR) {
     if (shape.eagerCount > 0) {
       // Fields this plugin reads: parsed now, as plain properties.
       let start = end + 1;
-      for (let i = 0; i < deferredCount; i++) {
+      for (let i = 0; i <= shape.lastEager; i++) {
         let stop = apply(indexOf, text, [SEPARATOR, start]);
         if (stop < 0) stop = text.length;
-        if (shape.eager[i]) target[shape.deferNames[i]] = parse(apply(slice, text, [start, stop]));
+        if (shape.eager[i]) settle(target, shape.deferNames[i], parse(apply(slice, text, [start, stop])));
         start = stop + 1;
       }
     }
-    const record = { callId, text: end === text.length ? undefined : text, at: end + 1, shape };
-    owners.set(target, record);
-    if (shape.accessors === undefined) shape.accessors = accessorsOf(shape);
-    defineProperties(target, shape.accessors);
+    const record = create(TRAPS);
+    record.callId = callId;
+    record.text = end === text.length ? undefined : text;
+    record.at = end + 1;
+    record.shape = shape;
+    // Waiting fields the plugin deleted or replaced before reading them.
+    record.gone = undefined;
+    record.proxy = new ProxyCtor(target, record);
+    args[0] = record.proxy;
     return args;
   }
 
@@ -69,22 +75,48 @@ function makeFields(hostField, SEPARATOR) {
       if (byDeferred.size >= 32) byDeferred.clear();
       const lazyNames = lazyJson === "" ? [] : parse(lazyJson);
       const deferNames = deferJson === "" ? [] : parse(deferJson);
-      const deferred = new Map();
-      for (let i = 0; i < deferNames.length; i++) deferred.set(deferNames[i], i);
-      const eager = deferNames.map(() => false);
-      shape = { lazyNames, deferNames, deferred, eager, eagerCount: 0, accessors: undefined };
+      // name -> index of its deferred text, or -1 for a field the host keeps.
+      const index = new Map();
+      const names = [];
+      const eager = [];
+      for (let i = 0; i < lazyNames.length; i++) {
+        index.set(lazyNames[i], -1);
+        names[names.length] = lazyNames[i];
+      }
+      for (let i = 0; i < deferNames.length; i++) {
+        index.set(deferNames[i], i);
+        names[names.length] = deferNames[i];
+        eager[i] = false;
+      }
+      shape = { names, deferNames, index, eager, eagerCount: 0, lastEager: -1 };
       byDeferred.set(deferJson, shape);
     }
     return shape;
   }
 
-  function accessorsOf(shape) {
-    const all = create(null);
-    for (const name of shape.lazyNames) all[name] = accessor(name);
-    for (let i = 0; i < shape.deferNames.length; i++) {
-      if (!shape.eager[i]) all[shape.deferNames[i]] = accessor(shape.deferNames[i]);
+  // A field of this call not parsed (nor fetched) yet, and not deleted or replaced since.
+  function waiting(record, target, key) {
+    return typeof key === "string" && record.shape.index.has(key) && !hasOwn(target, key) &&
+      (record.gone === undefined || !record.gone.has(key));
+  }
+
+  // Parses (or fetches) a waiting field into the target, as a plain property.
+  function fill(record, target, key) {
+    const at = record.shape.index.get(key);
+    let text;
+    if (at < 0) text = hostField(record.callId, key);
+    else {
+      learn(record.shape, at, key);
+      // Walked to rather than split: a read cuts out only its own field.
+      const all = record.text;
+      let start = record.at;
+      for (let i = 0; i < at; i++) start = apply(indexOf, all, [SEPARATOR, start]) + 1;
+      const stop = apply(indexOf, all, [SEPARATOR, start]);
+      text = apply(slice, all, stop < 0 ? [start] : [start, stop]);
     }
-    return freeze(all);
+    const value = text === undefined ? undefined : parse(text);
+    settle(target, key, value);
+    return value;
   }
 
   // A deferred field this plugin read: parsed with the rest from its next call on.
@@ -92,49 +124,60 @@ function makeFields(hostField, SEPARATOR) {
     if (shape.eager[at] || key === "__proto__") return;
     shape.eager[at] = true;
     shape.eagerCount++;
-    shape.accessors = undefined;
+    if (at > shape.lastEager) shape.lastEager = at;
   }
 
-  function fieldText(record, key) {
-    const at = record.shape.deferred.get(key);
-    if (at === undefined) return hostField(record.callId, key);
-    learn(record.shape, at, key);
-    // Walked to rather than split: a read cuts out only its own field.
-    const text = record.text;
-    let start = record.at;
-    for (let i = 0; i < at; i++) start = apply(indexOf, text, [SEPARATOR, start]) + 1;
-    const end = apply(indexOf, text, [SEPARATOR, start]);
-    return apply(slice, text, end < 0 ? [start] : [start, end]);
+  function forget(record, key) {
+    if (record.gone === undefined) record.gone = new SetCtor();
+    record.gone.add(key);
   }
 
   function settle(target, key, value) {
     defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
   }
 
-  function accessor(key) {
-    let pair = accessors.get(key);
-    if (pair === undefined) {
-      pair = freeze({
-        enumerable: true,
-        configurable: true,
-        get() {
-          // The context itself, or an object made from it with Object.create.
-          let owner = this;
-          while (owner !== null && typeof owner === "object" && !owners.has(owner)) owner = getPrototypeOf(owner);
-          if (owner === null || typeof owner !== "object") return undefined;
-          const text = fieldText(owners.get(owner), key);
-          const value = text === undefined ? undefined : parse(text);
-          settle(owner, key, value);
-          return value;
-        },
-        set(value) {
-          settle(this, key, value);
-        },
-      });
-      accessors.set(key, pair);
-    }
-    return pair;
-  }
+  // The handler's traps; "this" is the call's record.
+  const TRAPS = freeze({
+    __proto__: null,
+    get(target, key, receiver) {
+      if (waiting(this, target, key)) return fill(this, target, key);
+      return get(target, key, receiver);
+    },
+    has(target, key) {
+      return waiting(this, target, key) || has(target, key);
+    },
+    ownKeys(target) {
+      const keys = ownKeys(target);
+      const names = this.shape.names;
+      for (let i = 0; i < names.length; i++) if (waiting(this, target, names[i])) keys[keys.length] = names[i];
+      return keys;
+    },
+    getOwnPropertyDescriptor(target, key) {
+      if (waiting(this, target, key)) fill(this, target, key);
+      return getOwnPropertyDescriptor(target, key);
+    },
+    defineProperty(target, key, descriptor) {
+      if (waiting(this, target, key)) forget(this, key);
+      return defineProperty(target, key, descriptor);
+    },
+    set(target, key, value, receiver) {
+      // Set on this context (not on an object made from it): the field is replaced unread.
+      if (receiver === this.proxy && waiting(this, target, key)) forget(this, key);
+      return set(target, key, value, receiver);
+    },
+    deleteProperty(target, key) {
+      const unread = waiting(this, target, key);
+      // Deleted, read or not: it never comes back from the call's text.
+      if (typeof key === "string" && this.shape.index.has(key)) forget(this, key);
+      return unread || deleteProperty(target, key);
+    },
+    preventExtensions(target) {
+      // A frozen or sealed context holds every field: a proxy may not list keys its target lacks.
+      const names = this.shape.names;
+      for (let i = 0; i < names.length; i++) if (waiting(this, target, names[i])) fill(this, target, names[i]);
+      return preventExtensions(target);
+    },
+  });
 
   return argsOf;
 }

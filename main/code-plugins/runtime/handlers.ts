@@ -59,36 +59,31 @@ export class OnceTracker {
 const LAZY_FIELDS: ReadonlySet<string> = new Set(["turns", "toolHistory", "systemPrompt"]);
 /**
  * Any other field whose JSON is longer than this is lazy too (afterResponse's `content`, a tool's
- * output): every plugin would parse it on every call, and most hooks never read it.
+ * output): every plugin would copy it on every call, and most hooks never read it.
  */
 export const LAZY_FIELD_CHARS = 1024;
-/**
- * An object or array whose JSON is longer than this is deferred (sandbox/lazy-fields.ts): it goes
- * along with the call as text and is parsed in the sandbox only if the plugin reads it. Parsing
- * the objects of a context was half of a hook's entry into a cold isolate. Smaller ones cost less
- * to parse than to defer and then read (a read, turning the getter into a plain property, costs
- * about what parsing a 60-character object does).
- */
-export const DEFERRED_FIELD_CHARS = 64;
 
 interface Serialised {
-  /** The context without pluginConfig and the lazy and deferred fields, as JSON. */
-  slim: string;
   lazy: Record<string, string>;
+  /**
+   * Every other field (sandbox/lazy-fields.ts): it goes along with the call as text and is parsed
+   * in the sandbox only when the plugin looks at it. Parsing all of a context's ~25 fields was
+   * the larger part of a hook's entry into a cold isolate, and most hooks read one or two.
+   */
   deferred: DeferredFields | undefined;
-  /** The arguments' JSON for each pluginConfig (plugins mostly share one, often `{}`). */
-  withConfig: Map<string, string>;
 }
 
 /** Each hook context is serialised once, however many plugins receive it. */
 const serialised = new WeakMap<object, Serialised>();
-/** Each plugin's config as JSON, once (it is the same object from call to call). */
-const configJson = new WeakMap<object, string>();
+/**
+ * The arguments' JSON for each plugin's config, once (the same object from call to call): the
+ * context's own fields all come beside it.
+ */
+const argumentsJson = new WeakMap<object, string>();
 
 function serialise(ctx: object): Serialised {
   const lazy: Record<string, string> = {};
   const deferred: [string, string][] = [];
-  const fields: string[] = [];
   for (const [key, value] of Object.entries(ctx)) {
     if (key === "pluginConfig") continue;
     if (LAZY_FIELDS.has(key)) {
@@ -99,16 +94,9 @@ function serialise(ctx: object): Serialised {
     // undefined (and functions) have no JSON: left out, as JSON.stringify of the object does.
     if (json === undefined) continue;
     if (json.length > LAZY_FIELD_CHARS) lazy[key] = json;
-    else if (json.length > DEFERRED_FIELD_CHARS && typeof value === "object" && value !== null)
-      deferred.push([key, json]);
-    else fields.push(`${JSON.stringify(key)}:${json}`);
+    else deferred.push([key, json]);
   }
-  return {
-    slim: `{${fields.join(",")}}`,
-    lazy,
-    deferred: deferredFields(deferred),
-    withConfig: new Map(),
-  };
+  return { lazy, deferred: deferredFields(deferred) };
 }
 
 /**
@@ -131,8 +119,8 @@ function jsonWhenRead(record: Record<string, string>, key: string, value: unknow
 }
 
 /**
- * `[ctx]` as JSON with this plugin's config in ctx.pluginConfig, and the lazy and deferred fields
- * beside it.
+ * `[ctx]` as JSON holding this plugin's config in ctx.pluginConfig, with the context's own fields
+ * beside it, lazy and deferred.
  */
 export function contextPayload(
   ctx: object,
@@ -143,18 +131,10 @@ export function contextPayload(
     s = serialise(ctx);
     serialised.set(ctx, s);
   }
-  let config = configJson.get(pluginConfig);
-  if (config === undefined) {
-    config = JSON.stringify(pluginConfig);
-    configJson.set(pluginConfig, config);
-  }
-  let json = s.withConfig.get(config);
+  let json = argumentsJson.get(pluginConfig);
   if (json === undefined) {
-    json =
-      s.slim === "{}"
-        ? `[{"pluginConfig":${config}}]`
-        : `[${s.slim.slice(0, -1)},"pluginConfig":${config}}]`;
-    s.withConfig.set(config, json);
+    json = `[{"pluginConfig":${JSON.stringify(pluginConfig)}}]`;
+    argumentsJson.set(pluginConfig, json);
   }
   return { json, lazy: s.lazy, deferred: s.deferred };
 }
