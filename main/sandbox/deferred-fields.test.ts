@@ -4,7 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { COPIED_STRING_CHARS, copiedPieces, deferredFields } from "./lazy-fields.ts";
+import {
+  COPIED_STRING_CHARS,
+  copiedPieces,
+  DEFERRED_SEPARATOR,
+  type DeferredFields,
+} from "./lazy-fields.ts";
 import { forEachBackend, loadPlugin } from "./testing.ts";
 
 const CODE = `
@@ -46,7 +51,7 @@ const ctx = {
 /** `ctx` as the host sends it: scalars in the JSON, the object fields deferred. */
 function payload(context: Record<string, unknown>): {
   json: string;
-  deferred: ReturnType<typeof deferredFields>;
+  deferred: DeferredFields | undefined;
 } {
   const inline: Record<string, unknown> = {};
   const fields: [string, string][] = [];
@@ -54,7 +59,14 @@ function payload(context: Record<string, unknown>): {
     if (typeof value === "object" && value !== null) fields.push([key, JSON.stringify(value)]);
     else inline[key] = value;
   }
-  return { json: JSON.stringify([inline]), deferred: deferredFields(fields) };
+  const deferred =
+    fields.length === 0
+      ? undefined
+      : {
+          names: JSON.stringify(fields.map(([name]) => name)),
+          text: fields.map(([, json]) => DEFERRED_SEPARATOR + json).join(""),
+        };
+  return { json: JSON.stringify([inline]), deferred };
 }
 
 forEachBackend((backend) => {

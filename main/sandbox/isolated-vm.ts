@@ -43,6 +43,7 @@ import {
   type PluginSandbox,
   type SandboxLoadOptions,
   type DeferredFields,
+  type LazyTexts,
   type SandboxModule,
 } from "./types.ts";
 import { disposedFault, refusedCall } from "./refusals.ts";
@@ -181,7 +182,7 @@ class IsolatedVmModule implements SandboxModule {
   callJson(
     name: string,
     argsJson: string,
-    lazy?: Readonly<Record<string, string>>,
+    lazy?: LazyTexts,
     deferred?: DeferredFields,
   ): Promise<unknown> {
     return this.#invoke(name, "invokeJson", argsJson, false, lazy, deferred);
@@ -192,7 +193,7 @@ class IsolatedVmModule implements SandboxModule {
     entry: "invoke" | "invokeJson",
     args: unknown,
     copyArgs: boolean,
-    lazy?: Readonly<Record<string, string>>,
+    lazy?: LazyTexts,
     deferred?: DeferredFields,
   ): Promise<unknown> {
     const refused = refusedCall(

@@ -1,7 +1,7 @@
 /** Lazy context fields look exactly like eager ones to plugin code, on every backend. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LazyFields } from "./lazy-fields.ts";
+import { LazyFields, lazyTexts } from "./lazy-fields.ts";
 import { forEachBackend, loadPlugin } from "./testing.ts";
 
 const CODE = `
@@ -18,7 +18,7 @@ const CODE = `
 `;
 
 const ctx = { agent: "default", iteration: 2 };
-const lazy = {
+const texts = {
   turns: JSON.stringify([
     { role: "user", content: "hello" },
     { role: "assistant", content: "hi" },
@@ -26,6 +26,7 @@ const lazy = {
   toolHistory: JSON.stringify([{ name: "Read" }]),
   systemPrompt: JSON.stringify("You are Islet."),
 };
+const lazy = lazyTexts(texts);
 const json = JSON.stringify([ctx]);
 
 forEachBackend((backend) => {
@@ -40,8 +41,8 @@ forEachBackend((backend) => {
       assert.equal(await m.callJson("untouched", json, lazy), "default");
       assert.deepEqual(await m.callJson("whole", json, lazy), {
         ...ctx,
-        turns: JSON.parse(lazy.turns),
-        toolHistory: JSON.parse(lazy.toolHistory),
+        turns: JSON.parse(texts.turns),
+        toolHistory: JSON.parse(texts.toolHistory),
         systemPrompt: "You are Islet.",
       });
       assert.deepEqual(await m.callJson("keysOf", json, lazy), [
@@ -63,7 +64,11 @@ forEachBackend((backend) => {
     const m = await loadPlugin(backend, CODE);
     try {
       await m.callJson("keep", json, lazy);
-      await m.callJson("untouched", json, { ...lazy, systemPrompt: JSON.stringify("other") });
+      await m.callJson(
+        "untouched",
+        json,
+        lazyTexts({ ...texts, systemPrompt: JSON.stringify("other") }),
+      );
       assert.equal(await m.callJson("readKept", "[]"), "You are Islet.");
     } finally {
       m.dispose();
@@ -73,8 +78,8 @@ forEachBackend((backend) => {
 
 test("the host gives a call's own lazy fields only, never what its record inherits", () => {
   const fields = new LazyFields();
-  assert.equal(fields.register(7, lazy), JSON.stringify(Object.keys(lazy)));
-  assert.equal(fields.get(7, "systemPrompt"), lazy.systemPrompt);
+  assert.equal(fields.register(7, lazy), JSON.stringify(Object.keys(texts)));
+  assert.equal(fields.get(7, "systemPrompt"), texts.systemPrompt);
   for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
     assert.equal(fields.get(7, name), undefined, name);
   assert.equal(fields.get(8, "systemPrompt"), undefined, "another call's");

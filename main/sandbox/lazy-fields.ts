@@ -1,8 +1,8 @@
 /**
- * Context fields that travel with the call but are parsed only when read. The objects of a
- * context (stats, the tool list…) are most of what parsing it creates inside a cold isolate, and
- * most hooks read one field or none: the big ones come in as text, and the prelude's getter parses
- * the field the plugin touches, inside the sandbox, without a trip to the host.
+ * Context fields that travel with the call but are parsed only when looked at. Parsing a whole
+ * context is most of a hook's entry into a cold isolate, and most hooks read one field or two:
+ * the fields come in as text, and the prelude (prelude-fields.ts) parses the one the plugin
+ * touches, inside the sandbox, without a trip to the host.
  */
 export interface DeferredFields {
   /** The field names as a JSON array, in the order of their texts. */
@@ -13,17 +13,6 @@ export interface DeferredFields {
 
 /** A newline: JSON.stringify never writes one (it escapes those inside strings). */
 export const DEFERRED_SEPARATOR = "\n";
-
-/** Fields (name, JSON text from JSON.stringify) to ship deferred; undefined for none. */
-export function deferredFields(
-  fields: ReadonlyArray<readonly [string, string]>,
-): DeferredFields | undefined {
-  if (fields.length === 0) return undefined;
-  return {
-    names: JSON.stringify(fields.map(([name]) => name)),
-    text: fields.map(([, json]) => DEFERRED_SEPARATOR + json).join(""),
-  };
-}
 
 /**
  * What an entry's texts carry: the arguments' JSON, then the deferred fields. One text rather
@@ -69,42 +58,54 @@ export function copiedPieces(text: string): string[] {
 
 /**
  * Context fields a call ships lazily: the big, rarely read ones (conversation turns, tool
- * history, the system prompt) stay on the host until the plugin touches them, when the prelude's
- * getter fetches that one field synchronously. Most hooks never read them, and copying ~10 KB
- * into every plugin on every hook was most of a hook call's cost.
- *
- * Values are kept for the last calls too, so a plugin that keeps a context and reads it in a
- * later call still sees what it was given.
+ * history, the system prompt) stay on the host until the plugin touches them, when the prelude
+ * fetches that one field synchronously. Most hooks never read them, and copying ~10 KB into every
+ * plugin on every hook was most of a hook call's cost.
+ */
+export interface LazyTexts {
+  /** The field names as a JSON array, announced to the sandbox with the call. */
+  readonly names: string;
+  /** One field's JSON, or undefined for a name the call does not have. */
+  text(name: string): string | undefined;
+}
+
+/** Lazy fields whose texts are at hand; undefined for none. */
+export function lazyTexts(fields: Readonly<Record<string, string>>): LazyTexts | undefined {
+  const keys = Object.keys(fields);
+  if (keys.length === 0) return undefined;
+  const texts = new Map(Object.entries(fields));
+  return { names: JSON.stringify(keys), text: (name) => texts.get(name) };
+}
+
+/** Every lazy field's text, by name: for a sandbox on another thread, which cannot call back. */
+export function lazyRecord(lazy: LazyTexts): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const name of JSON.parse(lazy.names) as string[]) {
+    const text = lazy.text(name);
+    if (text !== undefined) record[name] = text;
+  }
+  return record;
+}
+
+/**
+ * A sandbox's calls' lazy fields. Kept for the last calls too, so a plugin that keeps a context
+ * and reads it in a later call still sees what it was given.
  */
 const KEEP_CALLS = 32;
 
-/** The names of a set of lazy fields as JSON, once per set (every plugin of a hook gets the same). */
-const namesOf = new WeakMap<object, string>();
-
 export class LazyFields {
-  private readonly calls = new Map<number, Readonly<Record<string, string>>>();
+  private readonly calls = new Map<number, LazyTexts>();
 
   /** The field names to announce to the prelude (JSON array), or "" when there are none. */
-  register(callId: number, fields: Readonly<Record<string, string>> | undefined): string {
-    if (!fields) return "";
-    let names = namesOf.get(fields);
-    if (names === undefined) {
-      const keys = Object.keys(fields);
-      names = keys.length === 0 ? "" : JSON.stringify(keys);
-      namesOf.set(fields, names);
-    }
-    if (names === "") return "";
+  register(callId: number, fields: LazyTexts | undefined): string {
+    if (fields === undefined) return "";
     this.calls.set(callId, fields);
     if (this.calls.size > KEEP_CALLS) this.calls.delete(this.calls.keys().next().value as number);
-    return names;
+    return fields.names;
   }
 
   /** The JSON text of one field, or undefined when the call is long gone. */
   get(callId: number, name: string): string | undefined {
-    const fields = this.calls.get(callId);
-    // Only the call's own fields: never what an object inherits ("constructor", "__proto__").
-    if (fields === undefined || !Object.hasOwn(fields, name)) return undefined;
-    const text = fields[name];
-    return typeof text === "string" ? text : undefined;
+    return this.calls.get(callId)?.text(name);
   }
 }

@@ -7,10 +7,10 @@
  * host services only through the capability calls below.
  */
 import type { SandboxBackendName } from "../core/sandbox-backends.ts";
-import type { DeferredFields } from "./lazy-fields.ts";
+import type { DeferredFields, LazyTexts } from "./lazy-fields.ts";
 
 /** The backends are rows of one table (main/core/sandbox-backends.ts). */
-export type { DeferredFields, SandboxBackendName };
+export type { DeferredFields, LazyTexts, SandboxBackendName };
 
 export interface SandboxLimits {
   /** Heap limit for the plugin (MB). Exceeding it kills the sandbox (fault "memory"). */
@@ -94,7 +94,7 @@ export interface SandboxModule {
   callJson(
     name: string,
     argsJson: string,
-    lazy?: Readonly<Record<string, string>>,
+    lazy?: LazyTexts,
     deferred?: DeferredFields,
   ): Promise<unknown>;
   /** Heap bytes in use (best effort). */

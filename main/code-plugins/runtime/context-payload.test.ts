@@ -28,7 +28,9 @@ const ctx = {
 
 test("fields over the size limit, and the named big ones, travel lazily; the rest deferred", () => {
   const payload = contextPayload(ctx, { every: 3 });
-  assert.deepEqual(Object.keys(payload.lazy).sort(), ["content", "turns"]);
+  assert.deepEqual((JSON.parse(payload.lazy!.names) as string[]).sort(), ["content", "turns"]);
+  assert.equal(payload.lazy!.text("turns"), JSON.stringify(ctx.turns));
+  assert.equal(payload.lazy!.text("constructor"), undefined);
   const deferred = ["agent", "response", "todo", "stats", "patchCounts"] as const;
   assert.deepEqual(JSON.parse(payload.deferred!.names), deferred);
   assert.deepEqual(
@@ -80,8 +82,9 @@ test("the conversation's turns and the system prompt are written out only when a
   };
   const payload = contextPayload(counted, {});
   assert.equal(written, 0, "not written for a call that may never read them");
-  assert.deepEqual(JSON.parse(payload.lazy.turns!), turns);
-  assert.equal(payload.lazy.turns, payload.lazy.turns);
+  const lazy = payload.lazy!;
+  assert.deepEqual(JSON.parse(lazy.text("turns")!), turns);
+  assert.equal(lazy.text("turns"), lazy.text("turns"));
   assert.equal(written, 1, "written once, however often read");
-  assert.equal(JSON.parse(payload.lazy.systemPrompt!), "Be brief.");
+  assert.equal(JSON.parse(lazy.text("systemPrompt")!), "Be brief.");
 });

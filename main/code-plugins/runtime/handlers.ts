@@ -12,7 +12,11 @@ import type {
   HookTiming,
 } from "../../turn/hooks/types.ts";
 import type { ConditionCheck } from "../conditions/index.ts";
-import { deferredFields, type DeferredFields } from "../../sandbox/lazy-fields.ts";
+import {
+  DEFERRED_SEPARATOR,
+  type DeferredFields,
+  type LazyTexts,
+} from "../../sandbox/lazy-fields.ts";
 import { PluginCallError, type LoadedPlugin } from "./loaded-plugin.ts";
 import {
   beforeToolResultSchema,
@@ -64,7 +68,7 @@ const LAZY_FIELDS: ReadonlySet<string> = new Set(["turns", "toolHistory", "syste
 export const LAZY_FIELD_CHARS = 1024;
 
 interface Serialised {
-  lazy: Record<string, string>;
+  lazy: LazyTexts | undefined;
   /**
    * Every other field (sandbox/lazy-fields.ts): it goes along with the call as text and is parsed
    * in the sandbox only when the plugin looks at it. Parsing all of a context's ~25 fields was
@@ -81,41 +85,67 @@ const serialised = new WeakMap<object, Serialised>();
  */
 const argumentsJson = new WeakMap<object, string>();
 
-function serialise(ctx: object): Serialised {
-  const lazy: Record<string, string> = {};
-  const deferred: [string, string][] = [];
-  for (const [key, value] of Object.entries(ctx)) {
+function serialise(ctx: Record<string, unknown>): Serialised {
+  const lazy = new ContextLazyFields();
+  const names: string[] = [];
+  let text = "";
+  for (const key of Object.keys(ctx)) {
     if (key === "pluginConfig") continue;
+    const value = ctx[key];
     if (LAZY_FIELDS.has(key)) {
-      jsonWhenRead(lazy, key, value);
+      lazy.whenRead(key, value);
       continue;
     }
     const json = JSON.stringify(value) as string | undefined;
     // undefined (and functions) have no JSON: left out, as JSON.stringify of the object does.
     if (json === undefined) continue;
-    if (json.length > LAZY_FIELD_CHARS) lazy[key] = json;
-    else deferred.push([key, json]);
+    if (json.length > LAZY_FIELD_CHARS) lazy.add(key, json);
+    else {
+      names.push(key);
+      text += DEFERRED_SEPARATOR + json;
+    }
   }
-  return { lazy, deferred: deferredFields(deferred) };
+  return {
+    lazy: lazy.done(),
+    deferred: names.length === 0 ? undefined : { names: JSON.stringify(names), text },
+  };
 }
 
 /**
- * `record[key]` is the JSON of `value`, written when first read: the conversation's turns and
- * the system prompt grow with the session, and most calls never read them.
+ * A context's lazy fields. The conversation's turns and the system prompt grow with the session,
+ * and most calls never read them: their JSON is written when first asked for.
  */
-function jsonWhenRead(record: Record<string, string>, key: string, value: unknown): void {
-  let json: string | undefined;
-  let written = false;
-  Object.defineProperty(record, key, {
-    enumerable: true,
-    get: () => {
-      if (!written) {
-        json = JSON.stringify(value) as string | undefined;
-        written = true;
-      }
-      return json;
-    },
-  });
+class ContextLazyFields implements LazyTexts {
+  names = "";
+  readonly #texts = new Map<string, string | undefined>();
+  readonly #values = new Map<string, unknown>();
+  readonly #keys: string[] = [];
+
+  whenRead(key: string, value: unknown): void {
+    this.#values.set(key, value);
+    this.#keys.push(key);
+  }
+
+  add(key: string, json: string): void {
+    this.#texts.set(key, json);
+    this.#keys.push(key);
+  }
+
+  /** This, once every field is in; undefined when there is none. */
+  done(): LazyTexts | undefined {
+    if (this.#keys.length === 0) return undefined;
+    this.names = JSON.stringify(this.#keys);
+    return this;
+  }
+
+  text(name: string): string | undefined {
+    if (this.#texts.has(name)) return this.#texts.get(name);
+    if (!this.#values.has(name)) return undefined;
+    const json = JSON.stringify(this.#values.get(name)) as string | undefined;
+    this.#texts.set(name, json);
+    this.#values.delete(name);
+    return json;
+  }
 }
 
 /**
@@ -125,10 +155,10 @@ function jsonWhenRead(record: Record<string, string>, key: string, value: unknow
 export function contextPayload(
   ctx: object,
   pluginConfig: Record<string, unknown>,
-): { json: string; lazy: Record<string, string>; deferred: DeferredFields | undefined } {
+): { json: string; lazy: LazyTexts | undefined; deferred: DeferredFields | undefined } {
   let s = serialised.get(ctx);
   if (s === undefined) {
-    s = serialise(ctx);
+    s = serialise(ctx as Record<string, unknown>);
     serialised.set(ctx, s);
   }
   let json = argumentsJson.get(pluginConfig);

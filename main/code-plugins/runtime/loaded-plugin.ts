@@ -5,7 +5,12 @@
  * kind mark the plugin errored until it is reloaded or restarted.
  */
 import { ExecOutputRoute } from "../capabilities/exec-output.ts";
-import { SandboxFault, type DeferredFields, type SandboxModule } from "../../sandbox/types.ts";
+import {
+  SandboxFault,
+  type DeferredFields,
+  type LazyTexts,
+  type SandboxModule,
+} from "../../sandbox/types.ts";
 import type { HookTiming } from "../../turn/hooks/types.ts";
 import type { CommandSchema, ToolSchema } from "../../../plugins/sdk/index.ts";
 import type { PluginLog } from "./plugin-log.ts";
@@ -237,7 +242,7 @@ export class LoadedPlugin {
   callJson(
     name: string,
     argsJson: string,
-    lazy?: Readonly<Record<string, string>>,
+    lazy?: LazyTexts,
     deferred?: DeferredFields,
   ): Promise<unknown> {
     return this.run(name, (m) => m.callJson(name, argsJson, lazy, deferred));

@@ -47,7 +47,12 @@ import {
   type QuickJsVm,
 } from "./setup.ts";
 import type { QuickJSHandle } from "quickjs-emscripten";
-import { SandboxFault, type DeferredFields, type SandboxLoadOptions } from "../types.ts";
+import {
+  SandboxFault,
+  type DeferredFields,
+  type LazyTexts,
+  type SandboxLoadOptions,
+} from "../types.ts";
 import { disposedFault, refusedCall } from "../refusals.ts";
 
 const MAX_LOG_CHARS = 8_192;
@@ -178,7 +183,7 @@ export class QuickJsModule {
   callJson(
     name: string,
     argsJson: string,
-    lazy?: Readonly<Record<string, string>>,
+    lazy?: LazyTexts,
     deferred?: DeferredFields,
   ): Promise<unknown> {
     const refused = refusedCall(

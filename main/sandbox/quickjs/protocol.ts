@@ -37,6 +37,7 @@ export type ToWorker =
       call: number;
       name: string;
       args: string;
+      /** The lazy fields' texts (lazy-fields.ts): the worker cannot call back for them. */
       lazy: Readonly<Record<string, string>> | undefined;
       deferred: DeferredFields | undefined;
     }

@@ -31,11 +31,13 @@ import { argumentsJson, toFault, type FromWorker } from "./protocol.ts";
 import {
   SandboxFault,
   type DeferredFields,
+  type LazyTexts,
   type PluginSandbox,
   type SandboxLoadOptions,
   type SandboxModule,
 } from "../types.ts";
 import { disposedFault, refusedCall } from "../refusals.ts";
+import { lazyRecord } from "../lazy-fields.ts";
 
 /** Loads tried before giving up when other plugins' overruns keep stopping the worker. */
 const LOAD_ATTEMPTS = 3;
@@ -120,7 +122,7 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
   callJson(
     name: string,
     argsJson: string,
-    lazy?: Readonly<Record<string, string>>,
+    lazy?: LazyTexts,
     deferred?: DeferredFields,
   ): Promise<unknown> {
     const refused = refusedCall(
@@ -135,7 +137,15 @@ class QuickJsProxy implements SandboxModule, LinkedModule {
     link.hold();
     const answer = new Promise((resolve, reject) => {
       this.#calls.set(call, { link, resolve, reject });
-      link.post({ t: "call", module: this.#id, call, name, args: argsJson, lazy, deferred });
+      link.post({
+        t: "call",
+        module: this.#id,
+        call,
+        name,
+        args: argsJson,
+        lazy: lazy && lazyRecord(lazy),
+        deferred,
+      });
     });
     // Most hooks answer within a millisecond: wait here rather than through the event loop.
     link.waitBriefly(() => !this.#calls.has(call));

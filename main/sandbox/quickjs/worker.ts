@@ -14,6 +14,7 @@ import { joinChannel, type ChannelEnd } from "./channel.ts";
 import { EntryAnnouncer } from "./watchdog.ts";
 import { PortHost } from "./worker-host.ts";
 import { SandboxFault } from "../types.ts";
+import { lazyTexts } from "../lazy-fields.ts";
 
 if (!parentPort) throw new Error("quickjs-worker runs as a worker thread only");
 
@@ -81,7 +82,12 @@ function call(message: Extract<ToWorker, { t: "call" }>): void {
   const module = modules.get(id)?.module;
   // A call can cross the news of the module's death on its way here.
   const answer = module
-    ? module.callJson(message.name, message.args, message.lazy, message.deferred)
+    ? module.callJson(
+        message.name,
+        message.args,
+        message.lazy && lazyTexts(message.lazy),
+        message.deferred,
+      )
     : Promise.reject(new SandboxFault("disposed", "the sandbox was disposed"));
   answer.then(
     (value) => post({ t: "result", module: id, call: callId, ok: true, value }),
