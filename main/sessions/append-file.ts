@@ -65,8 +65,11 @@ export class AppendFile {
   private pendingSync: Promise<void> = Promise.resolve();
   private closed = false;
 
-  /** Opens an existing session file (never creates one) and repairs a torn tail. */
-  constructor(path: string) {
+  /**
+   * Opens an existing session file (never creates one) and repairs a torn tail. `fresh`: this
+   * process has just written the file whole, so there is no tail to look at.
+   */
+  constructor(path: string, options: { fresh?: boolean } = {}) {
     this.path = path;
     // Read+append: reads for the repair, and every write lands at the end whatever the offset.
     // Never through a link (session-file.ts): a planted one would have us append elsewhere.
@@ -76,7 +79,7 @@ export class AppendFile {
       throw Object.assign(new Error(`${path} is not a file`), { code: "EISDIR" });
     }
     try {
-      this.repair = this.repairTail();
+      this.repair = options.fresh === true ? "clean" : this.repairTail();
     } catch (err) {
       closeSync(this.fd);
       throw err;

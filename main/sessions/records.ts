@@ -180,7 +180,10 @@ export function upgradeRecord(
  */
 export function encodeRecord(record: SessionRecord): string {
   if (record.t === "message") {
-    const { id, ...rest } = record.message;
+    const message = record.message;
+    // Messages are mostly made id first (makeMessage): no copy to put it there.
+    if (firstKey(message) === "id") return `{"t":"message","message":${JSON.stringify(message)}}\n`;
+    const { id, ...rest } = message;
     return JSON.stringify({ t: "message", message: { id, ...rest } }) + "\n";
   }
   if (record.t === "event") {
@@ -190,6 +193,11 @@ export function encodeRecord(record: SessionRecord): string {
     );
   }
   return JSON.stringify(record) + "\n";
+}
+
+function firstKey(object: object): string | undefined {
+  for (const key in object) return key;
+  return undefined;
 }
 
 export const MESSAGE_LINE_PREFIX = '{"t":"message","message":{"id":"';

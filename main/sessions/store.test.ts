@@ -94,6 +94,25 @@ test("appending to a file with a torn tail cuts the tail off first", async (t) =
   assert.ok(readFileSync(store.fileOf(id), "utf8").endsWith("}\n"));
 });
 
+test("a new session is appended to without a tail check, but once closed it is checked again", async (t) => {
+  const { store, id } = await storeWithSession(t);
+  store.appendMessage(id, msg("a", "user", "first"));
+  assert.deepEqual(
+    (await store.load(id)).messages.map((m) => m.id),
+    ["a"],
+  );
+  const other = await store.create({ ...baseSession, id: "20261127-120000-abcdef" });
+  await store.close(other);
+  appendFileSync(store.fileOf(other), '{"t":"message","mess');
+  store.appendMessage(other, msg("b", "user", "after a torn write"));
+  const loaded = await store.load(other);
+  assert.deepEqual(loaded.warnings, []);
+  assert.deepEqual(
+    loaded.messages.map((m) => m.id),
+    ["b"],
+  );
+});
+
 test("a complete last record missing its newline is kept when appending", async (t) => {
   const { store, id } = await storeWithSession(t);
   await store.close(id);

@@ -83,6 +83,8 @@ export class SessionStore {
    * fsyncs (tens of ms on a busy disk); `flush` and `close` wait for them, as for appends.
    */
   private readonly syncing = new Map<string, Promise<void>>();
+  /** Sessions this store created and has not appended to yet: their file is its meta line. */
+  private readonly fresh = new Set<string>();
 
   constructor(dir: string, options: SessionStoreOptions = {}) {
     this.dir = dir;
@@ -144,6 +146,7 @@ export class SessionStore {
     // A failure is told by the session's next flush; until then nothing waits on it.
     durable.catch(() => {});
     this.syncing.set(id, durable);
+    this.fresh.add(id);
     return id;
   }
 
@@ -177,7 +180,7 @@ export class SessionStore {
     if (!file) {
       const path = this.fileOf(id);
       try {
-        file = new AppendFile(path);
+        file = new AppendFile(path, { fresh: this.fresh.delete(id) });
       } catch (err) {
         if (isErrno(err, "ENOENT"))
           throw new SessionError("not_found", `no session ${id} (${path})`);
@@ -293,9 +296,11 @@ export class SessionStore {
   async close(id?: string): Promise<void> {
     const ids =
       id === undefined ? [...new Set([...this.files.keys(), ...this.syncing.keys()])] : [id];
+    if (id === undefined) this.fresh.clear();
     for (const key of ids) {
       const file = this.files.get(key);
       this.files.delete(key);
+      this.fresh.delete(key);
       // A close never fails for the new file's sync: its flush reports that.
       await this.synced(key).catch(() => {});
       await file?.close();
