@@ -30,16 +30,29 @@ export function contextWindow(state: AgentState): number {
   return state.resolved?.info.contextLength || 0;
 }
 
+/** How full the context window is, as hooks see it in `ctx.tokens`. */
+export function contextTokens(
+  state: AgentState,
+  toolSpecs: readonly ToolSpec[] = [],
+): ReturnType<typeof tokenState> {
+  return tokenState(
+    state.lastSystemPrompt,
+    state.messages,
+    toolSpecs,
+    contextWindow(state),
+    state.lastApiTokens,
+  );
+}
+
 export function buildContext(
   state: AgentState,
   deps: EngineDeps,
   toolSpecs: readonly ToolSpec[] = [],
 ): Context {
   const todos = state.tools.todos;
-  const max = contextWindow(state);
   return {
     iteration: state.iteration,
-    tokens: tokenState(state.lastSystemPrompt, state.messages, toolSpecs, max, state.lastApiTokens),
+    tokens: contextTokens(state, toolSpecs),
     agent: state.agent.name,
     mode: "",
     modelInfo: state.resolved ? { ...state.resolved.info } : { ...EMPTY_MODEL },

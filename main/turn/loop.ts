@@ -11,7 +11,7 @@ import type { Context } from "../../plugins/sdk/index.ts";
 import type { Stats } from "../core/types.ts";
 import { remedyOf } from "../core/remedy.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
-import { buildContext } from "./context.ts";
+import { buildContext, contextTokens } from "./context.ts";
 import { runReadOnly } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
 import { makeMessage, type Message } from "../core/message.ts";
@@ -365,7 +365,7 @@ export class AgentSession {
     const specs = offer
       ? offer.tools(this.agentTools()).map((t) => offer.spec(t))
       : this.agentTools().map(toolSpec);
-    const percent = buildContext(this.state, this.deps, specs).tokens.percent;
+    const percent = contextTokens(this.state, specs).percent;
     if (percent >= compaction.threshold) {
       await compactHistory(this.state, this.deps, "auto", signal);
     }

@@ -3,7 +3,7 @@
  * AfterResponse decides what enters history (runAfterResponsePhase).
  */
 import type { ToolCall } from "../core/types.ts";
-import { buildContext } from "./context.ts";
+import { buildContext, contextTokens } from "./context.ts";
 import { runAfterResponse } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
 import { makeMessage, type Message } from "../core/message.ts";
@@ -30,7 +30,7 @@ export function accountResponse(
   for (const c of response.toolCalls) {
     deps.emit({ type: "tool_call", id: c.id, name: c.name, arguments: c.arguments });
   }
-  deps.emit({ type: "tokens", tokens: buildContext(state, deps).tokens });
+  deps.emit({ type: "tokens", tokens: contextTokens(state) });
 }
 
 /** kept: false when the response stays out of history (its tool calls then do not run). */
