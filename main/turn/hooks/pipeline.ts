@@ -61,14 +61,19 @@ export async function runHandlers<T extends HookTiming>(
   apply: (source: string, result: HookResults[T], changed: Changes) => void,
 ): Promise<void> {
   for (let i = 0; i < handlers.length;) {
-    const key = handlers[i]!.concurrent;
+    const handler = handlers[i]!;
+    const key = handler.concurrent;
     let end = i + 1;
     while (key !== undefined && end < handlers.length && handlers[end]!.concurrent === key) end++;
-    const group = handlers.slice(i, end);
     const ctx = makeCtx();
-    // Started together; folded one by one, in order, so the outcome does not depend on timing.
-    const runs = await Promise.all(group.map((handler) => invokeTimed(handler, ctx)));
-    group.forEach((handler, n) => fold(handler, runs[n]!, out, apply));
+    if (end === i + 1) {
+      fold(handler, await invokeTimed(handler, ctx), out, apply);
+    } else {
+      const group = handlers.slice(i, end);
+      // Started together; folded one by one, in order, so the outcome does not depend on timing.
+      const runs = await Promise.all(group.map((member) => invokeTimed(member, ctx)));
+      group.forEach((member, n) => fold(member, runs[n]!, out, apply));
+    }
     i = end;
   }
 }
