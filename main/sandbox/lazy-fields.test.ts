@@ -76,6 +76,36 @@ forEachBackend((backend) => {
   });
 });
 
+forEachBackend((backend) => {
+  test("listing a context's keys fetches none of its host-kept fields", async () => {
+    const m = await loadPlugin(
+      backend,
+      `export function keys(ctx) { const out = []; for (const key in ctx) out.push(key); return [Object.keys(ctx).length, out.length]; }
+       export function described(ctx) { const d = Object.getOwnPropertyDescriptor(ctx, "systemPrompt"); return [typeof d.get, d.enumerable, d.get.call({}), ctx.systemPrompt]; }`,
+    );
+    const fetched: string[] = [];
+    const counting = {
+      names: lazy!.names,
+      text: (name: string) => (fetched.push(name), lazy!.text(name)),
+    };
+    // QuickJS's worker cannot call back: its calls take every lazy text along.
+    const kept = backend.name === "isolated-vm";
+    try {
+      assert.deepEqual(await m.callJson("keys", json, counting), [5, 5]);
+      if (kept) assert.deepEqual(fetched, []);
+      assert.deepEqual(await m.callJson("described", json, counting), [
+        "function",
+        true,
+        "You are Islet.",
+        "You are Islet.",
+      ]);
+      if (kept) assert.deepEqual(fetched, ["systemPrompt"]);
+    } finally {
+      m.dispose();
+    }
+  });
+});
+
 test("the host gives a call's own lazy fields only, never what its record inherits", () => {
   const fields = new LazyFields();
   assert.equal(fields.register(7, lazy), JSON.stringify(Object.keys(texts)));

@@ -132,6 +132,20 @@ function makeFields(hostField, SEPARATOR) {
     record.gone.add(key);
   }
 
+  // Whatever object it is called on, the accessor reads or writes this context's field only.
+  function unfetched(proxy, key) {
+    return {
+      enumerable: true,
+      configurable: true,
+      get() {
+        return proxy[key];
+      },
+      set(value) {
+        proxy[key] = value;
+      },
+    };
+  }
+
   function settle(target, key, value) {
     defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
   }
@@ -153,7 +167,12 @@ function makeFields(hostField, SEPARATOR) {
       return keys;
     },
     getOwnPropertyDescriptor(target, key) {
-      if (waiting(this, target, key)) fill(this, target, key);
+      if (waiting(this, target, key)) {
+        // A field the host keeps is described without fetching it: Object.keys and for-in ask
+        // every field's descriptor, and the turns or the system prompt may be long.
+        if (this.shape.index.get(key) < 0) return unfetched(this.proxy, key);
+        fill(this, target, key);
+      }
       return getOwnPropertyDescriptor(target, key);
     },
     defineProperty(target, key, descriptor) {
