@@ -30,7 +30,7 @@ import { newToolSessionState, toolSpec } from "../main/tools/types.ts";
 import { formatProblem } from "../main/host/problem.ts";
 
 const ANSWER_TOKENS = 2000;
-const RUNS = 30;
+const RUNS = 60;
 
 const echo = defineTool({
   name: "Echo",
