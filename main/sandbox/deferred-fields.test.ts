@@ -35,6 +35,7 @@ const CODE = `
     });
   }
   export function deleteRead(ctx) { const before = ctx.todo.pending; delete ctx.todo; return [before, "todo" in ctx, Object.keys(ctx).includes("todo")]; }
+  export function order(ctx) { const before = Object.keys(ctx); ctx.stats.turns; ctx.agent; ctx.extra = 1; return [before, Object.keys(ctx)]; }
   export function childSet(ctx) { const child = Object.create(ctx); child.todo = 1; return [child.todo, ctx.todo.pending, Object.keys(ctx).includes("todo")]; }
   export function frozen(ctx) { Object.freeze(ctx); return [Object.isFrozen(ctx), ctx.stats.turns, Object.keys(ctx).length]; }
   export function length(ctx) { return [ctx.text.length, ctx.text.slice(-2), ctx.nested.words.length]; }
@@ -94,6 +95,10 @@ forEachBackend((backend) => {
       assert.deepEqual(await call("removed"), [false, null]);
       assert.deepEqual(await call("deleteRead"), [2, false, false]);
       assert.deepEqual(await call("childSet"), [1, 2, true]);
+      // The same order before and after reads, whatever was read: the fields that came as text,
+      // those parsed with the arguments, then what the plugin added.
+      const keys = ["todo", "tools", "stats", "agent", "iteration"];
+      assert.deepEqual(await call("order"), [keys, [...keys, "extra"]]);
       assert.deepEqual(await call("frozen"), [true, 7, Object.keys(ctx).length]);
       assert.equal(await call("later"), 7);
     } finally {

@@ -79,14 +79,14 @@ function makeFields(hostField, SEPARATOR) {
       const index = new Map();
       const names = [];
       const eager = [];
-      for (let i = 0; i < lazyNames.length; i++) {
-        index.set(lazyNames[i], -1);
-        names[names.length] = lazyNames[i];
-      }
       for (let i = 0; i < deferNames.length; i++) {
         index.set(deferNames[i], i);
         names[names.length] = deferNames[i];
         eager[i] = false;
+      }
+      for (let i = 0; i < lazyNames.length; i++) {
+        index.set(lazyNames[i], -1);
+        names[names.length] = lazyNames[i];
       }
       shape = { names, deferNames, index, eager, eagerCount: 0, lastEager: -1 };
       byDeferred.set(deferJson, shape);
@@ -160,10 +160,17 @@ function makeFields(hostField, SEPARATOR) {
     has(target, key) {
       return waiting(this, target, key) || has(target, key);
     },
+    // The context's fields in one order whatever the plugin has read, then anything it added.
     ownKeys(target) {
-      const keys = ownKeys(target);
-      const names = this.shape.names;
-      for (let i = 0; i < names.length; i++) if (waiting(this, target, names[i])) keys[keys.length] = names[i];
+      const keys = [];
+      const { names, index } = this.shape;
+      for (let i = 0; i < names.length; i++) {
+        if (hasOwn(target, names[i]) || waiting(this, target, names[i])) keys[keys.length] = names[i];
+      }
+      const own = ownKeys(target);
+      for (let i = 0; i < own.length; i++) {
+        if (typeof own[i] !== "string" || !index.has(own[i])) keys[keys.length] = own[i];
+      }
       return keys;
     },
     getOwnPropertyDescriptor(target, key) {
