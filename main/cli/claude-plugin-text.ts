@@ -82,6 +82,9 @@ export function claudePluginsText(plugins: readonly ClaudePlugin[]): string {
       ...count("output-style", "output style", "output styles"),
       ...count("lsp-server", "LSP server", "LSP servers"),
       ...(failed > 0 ? [`${failed} failed`] : []),
+      ...(p.warnings.length > 0
+        ? [`${p.warnings.length} ${p.warnings.length === 1 ? "warning" : "warnings"}`]
+        : []),
     ];
     const status = p.status === "excluded" ? "excluded" : p.heldBack ? "held-back" : "active";
     return `  ${p.name.padEnd(width)}  ${status.padEnd(9)}  ${summary.join(", ") || "nothing"}`;

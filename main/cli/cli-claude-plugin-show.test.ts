@@ -3,7 +3,8 @@
  * state: commands, skills, agents, hooks, MCP servers (one that exits at start failed, with its
  * stderr and exit code), language servers (one without file extensions failed, with why), a
  * broken file (failed, with why); the
- * same as `--json`; `plugins list` counts them. The plugin is in the shape of the marketplaces'.
+ * same as `--json`; `plugins list` counts them, its warnings too (said nowhere else on the command
+ * line). The plugin is in the shape of the marketplaces'.
  */
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -104,8 +105,12 @@ test("plugins list counts a Claude plugin's parts", async () => {
   assert.equal(ran.code, 0, ran.stderr);
   assert.match(
     ran.stdout,
-    /^ {2}toolkit {2}active {5}2 commands, 1 skill, 1 agent, 1 hook, 1 MCP server, 2 LSP servers, 2 failed$/m,
+    /^ {2}toolkit {2}active {5}2 commands, 1 skill, 1 agent, 1 hook, 1 MCP server, 2 LSP servers, 2 failed, 2 warnings$/m,
   );
+  // A plugin's warnings are its own: counted here, listed by `plugins show`, not said as lines
+  // before every listing or run. What failed to load still is.
+  assert.doesNotMatch(ran.stderr, /Writing Rules/);
+  assert.match(ran.stderr, /^warning: .*commands\/broken\.md: allowed-tools: /m);
   // The empty section is the code plugins': it does not say that nothing is loaded at all.
   assert.match(ran.stdout, /^No code plugins loaded\.$/m);
   assert.doesNotMatch(ran.stdout, /^No plugins loaded/m);

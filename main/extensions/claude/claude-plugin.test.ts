@@ -127,10 +127,11 @@ describe("a Claude Code plugin", () => {
     );
     const brokenWarnings = broken.warnings.map(formatProblem);
     assert.ok(brokenWarnings.some((w) => /unknown hook event "Bogus" ignored/.test(w)));
-    for (const line of [...errors, ...brokenWarnings]) {
-      assert.ok(!line.includes("\n"), line);
-      assert.ok(warnings.includes(line), "reported through warn");
-    }
+    for (const line of [...errors, ...brokenWarnings]) assert.ok(!line.includes("\n"), line);
+    // What failed is said as the engine loads; the plugin's warnings stay with it (its card,
+    // `plugins show`), not said again at every start.
+    for (const line of errors) assert.ok(warnings.includes(line), `reported through warn: ${line}`);
+    for (const line of brokenWarnings) assert.ok(!warnings.includes(line), `not said: ${line}`);
   });
 
   it("holds back an untrusted project's plugin hooks and MCP servers", async () => {

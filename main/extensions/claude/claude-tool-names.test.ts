@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { startEngineRig, type EngineRig } from "../../engine/testing.ts";
+import { formatProblem } from "../../host/problem.ts";
 
 const node = JSON.stringify(process.execPath);
 
@@ -183,9 +184,13 @@ describe("Claude's tool names and fields in a plugin's hooks and agents", () => 
 
   it("an agent listing Edit, MultiEdit, LS patches a file; WebFetch is one warning", async () => {
     const { dirs, model, warnings } = rig;
-    const mine = warnings.filter((w) => w.includes("editor.md"));
+    const plugin = rig.engine.declarative.claudePlugins?.plugins.find(
+      (p) => p.name === "guard-kit",
+    );
+    const mine = (plugin?.warnings ?? []).map(formatProblem).filter((w) => w.includes("editor.md"));
     assert.equal(mine.length, 1, mine.join("\n"));
     assert.match(mine[0], /WebFetch/);
+    assert.ok(!warnings.some((w) => w.includes("editor.md")), "the plugin's, not said at start");
 
     const { conv } = await rig.open();
     const switched = await conv.submit("/agent guard-kit:editor");

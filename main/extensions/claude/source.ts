@@ -104,7 +104,10 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     const ofPlugins = new Set(found.flatMap((p) => p.errors));
     for (const problem of problems) if (!ofPlugins.has(problem)) this.warn(problem);
     for (const plugin of found) {
-      for (const problem of [...plugin.errors, ...plugin.warnings]) this.warn(problem);
+      // Its warnings (what was read leniently, what Islet lacks) stay with it: its card in the
+      // app and `islet plugins show` list them, `plugins list` counts them. Said at every start,
+      // they were a marketplace's dozen lines before each run; what failed to load still is.
+      for (const problem of plugin.errors) this.warn(problem);
       if (plugin.status !== "enabled") continue;
       const scope = registrar.scope();
       const pluginData = path.join(this.homes.global, "plugin-data", plugin.name);
