@@ -1,5 +1,6 @@
 /** `islet run`: one prompt (or /command) through the agent, streamed as text or JSON events. */
 import { createEngine } from "../engine/bootstrap.ts";
+import type { Engine } from "../engine/engine.ts";
 import { recordSessionModel, restoreSessionModel } from "../engine/session-model.ts";
 import { cliQuestions } from "./questions-tty.ts";
 import {
@@ -104,7 +105,31 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
     await conversation.close();
+    await hooksEnded(engine, io);
     await engine.close();
+  }
+}
+
+/**
+ * Hook commands the turn did not wait for (`async`, `asyncRewake`, a `{"async":true}` line: a
+ * Stop hook that notifies or logs) end before the process does, each within its own time limit;
+ * closing the engine would stop them half way. Ctrl-C stops them at once.
+ */
+async function hooksEnded(engine: Engine, io: Output): Promise<void> {
+  let leave: () => void = () => {};
+  const interrupted = new Promise<void>((resolve) => (leave = resolve));
+  process.once("SIGINT", leave);
+  try {
+    await Promise.race([
+      engine.declarative.hooksEnded((hooks) =>
+        io.err(
+          `waiting for ${hooks.length === 1 ? "a hook" : `${hooks.length} hooks`} still running (${hooks.join(", ")}); Ctrl-C stops ${hooks.length === 1 ? "it" : "them"}\n`,
+        ),
+      ),
+      interrupted,
+    ]);
+  } finally {
+    process.off("SIGINT", leave);
   }
 }
 

@@ -187,6 +187,25 @@ export class DeclarativeExtensions {
     );
   }
 
+  /**
+   * Resolves once every hook command started so far has ended (each is bounded by its own time
+   * limit): a one-shot run waits for what the turn did not, an `async` Stop hook's say. `waiting`
+   * is told the hooks first, when there are any.
+   */
+  async hooksEnded(waiting?: (hooks: string[]) => void): Promise<void> {
+    let running = this.stillRunning();
+    if (running.length > 0) waiting?.([...new Set(running.map((r) => r.hook))]);
+    // Any started meanwhile (a closing conversation's SessionEnd) are waited for too.
+    while (running.length > 0) {
+      await Promise.allSettled(running.map((r) => r.ended));
+      running = this.stillRunning();
+    }
+  }
+
+  private stillRunning(): { hook: string; ended: Promise<unknown> }[] {
+    return [...this.shellHooks.stillRunning(), ...(this.claudePlugins?.stillRunning() ?? [])];
+  }
+
   /** Reads the shell hook files again (a hook file changed on disk); the rest stays as it is. */
   async reloadShellHooks(): Promise<void> {
     const i = this.loaded.findIndex((l) => l.source === this.shellHooks);

@@ -227,6 +227,11 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     return failures;
   }
 
+  /** Its plugins' hook commands still running (ShellHookRegistry.stillRunning). */
+  stillRunning(): { hook: string; ended: Promise<unknown> }[] {
+    return this.registries.flatMap((r) => r.stillRunning());
+  }
+
   async dispose(): Promise<void> {
     for (const r of this.registries) r.dispose();
     this.registries = [];

@@ -48,6 +48,8 @@ export class ShellHookRegistry implements HookRegistry {
   readonly problems: Problem[] = [];
   /** What background (`asyncRewake`) hooks said when they ended, for each session's next step. */
   private readonly rewakes = new Rewakes();
+  /** Commands still running, each till its process ends (a background one's too), by hook. */
+  private readonly running = new Map<Promise<unknown>, string>();
   private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
@@ -116,6 +118,14 @@ export class ShellHookRegistry implements HookRegistry {
   /** Stops every running command's process tree; nothing runs afterwards. */
   dispose(): void {
     this.stopAll.abort();
+  }
+
+  /**
+   * The commands still running (`label:Event`): in a one-shot run, those the turn did not wait
+   * for (`async`, `asyncRewake`, the `{"async":true}` line) and a closing conversation's.
+   */
+  stillRunning(): { hook: string; ended: Promise<unknown> }[] {
+    return [...this.running].map(([ended, hook]) => ({ hook, ended }));
   }
 
   private handler(
@@ -208,7 +218,7 @@ export class ShellHookRegistry implements HookRegistry {
     };
     if (origin.pluginRoot) env.CLAUDE_PLUGIN_ROOT = origin.pluginRoot;
     if (origin.pluginData) env.CLAUDE_PLUGIN_DATA = origin.pluginData;
-    return runHookCommand({
+    const answered = runHookCommand({
       command: expandVars(spec.command, env),
       stdin: JSON.stringify(input),
       cwd: workdir,
@@ -216,5 +226,10 @@ export class ShellHookRegistry implements HookRegistry {
       timeoutMs: spec.timeoutS * 1000,
       signal: this.stopAll.signal,
     });
+    // Its process ends with the answer, or later when the command went on in the background.
+    const ended = answered.then((run) => run.detached ?? run);
+    this.running.set(ended, `${origin.label}:${spec.event}`);
+    void ended.finally(() => this.running.delete(ended));
+    return answered;
   }
 }

@@ -181,6 +181,11 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     return (await this.registry?.outside.notification(session, message, type)) ?? [];
   }
 
+  /** Hook commands still running (ShellHookRegistry.stillRunning). */
+  stillRunning(): { hook: string; ended: Promise<unknown> }[] {
+    return this.registry?.stillRunning() ?? [];
+  }
+
   async dispose(): Promise<void> {
     this.registry?.dispose();
     this.registry = null;
