@@ -1,7 +1,9 @@
 /**
- * `islet run` ends after the hook commands its turn did not wait for: an `async: true` Stop hook
- * (a notifier, a logger) gets to finish instead of being stopped with the engine, and the person
- * is told what is being waited for. A real `islet` process, a real shell hook, a loopback model.
+ * `islet run` ends after the session's last hook commands that went on in the background: an
+ * `async: true` Stop hook (a notifier, a logger) gets to finish instead of being stopped with the
+ * engine, and the person is told what is being waited for; background work for later (a
+ * SessionStart that builds something, an `asyncRewake` review) is not waited for. A real `islet`
+ * process, real shell hooks, a loopback model.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -21,6 +23,18 @@ test("a one-shot run waits for its async Stop hook to finish before it exits", a
       path.join(dirs.home, "config", "hooks", "log.json"),
       JSON.stringify({
         hooks: {
+          // Work for later (a tool built for the next sessions, as security-guidance does): not
+          // waited for, stopped when the run ends.
+          SessionStart: [
+            {
+              hooks: [
+                {
+                  type: "command",
+                  command: `echo '{"async":true,"asyncTimeout":60000}'; sleep 60`,
+                },
+              ],
+            },
+          ],
           Stop: [
             {
               hooks: [
@@ -30,12 +44,15 @@ test("a one-shot run waits for its async Stop hook to finish before it exits", a
                   // Long after the turn's own end: the run must still be there when it writes.
                   command: 'sleep 1.5; echo "turn logged" > "$CLAUDE_PROJECT_DIR/logged.txt"',
                 },
+                // Its word would be for a next step, which a one-shot run does not have.
+                { type: "command", asyncRewake: true, command: "sleep 60" },
               ],
             },
           ],
         },
       }),
     );
+    const started = performance.now();
     const ran = await islet([
       "run",
       "--provider",
@@ -58,6 +75,8 @@ test("a one-shot run waits for its async Stop hook to finish before it exits", a
       ran.stderr,
       /^waiting for a hook still running \(log\.json:Stop\); Ctrl-C stops it$/m,
     );
+    const took = performance.now() - started;
+    assert.ok(took < 30_000, `the SessionStart and asyncRewake hooks were waited for (${took} ms)`);
   } finally {
     await server.close();
     await dirs.clean();

@@ -105,23 +105,23 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   } finally {
     process.off("SIGINT", onSigint);
     await conversation.close();
-    await hooksEnded(engine, io);
+    await sessionHooksEnded(engine, io);
     await engine.close();
   }
 }
 
 /**
- * Hook commands the turn did not wait for (`async`, `asyncRewake`, a `{"async":true}` line: a
- * Stop hook that notifies or logs) end before the process does, each within its own time limit;
- * closing the engine would stop them half way. Ctrl-C stops them at once.
+ * The session's last hook commands that went on in the background (an `async` Stop hook that
+ * logs or notifies) end before the process does, each within its own time limit: closing the
+ * engine would stop them half way. Ctrl-C stops them at once.
  */
-async function hooksEnded(engine: Engine, io: Output): Promise<void> {
+async function sessionHooksEnded(engine: Engine, io: Output): Promise<void> {
   let leave: () => void = () => {};
   const interrupted = new Promise<void>((resolve) => (leave = resolve));
   process.once("SIGINT", leave);
   try {
     await Promise.race([
-      engine.declarative.hooksEnded((hooks) =>
+      engine.declarative.sessionHooksEnded((hooks) =>
         io.err(
           `waiting for ${hooks.length === 1 ? "a hook" : `${hooks.length} hooks`} still running (${hooks.join(", ")}); Ctrl-C stops ${hooks.length === 1 ? "it" : "them"}\n`,
         ),

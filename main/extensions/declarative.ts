@@ -188,22 +188,24 @@ export class DeclarativeExtensions {
   }
 
   /**
-   * Resolves once every hook command started so far has ended (each is bounded by its own time
-   * limit): a one-shot run waits for what the turn did not, an `async` Stop hook's say. `waiting`
-   * is told the hooks first, when there are any.
+   * Resolves once the Stop and SessionEnd commands that went on in the background (`async`, the
+   * `{"async":true}` line: a log, a notification) have ended, each within its own time limit: a
+   * one-shot run waits for them rather than stopping them half way. Background work of other
+   * events (a SessionStart that builds a tool for later, an `asyncRewake` review whose word is for
+   * a next step the run will not have) is not waited for. `waiting` is told the hooks first.
    */
-  async hooksEnded(waiting?: (hooks: string[]) => void): Promise<void> {
-    let running = this.stillRunning();
+  async sessionHooksEnded(waiting?: (hooks: string[]) => void): Promise<void> {
+    let running = this.stillClosing();
     if (running.length > 0) waiting?.([...new Set(running.map((r) => r.hook))]);
     // Any started meanwhile (a closing conversation's SessionEnd) are waited for too.
     while (running.length > 0) {
       await Promise.allSettled(running.map((r) => r.ended));
-      running = this.stillRunning();
+      running = this.stillClosing();
     }
   }
 
-  private stillRunning(): { hook: string; ended: Promise<unknown> }[] {
-    return [...this.shellHooks.stillRunning(), ...(this.claudePlugins?.stillRunning() ?? [])];
+  private stillClosing(): { hook: string; ended: Promise<unknown> }[] {
+    return [...this.shellHooks.stillClosing(), ...(this.claudePlugins?.stillClosing() ?? [])];
   }
 
   /** Reads the shell hook files again (a hook file changed on disk); the rest stays as it is. */

@@ -227,9 +227,9 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     return failures;
   }
 
-  /** Its plugins' hook commands still running (ShellHookRegistry.stillRunning). */
-  stillRunning(): { hook: string; ended: Promise<unknown> }[] {
-    return this.registries.flatMap((r) => r.stillRunning());
+  /** Its plugins' last session hook commands still running (ShellHookRegistry.stillClosing). */
+  stillClosing(): { hook: string; ended: Promise<unknown> }[] {
+    return this.registries.flatMap((r) => r.stillClosing());
   }
 
   async dispose(): Promise<void> {

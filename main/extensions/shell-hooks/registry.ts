@@ -48,8 +48,12 @@ export class ShellHookRegistry implements HookRegistry {
   readonly problems: Problem[] = [];
   /** What background (`asyncRewake`) hooks said when they ended, for each session's next step. */
   private readonly rewakes = new Rewakes();
-  /** Commands still running, each till its process ends (a background one's too), by hook. */
-  private readonly running = new Map<Promise<unknown>, string>();
+  /**
+   * Stop and SessionEnd commands still running in the background (`async`, the `{"async":true}`
+   * line), till their process ends: the session's last work, a log or a notification, which a
+   * one-shot run waits for. An `asyncRewake` one's word is for a next step: not among them.
+   */
+  private readonly closing = new Map<Promise<unknown>, string>();
   private readonly transcripts: ClaudeTranscripts;
 
   constructor(opts: ShellHookRegistryOptions) {
@@ -120,12 +124,9 @@ export class ShellHookRegistry implements HookRegistry {
     this.stopAll.abort();
   }
 
-  /**
-   * The commands still running (`label:Event`): in a one-shot run, those the turn did not wait
-   * for (`async`, `asyncRewake`, the `{"async":true}` line) and a closing conversation's.
-   */
-  stillRunning(): { hook: string; ended: Promise<unknown> }[] {
-    return [...this.running].map(([ended, hook]) => ({ hook, ended }));
+  /** The session's last commands still running (`label:Event`; see `closing`). */
+  stillClosing(): { hook: string; ended: Promise<unknown> }[] {
+    return [...this.closing].map(([ended, hook]) => ({ hook, ended }));
   }
 
   private handler(
@@ -226,10 +227,12 @@ export class ShellHookRegistry implements HookRegistry {
       timeoutMs: spec.timeoutS * 1000,
       signal: this.stopAll.signal,
     });
-    // Its process ends with the answer, or later when the command went on in the background.
-    const ended = answered.then((run) => run.detached ?? run);
-    this.running.set(ended, `${origin.label}:${spec.event}`);
-    void ended.finally(() => this.running.delete(ended));
+    if ((spec.event === "Stop" || spec.event === "SessionEnd") && spec.background !== "rewake") {
+      // Its process ends with the answer, or later when the command went on in the background.
+      const ended = answered.then((run) => run.detached ?? run);
+      this.closing.set(ended, `${origin.label}:${spec.event}`);
+      void ended.finally(() => this.closing.delete(ended));
+    }
     return answered;
   }
 }

@@ -181,9 +181,9 @@ export class ShellHookSource implements ExtensionSource<ShellHookFile> {
     return (await this.registry?.outside.notification(session, message, type)) ?? [];
   }
 
-  /** Hook commands still running (ShellHookRegistry.stillRunning). */
-  stillRunning(): { hook: string; ended: Promise<unknown> }[] {
-    return this.registry?.stillRunning() ?? [];
+  /** The session's last hook commands still running (ShellHookRegistry.stillClosing). */
+  stillClosing(): { hook: string; ended: Promise<unknown> }[] {
+    return this.registry?.stillClosing() ?? [];
   }
 
   async dispose(): Promise<void> {
