@@ -86,7 +86,7 @@ export function turnDeps(
             saved({
               type: "notice",
               source: "hooks",
-              text: `${tool.name} allowed by ${decision.by} (you were not asked)`,
+              text: `${tool.name} allowed by ${decision.by}${decision.arguments ? ", which changed its input" : ""} (you were not asked)`,
             });
           return decision;
         }),

@@ -12,13 +12,23 @@ export interface PermissionAnswer {
   /** The hook (`file:PermissionRequest`, `plugin:PermissionRequest`). */
   by: string;
   message?: string;
+  /** An allow's `updatedInput`: the call's arguments as the hook would have them run. */
+  arguments?: Record<string, unknown>;
   /** Whether its `allow` may stand: only the user's own hook files in the global home. */
   mayApprove: boolean;
 }
 
 export interface PermissionOutcome {
-  /** The hooks' answer; absent: ask the person. */
-  decision?: { allowed: boolean; by: string; message?: string };
+  /**
+   * The hooks' answer; absent: ask the person. `arguments`: an allow that changed the call's
+   * input (the tool phase checks them again before the call runs).
+   */
+  decision?: {
+    allowed: boolean;
+    by: string;
+    message?: string;
+    arguments?: Record<string, unknown>;
+  };
   /** Lines for the conversation: what a hook decided, or an allow that was not honoured. */
   notes: string[];
 }
@@ -42,6 +52,15 @@ export function foldPermissionAnswers(
     };
   }
   const allow = answers.find((a) => a.behavior === "allow" && a.mayApprove);
-  if (allow) return { decision: { allowed: true, by: allow.by }, notes };
+  // Only a hook that may approve may change what runs: an ignored allow's input goes with it.
+  if (allow)
+    return {
+      decision: {
+        allowed: true,
+        by: allow.by,
+        ...(allow.arguments ? { arguments: allow.arguments } : {}),
+      },
+      notes,
+    };
   return { notes };
 }

@@ -44,7 +44,10 @@ export interface ApprovalAsker {
   beforeAsking?(
     toolName: string,
     args: Record<string, unknown>,
-  ): Promise<{ allowed: boolean; by: string; message?: string } | undefined>;
+  ): Promise<
+    | { allowed: boolean; by: string; message?: string; arguments?: Record<string, unknown> }
+    | undefined
+  >;
 }
 
 export interface ApprovalDecision {
@@ -54,6 +57,8 @@ export interface ApprovalDecision {
   denied?: Denial;
   /** A hook answered instead of a person (PermissionRequest): which. */
   by?: string;
+  /** That hook's allow changed the call's input: what it runs with instead. */
+  arguments?: Record<string, unknown>;
 }
 
 /** Where a tool's rule before anyone chose one is read: the `approval` its definition declares. */
@@ -174,7 +179,11 @@ export class ApprovalPolicy {
         };
       // Rewritten arguments or a changed server are a person's to confirm, whatever a hook says.
       if (hook?.allowed && !needsPerson && changed.length === 0)
-        return { allowed: true, by: hook.by };
+        return {
+          allowed: true,
+          by: hook.by,
+          ...(hook.arguments ? { arguments: hook.arguments } : {}),
+        };
     }
     // A Write or Patch is approved with its diff in view; a failure to read only loses the view.
     const change = await previewChange(toolName, args, this.workdir).catch(() => undefined);

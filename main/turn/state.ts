@@ -31,6 +31,10 @@ export interface ApprovalDecision {
   reason?: string;
   /** Who said no (set when not allowed). */
   denied?: Denial;
+  /** Allowed with other arguments (a PermissionRequest hook's `updatedInput`): run with these. */
+  arguments?: Record<string, unknown>;
+  /** Who changed them. */
+  by?: string;
 }
 
 export interface CompactionSettings {

@@ -151,7 +151,40 @@ async function prepare(
       result: refused(notApproved(tool.name, decision), decision.denied ?? "rule"),
     };
   }
+  if (decision.arguments)
+    return allowedChanged(call, tool, decision.arguments, state, deps, decision.by);
   return { call, tool, args: before.arguments, ready: true };
+}
+
+/**
+ * Allowed with other arguments (a PermissionRequest hook's `updatedInput`): they must still be
+ * valid for the tool and within what the agent may do, as the model's own would be.
+ */
+function allowedChanged(
+  call: ToolCallRequest,
+  tool: Tool,
+  args: Record<string, unknown>,
+  state: AgentState,
+  deps: EngineDeps,
+  by = "a hook",
+): Prepared {
+  const check = tool.validate(args);
+  if (!check.ok)
+    return {
+      call,
+      tool,
+      args,
+      ready: false,
+      result: refused(`Arguments changed by ${by} are invalid for ${tool.name}: ${check.error}`),
+    };
+  const outside = agentRuleRefusal(state.agent, {
+    toolName: tool.name,
+    args,
+    workdir: deps.workdir,
+  });
+  if (outside !== undefined)
+    return { call, tool, args, ready: false, result: refused(outside, "rule") };
+  return { call, tool, args, ready: true };
 }
 
 function remember(state: AgentState, outcome: ToolOutcome): void {

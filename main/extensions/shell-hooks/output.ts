@@ -20,7 +20,7 @@ export interface HookVerdict {
   context?: string;
   /** Shown to the user (`systemMessage`). */
   systemMessage?: string;
-  /** PreToolUse `updatedInput`: the tool's arguments as they should run. */
+  /** `updatedInput` (PreToolUse, a PermissionRequest's allow): the arguments as they should run. */
   updatedInput?: Record<string, unknown>;
   /** PreToolUse `permissionDecision` as given (allow | deny | ask). */
   permission?: string;
@@ -97,6 +97,14 @@ function fromJson(event: ShellHookEvent, json: Record<string, unknown>): HookVer
         if (decision.behavior === "allow" || decision.behavior === "deny")
           v.behavior = decision.behavior;
         if (decision.behavior === "deny") v.reason = text(decision.message) ?? v.reason;
+        const input = decision.updatedInput;
+        if (
+          decision.behavior === "allow" &&
+          typeof input === "object" &&
+          input !== null &&
+          !Array.isArray(input)
+        )
+          v.updatedInput = input as Record<string, unknown>;
       }
     }
   }

@@ -6,7 +6,12 @@
  */
 import type { Problem } from "../../host/problem.ts";
 import type { PermissionAnswer } from "../permission-request.ts";
-import { claudeToolName, toClaudeInput, toolNamesFor } from "../../tools/claude-names.ts";
+import {
+  claudeToolName,
+  toClaudeInput,
+  toIsletInput,
+  toolNamesFor,
+} from "../../tools/claude-names.ts";
 import type { ShellHookEvent, ShellHookOrigin, ShellHookSpec } from "./config.ts";
 import type { Matcher } from "./matcher.ts";
 import { readVerdict } from "./output.ts";
@@ -130,6 +135,10 @@ export class OutsideEventHooks {
           behavior: verdict.behavior,
           by,
           ...(verdict.reason ? { message: verdict.reason } : {}),
+          // As on PreToolUse: fields the hook does not name keep their values.
+          ...(verdict.updatedInput
+            ? { arguments: { ...args, ...toIsletInput(tool, verdict.updatedInput) } }
+            : {}),
           mayApprove: origin.mayApprove === true,
         });
     }
