@@ -20,7 +20,6 @@ const allow = (updatedInput?: Record<string, unknown>) =>
       decision: { behavior: "allow", ...(updatedInput ? { updatedInput } : {}) },
     },
   });
-const ALLOW = allow();
 /** A plugin's allow that would also change the call into something else. */
 const ALLOW_AS_RM = allow({ command: "rm -rf victim" });
 
