@@ -33,6 +33,8 @@ import {
 } from "./types.ts";
 import { checkSymlinks, validateStaged } from "./validate.ts";
 import { vendorAll } from "./vendor.ts";
+import { trustAfterInstall, trustBeforeInstall } from "../trust/install-trust.ts";
+import type { Problem } from "../host/problem.ts";
 import { pickEntry, remoteSource } from "./remote-entry.ts";
 import {
   readMarketplace,
@@ -294,6 +296,9 @@ export async function addPack(
       via: input.via,
       ...(listing ? { listedBy: listing.listedBy } : {}),
     });
+    // What the folder's trust was while the person read the question (what it covers).
+    const trust =
+      input.scope === "project" ? await trustBeforeInstall(ctx.homes, ctx.warn) : undefined;
     if (!(await hooks.consent(question)))
       throw new PackError(`${name} was not installed: the install was not accepted`);
     checkAborted(hooks, `installing ${name}`);
@@ -317,6 +322,19 @@ export async function addPack(
     await recordGrants(ctx.grants, target, staged.plugins).catch((err: unknown) =>
       ctx.warn(grantsNotRecorded(name, err)),
     );
+    // The consent covered the pack's parts: not asked about again at the next start.
+    if (trust) {
+      const { trusted, waiting } = await trustAfterInstall(ctx.homes, name, trust, ctx.warn).catch(
+        (err: unknown): { trusted?: string; waiting?: Problem } => ({
+          waiting: {
+            source: "trust",
+            title: `the folder's trust could not be recorded: ${(err as Error).message}`,
+          },
+        }),
+      );
+      if (trusted) report(hooks, "installing", trusted);
+      if (waiting) ctx.warn(waiting);
+    }
     report(hooks, "done", `Installed ${name}`);
     return {
       name,
