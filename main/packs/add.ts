@@ -8,7 +8,12 @@ import { cp, realpath } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "../code-plugins/loader/origin-scope.ts";
 import { buildCheck } from "./build-check.ts";
-import { grantsNotRecorded, installQuestion, recordGrants } from "./consent.ts";
+import {
+  grantsNotRecorded,
+  installQuestion,
+  recordConsentedTrust,
+  recordGrants,
+} from "./consent.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { cloneSource } from "./git.ts";
 import { excludeIslands } from "./git-local.ts";
@@ -33,8 +38,7 @@ import {
 } from "./types.ts";
 import { checkSymlinks, validateStaged } from "./validate.ts";
 import { vendorAll } from "./vendor.ts";
-import { trustAfterInstall, trustBeforeInstall } from "../trust/install-trust.ts";
-import type { Problem } from "../host/problem.ts";
+import { trustBeforeConsent } from "../trust/install-trust.ts";
 import { pickEntry, remoteSource } from "./remote-entry.ts";
 import {
   readMarketplace,
@@ -298,7 +302,7 @@ export async function addPack(
     });
     // What the folder's trust was while the person read the question (what it covers).
     const trust =
-      input.scope === "project" ? await trustBeforeInstall(ctx.homes, ctx.warn) : undefined;
+      input.scope === "project" ? await trustBeforeConsent(ctx.homes, ctx.warn) : undefined;
     if (!(await hooks.consent(question)))
       throw new PackError(`${name} was not installed: the install was not accepted`);
     checkAborted(hooks, `installing ${name}`);
@@ -323,18 +327,7 @@ export async function addPack(
       ctx.warn(grantsNotRecorded(name, err)),
     );
     // The consent covered the pack's parts: not asked about again at the next start.
-    if (trust) {
-      const { trusted, waiting } = await trustAfterInstall(ctx.homes, name, trust, ctx.warn).catch(
-        (err: unknown): { trusted?: string; waiting?: Problem } => ({
-          waiting: {
-            source: "trust",
-            title: `the folder's trust could not be recorded: ${(err as Error).message}`,
-          },
-        }),
-      );
-      if (trusted) report(hooks, "installing", trusted);
-      if (waiting) ctx.warn(waiting);
-    }
+    if (trust) await recordConsentedTrust(ctx, hooks, name, trust);
     report(hooks, "done", `Installed ${name}`);
     return {
       name,

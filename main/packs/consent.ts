@@ -14,11 +14,13 @@ import type {
 import { GrantStore, grantKey } from "../code-plugins/consent/grants.ts";
 import { itemKey, requestHash } from "../code-plugins/consent/requests.ts";
 import type { CommitSummary, FileChange } from "./git-local.ts";
-import type { PackScope } from "./types.ts";
+import type { PackOperationHooks, PackScope } from "./types.ts";
 import type { Problem } from "../host/problem.ts";
 import type { StagedPlugin } from "./validate.ts";
 import type { RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
 import { remoteOffer } from "./remote-entry.ts";
+import { report, type PackContext } from "./context.ts";
+import { trustConsented, type TrustBeforeConsent } from "../trust/install-trust.ts";
 
 function summary(p: StagedPlugin, permissions: PermissionItem[]): PackPluginSummary {
   return { name: p.name, description: p.description, format: p.format, permissions };
@@ -133,6 +135,30 @@ export function grantsNotRecorded(pack: string, err: unknown): Problem {
     cause: (err as Error).message,
     suggestion: "they will be asked for at load",
   };
+}
+
+/**
+ * The folder's trust after a consented install or update into a workspace
+ * (trust/install-trust.ts): a folder trusted by it is said as progress, what it could not cover
+ * as one problem. Failing to record only means the next start asks.
+ */
+export async function recordConsentedTrust(
+  ctx: PackContext,
+  hooks: PackOperationHooks,
+  pack: string,
+  before: TrustBeforeConsent,
+): Promise<void> {
+  const { trusted, waiting } = await trustConsented(ctx.homes, pack, before, ctx.warn).catch(
+    (err: unknown): { trusted?: string; waiting?: Problem } => ({
+      waiting: {
+        source: "trust",
+        title: `could not record that ${pack}'s parts are trusted: ${(err as Error).message}`,
+        suggestion: "the next start asks about them",
+      },
+    }),
+  );
+  if (trusted) report(hooks, "installing", trusted);
+  if (waiting) ctx.warn(waiting);
 }
 
 /** Forgets the grants of folders under `packDir` that no plugin of `plugins` is installed in. */

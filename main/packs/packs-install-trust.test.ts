@@ -122,5 +122,28 @@ test("a trusted folder covers the pack it installed, but not a change that came 
     trust.changes?.some((c) => c.includes("curl y")),
     JSON.stringify(trust),
   );
-  assert.match(env.warnings.join("\n"), /had changed before this install too/);
+  assert.match(env.warnings.join("\n"), /had changed before this too/);
+});
+
+test("a consented update of a trusted folder's pack is not asked about again at the next start", async () => {
+  await using env = await packEnv();
+  const repo = await repos.create("islet-updated", {
+    "watcher/.claude-plugin/plugin.json": JSON.stringify({ name: "watcher" }),
+    "watcher/hooks/hooks.json": JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo v1" }] }] },
+    }),
+  });
+  await env.manager().add({ source: repo.fileUrl, scope: "project" }, consenting());
+  assert.equal((await nextStart(env)).trusted, true);
+  await repo.commit("A new hook command", {
+    "watcher/hooks/hooks.json": JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo v2" }] }] },
+    }),
+  });
+  const hooks = consenting();
+  await env.manager().update("islet-updated", hooks);
+  assert.equal(hooks.asked.length, 1, "the changed hook was asked about at the update");
+  const trust = await nextStart(env);
+  assert.equal(trust.trusted, true, JSON.stringify(trust));
+  assert.deepEqual(env.warnings, []);
 });

@@ -12,9 +12,11 @@ import {
   grantsNotRecorded,
   installedDir,
   notGrantedYet,
+  recordConsentedTrust,
   recordGrants,
   updateQuestion,
 } from "./consent.ts";
+import { trustBeforeConsent } from "../trust/install-trust.ts";
 import { asPackError, checkAborted, gitContext, report, type PackContext } from "./context.ts";
 import { fetchUpdate } from "./git.ts";
 import { changedRuns, withChangedRuns } from "./run-changes.ts";
@@ -216,6 +218,9 @@ export async function updateResolved(
       fresh,
       removed: installedNames.filter((n) => !names.includes(n)),
     });
+    // What the folder's trust was while the person read the question (what it covers).
+    const trust =
+      pack.scope === "project" ? await trustBeforeConsent(ctx.homes, ctx.warn) : undefined;
     if (!(await hooks.consent(question)))
       throw new PackError(
         `${pack.name} was not updated: the update was not accepted (the installed version stays)`,
@@ -240,6 +245,7 @@ export async function updateResolved(
       recordGrants(ctx.grants, pack.dir, asked),
       forgetDropped(ctx.grants, pack.dir, staged.plugins),
     ]).catch((err: unknown) => ctx.warn(grantsNotRecorded(pack.name, err)));
+    if (trust) await recordConsentedTrust(ctx, hooks, pack.name, trust);
     report(hooks, "done", `Updated ${pack.name}`);
     return {
       pack: { ...pack, origin: newOrigin, plugins: names },

@@ -1,5 +1,5 @@
 /**
- * A pack installed into a workspace with the person's consent: the install question listed
+ * A pack installed (or updated) in a workspace with the person's consent: the question listed
  * everything the pack can run, so its parts are not asked about a second time at the next start.
  * Only what the consent covered is trusted:
  * - a trusted folder whose runnable surface was as confirmed before the install gets the pack's
@@ -17,17 +17,17 @@ import { projectWidening } from "./held-back.ts";
 import { TrustStore } from "./store.ts";
 import { runnableSurface, surfaceChanges } from "./surface.ts";
 
-/** The folder's trust as it was before the pack moved in (read at the install question). */
-export type TrustBeforeInstall =
+/** The folder's trust as it was before the pack moved in (read at the question). */
+export type TrustBeforeConsent =
   | { kind: "global" }
   | { kind: "trusted"; unchanged: boolean }
   | { kind: "refused" }
   | { kind: "unasked"; heldBack: string[] };
 
-export async function trustBeforeInstall(
+export async function trustBeforeConsent(
   homes: Homes,
   warn: ProblemSink,
-): Promise<TrustBeforeInstall> {
+): Promise<TrustBeforeConsent> {
   if (homes.project === homes.global) return { kind: "global" };
   const store = new TrustStore(homes.global, warn);
   const record = await store.lookup(homes.workdir);
@@ -47,10 +47,10 @@ export async function trustBeforeInstall(
  * by it, `waiting` what it could not cover (the pack's parts stay held back until the folder is
  * trusted).
  */
-export async function trustAfterInstall(
+export async function trustConsented(
   homes: Homes,
   pack: string,
-  before: TrustBeforeInstall,
+  before: TrustBeforeConsent,
   warn: ProblemSink,
 ): Promise<{ trusted?: string; waiting?: Problem }> {
   if (before.kind === "global") return {};
@@ -58,7 +58,7 @@ export async function trustAfterInstall(
   if (before.kind === "trusted") {
     if (!before.unchanged)
       return {
-        waiting: heldBack(homes, pack, "what runs from it had changed before this install too"),
+        waiting: heldBack(homes, pack, "what runs from it had changed before this too"),
       };
     await store.recordSurface(homes.workdir, await runnableSurface(homes));
     return {};
