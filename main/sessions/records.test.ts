@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { messageProblem } from "./message-check.ts";
 import { encodeRecord, MESSAGE_LINE_PREFIX, messageSchema, recordSchemas } from "./records.ts";
 import { statsRecordProblem } from "./stats-check.ts";
-import { msg } from "./testing.ts";
+import { msg, stats } from "./testing.ts";
 import { titleFromText } from "./title.ts";
 import { isCanonicalSessionId, isSafeSessionId, newSessionId } from "./ids.ts";
 
@@ -44,18 +44,6 @@ test("the fast message check agrees with the zod schema", () => {
   }
 });
 
-const stats = {
-  startTime: "2026-11-27T23:01:28.312Z",
-  duration: 4,
-  interactions: 1,
-  turns: 0,
-  iterations: 1,
-  tools: { calls: 2, errors: 0 },
-  parseRetries: 0,
-  compactions: 0,
-  tokens: { in: 10, out: 20 },
-  topTools: [{ name: "Read", count: 2 }],
-};
 const goodStats: Record<string, unknown>[] = [
   { t: "stats", stats },
   { t: "stats", stats: { ...stats, topTools: [] }, lastApiTokens: 1200 },

@@ -112,28 +112,16 @@ async function prepare(
     return { call, tool, args: before.arguments, ready: false, result: refused(reason) };
   }
   if (before.rewrittenBy.length > 0) {
-    const check = tool.validate(before.arguments);
-    if (!check.ok) {
-      const who = before.rewrittenBy.join(", ");
-      return {
-        call,
-        tool,
-        args: before.arguments,
-        ready: false,
-        result: refused(
-          `Arguments rewritten by ${who} are invalid for ${tool.name}: ${check.error}`,
-        ),
-      };
-    }
+    const invalid = invalidArguments(call, tool, before.arguments, "rewritten", before.rewrittenBy);
+    if (invalid) return invalid;
   }
   injections.push(...before.injections);
 
   // The turn's own SearchTools reads the list of what is installed: nothing to approve.
   if (isTurnSearchTool(tool)) return { call, tool, args: before.arguments, ready: true };
   const covered = { toolName: tool.name, args: before.arguments, workdir: deps.workdir };
-  const outside = agentRuleRefusal(state.agent, covered);
-  if (outside !== undefined)
-    return { call, tool, args: before.arguments, ready: false, result: refused(outside, "rule") };
+  const outside = outsideAgent(call, tool, before.arguments, state, deps);
+  if (outside) return outside;
   const preApproved = state.turnPreApproved.some((rule) => ruleMatches(rule, covered, "every"));
   const decision = await deps.approve(
     tool,
@@ -168,23 +156,42 @@ function allowedChanged(
   deps: EngineDeps,
   by = "a hook",
 ): Prepared {
+  return (
+    invalidArguments(call, tool, args, "changed", [by]) ??
+    outsideAgent(call, tool, args, state, deps) ?? { call, tool, args, ready: true }
+  );
+}
+
+/** Arguments a hook rewrote or changed, refused when the tool cannot take them. */
+function invalidArguments(
+  call: ToolCallRequest,
+  tool: Tool,
+  args: Record<string, unknown>,
+  how: "rewritten" | "changed",
+  by: readonly string[],
+): Prepared | undefined {
   const check = tool.validate(args);
-  if (!check.ok)
-    return {
-      call,
-      tool,
-      args,
-      ready: false,
-      result: refused(`Arguments changed by ${by} are invalid for ${tool.name}: ${check.error}`),
-    };
+  if (check.ok) return undefined;
+  const why = `Arguments ${how} by ${by.join(", ")} are invalid for ${tool.name}: ${check.error}`;
+  return { call, tool, args, ready: false, result: refused(why) };
+}
+
+/** A call the agent's own rules do not allow, refused whoever approves it. */
+function outsideAgent(
+  call: ToolCallRequest,
+  tool: Tool,
+  args: Record<string, unknown>,
+  state: AgentState,
+  deps: EngineDeps,
+): Prepared | undefined {
   const outside = agentRuleRefusal(state.agent, {
     toolName: tool.name,
     args,
     workdir: deps.workdir,
   });
-  if (outside !== undefined)
-    return { call, tool, args, ready: false, result: refused(outside, "rule") };
-  return { call, tool, args, ready: true };
+  return outside === undefined
+    ? undefined
+    : { call, tool, args, ready: false, result: refused(outside, "rule") };
 }
 
 function remember(state: AgentState, outcome: ToolOutcome): void {
