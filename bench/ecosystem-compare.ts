@@ -3,7 +3,7 @@
  * generated plugins, in alternating fresh processes (ecosystem-start.ts of each), so both see the
  * same load on a shared machine. Each keeps its own caches in its own copy of the home (the older
  * engine does not know the newer one's files). Prints the medians: engine start → first model
- * request, its CPU time, RSS.
+ * request, its CPU time, RSS, and the later turns (wall and CPU).
  *
  * git archive BASE | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/node_modules
  * node --no-node-snapshot bench/ecosystem-compare.ts /tmp/base [PAIRS]
@@ -28,7 +28,7 @@ async function start(checkout: string, home: string, work: string): Promise<Star
   const script = path.join(checkout, "bench", "ecosystem-start.ts");
   const { stdout } = await run(process.execPath, ["--no-node-snapshot", script, home, work], {
     maxBuffer: 1 << 20,
-    env: { ...process.env, ISLET_BENCH_TURNS: "0" },
+    env: { ...process.env, ISLET_BENCH_TURNS: process.env.ISLET_BENCH_TURNS ?? "15" },
   });
   return JSON.parse(stdout.trim().split("\n").pop()!) as StartPhases;
 }
@@ -66,6 +66,8 @@ try {
         startMs: Math.round(median(runs[side].map((p) => p.firstRequest - p.imported))),
         cpuMs: Math.round(median(runs[side].map((p) => p.startCpuMs))),
         rssMb: Math.round(median(runs[side].map((p) => p.rssMb))),
+        turnMs: Math.round(median(runs[side].map((p) => p.turnMs)) * 100) / 100,
+        turnCpuMs: Math.round(median(runs[side].map((p) => p.turnCpuMs)) * 100) / 100,
       },
     ]),
   );

@@ -12,6 +12,7 @@ import { benchPacks } from "./packs-bench.ts";
 import { benchPlugins } from "./plugins-bench.ts";
 import { benchProviderParsing } from "./providers-bench.ts";
 import { benchHookDispatch } from "./sandbox-bench.ts";
+import { benchColdEntries } from "./cold-entries-bench.ts";
 import { benchSessionLoad } from "./sessions-bench.ts";
 import { benchTurnOverhead } from "./turn-bench.ts";
 import { benchMarkdownListing } from "./markdown-bench.ts";
@@ -65,7 +66,7 @@ export const GROUPS: Record<string, () => Promise<Figure[]>> = {
       },
     ];
   },
-  sandbox: () => benchHookDispatch(),
+  sandbox: async () => [...(await benchHookDispatch()), ...(await benchColdEntries())],
   plugins: () => benchPlugins(),
   loader: () => benchPluginLoad(),
   mcp: () => benchMcpCall(),

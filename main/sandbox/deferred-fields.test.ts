@@ -172,6 +172,33 @@ forEachBackend((backend) => {
       m.dispose();
     }
   });
+  test("contexts of many shapes, and a shape seen again after the numbering started over", async () => {
+    const m = await loadPlugin(
+      backend,
+      `export function pick(ctx) { return [ctx.pluginConfig ?? null, Object.keys(ctx).length, ctx["f" + ctx.at]]; }`,
+    );
+    // A context with fields f0…fN (N shapes in all, more than a sandbox keeps), then the first
+    // ones again: each call reads its own fields whatever numbers its shape had before.
+    const shaped = (n: number) => {
+      const context: Record<string, unknown> = { at: n };
+      for (let i = 0; i <= n; i++) context[`f${i}`] = { value: `${n}:${i}` };
+      return payload(context);
+    };
+    try {
+      for (const n of [...Array.from({ length: 70 }, (_, i) => i), 0, 1, 69, 2]) {
+        const { json, deferred } = shaped(n);
+        const config = n % 2 ? '[{"pluginConfig":{"k":1},' + json.slice(2) : json;
+        assert.deepEqual(
+          await m.callJson("pick", config, undefined, deferred),
+          [n % 2 ? { k: 1 } : null, n + 2 + (n % 2), { value: `${n}:${n}` }],
+          `shape ${n}`,
+        );
+      }
+    } finally {
+      m.dispose();
+    }
+  });
+
   test("a plugin that replaces the string methods still reads its own fields", async () => {
     const m = await loadPlugin(
       backend,

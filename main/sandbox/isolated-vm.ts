@@ -28,7 +28,7 @@ import { bootOrFault } from "./boot.ts";
 import { HostBridge, messageOf } from "./host-bridge.ts";
 import { ReservedMemory } from "./isolated-vm-memory.ts";
 import { spareIsolates } from "./spare-isolates.ts";
-import { entryPieces, LazyFields } from "./lazy-fields.ts";
+import { ContextShapes, deferredPieces, LazyFields } from "./lazy-fields.ts";
 import {
   installPrelude,
   linkPlugin,
@@ -94,6 +94,7 @@ class IsolatedVmModule implements SandboxModule {
   #evaluated = false;
   readonly #memory: ReservedMemory;
   readonly #lazy = new LazyFields();
+  readonly #shapes = new ContextShapes();
   #onEvaluated?: { resolve: () => void; reject: (fault: SandboxFault) => void };
 
   constructor(ivm: Ivm, opts: SandboxLoadOptions) {
@@ -204,16 +205,13 @@ class IsolatedVmModule implements SandboxModule {
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
-      const entryArgs =
-        entry === "invokeJson"
-          ? [
-              id,
-              name,
-              this.#lazy.register(id, lazy),
-              deferred?.names ?? "",
-              ...entryPieces(args as string, deferred),
-            ]
-          : [id, name, args];
+      let entryArgs: unknown[];
+      if (entry === "invokeJson") {
+        this.#lazy.register(id, lazy);
+        const shape = this.#shapes.number(lazy?.names ?? "", deferred?.names ?? "");
+        const names = this.#shapes.names;
+        entryArgs = [id, name, shape, names, args, ...deferredPieces(deferred)];
+      } else entryArgs = [id, name, args];
       outcome = this.#enter(this.#entries![entry], entryArgs, copyArgs, name);
     } catch (fault) {
       this.#calls.abandon(id);

@@ -108,7 +108,7 @@ forEachBackend((backend) => {
 
 test("the host gives a call's own lazy fields only, never what its record inherits", () => {
   const fields = new LazyFields();
-  assert.equal(fields.register(7, lazy), JSON.stringify(Object.keys(texts)));
+  fields.register(7, lazy);
   assert.equal(fields.get(7, "systemPrompt"), texts.systemPrompt);
   for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
     assert.equal(fields.get(7, name), undefined, name);

@@ -15,35 +15,58 @@ export interface DeferredFields {
 export const DEFERRED_SEPARATOR = "\n";
 
 /**
- * What an entry's texts carry: the arguments' JSON, then the deferred fields. One text rather
- * than one per field: each more argument of an entry costs ~1 µs in a cold isolate.
- */
-export function entryText(argsJson: string, deferred: DeferredFields | undefined): string {
-  return deferred === undefined ? argsJson : argsJson + deferred.text;
-}
-
-/**
  * isolated-vm hands a string of 1,024 bytes or more to the isolate as an external string, which
  * cost ~8 µs more per entry into a cold isolate than copying it (measured on a 1.4 KB hook
  * context): longer texts cross as pieces shorter than that.
  */
 export const COPIED_STRING_CHARS = 1000;
 
-let lastArgs = "";
 let lastDeferred: DeferredFields | undefined;
-let lastPieces = [""];
+let lastPieces: string[] = [];
 
 /**
- * `entryText` cut into pieces short enough to be copied. Every plugin of a hook gets the same
- * arguments: the last ones are remembered.
+ * The deferred fields' text cut into pieces short enough to be copied; none without deferred
+ * fields. Every plugin of a hook gets the same fields: the last ones are remembered.
  */
-export function entryPieces(argsJson: string, deferred: DeferredFields | undefined): string[] {
-  if (argsJson === lastArgs && deferred === lastDeferred) return lastPieces;
-  const pieces = copiedPieces(entryText(argsJson, deferred));
-  lastArgs = argsJson;
-  lastDeferred = deferred;
-  lastPieces = pieces;
-  return pieces;
+export function deferredPieces(deferred: DeferredFields | undefined): string[] {
+  if (deferred === undefined) return [];
+  if (deferred !== lastDeferred) {
+    lastPieces = copiedPieces(deferred.text);
+    lastDeferred = deferred;
+  }
+  return lastPieces;
+}
+
+/** Sent for a call without lazy or deferred fields: its arguments are all in their JSON. */
+export const NO_SHAPE = 0;
+/** Shapes a sandbox keeps at most; past that the numbering starts again. */
+const MAX_SHAPES = 64;
+
+/**
+ * The shapes of the contexts sent to one sandbox (the names of their lazy and deferred fields),
+ * by number. The same few shapes come with every call: a shape crosses as its names once and
+ * then as its number alone, so a cold isolate neither copies nor hashes ~300 characters of names
+ * at every entry. The sandbox keeps what a number stands for until the number comes with names
+ * again.
+ */
+export class ContextShapes {
+  readonly #numbers = new Map<string, number>();
+  /** The names that go with the last `number()`, or "" when the sandbox has them already. */
+  names = "";
+
+  /** The number of the shape of these names (JSON arrays, "" for none). */
+  number(lazyNames: string, deferredNames: string): number {
+    this.names = "";
+    if (lazyNames === "" && deferredNames === "") return NO_SHAPE;
+    const key = lazyNames + DEFERRED_SEPARATOR + deferredNames;
+    let n = this.#numbers.get(key);
+    if (n !== undefined) return n;
+    if (this.#numbers.size >= MAX_SHAPES) this.#numbers.clear();
+    n = this.#numbers.size + 1;
+    this.#numbers.set(key, n);
+    this.names = key;
+    return n;
+  }
 }
 
 /** `text` cut into pieces short enough to be copied. */
@@ -96,12 +119,11 @@ const KEEP_CALLS = 32;
 export class LazyFields {
   private readonly calls = new Map<number, LazyTexts>();
 
-  /** The field names to announce to the prelude (JSON array), or "" when there are none. */
-  register(callId: number, fields: LazyTexts | undefined): string {
-    if (fields === undefined) return "";
+  /** Keeps a call's lazy fields for the prelude to fetch; its names go with the call's shape. */
+  register(callId: number, fields: LazyTexts | undefined): void {
+    if (fields === undefined) return;
     this.calls.set(callId, fields);
     if (this.calls.size > KEEP_CALLS) this.calls.delete(this.calls.keys().next().value as number);
-    return fields.names;
   }
 
   /** The JSON text of one field, or undefined when the call is long gone. */

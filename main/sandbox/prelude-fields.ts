@@ -15,8 +15,9 @@
  * read again). The proxy's handler is the call's own record, whose prototype holds the traps: one
  * small object per call, and nothing of one call reachable from another's context.
  *
- * Evaluates to `makeFields(hostField, separator)`, which returns `argsOf(callId, lazyJson,
- * deferJson, pieces)`.
+ * Evaluates to `makeFields(hostField, separator)`, which returns `argsOf(callId, shapeNumber,
+ * shapeNames, argsJson, pieces)`: the arguments' JSON, the shape of the context's other fields
+ * (ContextShapes in lazy-fields.ts), and the deferred fields' text, each after a separator.
  */
 export const FIELDS_SOURCE = String.raw`
 function makeFields(hostField, SEPARATOR) {
@@ -27,23 +28,29 @@ function makeFields(hostField, SEPARATOR) {
   const { apply, get, has, ownKeys, getOwnPropertyDescriptor, defineProperty, deleteProperty, preventExtensions, set } = Reflect;
   const hasOwn = Object.hasOwn;
   const ProxyCtor = Proxy;
+  const ErrorCtor = Error;
   // Captured: a plugin that replaces String.prototype's methods changes nothing here.
   const { indexOf, slice } = String.prototype;
-  // The same few sets of field names come with every call: parsed once each.
-  const shapes = new Map();
+  // What each shape number stands for (lazy-fields.ts ContextShapes): the host sends a shape's
+  // names once, and the number alone after that.
+  const shapes = create(null);
+  // The arguments of most hooks: nothing but the plugin's empty config beside the context's fields.
+  const EMPTY_CONFIG_ARGS = '[{"pluginConfig":{}}]';
 
-  function argsOf(callId, lazyJson, deferJson, pieces) {
-    let text = pieces[0];
-    for (let i = 1; i < pieces.length; i++) text += pieces[i];
-    if (!lazyJson && !deferJson) return parse(text);
-    const shape = shapeOf(lazyJson || "", deferJson || "");
-    const deferredCount = shape.deferNames.length;
-    const end = deferredCount === 0 ? text.length : apply(indexOf, text, [SEPARATOR]);
-    const args = parse(end === text.length ? text : apply(slice, text, [0, end]));
+  function argsOf(callId, shapeNumber, shapeNames, argsJson, pieces) {
+    // The shape first: the host counts it sent once it has gone with a call.
+    const shape = shapeNumber === 0 ? undefined
+      : shapeNames === "" ? shapes[shapeNumber] : defineShape(shapeNumber, shapeNames);
+    const args = argsJson === EMPTY_CONFIG_ARGS ? [{ pluginConfig: {} }] : parse(argsJson);
+    if (shapeNumber === 0) return args;
+    if (shape === undefined) throw new ErrorCtor("the host sent a context of unknown shape " + shapeNumber);
     const target = args[0];
+    // Joined when a field is read: a hook that reads none never pays for it.
+    let text;
     if (shape.eagerCount > 0) {
       // Fields this plugin reads: parsed now, as plain properties.
-      let start = end + 1;
+      text = joined(pieces);
+      let start = 1;
       for (let i = 0; i <= shape.lastEager; i++) {
         let stop = apply(indexOf, text, [SEPARATOR, start]);
         if (stop < 0) stop = text.length;
@@ -53,8 +60,8 @@ function makeFields(hostField, SEPARATOR) {
     }
     const record = create(TRAPS);
     record.callId = callId;
-    record.text = end === text.length ? undefined : text;
-    record.at = end + 1;
+    record.pieces = pieces;
+    record.text = text;
     record.shape = shape;
     // Waiting fields the plugin deleted or replaced before reading them.
     record.gone = undefined;
@@ -63,34 +70,34 @@ function makeFields(hostField, SEPARATOR) {
     return args;
   }
 
-  function shapeOf(lazyJson, deferJson) {
-    let byDeferred = shapes.get(lazyJson);
-    if (byDeferred === undefined) {
-      if (shapes.size >= 32) shapes.clear();
-      byDeferred = new Map();
-      shapes.set(lazyJson, byDeferred);
+  function joined(pieces) {
+    let text = pieces.length === 0 ? "" : pieces[0];
+    for (let i = 1; i < pieces.length; i++) text += pieces[i];
+    return text;
+  }
+
+  // names: the lazy fields' JSON array, SEPARATOR, the deferred fields' (either may be "").
+  function defineShape(shapeNumber, names) {
+    const cut = apply(indexOf, names, [SEPARATOR]);
+    const lazyJson = apply(slice, names, [0, cut]);
+    const deferJson = apply(slice, names, [cut + 1]);
+    const lazyNames = lazyJson === "" ? [] : parse(lazyJson);
+    const deferNames = deferJson === "" ? [] : parse(deferJson);
+    // name -> index of its deferred text, or -1 for a field the host keeps.
+    const index = new Map();
+    const all = [];
+    const eager = [];
+    for (let i = 0; i < deferNames.length; i++) {
+      index.set(deferNames[i], i);
+      all[all.length] = deferNames[i];
+      eager[i] = false;
     }
-    let shape = byDeferred.get(deferJson);
-    if (shape === undefined) {
-      if (byDeferred.size >= 32) byDeferred.clear();
-      const lazyNames = lazyJson === "" ? [] : parse(lazyJson);
-      const deferNames = deferJson === "" ? [] : parse(deferJson);
-      // name -> index of its deferred text, or -1 for a field the host keeps.
-      const index = new Map();
-      const names = [];
-      const eager = [];
-      for (let i = 0; i < deferNames.length; i++) {
-        index.set(deferNames[i], i);
-        names[names.length] = deferNames[i];
-        eager[i] = false;
-      }
-      for (let i = 0; i < lazyNames.length; i++) {
-        index.set(lazyNames[i], -1);
-        names[names.length] = lazyNames[i];
-      }
-      shape = { names, deferNames, index, eager, eagerCount: 0, lastEager: -1 };
-      byDeferred.set(deferJson, shape);
+    for (let i = 0; i < lazyNames.length; i++) {
+      index.set(lazyNames[i], -1);
+      all[all.length] = lazyNames[i];
     }
+    const shape = { names: all, deferNames, index, eager, eagerCount: 0, lastEager: -1 };
+    shapes[shapeNumber] = shape;
     return shape;
   }
 
@@ -108,8 +115,9 @@ function makeFields(hostField, SEPARATOR) {
     else {
       learn(record.shape, at, key);
       // Walked to rather than split: a read cuts out only its own field.
+      if (record.text === undefined) record.text = joined(record.pieces);
       const all = record.text;
-      let start = record.at;
+      let start = 1;
       for (let i = 0; i < at; i++) start = apply(indexOf, all, [SEPARATOR, start]) + 1;
       const stop = apply(indexOf, all, [SEPARATOR, start]);
       text = apply(slice, all, stop < 0 ? [start] : [start, stop]);

@@ -206,14 +206,14 @@ export const PRELUDE_SOURCE = String.raw`
   }
 
   // Arguments as JSON text: the host serialises a hook context once and every plugin parses its
-  // own copy, instead of a structured clone of the object per plugin. The text may come in
-  // pieces, and fields of the context apart from it (lazy-fields.ts, prelude-fields.ts).
+  // own copy, instead of a structured clone of the object per plugin. The context's fields come
+  // apart from it, parsed when read (lazy-fields.ts, prelude-fields.ts), their text in pieces.
   const argsOf = (${FIELDS_SOURCE})(hostField, ${JSON.stringify(DEFERRED_SEPARATOR)});
 
-  function invokeJson(callId, name, lazyJson, deferJson, ...pieces) {
+  function invokeJson(callId, name, shapeNumber, shapeNames, argsJson, ...pieces) {
     let args;
     try {
-      args = argsOf(callId, lazyJson, deferJson, pieces);
+      args = argsOf(callId, shapeNumber, shapeNames, argsJson, pieces);
     } catch (error) {
       return errorOutcome(error);
     }

@@ -33,7 +33,7 @@
 import { BackgroundBudget, CallTable } from "../calls.ts";
 import { bootOrFault } from "../boot.ts";
 import { HostBridge, messageOf } from "../host-bridge.ts";
-import { entryText, LazyFields } from "../lazy-fields.ts";
+import { ContextShapes, LazyFields } from "../lazy-fields.ts";
 import { decodeDescription, decodeOutcome } from "../outcome.ts";
 import { ENTRY_MODULE_SOURCE, LOAD_CALL_ID } from "../prelude.ts";
 import { QuickJsEngine, type EntryArg, type EntryWatch } from "./engine.ts";
@@ -85,6 +85,7 @@ export class QuickJsModule {
   readonly #opts: SandboxLoadOptions;
   readonly #calls: CallTable;
   readonly #lazy = new LazyFields();
+  readonly #shapes = new ContextShapes();
   readonly #bridge: HostBridge;
   readonly #background: BackgroundBudget;
   readonly #loading: QuickJsLoading;
@@ -194,14 +195,16 @@ export class QuickJsModule {
     const id = this.#calls.open(name);
     let outcome: unknown;
     try {
+      this.#lazy.register(id, lazy);
       outcome = this.#enter(
         this.#entries!.invokeJson,
         [
           id,
           name,
-          this.#lazy.register(id, lazy),
-          deferred?.names ?? "",
-          entryText(argsJson, deferred),
+          this.#shapes.number(lazy?.names ?? "", deferred?.names ?? ""),
+          this.#shapes.names,
+          argsJson,
+          deferred?.text ?? "",
         ],
         name,
       );
