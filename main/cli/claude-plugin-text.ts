@@ -11,7 +11,7 @@ import {
   type McpState,
   type PluginComponent,
 } from "../extensions/claude/component-states.ts";
-import { formatProblem } from "../host/problem.ts";
+import { formatProblem, type Problem } from "../host/problem.ts";
 import type { InstalledPack } from "../packs/index.ts";
 import { packOriginLines } from "./pack-origin-text.ts";
 
@@ -63,7 +63,10 @@ export function claudePluginText(
 }
 
 /** The "Claude Code plugins:" section of `plugins list`: each with its parts counted. */
-export function claudePluginsText(plugins: readonly ClaudePlugin[]): string {
+export function claudePluginsText(
+  plugins: readonly ClaudePlugin[],
+  marketNotes: readonly Problem[] = [],
+): string {
   if (plugins.length === 0) return "";
   const width = Math.max(...plugins.map((p) => p.name.length));
   const rows = plugins.map((p) => {
@@ -89,5 +92,6 @@ export function claudePluginsText(plugins: readonly ClaudePlugin[]): string {
     const status = p.status === "excluded" ? "excluded" : p.heldBack ? "held-back" : "active";
     return `  ${p.name.padEnd(width)}  ${status.padEnd(9)}  ${summary.join(", ") || "nothing"}`;
   });
-  return `Claude Code plugins (\`islet plugins show NAME\` lists each part):\n${rows.join("\n")}\n`;
+  const notes = marketNotes.map((n) => `  ${formatProblem(n)}\n`).join("");
+  return `Claude Code plugins (\`islet plugins show NAME\` lists each part):\n${rows.join("\n")}\n${notes}`;
 }

@@ -20,3 +20,39 @@ test("a problem the listing shows is not also printed as a warning", async () =>
     await dirs.clean();
   }
 });
+
+test("what a marketplace lists from other repositories is said by the listing, not at every start", async () => {
+  const dirs = await tempDirs();
+  try {
+    const market = path.join(dirs.home, "plugins", "mymarket");
+    await mkdir(path.join(market, ".claude-plugin"), { recursive: true });
+    await mkdir(path.join(market, "plugins", "near", "commands"), { recursive: true });
+    await writeFile(
+      path.join(market, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({
+        name: "mymarket",
+        owner: { name: "someone" },
+        plugins: [
+          { name: "near", source: "./plugins/near" },
+          { name: "far", source: { source: "github", repo: "someone/far" } },
+        ],
+      }),
+    );
+    await writeFile(path.join(market, "plugins", "near", "commands", "hi.md"), "Say hi.\n");
+    const args = ["--home", dirs.home, "--workdir", dirs.workdir];
+    const listed = await islet(["plugins", "list", ...args]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /near\s+active\s+1 command/);
+    assert.match(
+      listed.stdout,
+      /marketplace\.json: 1 plugin listed from other repositories is not in this pack; install one with islet plugins add mymarket --plugin NAME/,
+    );
+    assert.doesNotMatch(listed.stderr, /other repositories/);
+    // Another command starts the engine the same way: nothing about it.
+    const shown = await islet(["plugins", "show", "near", ...args]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.doesNotMatch(shown.stdout + shown.stderr, /other repositories/);
+  } finally {
+    await dirs.clean();
+  }
+});

@@ -31,7 +31,10 @@ import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
 import { LspHookRegistry } from "./lsp-hooks.ts";
 import type { Problem, ProblemSink } from "../../host/problem.ts";
 
-/** One line for what a marketplace lists from other repositories: they are packs of their own. */
+/**
+ * One line for what a marketplace lists from other repositories: they are packs of their own.
+ * The install said it; `islet plugins list` and the app's catalog say it again, not every start.
+ */
 function remoteNotInstalled(market: Marketplace, pluginsDir: string): Problem {
   const n = market.remote.length;
   // The pack is the marketplace's first folder under the plugins dir.
@@ -54,6 +57,8 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   private lsp: LspHookRegistry[] = [];
   /** What the last load found (the plugin browser and `islet plugins list` show it). */
   plugins: ClaudePlugin[] = [];
+  /** The marketplaces' notes of plugins listed from other repositories (`islet plugins list`). */
+  marketNotes: Problem[] = [];
 
   constructor(opts: {
     homes: Homes;
@@ -68,16 +73,20 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     this.warn = opts.warn;
   }
 
-  async discover(): Promise<Discovery<ClaudePlugin>> {
+  async discover(): Promise<Discovery<ClaudePlugin> & { notes: Problem[] }> {
     const { features } = await loadPluginFeatures(this.homes, this.flags);
-    const out: Discovery<ClaudePlugin> = { found: [], problems: [] };
+    const out: Discovery<ClaudePlugin> & { notes: Problem[] } = {
+      found: [],
+      problems: [],
+      notes: [],
+    };
     if (features.withoutPlugins) return out;
     const trusted = this.flags.trustedProject === true;
     for (const where of features.dirs) {
       const walked = await findPluginFolders(where.dir);
       for (const market of walked.marketplaces) {
         out.problems.push(...market.problems);
-        if (market.remote.length > 0) out.problems.push(remoteNotInstalled(market, where.dir));
+        if (market.remote.length > 0) out.notes.push(remoteNotInstalled(market, where.dir));
       }
       for (const dir of walked.claudeFolders) {
         const market = walked.claudeEntries.get(dir);
@@ -98,8 +107,9 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   }
 
   async load(registrar: ContributionRegistrar): Promise<void> {
-    const { found, problems } = await this.discover();
+    const { found, problems, notes } = await this.discover();
     this.plugins = found;
+    this.marketNotes = notes;
     // The marketplaces' own lines (their plugins' lines come with each plugin below).
     const ofPlugins = new Set(found.flatMap((p) => p.errors));
     for (const problem of problems) if (!ofPlugins.has(problem)) this.warn(problem);
