@@ -64,10 +64,7 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   // A one-shot has no typing time to start MCP servers in: wait for them, but not for ever (an
   // offline `npx` can hang until its own limit); a slow one's tools join once it runs.
   const stillStarting = await engine.mcp.startAllWithin(mcpStartWaitMs(process.env));
-  for (const name of stillStarting)
-    io.err(
-      `MCP server "${name}" is still starting: the turn goes on, and its tools join once it runs\n`,
-    );
+  if (stillStarting.length > 0) io.err(`${stillStartingLine(stillStarting)}\n`);
   // A resumed session goes on with its last model, unless the command line names one.
   const explicitModel = [values.provider, values.model, values["base-url"]].some(Boolean);
   if (values.session && !explicitModel) {
@@ -137,4 +134,12 @@ async function sessionHooksEnded(engine: Engine, io: Output): Promise<void> {
 function mcpStartWaitMs(env: NodeJS.ProcessEnv): number {
   const set = Number(env.ISLET_MCP_START_WAIT_MS);
   return Number.isFinite(set) && set >= 0 ? set : 10_000;
+}
+
+/** One line for the MCP servers a one-shot run did not wait longer for, however many. */
+export function stillStartingLine(names: readonly string[]): string {
+  const quoted = names.map((n) => `"${n}"`).join(", ");
+  return names.length === 1
+    ? `MCP server ${quoted} is still starting: the turn goes on, and its tools join once it runs`
+    : `MCP servers ${quoted} are still starting: the turn goes on, and their tools join once they run`;
 }

@@ -188,3 +188,24 @@ test("a disabled server stays disabled in the next engine of the same workspace"
     await second.close();
   }
 });
+
+test("a server still starting when the manager closes is stopped without a warning", async () => {
+  // Starts, then never answers `initialize`: as an offline `npx` does for its first half minute.
+  const hung: McpServerSpec = {
+    name: "hung",
+    source: "test",
+    transport: "stdio",
+    command: process.execPath,
+    args: ["-e", "setInterval(() => {}, 1000)"],
+    env: {},
+  };
+  const missing: McpServerSpec = { ...hung, name: "missing", command: "islet-no-such-command" };
+  const { manager, warnings } = setup([hung, missing]);
+  const still = await manager.startAllWithin(1000);
+  assert.deepEqual(still, ["hung"]);
+  assert.equal(warnings.length, 1, warnings.join("\n"));
+  assert.match(warnings[0]!, /MCP server "missing" is not running: .*islet-no-such-command/);
+  await manager.close();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(warnings.length, 1, `closing is not a failure to start: ${warnings.join("\n")}`);
+});

@@ -137,8 +137,12 @@ export class McpManager {
     this.startTimer = setTimeout(next, BACKGROUND_START_DELAY_MS);
   }
 
-  /** A server that could not start: its error names it ("MCP server "x" is not running: …"). */
+  /**
+   * A server that could not start: its error names it ("MCP server "x" is not running: …"). Not
+   * one stopped on purpose while it started (the manager closing, its definition gone).
+   */
   private notReady(r: Running, err: unknown): void {
+    if (this.closed || ![...this.running.values()].includes(r)) return;
     this.opts.warn({ source: `MCP server "${r.conn.spec.name}"`, title: (err as Error).message });
   }
 
