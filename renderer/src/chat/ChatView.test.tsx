@@ -193,6 +193,41 @@ describe("ChatView", () => {
     await act(async () => turn.resolve());
   });
 
+  it("an approval that comes before the page knows its conversation still shows; another conversation's does not", async () => {
+    const approval = (id: string, conversationId: string) => ({
+      id,
+      conversationId,
+      question: {
+        kind: "approval" as const,
+        tool: "Bash",
+        arguments: { command: "ls" },
+        workdir: "/work/project",
+      },
+    });
+    const turn = Promise.withResolvers<void>();
+    const bridge: FakeBridge = engine()
+      .handle("chat/open", () => {
+        // On a busy machine the engine's events can come before the page has taken in the reply.
+        bridge.emit("question/asked", approval("q-other", "c-other"));
+        bridge.emit("question/asked", approval("q1", "c-new"));
+        return { conversationId: "c-new", agent: "build", title: "", resumed: false };
+      })
+      .handleStream("chat/send", async (_request, { chunk }) => {
+        chunk({ type: "user_message", text: "List it" });
+        chunk({ type: "tool_call", id: "t1", name: "Bash", arguments: { command: "ls" } });
+        await turn.promise;
+        return { status: "stopped", text: "", command: null, error: null };
+      });
+    renderWith(bridge, <ChatView sessionId={null} onSessionOpened={() => undefined} />);
+    await screen.findByText("What shall we work on?");
+    type("List it");
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    const card = await screen.findByRole("article", { name: "Tool Bash" });
+    await within(card).findByRole("group", { name: "Allow Bash?" });
+    assert.equal(screen.getAllByRole("group", { name: "Allow Bash?" }).length, 1);
+    await act(async () => turn.resolve());
+  });
+
   it("says why a session could not be opened", async () => {
     const bridge = engine().handle("chat/open", () => {
       throw new Error("session s1 not found");

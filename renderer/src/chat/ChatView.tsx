@@ -22,6 +22,8 @@ import type { TurnActions } from "./TurnView.tsx";
 import { useChat } from "./useChat.ts";
 import "./chat.css";
 
+const isApproval = (q: QuestionAsked) => q.question.kind === "approval";
+
 export function ChatView({
   sessionId,
   onSessionOpened,
@@ -42,11 +44,14 @@ export function ChatView({
 }) {
   const chat = useChat(sessionId, onSessionOpened);
   const { conversationId, transcript } = chat;
-  const isMine = useCallback(
-    (q: QuestionAsked) => q.question.kind === "approval" && q.conversationId === conversationId,
-    [conversationId],
+  // Every approval is kept, and this conversation's picked at each render: one that comes before
+  // the page has taken in its conversation's id (a busy machine) must not be lost, and one of
+  // another conversation waits for that conversation to be shown again.
+  const questions = useQuestions(isApproval);
+  const mine = useMemo(
+    () => questions.pending.filter((q) => q.conversationId === conversationId),
+    [questions.pending, conversationId],
   );
-  const questions = useQuestions(isMine);
   const input = useRef<HTMLTextAreaElement>(null);
   const [preset, setPreset] = useState<{ text: string } | null>(null);
   useEffect(() => {
@@ -62,8 +67,8 @@ export function ChatView({
     [answer],
   );
   const { byItem, unmatched } = useMemo(
-    () => matchApprovals(transcript.turns, questions.pending),
-    [transcript.turns, questions.pending],
+    () => matchApprovals(transcript.turns, mine),
+    [transcript.turns, mine],
   );
   const lastFailed = transcript.turns.at(-1)?.status === "error" && !chat.running;
   const actions: TurnActions = useMemo(
