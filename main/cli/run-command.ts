@@ -137,7 +137,7 @@ function mcpStartWaitMs(env: NodeJS.ProcessEnv): number {
 }
 
 /** One line for the MCP servers a one-shot run did not wait longer for, however many. */
-export function stillStartingLine(names: readonly string[]): string {
+function stillStartingLine(names: readonly string[]): string {
   const quoted = names.map((n) => `"${n}"`).join(", ");
   return names.length === 1
     ? `MCP server ${quoted} is still starting: the turn goes on, and its tools join once it runs`

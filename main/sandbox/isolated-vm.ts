@@ -215,6 +215,7 @@ class IsolatedVmModule implements SandboxModule {
       outcome = this.#enter(this.#entries![entry], entryArgs, copyArgs, name);
     } catch (fault) {
       this.#calls.abandon(id);
+      this.#shapes.reset();
       return Promise.reject(fault);
     }
     return this.#calls.entered(id, outcome);

@@ -1,7 +1,7 @@
 /** Lazy context fields look exactly like eager ones to plugin code, on every backend. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LazyFields, lazyTexts } from "./lazy-fields.ts";
+import { ContextShapes, LazyFields, lazyTexts } from "./lazy-fields.ts";
 import { forEachBackend, loadPlugin } from "./testing.ts";
 
 const CODE = `
@@ -113,4 +113,21 @@ test("the host gives a call's own lazy fields only, never what its record inheri
   for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
     assert.equal(fields.get(7, name), undefined, name);
   assert.equal(fields.get(8, "systemPrompt"), undefined, "another call's");
+});
+
+test("a context's shape goes with its names until the sandbox has them, and again after a reset", () => {
+  const shapes = new ContextShapes();
+  assert.equal(shapes.number("", ""), 0, "no lazy or deferred fields: no shape");
+  assert.equal(shapes.names, "");
+  const first = shapes.number('["turns"]', '["todo","stats"]');
+  assert.equal(shapes.names, '["turns"]\n["todo","stats"]');
+  assert.equal(shapes.number('["turns"]', '["todo","stats"]'), first);
+  assert.equal(shapes.names, "", "known: the number alone");
+  const second = shapes.number("", '["todo"]');
+  assert.notEqual(second, first);
+  assert.equal(shapes.names, '\n["todo"]');
+  // An entry that failed may have stopped before taking the names in.
+  shapes.reset();
+  shapes.number('["turns"]', '["todo","stats"]');
+  assert.equal(shapes.names, '["turns"]\n["todo","stats"]');
 });

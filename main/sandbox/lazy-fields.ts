@@ -38,7 +38,7 @@ export function deferredPieces(deferred: DeferredFields | undefined): string[] {
 }
 
 /** Sent for a call without lazy or deferred fields: its arguments are all in their JSON. */
-export const NO_SHAPE = 0;
+const NO_SHAPE = 0;
 /** Shapes a sandbox keeps at most; past that the numbering starts again. */
 const MAX_SHAPES = 64;
 
@@ -66,6 +66,14 @@ export class ContextShapes {
     this.#numbers.set(key, n);
     this.names = key;
     return n;
+  }
+
+  /**
+   * Forgets what was sent: an entry that failed may not have got as far as taking in a shape's
+   * names, so every shape goes with its names again.
+   */
+  reset(): void {
+    this.#numbers.clear();
   }
 }
 

@@ -210,6 +210,7 @@ export class QuickJsModule {
       );
     } catch (fault) {
       this.#calls.abandon(id);
+      this.#shapes.reset();
       return Promise.reject(fault);
     }
     return this.#calls.entered(id, outcome);
