@@ -2,7 +2,14 @@
  * React hooks over the bridge: the connection state, pushed events, and calls whose answer is
  * kept fresh (refetched when an event says it is stale, and after a dropped connection returns).
  */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import type { CallRequest, CallResponse, EventPayload } from "../../../main/bridge/contract.ts";
 import type { CallName, EventName } from "../../../main/bridge/names.ts";
 import { useBridge } from "./context.tsx";
@@ -20,14 +27,18 @@ export function useConnectionState(): ConnectionState {
   );
 }
 
-/** Calls `listener` for every `event`; the latest listener is used without resubscribing. */
+/**
+ * Calls `listener` for every `event`; the latest listener is used without resubscribing. It is
+ * taken in as the render commits (a layout effect): a passive effect may wait until after the
+ * paint, and events handled meanwhile would meet the render before's state.
+ */
 export function useBridgeEvent<E extends EventName>(
   event: E,
   listener: (payload: EventPayload<E>) => void,
 ): void {
   const bridge = useBridge();
   const latest = useRef(listener);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = listener;
   });
   useEffect(() => bridge.on(event, (payload) => latest.current(payload)), [bridge, event]);
@@ -37,7 +48,7 @@ export function useBridgeEvent<E extends EventName>(
 export function useReconnected(listener: () => void): void {
   const bridge = useBridge();
   const latest = useRef(listener);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = listener;
   });
   useEffect(() => {
