@@ -11,7 +11,7 @@ import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { EVERYTHING } from "../mcp/testing/servers.ts";
 import { islet, tempDirs } from "./testing/islet.ts";
 
-test("islet run waits for MCP servers only until its limit: the hung one is named, the ready one's tools offered", async () => {
+test("islet run waits for MCP servers only until its limit: those still starting are named in one line, those that could not start in one line a reason, the ready one's tools offered", async () => {
   const dirs = await tempDirs();
   const model = await startFakeOpenAI([{ text: ["Done."] }]);
   try {
@@ -30,6 +30,9 @@ test("islet run waits for MCP servers only until its limit: the hung one is name
       path.join(mcp, "stuck.yaml"),
       `command: ${JSON.stringify(process.execPath)}\nargs: ["-e", "setInterval(() => {}, 1000)"]\n`,
     );
+    // Two whose program is not installed (as `bun` often is not): one line for both.
+    for (const name of ["chat-a", "chat-b"])
+      await writeFile(path.join(mcp, `${name}.yaml`), "command: islet-no-such-program\n");
     const started = Date.now();
     const ran = await islet(
       [
@@ -58,7 +61,12 @@ test("islet run waits for MCP servers only until its limit: the hung one is name
       /^MCP servers "hung", "stuck" are still starting: the turn goes on, and their tools join once they run$/m,
     );
     assert.doesNotMatch(ran.stderr, /everything/);
-    assert.doesNotMatch(ran.stderr, /not running/);
+    const notRunning = ran.stderr.split("\n").filter((l) => l.includes("not running"));
+    assert.equal(notRunning.length, 1, ran.stderr);
+    assert.match(
+      notRunning[0]!,
+      /^warning: MCP servers "chat-a", "chat-b" are not running: could not start: command "islet-no-such-program" was not found/,
+    );
     assert.ok(took < 25_000, `the run took ${took} ms`);
     const offered = (
       model.chatRequests[0].body as { tools: { function: { name: string } }[] }

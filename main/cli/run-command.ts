@@ -13,6 +13,7 @@ import {
 } from "./options.ts";
 import { jsonRenderer, textRenderer, type Output, warningLines } from "./render.ts";
 import { UsageError } from "./usage.ts";
+import { McpStartLines, stillStartingLine } from "./mcp-start-lines.ts";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -38,6 +39,7 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   const interactive =
     process.stdin.isTTY === true && process.stderr.isTTY === true && positionals.length > 0;
 
+  const mcpLines = new McpStartLines(warningLines(io));
   const engine = await createEngine({
     home: values.home,
     workdir: values.workdir,
@@ -47,7 +49,7 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
     maxSteps,
     vars,
     plugins: pluginFlags(values),
-    warn: warningLines(io),
+    warn: mcpLines.sink,
   });
   // Plugins asking for more than they were granted: asked before the turn, so it runs with them.
   await engine.askPluginPermissions();
@@ -63,7 +65,10 @@ export async function runCommand(argv: string[], io: Output): Promise<number> {
   });
   // A one-shot has no typing time to start MCP servers in: wait for them, but not for ever (an
   // offline `npx` can hang until its own limit); a slow one's tools join once it runs.
-  const stillStarting = await engine.mcp.startAllWithin(mcpStartWaitMs(process.env));
+  const waitedFor = await engine.mcp.startAllWithin(mcpStartWaitMs(process.env));
+  mcpLines.release();
+  // Those retrying after a failed start have their line already.
+  const stillStarting = waitedFor.filter((name) => !mcpLines.named.has(name));
   if (stillStarting.length > 0) io.err(`${stillStartingLine(stillStarting)}\n`);
   // A resumed session goes on with its last model, unless the command line names one.
   const explicitModel = [values.provider, values.model, values["base-url"]].some(Boolean);
@@ -134,12 +139,4 @@ async function sessionHooksEnded(engine: Engine, io: Output): Promise<void> {
 function mcpStartWaitMs(env: NodeJS.ProcessEnv): number {
   const set = Number(env.ISLET_MCP_START_WAIT_MS);
   return Number.isFinite(set) && set >= 0 ? set : 10_000;
-}
-
-/** One line for the MCP servers a one-shot run did not wait longer for, however many. */
-function stillStartingLine(names: readonly string[]): string {
-  const quoted = names.map((n) => `"${n}"`).join(", ");
-  return names.length === 1
-    ? `MCP server ${quoted} is still starting: the turn goes on, and its tools join once it runs`
-    : `MCP servers ${quoted} are still starting: the turn goes on, and their tools join once they run`;
 }
