@@ -51,6 +51,34 @@ test("remove, reset and in-place updates rebuild the history", () => {
   assert.equal(s.title, "first question");
 });
 
+test("a session begun with a command is named by the command typed, not the prompt it became", () => {
+  const text = file(
+    meta,
+    { t: "event", event: { type: "user_message", text: "/claude-md-management:revise-claude-md" } },
+    {
+      t: "message",
+      message: msg(
+        "m1",
+        "user",
+        "Review this session for learnings about working with Claude Code…",
+      ),
+    },
+    { t: "message", message: msg("m2", "assistant", "Updated CLAUDE.md.") },
+  );
+  assert.equal(reconstruct(text, "f", fallback).title, "/claude-md-management:revise-claude-md");
+  assert.equal(
+    reconstruct(text, "f", fallback, { history: true }).title,
+    "/claude-md-management:revise-claude-md",
+  );
+  // Another event that only mentions one is not a command line.
+  const notice = file(
+    meta,
+    { t: "event", event: { type: "notice", source: "p", text: 'saw "user_message" go by' } },
+    { t: "message", message: msg("m1", "user", "the real question") },
+  );
+  assert.equal(reconstruct(notice, "f", fallback).title, "the real question");
+});
+
 test("an update keeps the message's position", () => {
   const text = file(
     meta,

@@ -203,6 +203,15 @@ class Builder {
     }
   }
 
+  /**
+   * A command line the user typed is an event of its own, its prompt a message after it: the
+   * line names the session (a prompt's own event carries no text, its message does).
+   */
+  noteEvent(event: AgentEvent): void {
+    if (this.firstUserTitle === "" && event.type === "user_message" && event.text?.trim())
+      this.firstUserTitle = titleFromText(event.text);
+  }
+
   addEvent(event: AgentEvent, where: LineOf, ref: string | undefined): void {
     this.legacy ??= [...this.messages.values()];
     // A copy: the text filled in below must not change the parsed line's object.
@@ -292,8 +301,21 @@ export function reconstruct(
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === "") continue;
-    // Display events are most of a file's lines after messages: a plain load skips them unparsed.
-    if (!history && builder !== null && line.startsWith(EVENT_LINE_PREFIX)) continue;
+    // Display events are most of a file's lines after messages: a plain load skips them unparsed,
+    // and says nothing of a damaged one; only a command line typed before the session had a title
+    // is looked at, for its title.
+    if (!history && builder !== null && line.startsWith(EVENT_LINE_PREFIX)) {
+      if (builder.firstUserTitle === "" && line.includes('"user_message"')) {
+        try {
+          const record = JSON.parse(line) as { event?: { type?: unknown; text?: unknown } };
+          if (record.event?.type === "user_message" && typeof record.event.text === "string")
+            builder.noteEvent({ type: "user_message", text: record.event.text });
+        } catch {
+          // a damaged line: the history load reports it
+        }
+      }
+      continue;
+    }
     const isLast = i === lines.length - 1;
     const where = { file, line: i + 1 };
     let raw: unknown;
@@ -326,6 +348,7 @@ export function reconstruct(
       continue;
     }
     if (decoded.record.t === "event") {
+      builder.noteEvent(decoded.record.event);
       if (history) builder.addEvent(decoded.record.event, where, decoded.record.ref);
       continue;
     }
