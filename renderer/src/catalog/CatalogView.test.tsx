@@ -102,4 +102,49 @@ describe("CatalogView", () => {
       { source: "claude-plugins-official", plugin: "amd-skills", scope: "global" },
     );
   });
+
+  it("searching finds a plugin an installed marketplace lists from another repository", async () => {
+    const entry = (name: string, description: string) => ({
+      name,
+      description,
+      source: `https://github.com/acme/${name}.git`,
+    });
+    const market = {
+      ...pack("claude-plugins-official", true),
+      remote: [
+        entry("stripe", "Payments with Stripe"),
+        entry("figma", "Design files"),
+        entry("sentry", "Error tracking"),
+      ],
+    };
+    const bridge = new FakeBridge().handle("catalog/list", () => ({
+      catalogs: [],
+      packs: [],
+      tags: [],
+      others: [market, pack("unrelated", true)],
+      file: "settings.json",
+    }));
+    renderWith(bridge, <CatalogView tabs={null} connection="open" />);
+    await screen.findByText("claude-plugins-official");
+    fireEvent.change(screen.getByRole("searchbox"), { target: { value: "payments" } });
+    const elsewhere = screen.getByRole("region", { name: "Installed from elsewhere" });
+    // The marketplace stays for what it lists; a pack that matches in nothing goes.
+    assert.doesNotMatch(elsewhere.textContent ?? "", /unrelated/);
+    const list = within(elsewhere).getByRole("list", {
+      name: /1 of 3 plugins it lists from other repositories matches “payments”/,
+    });
+    assert.ok((list.closest("details") as HTMLDetailsElement).open, "opened on a match");
+    assert.deepEqual(
+      within(list)
+        .getAllByRole("button")
+        .map((b) => b.getAttribute("aria-label")),
+      ["Install stripe"],
+    );
+    // Cleared: all of them again, the marketplace's list as it was.
+    fireEvent.change(screen.getByRole("searchbox"), { target: { value: "" } });
+    await screen.findByText("unrelated");
+    within(screen.getByRole("region", { name: "Installed from elsewhere" })).getByRole("list", {
+      name: /3 more plugins it lists from other repositories/,
+    });
+  });
 });

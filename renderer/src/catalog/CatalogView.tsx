@@ -11,7 +11,7 @@ import { ReloadIcon, SearchIcon } from "../ui/icons.tsx";
 import { AddFromUrl } from "./AddFromUrl.tsx";
 import { CatalogProblems } from "./CatalogProblems.tsx";
 import { PackCard, type PackActions } from "./PackCard.tsx";
-import { remoteKey } from "./RemoteEntries.tsx";
+import { matchingEntries, remoteKey } from "./RemoteEntries.tsx";
 import { tabPanelProps } from "./PluginsTabs.tsx";
 import { TagFilter } from "./TagFilter.tsx";
 import { useCatalog, type CatalogView as View, type InstalledPack } from "./useCatalog.ts";
@@ -108,7 +108,20 @@ export function CatalogView({
     remove: (key, installed) => void operations.remove(key, installed.name),
     dismiss: operations.dismiss,
     onTag: setTag,
+    query,
   };
+  // Packs no catalog lists follow the search too: by name and plugins, or what they list.
+  const others = useMemo(
+    () =>
+      (view?.others ?? []).filter(
+        (p) =>
+          query.trim() === "" ||
+          searchCatalog([{ name: p.name, description: p.plugins.join(" "), tags: [] }], query)
+            .length > 0 ||
+          matchingEntries(p, query).length > 0,
+      ),
+    [view, query],
+  );
 
   return (
     <section className="view" aria-labelledby="plugins-title">
@@ -172,7 +185,7 @@ export function CatalogView({
               <p className="no-match">
                 {view.packs.length === 0
                   ? "No catalog lists any pack."
-                  : `No pack matches${query ? ` “${query}”` : ""}${tag ? ` tagged ${tag}` : ""}.`}{" "}
+                  : `No catalog pack matches${query ? ` “${query}”` : ""}${tag ? ` tagged ${tag}` : ""}.`}{" "}
                 {query || tag ? (
                   <button
                     type="button"
@@ -204,14 +217,14 @@ export function CatalogView({
             <OtherPacks
               id="others-title"
               title="Installed from elsewhere"
-              packs={view.others.filter((p) => p.origin)}
+              packs={others.filter((p) => p.origin)}
               ops={operations.ops}
               actions={actions}
             />
             <OtherPacks
               id="local-title"
               title="Made here or copied from a folder"
-              packs={view.others.filter((p) => !p.origin)}
+              packs={others.filter((p) => !p.origin)}
               ops={operations.ops}
               actions={actions}
             />

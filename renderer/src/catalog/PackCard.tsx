@@ -20,6 +20,8 @@ export interface PackActions {
   ops?: Record<string, Operation | undefined>;
   /** A tag was clicked: filter by it. */
   onTag?(tag: string): void;
+  /** The catalog's search, which a marketplace's entries from other repositories follow. */
+  query?: string;
 }
 
 const when = (iso: string) =>
@@ -95,6 +97,7 @@ export function PackCard({
         {installed && actions.installRemote ? (
           <RemoteEntries
             pack={installed}
+            query={actions.query}
             ops={actions.ops ?? {}}
             install={actions.installRemote}
             dismiss={actions.dismiss}

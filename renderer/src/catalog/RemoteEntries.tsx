@@ -4,6 +4,7 @@
  * usual consent for that repository (the question says the marketplace lists it).
  */
 import { useId } from "react";
+import { searchCatalog } from "../../../main/host/catalog-search.ts";
 import { OperationStatus } from "./OperationStatus.tsx";
 import type { InstalledPack } from "./useCatalog.ts";
 import type { Operation } from "./usePackOperations.ts";
@@ -14,25 +15,43 @@ export type RemoteEntry = NonNullable<InstalledPack["remote"]>[number];
 export const remoteKey = (pack: InstalledPack, entry: string) =>
   `remote:${pack.scope}:${pack.name}:${entry}`;
 
+/** The entries matching the catalog's search, by the catalog's rules (all of them for none). */
+export function matchingEntries(pack: InstalledPack, query: string): RemoteEntry[] {
+  const entries = pack.remote ?? [];
+  if (query.trim() === "") return entries;
+  return searchCatalog(
+    entries.map((entry) => ({ entry, name: entry.name, description: entry.description, tags: [] })),
+    query,
+  ).map((m) => m.entry);
+}
+
 export function RemoteEntries({
   pack,
+  query = "",
   ops,
   install,
   dismiss,
 }: {
   pack: InstalledPack;
+  /** The catalog's search: a marketplace may list hundreds; only the matching ones show. */
+  query?: string;
   ops: Record<string, Operation | undefined>;
   install(pack: InstalledPack, entry: RemoteEntry): void;
   dismiss(key: string): void;
 }) {
   const titleId = useId();
-  const entries = pack.remote ?? [];
-  if (entries.length === 0) return null;
+  const all = pack.remote ?? [];
+  if (all.length === 0) return null;
+  const searching = query.trim() !== "";
+  const entries = matchingEntries(pack, query);
+  const plural = all.length === 1 ? "" : "s";
   return (
-    <details className="pack-remote">
+    // Opened by a search that matches, and left as the person set it otherwise.
+    <details className="pack-remote" {...(searching ? { open: entries.length > 0 } : {})}>
       <summary id={titleId}>
-        {entries.length} more plugin{entries.length === 1 ? "" : "s"} it lists from other
-        repositories, each installed on its own
+        {searching
+          ? `${entries.length} of ${all.length} plugin${plural} it lists from other repositories ${entries.length === 1 ? "matches" : "match"} “${query.trim()}”`
+          : `${all.length} more plugin${plural} it lists from other repositories, each installed on its own`}
       </summary>
       <ul className="pack-remote-list" aria-labelledby={titleId}>
         {entries.map((entry) => {
