@@ -10,6 +10,7 @@ import { installedFromCatalog } from "../packs/catalog/installed.ts";
 import { loadCatalogs, statusLines, type CatalogPack } from "../packs/catalog/load.ts";
 import { defaultCatalogFile } from "../packs/catalog/sources.ts";
 import { packManager, type InstalledPack } from "../packs/index.ts";
+import type { RemoteOffer } from "../packs/types.ts";
 import { COMMON_OPTIONS, parseFlags } from "./options.ts";
 import { type Output, warningLines } from "./render.ts";
 
@@ -37,6 +38,45 @@ function packText(p: CatalogPack, installed: InstalledPack | undefined): string 
 }
 
 const DEFAULT_DEPS: SearchDeps = { installed: (homes) => packManager({ homes }).list() };
+
+interface Listed {
+  entry: RemoteOffer;
+  /** The installed marketplace that lists it. */
+  by: InstalledPack;
+  /** Installed already, as a pack of its own. */
+  installed: boolean;
+}
+
+/**
+ * What installed marketplaces list from other repositories and match TERM (never for a blank
+ * one: a marketplace may list hundreds), by the catalog's rules. Entries have no tags.
+ */
+function listedByInstalled(installed: InstalledPack[], term: string): Listed[] {
+  if (term.trim() === "") return [];
+  const names = new Set(installed.map((p) => p.name));
+  return installed.flatMap((by) =>
+    searchCatalog(
+      (by.remote ?? []).map((entry) => ({ entry, ...entry, tags: [] })),
+      term,
+    ).map(({ entry }) => ({ entry, by, installed: names.has(entry.name) })),
+  );
+}
+
+function listedText({ entry, by, installed }: Listed): string {
+  const blocked = entry.source.startsWith("cannot be installed");
+  return [
+    `${entry.name}  (listed by ${by.name})${installed ? "  installed" : ""}`,
+    ...(entry.description ? [`  ${entry.description}`] : []),
+    `  ${entry.source}`,
+    ...(blocked || installed
+      ? []
+      : [
+          `  islet plugins add ${by.name} --plugin ${entry.name}${by.scope === "global" ? " --global" : ""}`,
+        ]),
+  ]
+    .join("\n")
+    .concat("\n");
+}
 
 export async function searchCommand(
   argv: string[],
@@ -69,10 +109,17 @@ export async function searchCommand(
   }
   const found = searchCatalog(set.packs, term, values.tag);
   const matches = installedFromCatalog(found, installed);
+  const listed = values.tag ? [] : listedByInstalled(installed, term);
   if (values.json) {
     const packs = found.map((p) => ({ ...p, installed: matches.get(p)?.[0] ?? null }));
     const statuses = set.catalogs.map(statusLines);
-    io.out(`${JSON.stringify({ packs, catalogs: statuses }, null, 2)}\n`);
+    const fromMarketplaces = listed.map(({ entry, by, installed }) => ({
+      ...entry,
+      listedBy: by.name,
+      scope: by.scope,
+      installed,
+    }));
+    io.out(`${JSON.stringify({ packs, listed: fromMarketplaces, catalogs: statuses }, null, 2)}\n`);
     return 0;
   }
   if (found.length === 0) {
@@ -80,11 +127,16 @@ export async function searchCommand(
       .filter(Boolean)
       .join(" and ");
     io.out(`No pack in the catalogs matches ${what || "anything"}.\n`);
-    return 0;
+  } else {
+    io.out(found.map((p) => packText(p, matches.get(p)?.[0])).join("\n"));
+    io.out(
+      `\n${found.length} pack${found.length === 1 ? "" : "s"}; install one with: islet plugins add URL\n`,
+    );
   }
-  io.out(found.map((p) => packText(p, matches.get(p)?.[0])).join("\n"));
-  io.out(
-    `\n${found.length} pack${found.length === 1 ? "" : "s"}; install one with: islet plugins add URL\n`,
-  );
+  if (listed.length > 0) {
+    io.out(
+      `\nListed by marketplaces you installed, each installed as a pack of its own:\n\n${listed.map(listedText).join("\n")}`,
+    );
+  }
   return 0;
 }

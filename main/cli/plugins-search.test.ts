@@ -97,3 +97,61 @@ test("search marks a pack installed by `islet plugins add` of the same repositor
     await dirs.clean();
   }
 });
+
+test("search finds what an installed marketplace lists from other repositories, and how to add it", async () => {
+  const dirs = await tempDirs();
+  try {
+    const market = path.join(dirs.home, "plugins", "mymarket");
+    await mkdir(path.join(market, ".claude-plugin"), { recursive: true });
+    await mkdir(path.join(market, "plugins", "near", "commands"), { recursive: true });
+    await writeFile(path.join(market, "plugins", "near", "commands", "hi.md"), "Say hi.\n");
+    await writeFile(
+      path.join(market, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({
+        name: "mymarket",
+        owner: { name: "someone" },
+        plugins: [
+          { name: "near", source: "./plugins/near" },
+          {
+            name: "payments-kit",
+            description: "Payments with Stripe",
+            source: { source: "github", repo: "someone/payments-kit" },
+          },
+          { name: "from-npm", description: "Stripe too", source: { source: "npm", package: "x" } },
+          { name: "figma", description: "Design files", source: { source: "github", repo: "o/f" } },
+        ],
+      }),
+    );
+    const text = await islet(["plugins", "search", "stripe", "--home", dirs.home]);
+    assert.equal(text.code, 0, text.stderr);
+    const [, listed] = text.stdout.split(
+      "Listed by marketplaces you installed, each installed as a pack of its own:\n\n",
+    );
+    assert.ok(listed, text.stdout);
+    assert.match(
+      listed,
+      /^payments-kit {2}\(listed by mymarket\)\n {2}Payments with Stripe\n {2}someone\/payments-kit\n {2}islet plugins add mymarket --plugin payments-kit --global\n/,
+    );
+    // One that cannot be installed says why, with no command to run.
+    assert.match(
+      listed,
+      /^from-npm {2}\(listed by mymarket\)\n {2}Stripe too\n {2}cannot be installed/m,
+    );
+    assert.doesNotMatch(listed, /--plugin from-npm|figma/);
+
+    const json = await islet(["plugins", "search", "stripe", "--json", "--home", dirs.home]);
+    const parsed = JSON.parse(json.stdout) as { listed: { name: string; listedBy: string }[] };
+    assert.deepEqual(
+      parsed.listed.map((l) => [l.name, l.listedBy]),
+      [
+        ["payments-kit", "mymarket"],
+        ["from-npm", "mymarket"],
+      ],
+    );
+    // A blank search lists catalogs only: a marketplace may list hundreds.
+    const all = await islet(["plugins", "search", "--home", dirs.home]);
+    assert.doesNotMatch(all.stdout, /Listed by marketplaces/);
+  } finally {
+    await dirs.clean();
+  }
+});
