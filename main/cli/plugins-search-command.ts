@@ -5,7 +5,7 @@
  */
 import { JsonAppSettingsStore } from "../config/app-settings.ts";
 import { resolveHomes } from "../config/homes.ts";
-import { searchCatalog } from "../host/catalog-search.ts";
+import { searchCatalog, searchEntries } from "../host/catalog-search.ts";
 import { installedFromCatalog } from "../packs/catalog/installed.ts";
 import { loadCatalogs, statusLines, type CatalogPack } from "../packs/catalog/load.ts";
 import { defaultCatalogFile } from "../packs/catalog/sources.ts";
@@ -55,10 +55,11 @@ function listedByInstalled(installed: InstalledPack[], term: string): Listed[] {
   if (term.trim() === "") return [];
   const names = new Set(installed.map((p) => p.name));
   return installed.flatMap((by) =>
-    searchCatalog(
-      (by.remote ?? []).map((entry) => ({ entry, ...entry, tags: [] })),
-      term,
-    ).map(({ entry }) => ({ entry, by, installed: names.has(entry.name) })),
+    searchEntries(by.remote ?? [], term).map((entry) => ({
+      entry,
+      by,
+      installed: names.has(entry.name),
+    })),
   );
 }
 

@@ -48,6 +48,23 @@ export function searchCatalog<T extends Searchable>(
   return scored.map((x) => x.p);
 }
 
+/**
+ * Entries without tags (what a marketplace lists from other repositories) matching `query` by
+ * the same rules: all of them when it is blank.
+ */
+export function searchEntries<T extends { name: string; description: string }>(
+  entries: readonly T[],
+  query: string,
+): T[] {
+  const searchable = entries.map((entry) => ({
+    entry,
+    name: entry.name,
+    description: entry.description,
+    tags: [],
+  }));
+  return searchCatalog(searchable, query).map((m) => m.entry);
+}
+
 /** Every tag, most used first (then alphabetically), for a tag filter. */
 export function catalogTags(packs: readonly Searchable[]): string[] {
   const counts = new Map<string, number>();

@@ -4,7 +4,7 @@
  * usual consent for that repository (the question says the marketplace lists it).
  */
 import { useId } from "react";
-import { searchCatalog } from "../../../main/host/catalog-search.ts";
+import { searchEntries } from "../../../main/host/catalog-search.ts";
 import { OperationStatus } from "./OperationStatus.tsx";
 import type { InstalledPack } from "./useCatalog.ts";
 import type { Operation } from "./usePackOperations.ts";
@@ -17,12 +17,7 @@ export const remoteKey = (pack: InstalledPack, entry: string) =>
 
 /** The entries matching the catalog's search, by the catalog's rules (all of them for none). */
 export function matchingEntries(pack: InstalledPack, query: string): RemoteEntry[] {
-  const entries = pack.remote ?? [];
-  if (query.trim() === "") return entries;
-  return searchCatalog(
-    entries.map((entry) => ({ entry, name: entry.name, description: entry.description, tags: [] })),
-    query,
-  ).map((m) => m.entry);
+  return searchEntries(pack.remote ?? [], query);
 }
 
 export function RemoteEntries({
