@@ -4,6 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { islet, tempDirs } from "./testing/islet.ts";
+import { writeMarketplace } from "./testing/marketplace.ts";
 
 test("a problem the listing shows is not also printed as a warning", async () => {
   const dirs = await tempDirs();
@@ -24,21 +25,9 @@ test("a problem the listing shows is not also printed as a warning", async () =>
 test("what a marketplace lists from other repositories is said by the listing, not at every start", async () => {
   const dirs = await tempDirs();
   try {
-    const market = path.join(dirs.home, "plugins", "mymarket");
-    await mkdir(path.join(market, ".claude-plugin"), { recursive: true });
-    await mkdir(path.join(market, "plugins", "near", "commands"), { recursive: true });
-    await writeFile(
-      path.join(market, ".claude-plugin", "marketplace.json"),
-      JSON.stringify({
-        name: "mymarket",
-        owner: { name: "someone" },
-        plugins: [
-          { name: "near", source: "./plugins/near" },
-          { name: "far", source: { source: "github", repo: "someone/far" } },
-        ],
-      }),
-    );
-    await writeFile(path.join(market, "plugins", "near", "commands", "hi.md"), "Say hi.\n");
+    await writeMarketplace(dirs.home, [
+      { name: "far", source: { source: "github", repo: "someone/far" } },
+    ]);
     const args = ["--home", dirs.home, "--workdir", dirs.workdir];
     const listed = await islet(["plugins", "list", ...args]);
     assert.equal(listed.code, 0, listed.stderr);

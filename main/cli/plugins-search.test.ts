@@ -5,6 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { gitRepos, gitTestEnv, pluginFiles } from "../packs/testing/git-servers.ts";
 import { islet, tempDirs } from "./testing/islet.ts";
+import { writeMarketplace } from "./testing/marketplace.ts";
 
 const EXTRA = `packs:
   - name: review-kit
@@ -101,27 +102,15 @@ test("search marks a pack installed by `islet plugins add` of the same repositor
 test("search finds what an installed marketplace lists from other repositories, and how to add it", async () => {
   const dirs = await tempDirs();
   try {
-    const market = path.join(dirs.home, "plugins", "mymarket");
-    await mkdir(path.join(market, ".claude-plugin"), { recursive: true });
-    await mkdir(path.join(market, "plugins", "near", "commands"), { recursive: true });
-    await writeFile(path.join(market, "plugins", "near", "commands", "hi.md"), "Say hi.\n");
-    await writeFile(
-      path.join(market, ".claude-plugin", "marketplace.json"),
-      JSON.stringify({
-        name: "mymarket",
-        owner: { name: "someone" },
-        plugins: [
-          { name: "near", source: "./plugins/near" },
-          {
-            name: "payments-kit",
-            description: "Payments with Stripe",
-            source: { source: "github", repo: "someone/payments-kit" },
-          },
-          { name: "from-npm", description: "Stripe too", source: { source: "npm", package: "x" } },
-          { name: "figma", description: "Design files", source: { source: "github", repo: "o/f" } },
-        ],
-      }),
-    );
+    await writeMarketplace(dirs.home, [
+      {
+        name: "payments-kit",
+        description: "Payments with Stripe",
+        source: { source: "github", repo: "someone/payments-kit" },
+      },
+      { name: "from-npm", description: "Stripe too", source: { source: "npm", package: "x" } },
+      { name: "figma", description: "Design files", source: { source: "github", repo: "o/f" } },
+    ]);
     const text = await islet(["plugins", "search", "stripe", "--home", dirs.home]);
     assert.equal(text.code, 0, text.stderr);
     const [, listed] = text.stdout.split(
