@@ -18,7 +18,8 @@ import {
   TOOL_SETS,
   VERBS,
 } from "./vocabulary.ts";
-import { cap, Names, q, random, Words } from "./words.ts";
+import { seededRandom } from "../../core/seeded-random.ts";
+import { cap, Names, q, Words } from "./words.ts";
 
 export interface EcosystemOptions {
   /** Plugins in all (Claude Code and code plugins); default 300. */
@@ -84,7 +85,7 @@ export function writeEcosystem(home: string, opts: EcosystemOptions = {}): Ecosy
   const total = opts.plugins ?? 300;
   const codeEvery = opts.codeEvery ?? 10;
   const mcpEvery = opts.mcpEvery ?? 30;
-  const w = new Words(random(opts.seed ?? 1));
+  const w = new Words(seededRandom(opts.seed ?? 1));
   const pluginsDir = path.join(home, "plugins");
   const files: Files = {};
   const executables: string[] = [];

@@ -1,20 +1,8 @@
 /**
- * Deterministic words for the generated ecosystem (ecosystem.ts): a seeded generator, picks and
- * prose from the vocabulary, and unique names.
+ * Deterministic words for the generated ecosystem (ecosystem.ts): picks and prose from the
+ * vocabulary by a seeded generator, and unique names.
  */
 import { DOMAINS, OBJECTS, QUALITIES, VERBS } from "./vocabulary.ts";
-
-/** mulberry32: small, fast, and the same everywhere. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class Words {
   private readonly rnd: () => number;

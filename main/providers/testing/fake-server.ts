@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ScriptedResponse, WirePiece } from "./script.ts";
+import { seededRandom } from "../../core/seeded-random.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -62,18 +63,6 @@ export interface FakeServerSetup {
   seed?: number;
 }
 
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function lowerHeaders(req: IncomingMessage): Record<string, string> {
@@ -96,7 +85,7 @@ function route(routes: Record<string, Handler>, method: string, path: string): H
 export async function startFakeServer(setup: FakeServerSetup): Promise<FakeServer> {
   const script = [...setup.script];
   const requests: RecordedRequest[] = [];
-  const random = rng(setup.seed ?? 42);
+  const random = seededRandom(setup.seed ?? 42);
 
   const server = createServer((req, res) => {
     const parts: Buffer[] = [];

@@ -15,6 +15,7 @@
  */
 import { CHATML_TEMPLATE, QWEN_TOOLS_TEMPLATE } from "./chat-templates.ts";
 import { writeGguf, type GgufTensor, type GgufValue } from "./gguf-write.ts";
+import { seededRandom } from "../../../core/seeded-random.ts";
 
 export interface TinyGgufOptions {
   layers?: number;
@@ -146,16 +147,9 @@ export function scriptedAnswer(pieces: string[]): Record<string, string> {
   return follow;
 }
 
-/** A small deterministic generator (mulberry32) with normal samples (Box-Muller). */
+/** Normal samples (Box-Muller) from a seeded generator. */
 function random(seed: number): { normal: () => number } {
-  let s = seed >>> 0;
-  const uniform = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = seededRandom(seed);
   return {
     normal: () => Math.sqrt(-2 * Math.log(uniform() || 1e-12)) * Math.cos(2 * Math.PI * uniform()),
   };
