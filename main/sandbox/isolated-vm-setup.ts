@@ -4,6 +4,7 @@
  * (`islet:internal`, `@islet/sdk`, `@islet/sdk/exec`, and the entry that binds its exports).
  */
 import type IsolatedVM from "isolated-vm";
+import { collectAtExit } from "./collect-at-exit.ts";
 import { messageOf } from "./host-bridge.ts";
 import { checkImport, EXEC_SPECIFIER, SDK_SPECIFIER } from "./imports.ts";
 import {
@@ -53,7 +54,10 @@ let ivmModule: Promise<Ivm> | undefined;
  * this backend fails, with a clear load fault, instead of every importer of the backend.
  */
 export async function loadIsolatedVm(): Promise<Ivm> {
-  ivmModule ??= import("isolated-vm").then((m: { default: Ivm }) => m.default);
+  ivmModule ??= import("isolated-vm").then((m: { default: Ivm }) => {
+    collectAtExit();
+    return m.default;
+  });
   try {
     return await ivmModule;
   } catch (error) {

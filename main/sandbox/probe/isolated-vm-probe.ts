@@ -8,6 +8,8 @@
  * Reports one JSON line: {"ok":true} or {"ok":false,"reason":"…"} — to the parent port in an
  * Electron utility process, else to stdout.
  */
+import { collectAtExit } from "../collect-at-exit.ts";
+
 type Report = { ok: true; isolates: number } | { ok: false; reason: string };
 
 interface ParentPortLike {
@@ -22,6 +24,7 @@ function report(r: Report): void {
 
 async function probe(): Promise<Report> {
   const ivm = (await import("isolated-vm")).default;
+  collectAtExit();
   const first = new ivm.Isolate({ memoryLimit: 16 });
   const ctx = first.createContextSync();
   const sum = ctx.evalSync(
