@@ -2,7 +2,9 @@
  * The plugin browser in Chromium against a real `islet serve`: a Claude Code plugin's card lists
  * each part with its state — loaded ones as chips; a broken command failed with why, a language
  * server without file extensions failed with why; its MCP server listed (its start, and a
- * failure's stderr, show once a conversation starts it: `plugins show` and the MCP panel).
+ * failure's stderr, show once a conversation starts it: `plugins show` and the MCP panel). A
+ * second copy of a plugin, from a marketplace pack that carries it too, shows as not loaded and
+ * says which copy loads.
  * Screenshots at 1400 and 900 px, light and dark, when ISLET_SCREENSHOTS names a folder.
  */
 import assert from "node:assert/strict";
@@ -45,6 +47,18 @@ const PLUGIN: Record<string, string> = {
   }),
 };
 
+/** "notes" twice: by hand in the plugins folder, and in a marketplace pack that carries it too. */
+const NOTES: Record<string, string> = {
+  "notes/.claude-plugin/plugin.json": JSON.stringify({ name: "notes", description: "Notes" }),
+  "notes/commands/jot.md": "Jot $ARGUMENTS\n",
+  "market/.origin.yaml": `url: file:///market.git\ncommit: ${"b".repeat(40)}\ninstalled_at: 2026-01-01T00:00:00.000Z\nvendored: true\n`,
+  "market/plugins/notes/.claude-plugin/plugin.json": JSON.stringify({
+    name: "notes",
+    description: "Notes, as the marketplace carries them",
+  }),
+  "market/plugins/notes/commands/jot.md": "Jot $ARGUMENTS\n",
+};
+
 describe(
   "plugin browser: a Claude Code plugin's parts and their states",
   { skip, timeout: 90_000 },
@@ -59,8 +73,12 @@ describe(
       assert.ok(existsSync(BUILT_PAGE), `${BUILT_PAGE} is missing: run \`npm run build\` first`);
       dir = await mkdtemp(path.join(tmpdir(), "islet-browser-parts-"));
       const home = path.join(dir, "home");
-      for (const [rel, text] of Object.entries(PLUGIN)) {
-        const file = path.join(home, "plugins", "toolkit", rel);
+      const files = {
+        ...Object.fromEntries(Object.entries(PLUGIN).map(([rel, t]) => [`toolkit/${rel}`, t])),
+        ...NOTES,
+      };
+      for (const [rel, text] of Object.entries(files)) {
+        const file = path.join(home, "plugins", rel);
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, text);
       }
@@ -114,6 +132,18 @@ describe(
       assert.deepEqual(problems, []);
     });
 
+    it("shows a second copy of a plugin as not loaded, naming the copy that loads", async () => {
+      const copies = page.getByRole("article", { name: "notes", exact: true });
+      await expectText(copies.nth(0), ["Active", "/notes:jot"]);
+      await expectText(copies.nth(1), [
+        "Not loaded",
+        "Another copy loads",
+        "The copy in the global folder notes loads instead",
+        "Notes, as the marketplace carries them",
+      ]);
+      assert.deepEqual(problems, []);
+    });
+
     it("has no serious accessibility problem at 1400 and 900 px, light and dark", async () => {
       const shots = process.env["ISLET_SCREENSHOTS"];
       for (const width of [1400, 900]) {
@@ -126,10 +156,17 @@ describe(
             [],
             `${width} ${colorScheme}: ${JSON.stringify(serious, null, 1)}`,
           );
-          if (shots)
+          if (shots) {
             await card().screenshot({
               path: path.join(shots, `plugins-claude-parts-${width}-${colorScheme}.png`),
             });
+            await page
+              .getByRole("article", { name: "notes", exact: true })
+              .nth(1)
+              .screenshot({
+                path: path.join(shots, `plugins-claude-shadowed-${width}-${colorScheme}.png`),
+              });
+          }
         }
       }
     });

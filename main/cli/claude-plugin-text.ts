@@ -6,6 +6,7 @@
  */
 import type { ClaudePlugin } from "../extensions/claude/plugin.ts";
 import {
+  claudePluginStatus,
   componentLines,
   pluginComponents,
   type McpState,
@@ -17,6 +18,8 @@ import { packOriginLines } from "./pack-origin-text.ts";
 
 function statusOf(p: ClaudePlugin): string {
   if (p.status === "excluded") return "excluded (include/exclude in features/plugins.yaml)";
+  if (p.status === "shadowed")
+    return `not loaded: the plugin of the same name in ${p.shadowedBy?.where} (${p.shadowedBy?.dir}) loads`;
   if (p.heldBack)
     return "held back: this project's folder is not trusted, so its hooks and MCP servers do not run (`islet trust add`)";
   return "active";
@@ -32,7 +35,8 @@ export function claudePluginJson(
     name: p.name,
     description: p.manifest.description ?? "",
     version: p.manifest.version ?? null,
-    status: p.status === "excluded" ? "excluded" : p.heldBack ? "held-back" : "active",
+    status: claudePluginStatus(p),
+    ...(p.shadowedBy ? { shadowedBy: p.shadowedBy.dir } : {}),
     source: p.scope,
     dir: p.dir,
     components: pluginComponents(p, mcpState),
@@ -89,7 +93,7 @@ export function claudePluginsText(
         ? [`${p.warnings.length} ${p.warnings.length === 1 ? "warning" : "warnings"}`]
         : []),
     ];
-    const status = p.status === "excluded" ? "excluded" : p.heldBack ? "held-back" : "active";
+    const status = claudePluginStatus(p);
     return `  ${p.name.padEnd(width)}  ${status.padEnd(9)}  ${summary.join(", ") || "nothing"}`;
   });
   const notes = marketNotes.map((n) => `  ${formatProblem(n)}\n`).join("");

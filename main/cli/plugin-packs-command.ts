@@ -126,10 +126,15 @@ export async function packsCommand(
       hooks,
     );
     if (values.json) json(pack);
-    else
+    else {
       io.out(
         `Installed ${describeInstalled(pack)}${pack.origin ? "" : " (a copy: no update path)"}\n`,
       );
+      for (const same of pack.sameNamed ?? [])
+        io.out(
+          `  ${same.plugins.length} of them ${same.plugins.length === 1 ? "is" : "are"} also in ${same.pack}, installed before, whose copies go on loading: ${same.plugins.join(", ")} (\`islet plugins remove ${same.pack}\` hands them to ${pack.name})\n`,
+        );
+    }
     return 0;
   }
 

@@ -50,6 +50,10 @@ export function packInstallLines(question: QuestionOf<"pack-install">): string[]
     ...(q.listedBy ? [`The Claude Code marketplace ${q.listedBy} lists it.`] : []),
     `Install ${q.pack} from ${q.source}${at ? ` (${at})` : ""} into the ${q.scope === "global" ? "global" : "workspace's"} plugins:`,
     ...pluginLines(q.plugins, false).map((l) => `  ${l}`),
+    ...(q.sameNamed ?? []).map(
+      (s) =>
+        `  Already installed from ${s.pack}, whose copies go on loading (these do not): ${s.plugins.join(", ")}`,
+    ),
     ...(q.remote?.length
       ? [
           `  Not part of this install: ${q.remote.length} plugin${q.remote.length === 1 ? "" : "s"} it lists from other repositories, each installed on its own (islet plugins add ${q.pack} --plugin NAME):`,

@@ -141,6 +141,11 @@ export const PackInstallQuestion = z.strictObject({
   /** Installing a plugin a Claude Code marketplace lists from another repository: the marketplace. */
   listedBy: z.string().optional(),
   /**
+   * Its Claude Code plugins an installed pack already has under the same names (marketplaces
+   * overlap): that pack's copies go on loading, these do not.
+   */
+  sameNamed: z.array(z.strictObject({ pack: z.string(), plugins: z.array(z.string()) })).optional(),
+  /**
    * What the pack's Claude Code marketplace lists from other repositories: not part of this
    * install, each installable as a pack of its own (`source`: where it would be cloned from).
    */

@@ -32,6 +32,7 @@ import { createStaging, exists, moveIntoPlace } from "./staging.ts";
 import { markCheckedOut } from "./untouched.ts";
 import {
   PackError,
+  type AddedPack,
   type InstalledPack,
   type PackAddInput,
   type PackOperationHooks,
@@ -191,7 +192,7 @@ export async function addPack(
   input: PackAddInput,
   hooks: PackOperationHooks,
   listing?: Listing,
-): Promise<InstalledPack> {
+): Promise<AddedPack> {
   if (input.plugin !== undefined) return addListed(ctx, { ...input, plugin: input.plugin }, hooks);
   report(hooks, "resolving", `Resolving ${input.source}`);
   // A link's values were checked where it arrived; checked again here, where they are used.
@@ -219,7 +220,7 @@ export async function addPack(
       `${target} already exists: pick another --name, or \`islet plugins remove ${name}\` first`,
     );
   const before = await listPacks(ctx.homes, ctx.warn);
-  checkClashes(before, name, []);
+  checkClashes(before, name, [], { overlap: false });
 
   const staging = await createStaging(pluginsDir, name);
   try {
@@ -261,11 +262,7 @@ export async function addPack(
           }
         : {}),
     });
-    checkClashes(
-      before,
-      name,
-      staged.plugins.map((p) => p.name),
-    );
+    const sameNamed = checkClashes(before, name, staged.plugins, { overlap: !listing });
 
     if (input.vendor !== false) {
       const vendored = await vendorAll(
@@ -298,6 +295,7 @@ export async function addPack(
       plugins: staged.plugins,
       remote: staged.remote,
       via: input.via,
+      sameNamed,
       ...(listing ? { listedBy: listing.listedBy } : {}),
     });
     // What the folder's trust was while the person read the question (what it covers).
@@ -335,6 +333,7 @@ export async function addPack(
       scope: input.scope,
       ...(origin ? { origin } : {}),
       plugins: staged.plugins.map((p) => p.name),
+      ...(sameNamed.length > 0 ? { sameNamed } : {}),
     };
   } catch (err) {
     throw asPackError(err, `installing ${name}`);

@@ -14,7 +14,7 @@ import type {
 import { GrantStore, grantKey } from "../code-plugins/consent/grants.ts";
 import { itemKey, requestHash } from "../code-plugins/consent/requests.ts";
 import type { CommitSummary, FileChange } from "./git-local.ts";
-import type { PackOperationHooks, PackScope } from "./types.ts";
+import type { PackOperationHooks, PackScope, SameNamed } from "./types.ts";
 import type { Problem } from "../host/problem.ts";
 import type { StagedPlugin } from "./validate.ts";
 import type { RemoteEntry } from "../code-plugins/loader/claude-marketplace.ts";
@@ -37,6 +37,7 @@ export function installQuestion(opts: {
   remote?: RemoteEntry[];
   via?: "link";
   listedBy?: string;
+  sameNamed?: SameNamed[];
 }): PackInstallQuestion {
   return {
     kind: "pack-install",
@@ -49,6 +50,9 @@ export function installQuestion(opts: {
     scope: opts.scope,
     plugins: opts.plugins.map((p) => summary(p, p.items)),
     ...(opts.listedBy ? { listedBy: opts.listedBy } : {}),
+    ...(opts.sameNamed?.length
+      ? { sameNamed: opts.sameNamed.map((s) => ({ pack: s.pack, plugins: [...s.plugins] })) }
+      : {}),
     ...(opts.remote?.length
       ? {
           remote: opts.remote.map(remoteOffer),

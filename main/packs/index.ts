@@ -13,6 +13,7 @@ import { acquirePackLock } from "./lock.ts";
 import { hasOrigin } from "./origin.ts";
 import { removePack } from "./remove.ts";
 import type {
+  AddedPack,
   InstalledPack,
   PackAddInput,
   PackOperationHooks,
@@ -26,7 +27,7 @@ export * from "./types.ts";
 export interface PackManager {
   /** Every pack in both homes' plugins dirs, global first. */
   list(): Promise<InstalledPack[]>;
-  add(input: PackAddInput, hooks: PackOperationHooks): Promise<InstalledPack>;
+  add(input: PackAddInput, hooks: PackOperationHooks): Promise<AddedPack>;
   /** A pack, by its name or one of its plugins'. */
   update(nameOrPlugin: string, hooks: PackOperationHooks): Promise<PackUpdateOutcome>;
   /** Every pack installed from git; a failure is reported for that pack and the rest go on. */

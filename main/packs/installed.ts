@@ -14,7 +14,7 @@ import { isSkippedFolder } from "../code-plugins/loader/walk.ts";
 import { findClaudePlugins } from "./claude.ts";
 import { remoteOffer } from "./remote-entry.ts";
 import { hasOrigin, originFile, readOrigin } from "./origin.ts";
-import { PackError, type InstalledPack, type PackScope } from "./types.ts";
+import { PackError, type InstalledPack, type PackScope, type SameNamed } from "./types.ts";
 import type { ProblemSink } from "../host/problem.ts";
 
 /** The plugins dir of each home (features/plugins.yaml `dir:`, default `<home>/plugins`). */
@@ -52,7 +52,7 @@ async function readHead(dir: string, scope: PackScope, warn: ProblemSink) {
   }
   const listing = (async () => {
     const where = sidecar ? await originScope(dir) : { folder: dir };
-    if (!("folder" in where)) return { names: [], errors: 0, remote: [] };
+    if (!("folder" in where)) return { names: [], claude: [], errors: 0, remote: [] };
     const { folder, claudeEntry } = where;
     const recorded = claudeEntry ? { file: originFile(dir), entry: claudeEntry } : undefined;
     const [found, claude] = await Promise.all([
@@ -64,7 +64,12 @@ async function readHead(dir: string, scope: PackScope, warn: ProblemSink) {
     ]);
     const names = [...found.plugins.map((p) => p.name), ...claude.plugins.map((c) => c.name)];
     names.sort();
-    return { names, errors: found.errors.length, remote: claude.remote.map(remoteOffer) };
+    return {
+      names,
+      claude: claude.plugins.map((c) => c.name),
+      errors: found.errors.length,
+      remote: claude.remote.map(remoteOffer),
+    };
   })();
   const head = { name, dir, scope, ...(origin ? { origin } : {}) };
   return { head, sidecar, listing };
@@ -77,9 +82,14 @@ export async function readPack(
   warn: ProblemSink,
 ): Promise<InstalledPack | undefined> {
   const { head, sidecar, listing } = await readHead(dir, scope, warn);
-  const { names, errors, remote } = await listing;
+  const { names, claude, errors, remote } = await listing;
   if (!sidecar && names.length === 0 && errors === 0) return undefined;
-  return { ...head, plugins: names, ...(remote.length ? { remote } : {}) };
+  return {
+    ...head,
+    plugins: names,
+    ...(claude.length ? { claude } : {}),
+    ...(remote.length ? { remote } : {}),
+  };
 }
 
 /** An installed pack whose plugins may still be being listed (findPack answers before that). */
@@ -186,23 +196,37 @@ export async function findPack(
   return { pack: asFound(pack), viaPlugin, packs };
 }
 
-/** Refuses a pack name or plugin names that an installed pack (other than `except`) already has. */
+/**
+ * Refuses a pack name or plugin names that an installed pack already has, except where both are
+ * Claude Code plugins and a whole repository is installed (`opts.overlap`): marketplaces overlap
+ * (one carries another's plugins), so the pack installs and the copy installed first goes on
+ * loading. Those are returned, for the consent and the summary to say so. One plugin installed on
+ * its own from a marketplace's entry is asked for by name: a copy already there is a clash.
+ */
 export function checkClashes(
   packs: InstalledPack[],
   name: string,
-  plugins: string[],
-  except?: string,
-): void {
+  plugins: readonly { name: string; format: string }[],
+  opts: { overlap: boolean; except?: string },
+): SameNamed[] {
+  const same: SameNamed[] = [];
   for (const p of packs) {
-    if (p.dir === except) continue;
+    if (p.dir === opts.except) continue;
     if (p.name === name)
       throw new PackError(
         `a pack named "${name}" is already installed in ${where(p)} (${p.dir}): pick another --name, or \`islet plugins remove ${name}\` first`,
       );
-    const clash = plugins.find((n) => p.plugins.includes(n));
-    if (clash)
-      throw new PackError(
-        `plugin "${clash}" is already installed in ${where(p)} (pack ${p.name}, ${p.dir}): remove that pack first${plugins.length === 1 ? ", or pick another --name" : ""}`,
-      );
+    const shared: string[] = [];
+    for (const plugin of plugins) {
+      if (!p.plugins.includes(plugin.name)) continue;
+      const bothClaude = plugin.format === "claude" && (p.claude ?? []).includes(plugin.name);
+      if (!opts.overlap || !bothClaude)
+        throw new PackError(
+          `plugin "${plugin.name}" is already installed in ${where(p)} (pack ${p.name}, ${p.dir}): remove that pack first${plugins.length === 1 ? ", or pick another --name" : ""}`,
+        );
+      shared.push(plugin.name);
+    }
+    if (shared.length > 0) same.push({ pack: p.name, plugins: shared });
   }
+  return same;
 }

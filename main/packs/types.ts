@@ -45,8 +45,22 @@ export interface InstalledPack {
   origin?: PackOrigin;
   /** Names of the plugins it holds (plugin.yaml or Claude Code plugins). */
   plugins: string[];
+  /** Which of them are Claude Code plugins (two marketplaces may carry one under one name). */
+  claude?: string[];
   /** What its Claude Code marketplace lists from other repositories (`add --plugin NAME`). */
   remote?: RemoteOffer[];
+}
+
+/** Plugins of a pack being installed that an installed pack already has under their names. */
+export interface SameNamed {
+  /** The installed pack, whose copies go on loading (extensions/claude/same-name.ts). */
+  pack: string;
+  plugins: string[];
+}
+
+/** What `add` installed: the pack, and which of its plugins another pack goes on serving. */
+export interface AddedPack extends InstalledPack {
+  sameNamed?: SameNamed[];
 }
 
 export interface PackAddInput {

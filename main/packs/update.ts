@@ -173,7 +173,10 @@ export async function updateResolved(
     const names = staged.plugins.map((p) => p.name);
     const installedNames = await pack.plugins;
     if (names.some((n) => !installedNames.includes(n)))
-      checkClashes(await packs(), pack.name, names, pack.dir);
+      checkClashes(await packs(), pack.name, staged.plugins, {
+        overlap: !origin.claudeEntry,
+        except: pack.dir,
+      });
     const vendor = hooks.vendor !== false;
     if (vendor) {
       const vendored = await vendorAll(

@@ -5,7 +5,11 @@
 import path from "node:path";
 import type { ExtensionEntry } from "../schemas/extensions.ts";
 import type { ClaudePlugin } from "../../extensions/claude/plugin.ts";
-import { pluginComponents, type McpState } from "../../extensions/claude/component-states.ts";
+import {
+  claudePluginStatus,
+  pluginComponents,
+  type McpState,
+} from "../../extensions/claude/component-states.ts";
 import type { DeclarativeExtensions } from "../../extensions/declarative.ts";
 import type { HomeMarkdownFolder } from "../../extensions/markdown/home-source.ts";
 import { formatProblem } from "../../host/problem.ts";
@@ -49,7 +53,8 @@ function claudeEntry(p: ClaudePlugin, mcpState?: McpState): ExtensionEntry {
     description: p.manifest.description ?? "",
     source: p.scope,
     path: p.dir,
-    status: p.status === "excluded" ? "excluded" : p.heldBack ? "held-back" : "active",
+    status: claudePluginStatus(p),
+    ...(p.shadowedBy ? { shadowedBy: p.shadowedBy.where } : {}),
     hooks: hookItems(p.hooks),
     commands: p.commands.map((c) => c.name),
     skills: p.skills.map((s) => s.name),

@@ -17,7 +17,7 @@ export const ShellHookItem = z.strictObject({
 export const ExtensionComponent = z.strictObject({
   kind: z.enum(["command", "skill", "agent", "hook", "mcp-server", "output-style", "lsp-server"]),
   name: z.string(),
-  state: z.enum(["loaded", "held-back", "excluded", "failed", "unsupported"]),
+  state: z.enum(["loaded", "held-back", "excluded", "shadowed", "failed", "unsupported"]),
   /** Why it is not loaded (one line). */
   why: z.string().optional(),
 });
@@ -32,8 +32,13 @@ export const ExtensionEntry = z.strictObject({
   source: z.enum(["global", "project"]),
   /** The hook file, the plugin's folder, or the home. */
   path: z.string(),
-  /** held-back: an untrusted project's, whose hooks and commands do not run. */
-  status: z.enum(["active", "held-back", "excluded", "failed"]),
+  /**
+   * held-back: an untrusted project's, whose hooks and commands do not run. shadowed: a Claude
+   * Code plugin another of its name stands in for (another marketplace's copy).
+   */
+  status: z.enum(["active", "held-back", "excluded", "shadowed", "failed"]),
+  /** Where the plugin that loads instead of a shadowed one is ("pack claude-code"). */
+  shadowedBy: z.string().optional(),
   hooks: z.array(ShellHookItem),
   commands: z.array(z.string()),
   skills: z.array(z.string()),

@@ -17,6 +17,8 @@ export type OriginScope =
       folder: string;
       /** A Claude Code plugin installed from a marketplace's entry: the entry, as recorded. */
       claudeEntry?: Record<string, unknown>;
+      /** When the pack was installed (`installed_at`), if the sidecar says so. */
+      installedAt?: string;
     }
   | { error: Problem };
 
@@ -46,9 +48,15 @@ export async function originScope(packDir: string): Promise<OriginScope> {
     return fail(problemIn(file, `expected a map of fields, got ${describeValue(data)}`));
   const entry = data.claude_entry;
   const claudeEntry = isMap(entry) ? { claudeEntry: entry } : {};
+  // Only an order among packs (which of two same-named plugins loads): read leniently.
+  const installed = data.installed_at;
+  const known = {
+    ...claudeEntry,
+    ...(typeof installed === "string" ? { installedAt: installed } : {}),
+  };
   const subpath = data.subpath;
   if (subpath === undefined || subpath === null || subpath === "")
-    return { folder: packDir, ...claudeEntry };
+    return { folder: packDir, ...known };
   const parts =
     typeof subpath === "string"
       ? subpath
@@ -75,5 +83,5 @@ export async function originScope(packDir: string): Promise<OriginScope> {
   } catch {
     return fail(problemIn(file, `subpath: "${subpath}" does not exist in ${packDir}`));
   }
-  return { folder, ...claudeEntry };
+  return { folder, ...known };
 }

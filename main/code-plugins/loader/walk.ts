@@ -45,6 +45,8 @@ export interface WalkResult {
   claudeEntries: Map<string, { file: string; entry: JsonObject }>;
   /** Every marketplace found, with what it lists from elsewhere and the entries it skipped. */
   marketplaces: Marketplace[];
+  /** Each installed pack's folder (one below the root) and when it was installed (.origin.yaml). */
+  packsInstalled: Map<string, string>;
   errors: Problem[];
   /**
    * Each code plugin folder's plugin.yaml as read here (the runner check reads it anyway), so
@@ -104,6 +106,7 @@ export async function findPluginFolders(root: string): Promise<WalkResult> {
     runnerFolders: [...r.runnerFolders],
     claudeEntries: new Map(r.claudeEntries),
     marketplaces: [...r.marketplaces],
+    packsInstalled: new Map(r.packsInstalled),
     errors: [...r.errors],
     manifests: new Map(r.manifests),
   };
@@ -116,6 +119,7 @@ async function walkPluginFolders(root: string): Promise<WalkResult> {
     runnerFolders: [],
     claudeEntries: new Map(),
     marketplaces: [],
+    packsInstalled: new Map(),
     errors: [],
     manifests: new Map(),
   };
@@ -156,6 +160,7 @@ async function walkPluginFolders(root: string): Promise<WalkResult> {
       }
       if (scope.claudeEntry)
         listed.set(scope.folder, { file: path.join(dir, ORIGIN_FILE), entry: scope.claudeEntry });
+      if (scope.installedAt) result.packsInstalled.set(dir, scope.installedAt);
       if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);
     }
     if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {

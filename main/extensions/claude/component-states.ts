@@ -12,7 +12,16 @@ import type { ClaudePlugin } from "./plugin.ts";
 export type ComponentKind =
   "command" | "skill" | "agent" | "hook" | "mcp-server" | "output-style" | "lsp-server";
 
-export type ComponentState = "loaded" | "held-back" | "excluded" | "failed" | "unsupported";
+export type ComponentState =
+  "loaded" | "held-back" | "excluded" | "shadowed" | "failed" | "unsupported";
+
+/** A Claude Code plugin's state as a whole, for its card and `islet plugins list`. */
+export type ClaudePluginStatus = "active" | "held-back" | "excluded" | "shadowed";
+
+export function claudePluginStatus(p: ClaudePlugin): ClaudePluginStatus {
+  if (p.status !== "enabled") return p.status;
+  return p.heldBack ? "held-back" : "active";
+}
 
 export interface PluginComponent {
   kind: ComponentKind;
@@ -37,11 +46,14 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
 ];
 
 export function pluginComponents(p: ClaudePlugin, mcpState?: McpState): PluginComponent[] {
-  const excluded = p.status === "excluded";
+  // Not loaded at all: every part says why, whatever else holds.
+  const excluded = p.status !== "enabled";
   const base = (): Pick<PluginComponent, "state" | "why"> =>
-    excluded
+    p.status === "excluded"
       ? { state: "excluded", why: "left out by include/exclude in features/plugins.yaml" }
-      : { state: "loaded" };
+      : p.status === "shadowed"
+        ? { state: "shadowed", why: `the copy in ${p.shadowedBy?.where ?? "another folder"} loads` }
+        : { state: "loaded" };
   const heldBack = (): Pick<PluginComponent, "state" | "why"> =>
     p.heldBack && !excluded
       ? { state: "held-back", why: "this project's folder is not trusted: it does not run" }

@@ -34,7 +34,10 @@ export interface ClaudePlugin {
   name: string;
   dir: string;
   scope: HomeSource;
-  status: "enabled" | "excluded";
+  /** shadowed: a plugin of the same name loads instead (same-name.ts). */
+  status: "enabled" | "excluded" | "shadowed";
+  /** The plugin that loads under this name instead, when shadowed. */
+  shadowedBy?: { dir: string; where: string };
   manifest: ClaudeManifest;
   /** Untrusted project: hooks and MCP servers are listed, not run. */
   heldBack: boolean;

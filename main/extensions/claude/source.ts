@@ -29,6 +29,7 @@ import { ShellHookRegistry } from "../shell-hooks/registry.ts";
 import type { PermissionAnswer } from "../permission-request.ts";
 import { readClaudePlugin, type ClaudePlugin } from "./plugin.ts";
 import { LspHookRegistry } from "./lsp-hooks.ts";
+import { chooseAmongSameNames, packFolder, type PlacedPlugin } from "./same-name.ts";
 import type { Problem, ProblemSink } from "../../host/problem.ts";
 
 /**
@@ -37,8 +38,7 @@ import type { Problem, ProblemSink } from "../../host/problem.ts";
  */
 function remoteNotInstalled(market: Marketplace, pluginsDir: string): Problem {
   const n = market.remote.length;
-  // The pack is the marketplace's first folder under the plugins dir.
-  const pack = path.relative(pluginsDir, market.file).split(path.sep)[0];
+  const pack = packFolder(pluginsDir, market.file).name;
   return {
     source: "claude-plugins",
     file: market.file,
@@ -57,7 +57,10 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   private lsp: LspHookRegistry[] = [];
   /** What the last load found (the plugin browser and `islet plugins list` show it). */
   plugins: ClaudePlugin[] = [];
-  /** The marketplaces' notes of plugins listed from other repositories (`islet plugins list`). */
+  /**
+   * Notes for `islet plugins list`, not said at every start: what marketplaces list from other
+   * repositories, and plugins that do not load because another of their name does.
+   */
   marketNotes: Problem[] = [];
 
   constructor(opts: {
@@ -82,6 +85,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
     };
     if (features.withoutPlugins) return out;
     const trusted = this.flags.trustedProject === true;
+    const placed: PlacedPlugin[] = [];
     for (const where of features.dirs) {
       const walked = await findPluginFolders(where.dir);
       for (const market of walked.marketplaces) {
@@ -100,9 +104,16 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
         if (!isSelected(plugin.name, include, exclude)) plugin.status = "excluded";
         out.found.push(plugin);
         out.problems.push(...plugin.errors);
+        const installedAt = walked.packsInstalled.get(packFolder(where.dir, dir).dir);
+        placed.push({ plugin, pluginsDir: where.dir, ...(installedAt ? { installedAt } : {}) });
       }
     }
-    out.found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    out.notes.push(...chooseAmongSameNames(placed));
+    // By name; of two of one name, the one that loads first.
+    const shadowed = (p: ClaudePlugin) => (p.status === "shadowed" ? 1 : 0);
+    out.found.sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : shadowed(a) - shadowed(b),
+    );
     return out;
   }
 

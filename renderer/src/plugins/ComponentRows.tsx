@@ -1,6 +1,6 @@
 /**
  * A Claude Code plugin's parts by kind: the loaded ones as chips, each other one on a line of its
- * own with its state (held back, excluded, failed, unsupported) and why. Hooks are listed by the
+ * own with its state (held back, excluded, not loaded, failed, unsupported) and why. Hooks are listed by the
  * card's own Hooks row (with matcher and command); only those not loaded are repeated here.
  */
 import type { ReactNode } from "react";
@@ -21,6 +21,7 @@ const STATE_LABEL: Record<ExtensionComponent["state"], string> = {
   loaded: "Loaded",
   "held-back": "Held back",
   excluded: "Excluded",
+  shadowed: "Not loaded",
   failed: "Failed",
   unsupported: "Not supported",
 };

@@ -34,6 +34,11 @@ const STATUS: Record<ExtensionEntry["status"], { label: string; hint: string; ba
     hint: "Left out by include/exclude in features/plugins.yaml",
     badge: "disabled",
   },
+  shadowed: {
+    label: "Not loaded",
+    hint: "Another plugin of this name loads instead",
+    badge: "disabled",
+  },
   failed: {
     label: "Failed",
     hint: "Nothing in it could be read: fix the errors below",
@@ -72,6 +77,13 @@ export function ExtensionCard({ entry: e }: { entry: ExtensionEntry }) {
       <p className={e.description ? "plugin-desc" : "plugin-desc muted"}>
         {e.description || "No description"}
       </p>
+
+      {e.status === "shadowed" ? (
+        <Callout tone="info" title="Another copy loads">
+          The copy in {e.shadowedBy ?? "another folder"} loads instead: two marketplaces can carry
+          the same plugin. Remove that one to load this copy.
+        </Callout>
+      ) : null}
 
       {e.errors.length > 0 ? (
         <Callout tone="bad" title={plural(e.errors.length, "error")}>

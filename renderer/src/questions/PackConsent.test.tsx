@@ -1,4 +1,7 @@
-/** The pack install question as the dialog shows it: a marketplace's remote entries, and who lists a picked one. */
+/**
+ * The pack install question as the dialog shows it: a marketplace's remote entries, who lists a
+ * picked one, and the plugins another installed marketplace goes on serving.
+ */
 import { cleanup, FakeBridge, renderWith, screen, within } from "../testing/render.tsx";
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
@@ -53,5 +56,18 @@ describe("PackInstallBody", () => {
       ),
     );
     assert.equal(screen.queryByRole("region", { name: "Not part of this install" }), null);
+  });
+
+  it("names the plugins an installed pack already has, which go on loading from it", () => {
+    renderWith(
+      new FakeBridge(),
+      <PackInstallBody
+        q={{ ...base, sameNamed: [{ pack: "claude-code", plugins: ["code-review", "hookify"] }] }}
+      />,
+    );
+    const section = screen.getByRole("region", { name: "Already installed from claude-code" });
+    assert.match(section.textContent ?? "", /Already installed from claude-code: 2 plugins/);
+    assert.match(section.textContent ?? "", /The copies from claude-code go on loading/);
+    assert.match(section.textContent ?? "", /code-review, hookify/);
   });
 });

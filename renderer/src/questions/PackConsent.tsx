@@ -137,23 +137,42 @@ export function PackInstallBody({ q }: { q: Install }) {
             <PluginBlock key={p.name} plugin={p} onlyNew={false} />
           ))}
         </ul>
+        {(q.sameNamed ?? []).map((same) => (
+          <section
+            key={same.pack}
+            className="consent-section"
+            aria-label={`Already installed from ${same.pack}`}
+          >
+            <h3>
+              Already installed from <Marked text={same.pack} />:{" "}
+              {plural(same.plugins.length, "plugin")}
+            </h3>
+            <p className="consent-note">
+              Two marketplaces carry them under the same names. The copies from{" "}
+              <Marked text={same.pack} /> go on loading; these do not, until that pack is removed.
+            </p>
+            <p className="consent-mono">
+              <Marked text={same.plugins.join(", ")} />
+            </p>
+          </section>
+        ))}
         {q.remote?.length ? (
           <section className="consent-section" aria-label="Not part of this install">
             <h3>
               Not part of this install: {plural(q.remote.length, "plugin")} it lists from other
               repositories
             </h3>
-            <p className="consent-none">
+            <p className="consent-note">
               Each installs on its own, with Install beside it on the pack&apos;s card once this one
               is installed.
             </p>
-            <ul className="consent-files">
+            <ul className="consent-files consent-remote">
               {q.remote.slice(0, MAX_REMOTE).map((r) => (
                 <li key={r.name}>
                   <span className="consent-mono">
                     <Marked text={r.name} />
                   </span>{" "}
-                  <span className="consent-commit-author">
+                  <span className="consent-remote-source">
                     <Marked text={r.source} />
                   </span>
                 </li>
