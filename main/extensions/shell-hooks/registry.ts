@@ -29,6 +29,7 @@ import {
   type ClaudeTranscripts,
 } from "../../sessions/claude-transcript.ts";
 import { OUTSIDE_EVENTS, OutsideEventHooks, type OutsideHook } from "./outside-events.ts";
+import { TIMEOUTS_BEFORE_PAUSE, TimeoutStreaks } from "./timeout-streaks.ts";
 
 export interface ShellHookRegistryOptions {
   hooks: readonly { spec: ShellHookSpec; origin: ShellHookOrigin }[];
@@ -55,6 +56,8 @@ export class ShellHookRegistry implements HookRegistry {
    */
   private readonly closing = new Map<Promise<unknown>, string>();
   private readonly transcripts: ClaudeTranscripts;
+  /** Commands that ran into their time limit again and again, left out for the conversation. */
+  private readonly timeouts = new TimeoutStreaks();
 
   constructor(opts: ShellHookRegistryOptions) {
     this.opts = opts;
@@ -101,6 +104,7 @@ export class ShellHookRegistry implements HookRegistry {
     const { failures } = await this.outside.run("SessionEnd", reason, input, ctx.workdir);
     this.memory.started.delete(ctx.session.id);
     this.memory.stopActive.delete(ctx.session.id);
+    this.timeouts.forget(ctx.session.id);
     stopPoints.delete(ctx.session.id);
     return failures;
   }
@@ -157,6 +161,12 @@ export class ShellHookRegistry implements HookRegistry {
           };
         if (spec.if && !coversCall(spec, ctx))
           return { status: "skipped", reason: `if "${spec.if.text}" does not cover this call` };
+        const session = ctx.session.id;
+        if (this.timeouts.paused(session, spec))
+          return {
+            status: "skipped",
+            reason: `timed out ${TIMEOUTS_BEFORE_PAUSE} times in a row: not run again in this conversation`,
+          };
         if (ctx.session.id) this.syncTranscript(ctx.session.id, ctx.workdir, ctx);
         if (spec.event === "Stop") enterStopPoint(ctx.session.id, ctx);
         const input = eventInput(spec.event, ctx, opts.globalHome, memory);
@@ -174,6 +184,11 @@ export class ShellHookRegistry implements HookRegistry {
           this.whenDone(spec, origin, ctx.session.id, run.detached);
           return { status: "ok", result: undefined as unknown as HookResults[HookTiming] };
         }
+        if (this.timeouts.record(session, spec, run.timedOut))
+          return {
+            status: "error",
+            message: `timed out after ${spec.timeoutS} s, ${TIMEOUTS_BEFORE_PAUSE} times in a row: not run again in this conversation (the action goes on)`,
+          };
         const verdict = readVerdict(spec.event, run, spec.timeoutS);
         if (spec.event === "Stop") {
           const point = stopPoints.get(ctx.session.id);
