@@ -20,6 +20,7 @@ import type { Homes } from "../config/homes.ts";
 import { Contributions } from "../contributions/contributions.ts";
 import { outputStyleCommand, type OutputStyleDeps } from "../extensions/output-styles/command.ts";
 import { McpDisabledStore } from "../mcp/disabled-store.ts";
+import { McpSlowStarts } from "../mcp/slow-starts.ts";
 import { McpManager } from "../extensions/mcp/manager.ts";
 import { McpConfigSource } from "../extensions/mcp/source.ts";
 import { DeclarativeExtensions } from "../extensions/declarative.ts";
@@ -124,6 +125,7 @@ export class Engine {
     this.mcp = new McpManager(this.extensions.mcpServers, this.extensions.registrar(), {
       warn: opts.warn,
       disabledStore: new McpDisabledStore(opts.homes.global, opts.homes.workdir, opts.warn),
+      slowStarts: new McpSlowStarts(opts.homes.global),
     });
     const trusted = (): boolean => this.trust.trusted;
     this.declarative = new DeclarativeExtensions(this.extensions, {

@@ -10,6 +10,7 @@ import type { McpServerContribution, McpServers } from "../../contributions/mcp-
 import type { ScopedRegistrar } from "../../contributions/registrar.ts";
 import { McpConnection, type Backoff, type McpStatus } from "../../mcp/connection.ts";
 import type { McpDisabledStore } from "../../mcp/disabled-store.ts";
+import { slowStartKey, type McpSlowStarts } from "../../mcp/slow-starts.ts";
 import { resourceTools } from "../../mcp/resource-tools.ts";
 import type { McpToolInfo } from "../../mcp/list-tools.ts";
 import { mcpTool, mcpToolName, serverLabel, toolDefinition } from "../../mcp/tool.ts";
@@ -37,6 +38,8 @@ export interface McpManagerOptions {
   connectTimeoutMs?: number;
   /** Where the user's Disable is remembered (missing: for this run only). */
   disabledStore?: McpDisabledStore;
+  /** Servers `startAllWithin` need not wait for (they did not start in time before). */
+  slowStarts?: McpSlowStarts;
 }
 
 interface Running {
@@ -94,11 +97,27 @@ export class McpManager {
       timer = setTimeout(resolve, waitMs);
       timer.unref();
     });
-    await Promise.race([this.startAll(), waited]);
+    // Every server starts; those that were still starting the last time are not waited for.
+    const slow = this.opts.slowStarts?.read() ?? new Set<string>();
+    const all = [...this.running.values()];
+    const keys = new Map(all.map((r) => [r, slowStartKey(r.conn.spec)]));
+    const starting = this.startAll();
+    const awaited = all.filter((r) => !slow.has(keys.get(r)!)).map((r) => r.conn.spec.name);
+    await Promise.race([awaited.length === all.length ? starting : this.start(awaited), waited]);
     clearTimeout(timer);
-    return [...this.running.values()]
-      .filter((r) => r.conn.status === "starting" || r.conn.status === "restarting")
-      .map((r) => r.conn.spec.name);
+    const still = all.filter((r) => r.conn.status === "starting" || r.conn.status === "restarting");
+    const started = all.filter((r) => r.conn.status === "running");
+    void this.opts.slowStarts?.update(
+      still.map((r) => keys.get(r)!),
+      started.map((r) => keys.get(r)!),
+    );
+    // One that starts later in this run is waited for again next time.
+    for (const r of still)
+      void r.conn.ready().then(
+        () => this.opts.slowStarts?.update([], [keys.get(r)!]),
+        () => undefined,
+      );
+    return still.map((r) => r.conn.spec.name);
   }
 
   /** Starts these servers (those not started yet) and waits for each one's first attempt. */
@@ -208,6 +227,7 @@ export class McpManager {
     this.resourceScope?.dispose();
     this.resourceScope = null;
     this.registrar.dispose();
+    await this.opts.slowStarts?.settled();
   }
 
   /** Follows the registry: a new or changed definition gets a connection, a removed one stops. */
