@@ -50,6 +50,7 @@ export function claudePluginText(
   p: ClaudePlugin,
   pack: InstalledPack | undefined,
   mcpState?: McpState,
+  copies: readonly ClaudePlugin[] = [],
 ): string {
   const lines = [
     `Name:        ${p.name}`,
@@ -59,6 +60,9 @@ export function claudePluginText(
     `Status:      ${statusOf(p)}`,
     `Source:      ${p.scope} (${p.dir})`,
     ...packOriginLines(pack),
+    ...copies.map(
+      (c) => `Also in:     ${c.dir} (${c.status === "shadowed" ? "not loaded" : statusOf(c)})`,
+    ),
     ...componentLines(pluginComponents(p, mcpState)),
     ...p.errors.map((e) => `Error:       ${formatProblem(e)}`),
     ...p.warnings.map((w) => `Warning:     ${formatProblem(w)}`),

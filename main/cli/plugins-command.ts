@@ -152,10 +152,14 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
         await engine.mcp.start(claudePlugin.mcpServers.map((m) => m.name));
       const mcpState = (server: string) => engine.mcp.list().find((m) => m.name === server);
       const pack = packOf(packs, claudePlugin.dir);
+      // Other copies of it (another marketplace carries it too): not loaded.
+      const copies = (engine.declarative.claudePlugins?.plugins ?? []).filter(
+        (p) => p.name === name && p !== claudePlugin,
+      );
       io.out(
         values.json
-          ? `${JSON.stringify(claudePluginJson(claudePlugin, pack, mcpState), null, 2)}\n`
-          : claudePluginText(claudePlugin, pack, mcpState),
+          ? `${JSON.stringify({ ...claudePluginJson(claudePlugin, pack, mcpState), copies: copies.map((c) => ({ dir: c.dir, status: c.status })) }, null, 2)}\n`
+          : claudePluginText(claudePlugin, pack, mcpState, copies),
       );
       return 0;
     }

@@ -2,9 +2,8 @@
  * The engine as hosts use it (CLI, `islet serve`, the desktop app): configuration from the homes,
  * agents, tools, commands, approvals and sessions, and a handle per open conversation.
  */
-import { DEFAULT_AGENT } from "../agents/definition.ts";
-import type { AgentConfig } from "../agents/definition.ts";
-import type { EventSink } from "../turn/events.ts";
+import { DEFAULT_AGENT, type AgentConfig } from "../agents/definition.ts";
+import type { AgentEvent, EventSink } from "../turn/events.ts";
 import { createPluginRuntime, type ChosenBackend } from "../code-plugins/setup.ts";
 import { ConsentGate } from "../code-plugins/consent/gate.ts";
 import { PluginSourceFiles } from "../editor/source-files.ts";
@@ -35,7 +34,6 @@ import { openConversation, type OpenPort, type OpenRequest } from "./open-conver
 import { builtinTools } from "../tools/index.ts";
 import { APP_VERSION } from "../core/version.ts";
 import { savedDisplayHistory } from "../sessions/history.ts";
-import type { AgentEvent } from "../turn/events.ts";
 import type { ModelSource } from "./model-source.ts";
 import { unloadSharedRuntime } from "../providers/index.ts";
 import { dryRunDeps, turnDeps } from "./turn-deps.ts";
@@ -334,13 +332,10 @@ export class Engine {
 
   agent(name: string): AgentConfig {
     const agent = this.agents.get(name);
-    if (!agent && this.homeMarkdown.heldBackAgent(name))
+    if (agent) return agent;
+    if (this.homeMarkdown.heldBackAgent(name))
       throw new Error(this.homeMarkdown.heldBackReason(`agent "${name}"`));
-    if (!agent)
-      throw new Error(
-        `unknown agent "${name}"; known agents: ${[...this.agents.keys()].join(", ")}`,
-      );
-    return agent;
+    throw new Error(`unknown agent "${name}"; known agents: ${[...this.agents.keys()].join(", ")}`);
   }
 
   /** A new conversation (its file is created once the model is known) or a saved one. */
