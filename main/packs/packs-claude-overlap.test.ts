@@ -1,8 +1,8 @@
 /**
  * Marketplaces that carry the same plugins, as claude-plugins-official carries eleven of
  * anthropics/claude-code's: the second installs beside the first, the consent and the result
- * say which plugins the first goes on serving, only one copy of each loads, and removing the
- * first pack hands them over. A code plugin of the same name, or one plugin asked for by name,
+ * say which plugins the first goes on serving, only one copy of each loads, an update may bring
+ * one more, and removing the first pack hands them over. A code plugin of the same name, or one plugin asked for by name,
  * is still refused.
  */
 import assert from "node:assert/strict";
@@ -83,6 +83,16 @@ test("a marketplace carrying another's plugins installs beside it: one copy of e
   assert.equal(shadowed?.shadowedBy?.where, "pack small");
   assert.deepEqual(loaded.notes, [
     `${env.globalPlugins}/big: 2 plugins of pack big do not load: pack small has them under the same names (lint, tidy); to load pack big's instead, islet plugins remove small`,
+  ]);
+
+  // small gains a plugin big has: its update installs it; small, installed first, serves it.
+  await small.commit("extra too", marketplace("small", ["tidy", "lint", "extra"]));
+  const updated = await env.manager().update("small", consenting());
+  assert.equal(updated.changed, true);
+  const rows = (await claudeLoad(env)).rows;
+  assert.deepEqual(rows.slice(0, 2), [
+    "extra enabled From small: $ARGUMENTS",
+    "extra shadowed From big: $ARGUMENTS",
   ]);
 
   await env.manager().remove("small");
