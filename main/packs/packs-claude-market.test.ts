@@ -1,16 +1,14 @@
 /**
  * Real Claude Code marketplaces install whole, in the shapes of anthropics/claude-plugins-official
- * and anthropics/claude-code: a plugin shipping an `.npmrc` is not vendored (the rest is), folders
+ * and anthropics/claude-code (packs-claude-npmrc.test.ts: vendoring them): folders
  * the marketplace lists without plugin.json load (named by the entry, `strict: false` parts, LSP
  * servers skipped in one line), and entries from other repositories install as packs of their own
  * from a loopback git daemon, with the consent question naming the marketplace.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { promisify } from "node:util";
 import { ClaudePluginSource } from "../extensions/claude/source.ts";
 import { formatProblem } from "../host/problem.ts";
 import { packInstallLines } from "../host/pack-question-text.ts";
@@ -18,7 +16,6 @@ import type { QuestionOf } from "../host/questions.ts";
 import { gitRepos, startGitDaemon, type GitRepos, type GitServer } from "./testing/git-servers.ts";
 import { consenting, packEnv, type PackEnv } from "./testing/pack-env.ts";
 
-const run = promisify(execFile);
 let repos: GitRepos;
 let daemon: GitServer;
 
@@ -48,75 +45,6 @@ async function claudeLoad(env: PackEnv) {
   ];
   return { found, lines, warnings, notes: notes.map(formatProblem) };
 }
-
-/** A one-file npm package as a tarball (installed with `file:`, no registry). */
-async function tinyDep(env: PackEnv): Promise<Buffer> {
-  const work = await mkdtemp(path.join(env.root, "dep-"));
-  await writeFile(
-    path.join(work, "package.json"),
-    json({ name: "tiny-dep", version: "1.0.0", main: "index.js" }),
-  );
-  await writeFile(path.join(work, "index.js"), "exports.ok = true;\n");
-  await run("npm", ["pack", "--pack-destination", work, "--loglevel=error"], {
-    cwd: work,
-    env: { ...env.env },
-  });
-  return readFile(path.join(work, "tiny-dep-1.0.0.tgz"));
-}
-
-const exists = (p: string) =>
-  stat(p).then(
-    () => true,
-    () => false,
-  );
-
-test("a marketplace where one plugin ships an .npmrc installs: that plugin is not vendored (one line), the others are", async () => {
-  await using env = await packEnv();
-  const tgz = await tinyDep(env);
-  const deps = (name: string) =>
-    json({ name, dependencies: { "tiny-dep": "file:./deps/tiny-dep-1.0.0.tgz" } });
-  const repo = await repos.create("official", {
-    ".claude-plugin/marketplace.json": json({
-      name: "official",
-      owner: { name: "someone" },
-      plugins: [
-        { name: "discord", source: "./external_plugins/discord" },
-        { name: "notes", source: "./plugins/notes" },
-      ],
-    }),
-    // The shape of external_plugins/discord: a bun MCP server whose folder pins npm's registry.
-    "external_plugins/discord/.claude-plugin/plugin.json": json({ name: "discord" }),
-    "external_plugins/discord/.npmrc": "registry=https://registry.npmjs.org/\n",
-    "external_plugins/discord/package.json": deps("discord"),
-    "external_plugins/discord/deps/tiny-dep-1.0.0.tgz": tgz,
-    "external_plugins/discord/.mcp.json": json({
-      mcpServers: { discord: { command: "bun", args: ["run", "server.ts"] } },
-    }),
-    "plugins/notes/.claude-plugin/plugin.json": json({ name: "notes" }),
-    "plugins/notes/package.json": deps("notes"),
-    "plugins/notes/deps/tiny-dep-1.0.0.tgz": tgz,
-    "plugins/notes/commands/note.md": "Take a note\n",
-  });
-  const pack = await env.manager().add({ source: repo.fileUrl, scope: "global" }, consenting());
-  assert.deepEqual(pack.plugins, ["discord", "notes"]);
-  assert.ok(await exists(path.join(pack.dir, "plugins/notes/node_modules/tiny-dep/index.js")));
-  assert.equal(
-    await exists(path.join(pack.dir, "external_plugins/discord/node_modules")),
-    false,
-    "npm never ran where an .npmrc would configure it",
-  );
-  const lines = env.warnings.filter((w) => /not vendored/.test(w));
-  assert.deepEqual(lines.length, 1, env.warnings.join("\n"));
-  assert.match(
-    lines[0],
-    /^official\/external_plugins\/discord\/\.npmrc: not vendored: it ships an \.npmrc/,
-  );
-  const { found } = await claudeLoad(env);
-  assert.deepEqual(
-    found.map((p) => p.name),
-    ["discord", "notes"],
-  );
-});
 
 test("plugins a marketplace lists without plugin.json load from their folders: named by the entry, strict: false parts, language servers from the entry", async () => {
   await using env = await packEnv();

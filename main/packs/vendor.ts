@@ -120,6 +120,7 @@ export async function vendorAll(
   // Read all at once; skipped ones are reported in the targets' order.
   const needs = await Promise.allSettled(targets.map((t) => needsVendoring(t.dir, t.label)));
   const todo: VendorTarget[] = [];
+  const pinned: VendorTarget[] = [];
   for (const [i, need] of needs.entries()) {
     const t = targets[i];
     if (need.status === "rejected") {
@@ -127,17 +128,20 @@ export async function vendorAll(
       continue;
     }
     if (!need.value) continue;
-    if (await isFile(path.join(t.dir, ".npmrc"))) {
-      opts.warn(
-        notVendored(
-          t,
-          path.join(t.dir, ".npmrc"),
-          "it ships an .npmrc, which would configure npm while vendoring",
-        ),
-      );
-      continue;
-    }
-    todo.push(t);
+    if (await isFile(path.join(t.dir, ".npmrc"))) pinned.push(t);
+    else todo.push(t);
+  }
+  const why = "ships an .npmrc, which would configure npm while vendoring";
+  if (pinned.length === 1) opts.warn(notVendored(pinned[0], ".npmrc", `it ${why}`));
+  // A marketplace may have several (claude-plugins-official: four): one line, not one each.
+  else if (pinned.length > 1) {
+    const pack = pinned[0].label.split("/")[0];
+    opts.warn({
+      source: "packs",
+      file: pack,
+      title: `${pinned.length} plugins not vendored: each ${why} (${pinned.map((t) => t.label.slice(pack.length + 1) || t.label).join(", ")})`,
+      suggestion: "the rest of the pack is; read each, then run npm install in its folder yourself",
+    });
   }
   const one = async (t: VendorTarget) => {
     opts.progress?.(t.label);
