@@ -2,42 +2,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
-  EMPTY_TRANSCRIPT,
   isRunning,
   lastPrompt,
   reduceTranscript,
   transcriptOf,
   type ChatEvent,
-  type Transcript,
-  type TranscriptAction,
 } from "./transcript.ts";
 import { LIVE_KEEP } from "./tool-items.ts";
-
-const run = (...actions: TranscriptAction[]): Transcript =>
-  actions.reduce(reduceTranscript, EMPTY_TRANSCRIPT);
-const events = (...list: ChatEvent[]): TranscriptAction => ({ type: "events", events: list });
-const stats = {
-  startTime: "",
-  duration: 1,
-  interactions: 1,
-  turns: 1,
-  iterations: 1,
-  tools: { calls: 0, errors: 0 },
-  parseRetries: 0,
-  compactions: 0,
-  tokens: { in: 1, out: 1 },
-  topTools: [],
-};
-/** What items a transcript shows, compactly. */
-const shape = (t: Transcript) =>
-  t.turns.map((turn) => ({
-    prompt: turn.prompt,
-    status: turn.status,
-    items: turn.items.map((it) => {
-      const { id: _id, ...rest } = it;
-      return rest;
-    }),
-  }));
+import { events, run, shape, stats } from "./transcript-testing.ts";
 
 describe("transcript reducer", () => {
   it("streams thinking and text, then the step's final text replaces the deltas", () => {
@@ -341,66 +313,6 @@ describe("transcript reducer", () => {
     );
     assert.deepEqual(t.todos, todos);
     assert.equal(t.tokens?.max, 8192);
-  });
-
-  it("a command's output is shown unless silent", () => {
-    const t = run(
-      { type: "prompt", text: "/help" },
-      {
-        type: "ended",
-        outcome: {
-          status: null,
-          text: "",
-          command: { name: "help", output: "/agent", silent: false },
-          error: null,
-        },
-      },
-    );
-    assert.deepEqual(shape(t)[0].items, [{ kind: "command", name: "help", output: "/agent" }]);
-  });
-
-  it("a command's prompt and output from the engine show once, live and reopened alike", () => {
-    const saved: ChatEvent[] = [
-      { type: "user_message", text: "/help" },
-      { type: "command_output", name: "help", output: "/agent NAME" },
-      { type: "done", stats, sessionId: "s" },
-    ];
-    const live = run({ type: "prompt", text: "/help" }, events(...saved), {
-      type: "ended",
-      outcome: {
-        status: null,
-        text: "",
-        command: { name: "help", output: "/agent NAME", silent: false },
-        error: null,
-      },
-    });
-    const expected = [
-      {
-        prompt: "/help",
-        status: "done",
-        items: [{ kind: "command", name: "help", output: "/agent NAME" }],
-      },
-    ];
-    assert.deepEqual(shape(live), expected);
-    assert.deepEqual(shape(transcriptOf(saved)), expected);
-  });
-
-  it("a command that forwards its text: the command's turn ends where the forwarded prompt starts", () => {
-    const t = run(
-      { type: "prompt", text: "/greet bob" },
-      events(
-        { type: "user_message", text: "/greet bob" },
-        { type: "user_message", text: "Say hello to bob" },
-        { type: "assistant", text: "Hello bob" },
-      ),
-    );
-    assert.deepEqual(
-      t.turns.map((turn) => [turn.prompt, turn.status]),
-      [
-        ["/greet bob", "done"],
-        ["Say hello to bob", "running"],
-      ],
-    );
   });
 });
 
