@@ -17,6 +17,10 @@ export function enginePorts(engine: Engine): EnginePorts {
   const plugins = () => engine.plugins;
   const agent = (name: string) => engine.agent(name);
   const hasAgent = (name: string) => engine.agents.has(name);
+  const reloadExtensions = async () => {
+    await engine.declarative.reload();
+    engine.reloadMarkdown();
+  };
   return {
     app: { workdir: homes.workdir, home: homes.global },
     plugins: {
@@ -25,10 +29,7 @@ export function enginePorts(engine: Engine): EnginePorts {
         listExtensions(engine.declarative, engine.homeMarkdown.folders, (name) =>
           engine.mcp.list().find((m) => m.name === name),
         ),
-      reloadExtensions: async () => {
-        await engine.declarative.reload();
-        engine.reloadMarkdown();
-      },
+      reloadExtensions,
     },
     agents: { agents: () => engine.agents.values(), hasAgent, agent },
     sessions: engine.store,
@@ -72,6 +73,7 @@ export function enginePorts(engine: Engine): EnginePorts {
       globalHome: homes.global,
       plugins,
       askPluginPermissions: () => engine.askPluginPermissions(),
+      reloadExtensions,
     },
     activation: engine.activation,
     trust: { homes, trust: () => engine.trust, setTrust: (trusted) => engine.setTrust(trusted) },

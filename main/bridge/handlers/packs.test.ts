@@ -177,7 +177,7 @@ describe("bridge: plugin packs on a real engine", { timeout: 120_000 }, () => {
     assert.equal(existsSync(path.join(pluginsDir(), "islet-plugin-greeter.git-missing")), false);
   });
 
-  it("a Claude Code marketplace's card lists its entries from other repositories; installing one asks for its own source and names the marketplace", async () => {
+  it("a Claude Code marketplace loads and unloads with its pack; its card lists its entries from other repositories; installing one asks for its own source and names the marketplace", async () => {
     await using daemon = await startGitDaemon(repos.served);
     const far = await repos.create("far", {
       ".claude-plugin/plugin.json": JSON.stringify({ name: "far" }),
@@ -213,6 +213,12 @@ describe("bridge: plugin packs on a real engine", { timeout: 120_000 }, () => {
     assert.deepEqual(mq.remote, [
       { name: "far", description: "Elsewhere", source: daemon.url("far") },
     ]);
+    // Its own plugin loads before the call answers, as a code plugin does: command and card.
+    assert.equal(host.engine.commands.get("near:near")?.source, "plugin");
+    const listed = (await client.call("plugins/list", undefined)) as {
+      extensions: { name: string; status: string }[];
+    };
+    assert.ok(listed.extensions.some((e) => e.name === "near" && e.status === "active"));
     const view = (await client.call("catalog/list", undefined)) as CatalogView;
     const card = view.others.find((p) => p.name === "market");
     assert.deepEqual(
@@ -232,5 +238,11 @@ describe("bridge: plugin packs on a real engine", { timeout: 120_000 }, () => {
     assert.equal(q.listedBy, market.fileUrl);
     assert.equal(await far.head(), q.commit);
     assert.ok(existsSync(path.join(pluginsDir(), "far", "commands", "far.md")));
+    assert.equal(host.engine.commands.get("far:far")?.source, "plugin");
+
+    // Removed: its plugins unload at once.
+    await client.call("packs/remove", { name: "market" });
+    assert.equal(host.engine.commands.get("near:near"), undefined);
+    assert.equal(host.engine.commands.get("far:far")?.source, "plugin", "far stays");
   });
 });

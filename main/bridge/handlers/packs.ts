@@ -63,6 +63,8 @@ export interface PacksPort {
   plugins(): Pick<PluginRuntime, "names" | "get" | "reloadChanged"> | null;
   /** Asks about the plugins' unanswered permission requests; reloads those granted more. */
   askPluginPermissions(): Promise<void>;
+  /** Reloads the Claude Code plugins and the homes' Markdown (a pack may hold them). */
+  reloadExtensions(): Promise<void>;
 }
 
 export interface PackDeps {
@@ -106,7 +108,10 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
   /** The plugin folders a pack holds as the runtime knows them, and the pack itself (new ones). */
   const reloadPack = async (dir: string): Promise<ReloadReport[]> => {
     const runtime = port.plugins();
-    if (!runtime) return [];
+    if (!runtime) {
+      await port.reloadExtensions();
+      return [];
+    }
     const roots = new Set([dir, await realpath(dir).catch(() => dir)]);
     const inside = (d: string) =>
       [...roots].some((root) => d === root || d.startsWith(root + path.sep));
@@ -115,6 +120,9 @@ export function packHandlers(deps: PackDeps): Pick<CallHandlers, Names> {
       .map((name) => runtime.get(name)?.spec.dir)
       .filter((d): d is string => d !== undefined && inside(d));
     const reports = await runtime.reloadChanged([...roots, ...dirs]);
+    // A marketplace's Claude Code plugins (commands, skills, agents, hooks, MCP servers) load or
+    // unload with it, as its code plugins do.
+    await port.reloadExtensions();
     service.emit(EVERYONE, "plugins/changed", { cause: "packs", reports });
     service.emit(EVERYONE, "catalog/changed", { cause: "packs" });
     // Anything the plugins ask for beyond what install consent granted is asked as at load.
