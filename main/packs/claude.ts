@@ -134,13 +134,19 @@ async function pluginAt(
   };
 }
 
+/** Names a remote line lists; claude-plugins-official has 233, which the pack's card lists. */
+const REMOTE_NAMED = 20;
+
 /** One line for the plugins a marketplace lists from other repositories, and how to add one. */
 function remoteLine(file: string, pack: string, remote: RemoteEntry[]): Problem {
   const n = remote.length;
+  const names = remote.slice(0, REMOTE_NAMED).map((r) => r.name);
+  const more =
+    n > REMOTE_NAMED ? ` and ${n - REMOTE_NAMED} more (islet plugins search finds them)` : "";
   return {
     source: "packs",
     file,
-    title: `${n} plugin${n === 1 ? "" : "s"} listed from other repositories ${n === 1 ? "is" : "are"} not part of this pack: ${remote.map((r) => r.name).join(", ")}`,
+    title: `${n} plugin${n === 1 ? "" : "s"} listed from other repositories ${n === 1 ? "is" : "are"} not part of this pack: ${names.join(", ")}${more}`,
     suggestion: `install one as a pack of its own with islet plugins add ${pack} --plugin NAME`,
   };
 }

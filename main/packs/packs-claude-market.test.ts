@@ -328,3 +328,26 @@ test("--plugin NAME picks one of a marketplace's own plugins: only it is install
   const again = await claudeLoad(env);
   assert.deepEqual(again.found.map((p) => p.name).sort(), ["alpha", "beta"]);
 });
+
+test("a marketplace listing hundreds from other repositories names the first 20 at install, not all", async () => {
+  await using env = await packEnv();
+  const names = Array.from({ length: 25 }, (_, i) => `remote-${String(i).padStart(2, "0")}`);
+  const market = await repos.create("many", {
+    ".claude-plugin/marketplace.json": json({
+      name: "many",
+      plugins: [
+        { name: "local", source: "./plugins/local" },
+        ...names.map((name) => ({ name, source: { source: "github", repo: `someone/${name}` } })),
+      ],
+    }),
+    "plugins/local/commands/hi.md": "Hi\n",
+  });
+  await env.manager().add({ source: market.fileUrl, scope: "global" }, consenting());
+  const line = env.warnings.find((w) => w.includes("listed from other repositories"));
+  assert.ok(
+    line?.includes(
+      `25 plugins listed from other repositories are not part of this pack: ${names.slice(0, 20).join(", ")} and 5 more (islet plugins search finds them);`,
+    ),
+    line,
+  );
+});
