@@ -73,7 +73,7 @@ export function claudePluginText(
 /** The "Claude Code plugins:" section of `plugins list`: each with its parts counted. */
 export function claudePluginsText(
   plugins: readonly ClaudePlugin[],
-  marketNotes: readonly Problem[] = [],
+  listNotes: readonly Problem[] = [],
 ): string {
   if (plugins.length === 0) return "";
   const width = Math.max(...plugins.map((p) => p.name.length));
@@ -100,6 +100,6 @@ export function claudePluginsText(
     const status = claudePluginStatus(p);
     return `  ${p.name.padEnd(width)}  ${status.padEnd(9)}  ${summary.join(", ") || "nothing"}`;
   });
-  const notes = marketNotes.map((n) => `  ${formatProblem(n)}\n`).join("");
+  const notes = listNotes.map((n) => `  ${formatProblem(n)}\n`).join("");
   return `Claude Code plugins (\`islet plugins show NAME\` lists each part):\n${rows.join("\n")}\n${notes}`;
 }

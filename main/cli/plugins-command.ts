@@ -136,7 +136,7 @@ export async function pluginsCommand(argv: string[], io: Output): Promise<number
         );
       else
         io.out(
-          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${runnerPluginsText(onDemand)}${claudePluginsText(engine.declarative.claudePlugins?.plugins ?? [], engine.declarative.claudePlugins?.marketNotes)}${packsText(packs)}`,
+          `Sandbox: ${runtime.backend.name} (${runtime.backend.reason})\n\n${describeHooks(runtime)}\n${runnerPluginsText(onDemand)}${claudePluginsText(engine.declarative.claudePlugins?.plugins ?? [], engine.declarative.claudePlugins?.listNotes)}${packsText(packs)}`,
         );
       return 0;
     }

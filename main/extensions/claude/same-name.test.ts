@@ -49,7 +49,7 @@ async function run(files: Record<string, string>) {
       hooks: ["alpha", "beta", "mine", "project"].filter((w) => request.includes(`hook of ${w}`)),
       expanded: /Tidy as (\w+): now/.exec(request)?.[1],
       rows: (claude?.plugins ?? []).map((p) => `${p.status} ${p.shadowedBy?.where ?? ""}`.trim()),
-      notes: (claude?.marketNotes ?? []).map(formatProblem),
+      notes: (claude?.listNotes ?? []).map(formatProblem),
       warnings: rig.warnings,
       root: rig.dirs.root,
     };

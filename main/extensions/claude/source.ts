@@ -61,7 +61,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
    * Notes for `islet plugins list`, not said at every start: what marketplaces list from other
    * repositories, and plugins that do not load because another of their name does.
    */
-  marketNotes: Problem[] = [];
+  listNotes: Problem[] = [];
 
   constructor(opts: {
     homes: Homes;
@@ -120,7 +120,7 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
   async load(registrar: ContributionRegistrar): Promise<void> {
     const { found, problems, notes } = await this.discover();
     this.plugins = found;
-    this.marketNotes = notes;
+    this.listNotes = notes;
     // The marketplaces' own lines (their plugins' lines come with each plugin below).
     const ofPlugins = new Set(found.flatMap((p) => p.errors));
     for (const problem of problems) if (!ofPlugins.has(problem)) this.warn(problem);
