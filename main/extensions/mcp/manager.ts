@@ -10,11 +10,12 @@ import type { McpServerContribution, McpServers } from "../../contributions/mcp-
 import type { ScopedRegistrar } from "../../contributions/registrar.ts";
 import { McpConnection, type Backoff, type McpStatus } from "../../mcp/connection.ts";
 import type { McpDisabledStore } from "../../mcp/disabled-store.ts";
-import { slowStartKey, type McpSlowStarts } from "../../mcp/slow-starts.ts";
+import type { McpSlowStarts } from "../../mcp/slow-starts.ts";
 import { resourceTools } from "../../mcp/resource-tools.ts";
 import type { McpToolInfo } from "../../mcp/list-tools.ts";
 import { mcpTool, mcpToolName, serverLabel, toolDefinition } from "../../mcp/tool.ts";
 import { formatProblem, type Problem } from "../../host/problem.ts";
+import { startWithin } from "./start-within.ts";
 import { assignToolNames, clashingServers } from "./tool-names.ts";
 
 /** From a conversation opening to its MCP servers' start, and between two of them. */
@@ -88,36 +89,17 @@ export class McpManager {
   }
 
   /**
-   * Starts every enabled server and waits for them at most `waitMs`: resolves with the names of
-   * those still starting then (they go on starting; their tools join once they run).
+   * Starts every enabled server and waits for them at most `waitMs` (start-within.ts: not for
+   * those that were still starting last time): resolves with the names of those still starting
+   * then (they go on starting; their tools join once they run).
    */
-  async startAllWithin(waitMs: number): Promise<string[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-      timer.unref();
+  startAllWithin(waitMs: number): Promise<string[]> {
+    return startWithin(waitMs, {
+      conns: [...this.running.values()].map((r) => r.conn),
+      startAll: () => this.startAll(),
+      start: (names) => this.start(names),
+      ...(this.opts.slowStarts ? { slowStarts: this.opts.slowStarts } : {}),
     });
-    // Every server starts; those that were still starting the last time are not waited for.
-    const slow = this.opts.slowStarts?.read() ?? new Set<string>();
-    const all = [...this.running.values()];
-    const keys = new Map(all.map((r) => [r, slowStartKey(r.conn.spec)]));
-    const starting = this.startAll();
-    const awaited = all.filter((r) => !slow.has(keys.get(r)!)).map((r) => r.conn.spec.name);
-    await Promise.race([awaited.length === all.length ? starting : this.start(awaited), waited]);
-    clearTimeout(timer);
-    const still = all.filter((r) => r.conn.status === "starting" || r.conn.status === "restarting");
-    const started = all.filter((r) => r.conn.status === "running");
-    void this.opts.slowStarts?.update(
-      still.map((r) => keys.get(r)!),
-      started.map((r) => keys.get(r)!),
-    );
-    // One that starts later in this run is waited for again next time.
-    for (const r of still)
-      void r.conn.ready().then(
-        () => this.opts.slowStarts?.update([], [keys.get(r)!]),
-        () => undefined,
-      );
-    return still.map((r) => r.conn.spec.name);
   }
 
   /** Starts these servers (those not started yet) and waits for each one's first attempt. */
