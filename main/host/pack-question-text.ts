@@ -35,6 +35,13 @@ function capped<T>(items: T[], max: number, line: (item: T) => string): string[]
   return items.length > max ? [...shown, `… and ${items.length - max} more`] : shown;
 }
 
+function sameNamedLines(sameNamed: { pack: string; plugins: string[] }[] | undefined): string[] {
+  return (sameNamed ?? []).map(
+    (s) =>
+      `  Already installed from ${s.pack}, whose copies go on loading (these do not): ${s.plugins.join(", ")}`,
+  );
+}
+
 /** The install question's lines; `question` as received (its strings are made visible here). */
 export function packInstallLines(question: QuestionOf<"pack-install">): string[] {
   const q = visibleQuestion(question);
@@ -50,10 +57,7 @@ export function packInstallLines(question: QuestionOf<"pack-install">): string[]
     ...(q.listedBy ? [`The Claude Code marketplace ${q.listedBy} lists it.`] : []),
     `Install ${q.pack} from ${q.source}${at ? ` (${at})` : ""} into the ${q.scope === "global" ? "global" : "workspace's"} plugins:`,
     ...pluginLines(q.plugins, false).map((l) => `  ${l}`),
-    ...(q.sameNamed ?? []).map(
-      (s) =>
-        `  Already installed from ${s.pack}, whose copies go on loading (these do not): ${s.plugins.join(", ")}`,
-    ),
+    ...sameNamedLines(q.sameNamed),
     ...(q.remote?.length
       ? [
           `  Not part of this install: ${q.remote.length} plugin${q.remote.length === 1 ? "" : "s"} it lists from other repositories, each installed on its own (islet plugins add ${q.pack} --plugin NAME):`,
@@ -77,6 +81,8 @@ export function packUpdateLines(question: QuestionOf<"pack-update">): string[] {
     ),
     `  ${q.files.length} file${q.files.length === 1 ? "" : "s"} changed:`,
     ...capped(q.files, MAX_FILES, (f) => `    ${f.change.padEnd(8)} ${f.path}`),
+    ...(q.added.length ? [`  adds: ${q.added.join(", ")}`] : []),
+    ...sameNamedLines(q.sameNamed).map((l) => `  ${l}`),
     ...(q.removed.length ? [`  removes: ${q.removed.join(", ")}`] : []),
     ...(asksMore
       ? [

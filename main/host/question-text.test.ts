@@ -56,6 +56,7 @@ const questions: Question[] = [
         permissions: [{ kind: "exec", target: "", reason: "runs notify-send" }],
       },
     ],
+    added: [],
     removed: ["old"],
   },
   {

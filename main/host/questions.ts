@@ -122,6 +122,11 @@ export const PackPluginSummary = z.strictObject({
 });
 export type PackPluginSummary = z.infer<typeof PackPluginSummary>;
 
+/** Plugins an installed pack already has under their names: `pack`'s copies go on loading. */
+const SameNamedPlugins = z.array(
+  z.strictObject({ pack: z.string(), plugins: z.array(z.string()) }),
+);
+
 /** `islet plugins add` / the catalog's Install: what would be installed, from where. */
 export const PackInstallQuestion = z.strictObject({
   kind: z.literal("pack-install"),
@@ -144,7 +149,7 @@ export const PackInstallQuestion = z.strictObject({
    * Its Claude Code plugins an installed pack already has under the same names (marketplaces
    * overlap): that pack's copies go on loading, these do not.
    */
-  sameNamed: z.array(z.strictObject({ pack: z.string(), plugins: z.array(z.string()) })).optional(),
+  sameNamed: SameNamedPlugins.optional(),
   /**
    * What the pack's Claude Code marketplace lists from other repositories: not part of this
    * install, each installable as a pack of its own (`source`: where it would be cloned from).
@@ -171,8 +176,12 @@ export const PackUpdateQuestion = z.strictObject({
   ),
   /** Plugins in the new version; `permissions` holds only what is new (not granted before). */
   plugins: z.array(PackPluginSummary),
+  /** Plugins the update brings that the installed version did not have. */
+  added: z.array(z.string()),
   /** Plugins the update takes away. */
   removed: z.array(z.string()),
+  /** Of those it brings, the ones an installed pack already has: these do not load. */
+  sameNamed: SameNamedPlugins.optional(),
 });
 export type PackUpdateQuestion = z.infer<typeof PackUpdateQuestion>;
 

@@ -60,7 +60,9 @@ const nasty: Question[] = [
     commits: [{ hash: "c".repeat(40), subject: `steal${ERASE}fix`, author: "M\u202Eeve" }],
     files: [{ path: "x\u200By", change: "added" }],
     plugins: [],
+    added: [`new${ERASE}`],
     removed: [`old${ERASE}`],
+    sameNamed: [{ pack: `mark\u202Eet`, plugins: [`tidy${ERASE}`] }],
   },
 ];
 
@@ -90,6 +92,11 @@ test("pack lines for the terminal and the dialog show the same markers", () => {
   assert.match(update, new RegExp(`steal${escape(SHOWN_ERASE)}fix \\(M⟨U\\+202E⟩eve\\)`));
   assert.match(update, /x⟨U\+200B⟩y/);
   assert.match(update, new RegExp(`removes: old${escape(SHOWN_ERASE)}`));
+  assert.match(update, new RegExp(`adds: new${escape(SHOWN_ERASE)}`));
+  assert.match(
+    update,
+    new RegExp(`Already installed from mark⟨U\\+202E⟩et, .*: tidy${escape(SHOWN_ERASE)}`),
+  );
 });
 
 test("an approval shows the whole command with its lines, however long, its arguments unchanged", () => {

@@ -26,6 +26,11 @@ function summary(p: StagedPlugin, permissions: PermissionItem[]): PackPluginSumm
   return { name: p.name, description: p.description, format: p.format, permissions };
 }
 
+const sameNamedOf = (sameNamed: SameNamed[] | undefined) =>
+  sameNamed?.length
+    ? { sameNamed: sameNamed.map((s) => ({ pack: s.pack, plugins: [...s.plugins] })) }
+    : {};
+
 export function installQuestion(opts: {
   pack: string;
   source: string;
@@ -50,9 +55,7 @@ export function installQuestion(opts: {
     scope: opts.scope,
     plugins: opts.plugins.map((p) => summary(p, p.items)),
     ...(opts.listedBy ? { listedBy: opts.listedBy } : {}),
-    ...(opts.sameNamed?.length
-      ? { sameNamed: opts.sameNamed.map((s) => ({ pack: s.pack, plugins: [...s.plugins] })) }
-      : {}),
+    ...sameNamedOf(opts.sameNamed),
     ...(opts.remote?.length
       ? {
           remote: opts.remote.map(remoteOffer),
@@ -93,7 +96,9 @@ export function updateQuestion(opts: {
   files: FileChange[];
   plugins: StagedPlugin[];
   fresh: Map<string, PermissionItem[]>;
+  added: string[];
   removed: string[];
+  sameNamed: SameNamed[];
 }): PackUpdateQuestion {
   return {
     kind: "pack-update",
@@ -104,7 +109,9 @@ export function updateQuestion(opts: {
     commits: opts.commits,
     files: opts.files,
     plugins: opts.plugins.map((p) => summary(p, opts.fresh.get(p.name) ?? [])),
+    added: opts.added,
     removed: opts.removed,
+    ...sameNamedOf(opts.sameNamed),
   };
 }
 

@@ -28,6 +28,9 @@ export async function writeOrigin(packDir: string, origin: PackOrigin): Promise<
     commit: origin.commit,
     installed_at: origin.installedAt,
     ...(origin.updatedAt ? { updated_at: origin.updatedAt } : {}),
+    ...(origin.addedAt && Object.keys(origin.addedAt).length > 0
+      ? { added_at: origin.addedAt }
+      : {}),
     vendored: origin.vendored,
     ...(origin.listedBy ? { listed_by: origin.listedBy } : {}),
     ...(origin.claudeEntry ? { claude_entry: origin.claudeEntry } : {}),
@@ -72,6 +75,24 @@ function isoTime(
       `expected a time like 2026-11-24T10:00:00Z, got ${describeValue(value)}`,
     );
   return new Date(text).toISOString();
+}
+
+/** `added_at`: a map of plugin names to times, or absent. */
+function addedTimes(file: string, value: unknown): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isMap(value))
+    throw field(
+      file,
+      "added_at",
+      `expected a map of plugin names to times, got ${describeValue(value)}`,
+    );
+  // Own properties whatever the names (a plugin named __proto__ included).
+  return Object.fromEntries(
+    Object.entries(value).map(([name, time]) => [
+      name,
+      isoTime(file, `added_at.${name}`, time, true)!,
+    ]),
+  );
 }
 
 /** Reads and checks the sidecar; every problem is a PackError naming the file and field. */
@@ -132,6 +153,7 @@ export async function readOrigin(packDir: string): Promise<PackOrigin> {
     throw field(file, "vendored", `expected true or false, got ${describeValue(data.vendored)}`);
   const installedAt = isoTime(file, "installed_at", data.installed_at, true)!;
   const updatedAt = isoTime(file, "updated_at", data.updated_at, false);
+  const addedAt = addedTimes(file, data.added_at);
   return {
     url,
     ...(ref ? { ref } : {}),
@@ -139,6 +161,7 @@ export async function readOrigin(packDir: string): Promise<PackOrigin> {
     commit,
     installedAt,
     ...(updatedAt ? { updatedAt } : {}),
+    ...(addedAt ? { addedAt } : {}),
     vendored: data.vendored ?? true,
     ...(typeof data.listed_by === "string" ? { listedBy: data.listed_by } : {}),
     ...(isMap(data.claude_entry) ? { claudeEntry: data.claude_entry } : {}),

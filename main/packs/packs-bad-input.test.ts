@@ -295,6 +295,8 @@ test("a half-written or hand-edited .origin.yaml: update names the file and fiel
       good.replace(/installed_at: .*/, "installed_at: yesterday"),
       /\.origin\.yaml: installed_at: expected a time/,
     ],
+    [`${good}added_at: [tidy]\n`, /\.origin\.yaml: added_at: expected a map of plugin names/],
+    [`${good}added_at:\n  tidy: soon\n`, /\.origin\.yaml: added_at\.tidy: expected a time/],
     ["- just\n- a list\n", /\.origin\.yaml: \(top\): expected a map/],
   ];
   for (const [text, pattern] of edits) {

@@ -6,10 +6,12 @@
  * is still refused.
  */
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { after, before, test } from "node:test";
 import { ClaudePluginSource } from "../extensions/claude/source.ts";
 import { formatProblem } from "../host/problem.ts";
-import { packInstallLines } from "../host/pack-question-text.ts";
+import { packInstallLines, packUpdateLines } from "../host/pack-question-text.ts";
 import { gitRepos, type GitRepos } from "./testing/git-servers.ts";
 import { consenting, packEnv, type PackEnv } from "./testing/pack-env.ts";
 
@@ -85,14 +87,45 @@ test("a marketplace carrying another's plugins installs beside it: one copy of e
     `${env.globalPlugins}/big: 2 plugins of pack big do not load: pack small has them under the same names (lint, tidy); to load pack big's instead, islet plugins remove small`,
   ]);
 
-  // small gains a plugin big has: its update installs it; small, installed first, serves it.
+  // small gains a plugin big has: its update installs it, but the copy big brought first goes
+  // on loading. A pack installed long ago cannot take a name over by adding it in an update.
   await small.commit("extra too", marketplace("small", ["tidy", "lint", "extra"]));
-  const updated = await env.manager().update("small", consenting());
+  const updateHooks = consenting();
+  const updated = await env.manager().update("small", updateHooks);
   assert.equal(updated.changed, true);
+  assert.deepEqual(updated.sameNamed, [{ pack: "big", plugins: ["extra"] }]);
+  const asked = updateHooks.asked[0];
+  assert.equal(asked?.kind, "pack-update");
+  if (asked?.kind !== "pack-update") return;
+  assert.deepEqual(asked.added, ["extra"]);
+  assert.deepEqual(asked.sameNamed, [{ pack: "big", plugins: ["extra"] }]);
+  const lines = packUpdateLines(asked);
+  assert.ok(lines.includes("  adds: extra"), lines.join("\n"));
+  assert.ok(
+    lines.includes(
+      "    Already installed from big, whose copies go on loading (these do not): extra",
+    ),
+    lines.join("\n"),
+  );
   const rows = (await claudeLoad(env)).rows;
   assert.deepEqual(rows.slice(0, 2), [
-    "extra enabled From small: $ARGUMENTS",
-    "extra shadowed From big: $ARGUMENTS",
+    "extra enabled From big: $ARGUMENTS",
+    "extra shadowed From small: $ARGUMENTS",
+  ]);
+  // The next update keeps the time the plugin came, and does not ask about it again.
+  const sidecar = () => readFile(path.join(env.globalPlugins, "small", ".origin.yaml"), "utf8");
+  const addedAt = /extra: (\S+)/.exec(await sidecar())?.[1];
+  assert.ok(addedAt, await sidecar());
+  await small.commit("docs", {
+    ...marketplace("small", ["tidy", "lint", "extra"]),
+    "README.md": "hi\n",
+  });
+  const next = await env.manager().update("small", consenting());
+  assert.equal(next.changed, true);
+  assert.equal(next.sameNamed, undefined);
+  assert.equal(/extra: (\S+)/.exec(await sidecar())?.[1], addedAt);
+  assert.deepEqual((await claudeLoad(env)).rows.slice(0, 1), [
+    "extra enabled From big: $ARGUMENTS",
   ]);
 
   await env.manager().remove("small");

@@ -21,6 +21,12 @@ export interface PackOrigin {
   /** ISO times. */
   installedAt: string;
   updatedAt?: string;
+  /**
+   * When an update brought each plugin it added (by name): of two same-named Claude Code plugins
+   * the copy installed first loads, and a copy an update brings counts from then, not from the
+   * pack's install (extensions/claude/same-name.ts).
+   */
+  addedAt?: Record<string, string>;
   /** npm dependencies were installed (false with --no-vendor). */
   vendored: boolean;
   /** Installed from a Claude Code marketplace's entry: the marketplace's source, and the entry. */
@@ -119,6 +125,8 @@ export interface PackUpdateOutcome {
   to: string;
   /** False when already up to date (nothing asked, nothing changed). */
   changed: boolean;
+  /** Plugins the update added that an installed pack already has: its copies go on loading. */
+  sameNamed?: SameNamed[];
 }
 
 /** Every failure is one of these, with a one-line message naming what and what to do. */

@@ -80,6 +80,22 @@ const listed = async (pack: FoundPack): Promise<InstalledPack> => ({
   plugins: await pack.plugins,
 });
 
+/**
+ * The times of the plugins updates added, after this one: what it added counts from `now`, and a
+ * plugin it took away is forgotten (were it to come back, it would count from then).
+ */
+function addedTimes(
+  before: Record<string, string> | undefined,
+  names: string[],
+  added: string[],
+  now: string,
+): Record<string, string> {
+  return Object.fromEntries([
+    ...Object.entries(before ?? {}).filter(([n]) => names.includes(n) && !added.includes(n)),
+    ...added.map((n) => [n, now]),
+  ]);
+}
+
 const inSubpath = (file: string, subpath: string | undefined) =>
   !subpath || file === subpath || file.startsWith(`${subpath}/`);
 
@@ -172,11 +188,18 @@ export async function updateResolved(
     freshRead.catch(() => undefined); // awaited below; a failure before then is not unhandled
     const names = staged.plugins.map((p) => p.name);
     const installedNames = await pack.plugins;
-    if (names.some((n) => !installedNames.includes(n)))
-      checkClashes(await packs(), pack.name, staged.plugins, {
-        overlap: !origin.claudeEntry,
-        except: pack.dir,
-      });
+    const added = names.filter((n) => !installedNames.includes(n));
+    const sameNamed =
+      added.length > 0
+        ? checkClashes(await packs(), pack.name, staged.plugins, {
+            overlap: !origin.claudeEntry,
+            except: pack.dir,
+          }).flatMap((s) => {
+            // Only what this update brings: a copy it had already kept its place.
+            const plugins = s.plugins.filter((n) => added.includes(n));
+            return plugins.length > 0 ? [{ pack: s.pack, plugins }] : [];
+          })
+        : [];
     const vendor = hooks.vendor !== false;
     if (vendor) {
       const vendored = await vendorAll(
@@ -219,7 +242,9 @@ export async function updateResolved(
       files: changed.filter((f) => inSubpath(f.path, origin.subpath)),
       plugins: staged.plugins,
       fresh,
+      added,
       removed: installedNames.filter((n) => !names.includes(n)),
+      sameNamed,
     });
     // What the folder's trust was while the person read the question (what it covers).
     const trust =
@@ -230,11 +255,13 @@ export async function updateResolved(
       );
     checkAborted(hooks, `updating ${pack.name}`);
 
+    const now = new Date().toISOString();
     const newOrigin = {
       ...origin,
       commit: to,
-      updatedAt: new Date().toISOString(),
+      updatedAt: now,
       vendored: vendor,
+      addedAt: addedTimes(origin.addedAt, names, added, now),
     };
     await writeOrigin(staging.pack, newOrigin);
     report(hooks, "installing", `Replacing ${pack.name}`);
@@ -255,6 +282,7 @@ export async function updateResolved(
       from: origin.commit,
       to,
       changed: true,
+      ...(sameNamed.length > 0 ? { sameNamed } : {}),
     };
   } catch (err) {
     throw asPackError(err, `updating ${pack.name}`);

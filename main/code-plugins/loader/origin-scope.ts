@@ -19,6 +19,8 @@ export type OriginScope =
       claudeEntry?: Record<string, unknown>;
       /** When the pack was installed (`installed_at`), if the sidecar says so. */
       installedAt?: string;
+      /** When updates brought the plugins they added, by name (`added_at`). */
+      addedAt?: Record<string, string>;
     }
   | { error: Problem };
 
@@ -50,9 +52,14 @@ export async function originScope(packDir: string): Promise<OriginScope> {
   const claudeEntry = isMap(entry) ? { claudeEntry: entry } : {};
   // Only an order among packs (which of two same-named plugins loads): read leniently.
   const installed = data.installed_at;
+  const added = isMap(data.added_at) ? data.added_at : {};
+  const addedAt = Object.fromEntries(
+    Object.entries(added).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
   const known = {
     ...claudeEntry,
     ...(typeof installed === "string" ? { installedAt: installed } : {}),
+    ...(Object.keys(addedAt).length > 0 ? { addedAt } : {}),
   };
   const subpath = data.subpath;
   if (subpath === undefined || subpath === null || subpath === "")

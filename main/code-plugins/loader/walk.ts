@@ -31,6 +31,12 @@ export function isSkippedFolder(name: string): boolean {
   return name.startsWith(".") || SKIPPED.has(name);
 }
 
+/** When a pack was installed, and when updates brought the plugins they added (by name). */
+export interface PackTimes {
+  installedAt: string;
+  addedAt?: Record<string, string>;
+}
+
 export interface WalkResult {
   /** Absolute plugin folders, in a stable (sorted) order. */
   folders: string[];
@@ -45,8 +51,11 @@ export interface WalkResult {
   claudeEntries: Map<string, { file: string; entry: JsonObject }>;
   /** Every marketplace found, with what it lists from elsewhere and the entries it skipped. */
   marketplaces: Marketplace[];
-  /** Each installed pack's folder (one below the root) and when it was installed (.origin.yaml). */
-  packsInstalled: Map<string, string>;
+  /**
+   * Each installed pack's folder (one below the root) and when it was installed, and when updates
+   * brought the plugins they added (.origin.yaml).
+   */
+  packsInstalled: Map<string, PackTimes>;
   errors: Problem[];
   /**
    * Each code plugin folder's plugin.yaml as read here (the runner check reads it anyway), so
@@ -160,7 +169,11 @@ async function walkPluginFolders(root: string): Promise<WalkResult> {
       }
       if (scope.claudeEntry)
         listed.set(scope.folder, { file: path.join(dir, ORIGIN_FILE), entry: scope.claudeEntry });
-      if (scope.installedAt) result.packsInstalled.set(dir, scope.installedAt);
+      if (scope.installedAt)
+        result.packsInstalled.set(dir, {
+          installedAt: scope.installedAt,
+          ...(scope.addedAt ? { addedAt: scope.addedAt } : {}),
+        });
       if (scope.folder !== dir) return visit(scope.folder, false, depth + 1);
     }
     if (entries.some((e) => e.name === MANIFEST_NAME && !e.isDirectory())) {

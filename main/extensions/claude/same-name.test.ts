@@ -28,8 +28,8 @@ function tidy(dir: string, who: string): Record<string, string> {
 }
 
 /** A pack's sidecar, as `islet plugins add` writes it. */
-const sidecar = (installedAt: string) =>
-  `url: file:///somewhere.git\ncommit: ${"a".repeat(40)}\ninstalled_at: ${installedAt}\nvendored: true\n`;
+const sidecar = (installedAt: string, added = "") =>
+  `url: file:///somewhere.git\ncommit: ${"a".repeat(40)}\ninstalled_at: ${installedAt}\nvendored: true\n${added}`;
 
 async function run(files: Record<string, string>) {
   const rig = await startEngineRig({
@@ -74,6 +74,21 @@ describe("Claude Code plugins of one name", () => {
       `${r.root}/home/plugins/alpha: 1 plugin of pack alpha does not load: pack beta has one under the same name (tidy); to load pack alpha's instead, islet plugins remove beta`,
     ]);
     assert.deepEqual(r.warnings, [], "nothing said at every start");
+  });
+
+  it("a plugin an update brought counts from that update, not from its pack's install", async () => {
+    const r = await run({
+      "home/plugins/alpha/.origin.yaml": sidecar("2026-02-01T10:00:00.000Z"),
+      ...tidy("home/plugins/alpha/plugins/tidy", "alpha"),
+      "home/plugins/beta/.origin.yaml": sidecar(
+        "2026-01-01T10:00:00.000Z",
+        "added_at:\n  tidy: 2026-03-01T10:00:00.000Z\n",
+      ),
+      ...tidy("home/plugins/beta/plugins/tidy", "beta"),
+    });
+    assert.equal(r.expanded, "alpha");
+    assert.deepEqual(r.hooks, ["alpha"]);
+    assert.deepEqual(r.rows, ["enabled", "shadowed pack alpha"]);
   });
 
   it("a folder put in the global plugins by hand comes before any pack, and a project's copy after the global one", async () => {

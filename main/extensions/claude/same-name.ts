@@ -9,7 +9,9 @@
  * - a global plugin before a project's: a repository must not stand in for the user's plugins;
  * - then a folder put in the plugins dir by hand (no .origin.yaml, often a copy being worked on)
  *   before one from an installed pack;
- * - then the pack installed first: what worked before an install goes on working;
+ * - then the copy installed first: what worked before an install goes on working. A plugin an
+ *   update brought counts from that update, so a pack installed long ago cannot take a name over
+ *   by adding it later;
  * - then path order.
  * Removing the pack whose copy loads hands the name to the next.
  */
@@ -21,7 +23,10 @@ import type { ClaudePlugin } from "./plugin.ts";
 export interface PlacedPlugin {
   plugin: ClaudePlugin;
   pluginsDir: string;
-  /** The pack's `installed_at`; absent for a folder put there by hand. */
+  /**
+   * When this copy was installed: its pack's `installed_at`, or the update's time for a plugin an
+   * update added; absent for a folder put there by hand.
+   */
   installedAt?: string;
 }
 

@@ -104,7 +104,12 @@ export class ClaudePluginSource implements ExtensionSource<ClaudePlugin> {
         if (!isSelected(plugin.name, include, exclude)) plugin.status = "excluded";
         out.found.push(plugin);
         out.problems.push(...plugin.errors);
-        const installedAt = walked.packsInstalled.get(packFolder(where.dir, dir).dir);
+        const times = walked.packsInstalled.get(packFolder(where.dir, dir).dir);
+        // A plugin an update brought counts from that update, not from the pack's install.
+        const installedAt =
+          times?.addedAt && Object.hasOwn(times.addedAt, plugin.name)
+            ? times.addedAt[plugin.name]
+            : times?.installedAt;
         placed.push({ plugin, pluginsDir: where.dir, ...(installedAt ? { installedAt } : {}) });
       }
     }

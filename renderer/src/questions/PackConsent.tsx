@@ -137,25 +137,7 @@ export function PackInstallBody({ q }: { q: Install }) {
             <PluginBlock key={p.name} plugin={p} onlyNew={false} />
           ))}
         </ul>
-        {(q.sameNamed ?? []).map((same) => (
-          <section
-            key={same.pack}
-            className="consent-section"
-            aria-label={`Already installed from ${same.pack}`}
-          >
-            <h3>
-              Already installed from <Marked text={same.pack} />:{" "}
-              {plural(same.plugins.length, "plugin")}
-            </h3>
-            <p className="consent-note">
-              Two marketplaces carry them under the same names. The copies from{" "}
-              <Marked text={same.pack} /> go on loading; these do not, until that pack is removed.
-            </p>
-            <p className="consent-mono">
-              <Marked text={same.plugins.join(", ")} />
-            </p>
-          </section>
-        ))}
+        <SameNamedSections sameNamed={q.sameNamed} />
         {q.remote?.length ? (
           <section className="consent-section" aria-label="Not part of this install">
             <h3>
@@ -186,6 +168,28 @@ export function PackInstallBody({ q }: { q: Install }) {
       </div>
     </>
   );
+}
+
+/** Plugins an installed pack already has under their names: that pack's copies go on loading. */
+function SameNamedSections({ sameNamed }: { sameNamed: Install["sameNamed"] }) {
+  return (sameNamed ?? []).map((same) => (
+    <section
+      key={same.pack}
+      className="consent-section"
+      aria-label={`Already installed from ${same.pack}`}
+    >
+      <h3>
+        Already installed from <Marked text={same.pack} />: {plural(same.plugins.length, "plugin")}
+      </h3>
+      <p className="consent-note">
+        Two marketplaces carry them under the same names. The copies from{" "}
+        <Marked text={same.pack} /> go on loading; these do not, until that pack is removed.
+      </p>
+      <p className="consent-mono">
+        <Marked text={same.plugins.join(", ")} />
+      </p>
+    </section>
+  ));
 }
 
 const CHANGE: Record<Update["files"][number]["change"], string> = {
@@ -225,6 +229,15 @@ export function PackUpdateBody({ q }: { q: Update }) {
             </ul>
           </section>
         ) : null}
+        {q.added.length ? (
+          <section className="consent-section">
+            <h3>Adds</h3>
+            <p className="consent-mono">
+              <Marked text={q.added.join(", ")} />
+            </p>
+          </section>
+        ) : null}
+        <SameNamedSections sameNamed={q.sameNamed} />
         {q.removed.length ? (
           <section className="consent-section">
             <h3>Removes</h3>

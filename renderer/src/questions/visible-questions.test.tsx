@@ -132,7 +132,9 @@ describe("questions show hidden characters", () => {
           ],
           files: [{ path: "hooks/\u200Bhooks.json", change: "modified" }],
           plugins: [],
+          added: ["tidy\u202Eyp"],
           removed: [],
+          sameNamed: [{ pack: "mark\u200Bet", plugins: ["tidy\u202Eyp"] }],
         },
       }),
     );
@@ -142,6 +144,8 @@ describe("questions show hidden characters", () => {
     assert.match(text, /steal⟨ESC⟩\[2K⟨CR⟩fix typo/);
     assert.match(text, /Mallory⟨U\+202E⟩eve/);
     assert.match(text, /hooks\/⟨U\+200B⟩hooks\.json/);
+    assert.match(text, /Adds\s*tidy⟨U\+202E⟩yp/);
+    assert.match(text, /Already installed from mark⟨U\+200B⟩et/);
   });
 
   it("the trust dialog shows a folder name's bidi override and the lines' zero-width spaces", () => {
