@@ -4,7 +4,7 @@ import type { ToolSpec } from "../providers/types.ts";
 import type { TokenState } from "../core/types.ts";
 
 /** ~4 characters per token for English and code; per-message framing costs a few tokens. */
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 const MESSAGE_OVERHEAD = 4;
 
 export function estimateText(text: string): number {

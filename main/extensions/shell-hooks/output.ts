@@ -5,6 +5,7 @@
  */
 import type { ShellHookEvent } from "./config.ts";
 import type { HookRun } from "./run-command.ts";
+import { cutText } from "../../turn/hook-context.ts";
 
 export interface HookVerdict {
   /** The hook failed (non-blocking): shown to the user, the action proceeds. */
@@ -34,7 +35,18 @@ const STDOUT_IS_CONTEXT: ReadonlySet<ShellHookEvent> = new Set([
   "SessionStart",
 ]);
 
+/** Claude Code's cap on what one hook adds to the model's context (its text, its reason). */
+export const HOOK_TEXT_MAX_CHARS = 10_000;
+
 export function readVerdict(event: ShellHookEvent, run: HookRun, timeoutS: number): HookVerdict {
+  const v = verdictOf(event, run, timeoutS);
+  const cap = (text: string) => cutText(text, HOOK_TEXT_MAX_CHARS, "(hook output is capped)");
+  if (v.context !== undefined) v.context = cap(v.context);
+  if (v.reason !== undefined) v.reason = cap(v.reason);
+  return v;
+}
+
+function verdictOf(event: ShellHookEvent, run: HookRun, timeoutS: number): HookVerdict {
   if (run.spawnError) return { error: `could not start: ${run.spawnError}` };
   if (run.timedOut) return { error: `timed out after ${timeoutS} s (stopped; the action goes on)` };
   if (run.code === null) return { error: "stopped" };
