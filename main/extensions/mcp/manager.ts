@@ -140,11 +140,12 @@ export class McpManager {
 
   /**
    * A server that could not start: its error names it ("MCP server "x" is not running: …"). Not
-   * one stopped on purpose while it started (the manager closing, its definition gone).
+   * one stopped on purpose while it started (the manager closing, its definition gone). Said
+   * once: a start and a wait for it (islet run's) each hear of the same failure.
    */
   private notReady(r: Running, err: unknown): void {
     if (this.closed || ![...this.running.values()].includes(r)) return;
-    this.opts.warn({ source: `MCP server "${r.conn.spec.name}"`, title: (err as Error).message });
+    this.warnOnce({ source: `MCP server "${r.conn.spec.name}"`, title: (err as Error).message });
   }
 
   list(): McpServerStatus[] {
