@@ -74,4 +74,8 @@ test("a text with no line break near the cut is cut where the room ends", () => 
     /^y+\n\[… \d+ more characters of this text were cut \(hook output is capped\)\]$/,
   );
   assert.equal(cutText("short", 1000), "short");
+  // Never half of an emoji.
+  const emoji = cutText("🙂".repeat(1000), 502);
+  assert.ok(!/[\uD800-\uDBFF]\n/.test(emoji), "no lone high surrogate before the note");
+  assert.ok(emoji.startsWith("🙂") && emoji.length <= 502);
 });

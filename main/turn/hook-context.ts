@@ -66,6 +66,8 @@ export function cutText(
   // A whole line rather than half of one, unless that throws away more than a fifth.
   const line = head.lastIndexOf("\n");
   if (line >= room * 0.8) head = head.slice(0, line);
+  // Not half of a character outside the basic plane (an emoji): a lone surrogate is not text.
+  else if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   return head + note(text.length - head.length);
 }
 
