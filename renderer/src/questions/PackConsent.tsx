@@ -192,6 +192,19 @@ function SameNamedSections({ sameNamed }: { sameNamed: Install["sameNamed"] }) {
   ));
 }
 
+/** Plugin names under a heading; nothing when there are none. */
+function NamesSection({ title, names }: { title: string; names: string[] }) {
+  if (names.length === 0) return null;
+  return (
+    <section className="consent-section">
+      <h3>{title}</h3>
+      <p className="consent-mono">
+        <Marked text={names.join(", ")} />
+      </p>
+    </section>
+  );
+}
+
 const CHANGE: Record<Update["files"][number]["change"], string> = {
   added: "A",
   modified: "M",
@@ -229,23 +242,9 @@ export function PackUpdateBody({ q }: { q: Update }) {
             </ul>
           </section>
         ) : null}
-        {q.added.length ? (
-          <section className="consent-section">
-            <h3>Adds</h3>
-            <p className="consent-mono">
-              <Marked text={q.added.join(", ")} />
-            </p>
-          </section>
-        ) : null}
+        <NamesSection title="Adds" names={q.added} />
         <SameNamedSections sameNamed={q.sameNamed} />
-        {q.removed.length ? (
-          <section className="consent-section">
-            <h3>Removes</h3>
-            <p className="consent-mono">
-              <Marked text={q.removed.join(", ")} />
-            </p>
-          </section>
-        ) : null}
+        <NamesSection title="Removes" names={q.removed} />
         <section className="consent-section">
           <h3>{plural(q.commits.length, "commit")}</h3>
           <ul className="consent-commits">
