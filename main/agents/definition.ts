@@ -31,6 +31,11 @@ export interface AgentConfig {
    * tools) may take in a request; unset: 10. Past it a turn offers the most relevant ones.
    */
   extensionsBudget?: number;
+  /**
+   * Percent of the model's window what hooks add at one point (SessionStart's context, plugins'
+   * messages) may take; unset: 25. Past it each text is cut to an equal part.
+   */
+  hookContextBudget?: number;
   /** Where it was defined (absent for the built-in default). */
   file?: string;
 }

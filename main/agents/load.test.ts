@@ -78,10 +78,18 @@ test("Claude's tool names in tools and disallowedTools become Islet's; the missi
   ]);
 });
 
-test("extensions_budget: a percent of the window from 1 to 100; anything else is one line", () => {
-  const a = parseAgentFile("/h/small.md", "---\nextensions_budget: 5\n---\nx");
+test("extensions_budget, hook_context_budget: percents of the window from 1 to 100; anything else is one line", () => {
+  const a = parseAgentFile(
+    "/h/small.md",
+    "---\nextensions_budget: 5\nhook_context_budget: 40\n---\nx",
+  );
   assert.equal(a.extensionsBudget, 5);
+  assert.equal(a.hookContextBudget, 40);
   assert.equal(parseAgentFile("/h/plain.md", "---\n---\nx").extensionsBudget, undefined);
+  assert.throws(
+    () => parseAgentFile("/h/bad.md", "---\nhook_context_budget: 0\n---\nx"),
+    /^Error: \/h\/bad\.md: hook_context_budget: must be a percent of the window from 1 to 100$/,
+  );
   for (const bad of ["0", "150", "ten"])
     assert.throws(
       () => parseAgentFile("/h/bad.md", `---\nextensions_budget: ${bad}\n---\nx`),

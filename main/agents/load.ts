@@ -21,6 +21,12 @@ import { markdownFiles } from "../config/markdown-walk.ts";
 import { DEFAULT_AGENT, DEFAULT_MAX_STEPS, type AgentConfig } from "./definition.ts";
 import { isletToolList, isletToolName } from "../tools/claude-names.ts";
 
+/** A share of the model's window (extensions_budget, hook_context_budget). */
+const windowPercent = z
+  .number()
+  .min(1, "must be a percent of the window from 1 to 100")
+  .max(100, "must be a percent of the window from 1 to 100");
+
 const AGENT_FIELDS = {
   name: z.string().min(1).optional(),
   description: looseText.optional(),
@@ -32,11 +38,8 @@ const AGENT_FIELDS = {
   maxTurns: z.number().int().positive().optional(),
   failover: toolList.optional(),
   thinking: z.enum(["off", "low", "medium", "high"]).optional(),
-  extensions_budget: z
-    .number()
-    .min(1, "must be a percent of the window from 1 to 100")
-    .max(100, "must be a percent of the window from 1 to 100")
-    .optional(),
+  extensions_budget: windowPercent.optional(),
+  hook_context_budget: windowPercent.optional(),
   // Claude Code's, read so they are not reported as unknown; not used by Islet yet.
   skills: z.unknown().optional(),
   color: z.unknown().optional(),
@@ -84,6 +87,7 @@ export function readAgentFile(
       failover: d.failover ?? [],
       thinking: d.thinking,
       ...(d.extensions_budget !== undefined ? { extensionsBudget: d.extensions_budget } : {}),
+      ...(d.hook_context_budget !== undefined ? { hookContextBudget: d.hook_context_budget } : {}),
       file,
     },
     warnings,

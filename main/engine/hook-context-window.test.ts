@@ -7,6 +7,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startPluginHarness } from "./testing.ts";
+import { createEngine } from "./bootstrap.ts";
+import { tempDir } from "../code-plugins/loader/testing.ts";
+import { startFakeOpenAI } from "../providers/testing/index.ts";
+import type { AgentEvent } from "../core/events.ts";
 import { HOOK_CONTEXT_SHARE } from "../turn/hook-context.ts";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -37,10 +41,15 @@ function plugin(name: string, context: string): Record<string, string> {
 
 const contexts = { alpha: text("alpha", 50), beta: text("beta", 55), gamma: text("gamma", 6) };
 
-async function firstRequest(window: number, homeFiles: Record<string, string>) {
+async function firstRequest(
+  window: number,
+  homeFiles: Record<string, string>,
+  agent?: { name: string; text: string },
+) {
   const h = await startPluginHarness({
     plugins: {},
     homeFiles,
+    ...(agent ? { agents: { [agent.name]: agent.text }, agent: agent.name } : {}),
     server: { models: [{ id: "m", object: "model", max_model_len: window }] },
     script: [{ text: ["Hello."] }],
   });
@@ -95,7 +104,7 @@ test("in a 4k window, SessionStart's context takes at most its share, and the pe
   const notice = r.notices.find((n) => n.startsWith("hook context cut"));
   assert.equal(
     notice,
-    `hook context cut to fit the 4,096-token window: alpha:SessionStart ${fmt(contexts.alpha.length)} → ${fmt(alpha.length)}, beta:SessionStart ${fmt(contexts.beta.length)} → ${fmt(beta.length)} characters (what hooks add at once may take at most 25% of the window)`,
+    `hook context cut to fit the 4,096-token window: alpha:SessionStart ${fmt(contexts.alpha.length)} → ${fmt(alpha.length)}, beta:SessionStart ${fmt(contexts.beta.length)} → ${fmt(beta.length)} characters (what hooks add at once may take at most 25% of the window: hook_context_budget in providers.yaml or the agent)`,
   );
 });
 
@@ -113,4 +122,61 @@ test("in a large window it goes whole, but one hook's text stops at 10,000 chara
     undefined,
     "nothing said where the window holds it all",
   );
+});
+
+test("an agent's hook_context_budget gives hooks more of the window", async () => {
+  const r = await firstRequest(4096, files, {
+    name: "roomy",
+    text: "---\nname: roomy\nhook_context_budget: 60\n---\nYou help.\n",
+  });
+  assert.deepEqual(r.context, [contexts.alpha, contexts.beta, contexts.gamma]);
+  assert.equal(
+    r.notices.find((n) => n.startsWith("hook context cut")),
+    undefined,
+  );
+});
+
+test("a provider's hook_context_budget in providers.yaml applies to its agents", async () => {
+  const model = await startFakeOpenAI([{ text: ["Hello."] }], {
+    models: [{ id: "m", object: "model", max_model_len: 4096 }],
+  });
+  const dirs = tempDir("islet-hook-budget-provider-");
+  dirs.write({
+    "work/a.txt": "a\n",
+    "home/config/providers.yaml":
+      `default: { provider: small, model: m }\nproviders:\n  small: { type: openai-compatible, ` +
+      `base_url: "${model.url}", hook_context_budget: 60 }\n`,
+    ...Object.fromEntries(Object.entries(files).map(([rel, t]) => [`home/${rel}`, t])),
+  });
+  const engine = await createEngine({
+    home: dirs.path("home"),
+    workdir: dirs.path("work"),
+    env: {},
+    plugins: {},
+    flags: {},
+    warn: () => {},
+  });
+  const notices: string[] = [];
+  try {
+    const c = await engine.open({
+      emit: (e: AgentEvent) => void (e.type === "notice" && notices.push(e.text)),
+    });
+    await c.submit("Hi");
+    await c.close();
+    const sent = (
+      model.chatRequests[0]?.body as { messages: { role: string; content: string }[] }
+    ).messages.filter((m) => m.role === "user");
+    assert.deepEqual(
+      sent.slice(0, -1).map((m) => m.content),
+      [contexts.alpha, contexts.beta, contexts.gamma],
+    );
+    assert.equal(
+      notices.find((n) => n.startsWith("hook context cut")),
+      undefined,
+    );
+  } finally {
+    await engine.close();
+    await model.close();
+    dirs.remove();
+  }
 });

@@ -58,12 +58,13 @@ export function createModelResolver(opts: ModelResolverOptions): ModelResolver {
       contextLength: reported?.contextLength || r.config.contextLength || FALLBACK_CONTEXT_LENGTH,
       capabilities: reported?.capabilities ?? [],
     };
-    const budget = r.config.extensionsBudget;
+    const { extensionsBudget, hookContextBudget } = r.config;
     return {
       provider: r.provider,
       model: r.model,
       info,
-      ...(budget !== undefined ? { extensionsBudget: budget } : {}),
+      ...(extensionsBudget !== undefined ? { extensionsBudget } : {}),
+      ...(hookContextBudget !== undefined ? { hookContextBudget } : {}),
     };
   }
 

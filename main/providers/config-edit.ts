@@ -19,7 +19,12 @@ export interface ProviderEntryEdit {
   model?: string;
   /** Absent: left as written; undefined value: removed (the default). */
   extensions_budget?: number;
+  /** Absent: left as written; undefined value: removed (the default). */
+  hook_context_budget?: number;
 }
+
+/** The shares of the window Settings edits: written only when it sent them. */
+const BUDGETS = ["extensions_budget", "hook_context_budget"] as const;
 
 const HEADER =
   "# Model providers (see Islet's README, Configuration). Keys never go here: api_key_env names\n" +
@@ -83,14 +88,9 @@ async function saveEntry(
     ["api_key_env", entry.api_key_env],
     ["model", entry.model],
     // Only when Settings sent it: an older page saving a provider leaves the budget alone.
-    ...("extensions_budget" in entry
-      ? [
-          ["extensions_budget", entry.extensions_budget] as [
-            keyof ProviderEntryEdit,
-            number | undefined,
-          ],
-        ]
-      : []),
+    ...BUDGETS.filter((b) => b in entry).map(
+      (b) => [b, entry[b]] as [keyof ProviderEntryEdit, number | undefined],
+    ),
   ];
   if (!doc.hasIn(["providers", name])) doc.setIn(["providers", name], doc.createNode({}));
   for (const [key, value] of fields) {

@@ -294,17 +294,19 @@ test("resolve: detected LM Studio by name; model from its list; auto stays nativ
   );
 });
 
-test("config: extensions_budget is a percent of the window from 1 to 100", () => {
+test("config: extensions_budget and hook_context_budget are percents of the window from 1 to 100", () => {
   const c = parseProvidersYaml(
-    "providers:\n  small: { type: ollama, context_length: 8192, extensions_budget: 5 }\n",
+    "providers:\n  small: { type: ollama, context_length: 8192, extensions_budget: 5, hook_context_budget: 40 }\n",
     F,
   );
   assert.equal(c.providers.small.extensionsBudget, 5);
-  for (const bad of ["0", "101", "-3"])
-    assert.equal(
-      parseError(`providers:\n  w: { type: ollama, extensions_budget: ${bad} }\n`),
-      `${F}: providers.w.extensions_budget: must be a percent of the window from 1 to 100`,
-    );
+  assert.equal(c.providers.small.hookContextBudget, 40);
+  for (const field of ["extensions_budget", "hook_context_budget"])
+    for (const bad of ["0", "101", "-3"])
+      assert.equal(
+        parseError(`providers:\n  w: { type: ollama, ${field}: ${bad} }\n`),
+        `${F}: providers.w.${field}: must be a percent of the window from 1 to 100`,
+      );
   assert.equal(
     parseError("providers:\n  w: { type: ollama, extensions_budget: most }\n"),
     `${F}: providers.w.extensions_budget: expected number, got string "most"`,

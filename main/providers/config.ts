@@ -44,6 +44,8 @@ export interface ProviderConfig {
   contextLength?: number;
   /** Percent of the window skills, agents, plugin and MCP tools may take (an agent's own wins). */
   extensionsBudget?: number;
+  /** Percent of the window what hooks add at one point may take (an agent's own wins). */
+  hookContextBudget?: number;
   headers?: Record<string, string>;
   model?: string;
   capabilities?: string[];
@@ -95,6 +97,11 @@ const timeoutsSchema = z
   })
   .strict();
 
+/** A share of the model's window (extensions_budget, hook_context_budget). */
+const windowPercent = z
+  .number()
+  .refine((n) => n >= 1 && n <= 100, "must be a percent of the window from 1 to 100");
+
 const entrySchema = z
   .object({
     type: ProviderKindSchema,
@@ -108,10 +115,8 @@ const entrySchema = z
       .optional(),
     tools: z.enum(["native", "text", "auto"]).optional(),
     context_length: z.number().int().positive().optional(),
-    extensions_budget: z
-      .number()
-      .refine((n) => n >= 1 && n <= 100, "must be a percent of the window from 1 to 100")
-      .optional(),
+    extensions_budget: windowPercent.optional(),
+    hook_context_budget: windowPercent.optional(),
     headers: z.record(z.string(), z.string()).optional(),
     model: z.string().min(1).optional(),
     capabilities: z.array(z.string()).optional(),
@@ -202,6 +207,7 @@ export function parseProvidersYaml(text: string, file: string): ProvidersConfig 
       tools: e.tools ?? "auto",
       contextLength: e.context_length,
       ...(e.extensions_budget !== undefined ? { extensionsBudget: e.extensions_budget } : {}),
+      ...(e.hook_context_budget !== undefined ? { hookContextBudget: e.hook_context_budget } : {}),
       headers: e.headers,
       model: e.model,
       capabilities: e.capabilities,

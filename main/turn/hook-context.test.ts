@@ -61,7 +61,7 @@ test("over the share, each text keeps an equal part, a short one all of itself, 
   assert.deepEqual(fitHookContext(arrived, window), { injections, cuts });
   assert.equal(
     cutsNotice(cuts, window),
-    `hook context cut to fit the 4,096-token window: alpha:SessionStart ${fmt(arrived[0].content.length)} → ${fmt(injections[0].content.length)}, beta:SessionStart ${fmt(arrived[1].content.length)} → ${fmt(injections[1].content.length)} characters (what hooks add at once may take at most 25% of the window)`,
+    `hook context cut to fit the 4,096-token window: alpha:SessionStart ${fmt(arrived[0].content.length)} → ${fmt(injections[0].content.length)}, beta:SessionStart ${fmt(arrived[1].content.length)} → ${fmt(injections[1].content.length)} characters (what hooks add at once may take at most 25% of the window: hook_context_budget in providers.yaml or the agent)`,
   );
 });
 

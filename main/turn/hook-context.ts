@@ -10,7 +10,7 @@
 import { CHARS_PER_TOKEN } from "./tokens.ts";
 import type { Injection } from "./hooks/types.ts";
 
-/** The share of the window what hooks add at one point may take (percent). */
+/** The share of the window what hooks add at one point may take (percent), unless set. */
 export const HOOK_CONTEXT_SHARE = 25;
 
 /** A text cut to fit: where it came from, and its length before and after. */
@@ -20,12 +20,16 @@ export interface HookContextCut {
   to: number;
 }
 
-/** `injections` with their texts cut to fit `windowTokens` (unknown, 0: left whole). */
+/**
+ * `injections` with their texts cut to fit `share` percent of `windowTokens` (unknown, 0: left
+ * whole).
+ */
 export function fitHookContext(
   injections: readonly Injection[],
   windowTokens: number,
+  share = HOOK_CONTEXT_SHARE,
 ): { injections: Injection[]; cuts: HookContextCut[] } {
-  const budget = Math.floor((windowTokens * HOOK_CONTEXT_SHARE) / 100) * CHARS_PER_TOKEN;
+  const budget = Math.floor((windowTokens * share) / 100) * CHARS_PER_TOKEN;
   const sizes = injections.map((i) => i.content.length);
   const total = sizes.reduce((a, b) => a + b, 0);
   if (windowTokens <= 0 || total <= budget) return { injections: [...injections], cuts: [] };
@@ -72,8 +76,12 @@ export function cutText(
 }
 
 /** The notice naming what was cut, for the person watching the turn. */
-export function cutsNotice(cuts: readonly HookContextCut[], windowTokens: number): string {
+export function cutsNotice(
+  cuts: readonly HookContextCut[],
+  windowTokens: number,
+  share = HOOK_CONTEXT_SHARE,
+): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const each = cuts.map((c) => `${c.source} ${n(c.from)} → ${n(c.to)}`).join(", ");
-  return `hook context cut to fit the ${n(windowTokens)}-token window: ${each} characters (what hooks add at once may take at most ${HOOK_CONTEXT_SHARE}% of the window)`;
+  return `hook context cut to fit the ${n(windowTokens)}-token window: ${each} characters (what hooks add at once may take at most ${share}% of the window: hook_context_budget in providers.yaml or the agent)`;
 }

@@ -14,7 +14,7 @@ import { compactHistory, splitPoint, type CompactionResult } from "./compaction.
 import { buildContext, contextTokens } from "./context.ts";
 import { runReadOnly } from "./hooks/pipeline.ts";
 import type { Injection } from "./hooks/types.ts";
-import { cutsNotice, fitHookContext } from "./hook-context.ts";
+import { cutsNotice, fitHookContext, HOOK_CONTEXT_SHARE } from "./hook-context.ts";
 import { makeMessage, type Message } from "../core/message.ts";
 import { reportOutcome } from "./report.ts";
 import { newStats, snapshotStats } from "./stats.ts";
@@ -207,10 +207,12 @@ export class AgentSession {
 
   private inject(arrived: readonly Injection[]): void {
     // What hooks add at once takes at most a share of the window (hook-context.ts).
-    const window = this.state.resolved?.info.contextLength ?? 0;
-    const { injections, cuts } = fitHookContext(arrived, window);
+    const { resolved, agent } = this.state;
+    const window = resolved?.info.contextLength ?? 0;
+    const share = agent.hookContextBudget ?? resolved?.hookContextBudget ?? HOOK_CONTEXT_SHARE;
+    const { injections, cuts } = fitHookContext(arrived, window, share);
     if (cuts.length > 0)
-      this.deps.emit({ type: "notice", source: "engine", text: cutsNotice(cuts, window) });
+      this.deps.emit({ type: "notice", source: "engine", text: cutsNotice(cuts, window, share) });
     for (const inj of injections) {
       const message = makeMessage(inj.role, inj.content, {
         kind: "synthetic",

@@ -19,6 +19,8 @@ export interface ResolvedModel {
   info: ModelInfo;
   /** The provider's `extensions_budget` (percent of the window), when providers.yaml sets one. */
   extensionsBudget?: number;
+  /** The provider's `hook_context_budget` (percent of the window), when providers.yaml sets one. */
+  hookContextBudget?: number;
 }
 
 export interface ToolSet {

@@ -53,6 +53,7 @@ async function providerViews(deps: ViewDeps, configs: ProvidersConfig): Promise<
       model: c.model ?? null,
       apiKeyEnv: c.apiKeyEnv ?? null,
       extensionsBudget: c.extensionsBudget ?? null,
+      hookContextBudget: c.hookContextBudget ?? null,
       key: variable === null ? "not needed" : keySource ? "set" : "not set",
       keySource,
       source: c.source === deps.source.providersFile ? "global" : "project",

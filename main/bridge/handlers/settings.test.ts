@@ -61,6 +61,7 @@ describe("bridge: settings on real files", () => {
         model: null,
         apiKeyEnv: null,
         extensionsBudget: null,
+        hookContextBudget: null,
         key: "not needed",
         keySource: null,
         source: "global",
@@ -135,6 +136,7 @@ describe("bridge: settings on real files", () => {
       model: "cloud-large",
       apiKeyEnv: "ISLET_KEY_CLOUD",
       extensionsBudget: null,
+      hookContextBudget: null,
       key: "set",
       keySource: "stored",
       source: "global",
@@ -147,7 +149,7 @@ describe("bridge: settings on real files", () => {
     assert.equal(statSync(h.dirs.path("home/secrets.key")).mode & 0o777, 0o600);
   });
 
-  it("sets a provider's extensions budget, keeps it when a save leaves it out, clears it with null, refuses 0", async () => {
+  it("sets a provider's extensions and hook context budgets, keeps them when a save leaves them out, clears them with null, refuses 0 and 101", async () => {
     const budgetOf = (v: { providers: { name: string; extensionsBudget: number | null }[] }) =>
       v.providers.find((p) => p.name === "cloud")?.extensionsBudget;
     const base = {
@@ -173,6 +175,25 @@ describe("bridge: settings on real files", () => {
       null,
     );
     assert.doesNotMatch(yaml(), /extensions_budget/);
+
+    // The hook context budget the same way, beside it.
+    const hookBudgetOf = (v: { providers: { name: string; hookContextBudget: number | null }[] }) =>
+      v.providers.find((p) => p.name === "cloud")?.hookContextBudget;
+    assert.equal(
+      hookBudgetOf(await call("settings/saveProvider", { ...base, hookContextBudget: 40 })),
+      40,
+    );
+    assert.match(yaml(), /hook_context_budget: 40/);
+    assert.equal(hookBudgetOf(await call("settings/saveProvider", base)), 40);
+    await assert.rejects(
+      call("settings/saveProvider", { ...base, hookContextBudget: 101 }),
+      /hookContextBudget: expected a whole percent from 1 to 100/,
+    );
+    assert.equal(
+      hookBudgetOf(await call("settings/saveProvider", { ...base, hookContextBudget: null })),
+      null,
+    );
+    assert.doesNotMatch(yaml(), /hook_context_budget/);
   });
 
   it("tests a provider with a real request, and says what failed", async () => {

@@ -129,6 +129,9 @@ export function settingsHandlers(
           ...(request.extensionsBudget !== undefined
             ? { extensions_budget: request.extensionsBudget ?? undefined }
             : {}),
+          ...(request.hookContextBudget !== undefined
+            ? { hook_context_budget: request.hookContextBudget ?? undefined }
+            : {}),
         },
         request.previousName,
       );

@@ -37,6 +37,8 @@ export const ProviderView = z.strictObject({
   apiKeyEnv: z.string().nullable(),
   /** The share of the model's window extensions may take (percent); null: the default. */
   extensionsBudget: z.number().nullable(),
+  /** The share of the model's window what hooks add at once may take (percent); null: the default. */
+  hookContextBudget: z.number().nullable(),
   /** "set": a key is stored or in the environment; never the key itself. */
   key: z.enum(["set", "not set", "not needed"]),
   /** Where the key comes from when set. */
@@ -102,6 +104,18 @@ const ProviderDraft = z.strictObject({
   apiKey: z.string().max(4096).optional(),
 });
 
+/** A whole percent of the window, or null (back to the default); the error names the field. */
+function windowPercent(field: string) {
+  const error = `${field}: expected a whole percent from 1 to 100`;
+  return z
+    .number({ error })
+    .int({ error })
+    .min(1, { error })
+    .max(100, { error })
+    .nullable()
+    .optional();
+}
+
 export const SettingsSaveProvider = {
   request: ProviderDraft.extend({
     /** The name it had (a rename). */
@@ -109,13 +123,9 @@ export const SettingsSaveProvider = {
     /** Forget the stored key. */
     clearKey: z.boolean().optional(),
     /** providers.yaml's extensions_budget (percent); null: back to the default; absent: as is. */
-    extensionsBudget: z
-      .number({ error: "extensionsBudget: expected a whole percent from 1 to 100" })
-      .int({ error: "extensionsBudget: expected a whole percent from 1 to 100" })
-      .min(1, { error: "extensionsBudget: expected a whole percent from 1 to 100" })
-      .max(100, { error: "extensionsBudget: expected a whole percent from 1 to 100" })
-      .nullable()
-      .optional(),
+    extensionsBudget: windowPercent("extensionsBudget"),
+    /** providers.yaml's hook_context_budget, the same way. */
+    hookContextBudget: windowPercent("hookContextBudget"),
   }),
   response: SettingsView,
 };

@@ -11,6 +11,43 @@ import type { SettingsState } from "./useSettings.ts";
 
 type Kind = ProviderView["type"];
 
+const percentText = (n: number | null | undefined) => (n != null ? String(n) : "");
+const percentOrDefault = (text: string) => (text.trim() === "" ? null : Number(text));
+
+/** A share of the model's window, in percent, with what it bounds below it. */
+function PercentField(props: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: number;
+  hint: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <div className="form-budget">
+        <input
+          id={props.id}
+          className="input"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={100}
+          step={1}
+          value={props.value}
+          placeholder={String(props.placeholder)}
+          aria-describedby={`${props.id}-hint`}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+        <p id={`${props.id}-hint`} className="settings-hint">
+          {props.hint}
+        </p>
+      </div>
+    </>
+  );
+}
+
 export function ProviderForm({
   existing,
   keys,
@@ -28,9 +65,8 @@ export function ProviderForm({
   const [type, setType] = useState<Kind>(existing?.type ?? PROVIDER_FORM_KINDS[0].kind);
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? "");
   const [model, setModel] = useState(existing?.model ?? "");
-  const [budget, setBudget] = useState(
-    existing?.extensionsBudget != null ? String(existing.extensionsBudget) : "",
-  );
+  const [budget, setBudget] = useState(percentText(existing?.extensionsBudget));
+  const [hookBudget, setHookBudget] = useState(percentText(existing?.hookContextBudget));
   const [apiKey, setApiKey] = useState("");
   const [clearKey, setClearKey] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -61,7 +97,8 @@ export function ProviderForm({
       ...(existing && existing.name !== draft.name ? { previousName: existing.name } : {}),
       ...(clearKey ? { clearKey: true } : {}),
       // Empty: the default share; the engine checks the number and names the field if it is off.
-      extensionsBudget: budget.trim() === "" ? null : Number(budget),
+      extensionsBudget: percentOrDefault(budget),
+      hookContextBudget: percentOrDefault(hookBudget),
     });
     setWorking(null);
     setError(failed);
@@ -140,27 +177,22 @@ export function ProviderForm({
           placeholder="optional, e.g. gpt-4.1"
           onChange={(e) => setModel(e.target.value)}
         />
-        <label htmlFor={`${id}-budget`}>Extensions budget</label>
-        <div className="form-budget">
-          <input
-            id={`${id}-budget`}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={100}
-            step={1}
-            value={budget}
-            placeholder="10"
-            aria-describedby={`${id}-budget-hint`}
-            onChange={(e) => setBudget(e.target.value)}
-          />
-          <p id={`${id}-budget-hint`} className="settings-hint">
-            Percent of the model's context window that skills, agents, plugin and MCP tools may take
-            in a request. Past it, each turn offers the most relevant ones and the model finds the
-            rest with SearchTools. Empty: 10%.
-          </p>
-        </div>
+        <PercentField
+          id={`${id}-budget`}
+          label="Extensions budget"
+          value={budget}
+          placeholder={10}
+          onChange={setBudget}
+          hint="Percent of the model's context window that skills, agents, plugin and MCP tools may take in a request. Past it, each turn offers the most relevant ones and the model finds the rest with SearchTools. Empty: 10%."
+        />
+        <PercentField
+          id={`${id}-hook-budget`}
+          label="Hook context budget"
+          value={hookBudget}
+          placeholder={25}
+          onChange={setHookBudget}
+          hint="Percent of the model's context window that hooks may add to the conversation at once (plugins' SessionStart context, their messages). Past it, each text is cut to an equal part, and the chat says so. Empty: 25%."
+        />
         <label htmlFor={`${id}-key`}>API key</label>
         <div className="form-key">
           <input

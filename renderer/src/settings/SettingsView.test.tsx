@@ -25,6 +25,7 @@ const WORK: ProviderView = {
   model: "gpt-x",
   apiKeyEnv: null,
   extensionsBudget: null,
+  hookContextBudget: null,
   key: "set",
   keySource: "stored",
   source: "global",
@@ -67,6 +68,7 @@ function engine(providers: ProviderView[] = [WORK]) {
         model: r.model ?? null,
         apiKeyEnv: null,
         extensionsBudget: r.extensionsBudget ?? null,
+        hookContextBudget: r.hookContextBudget ?? null,
         key: r.type === "ollama" ? "not needed" : r.apiKey ? "set" : "not set",
         keySource: r.apiKey ? "stored" : null,
         source: "global",
@@ -104,6 +106,7 @@ describe("Settings → Providers", () => {
     fireEvent.change(within(form).getByLabelText("Type"), { target: { value: "ollama" } });
     fill(form, "Base URL", " http://127.0.0.1:11434 ");
     fill(form, "Extensions budget", "20");
+    fill(form, "Hook context budget", "40");
     fireEvent.click(within(form).getByRole("button", { name: "Add provider" }));
     await section.findByText("home-ollama");
     const sent: CallRequest<"settings/saveProvider">[] = [
@@ -112,6 +115,7 @@ describe("Settings → Providers", () => {
         type: "ollama",
         baseUrl: "http://127.0.0.1:11434",
         extensionsBudget: 20,
+        hookContextBudget: 40,
       },
     ];
     assert.deepEqual(bridge.requests("settings/saveProvider"), sent);
@@ -161,6 +165,7 @@ describe("Settings → Providers", () => {
         previousName: "work-openai",
         clearKey: true,
         extensionsBudget: null,
+        hookContextBudget: null,
       },
     ]);
     assert.equal(textOf(section.queryByText("work-openai")), null);
@@ -189,6 +194,7 @@ describe("Settings → Providers", () => {
         baseUrl: "https://llm.example.com/v1",
         apiKey: "sk-secret",
         extensionsBudget: null,
+        hookContextBudget: null,
       },
     ]);
   });
