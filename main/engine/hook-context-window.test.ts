@@ -2,7 +2,8 @@
  * What Claude Code plugins' SessionStart hooks add, against the model's window, through the real
  * engine and real hook commands: in a 4k window three plugins' context is held to a quarter of
  * it (each text an equal part, the short one whole) and the person is told; in a large window it
- * goes whole; one hook's text is never more than Claude Code's 10,000 characters.
+ * goes whole; one hook's text is never more than Claude Code's 10,000 characters. An agent's or a
+ * provider's hook_context_budget changes the share.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -5,7 +5,9 @@
  * first word, and every plugin more with one adds its own. So when what arrives at once is more
  * than HOOK_CONTEXT_SHARE of the window, each text keeps an equal part of that share (a short one
  * keeps all of itself, and what it leaves goes to the others), cut at a line where one is near,
- * and says how much was left out. The user is told once, by a notice naming each text cut.
+ * and says how much was left out. The user is told once, by a notice naming each text cut. An
+ * agent's or its provider's `hook_context_budget` changes the share, as `extensions_budget` does
+ * the extensions' (turn/offer/choose.ts).
  */
 import { CHARS_PER_TOKEN } from "./tokens.ts";
 import type { Injection } from "./hooks/types.ts";
