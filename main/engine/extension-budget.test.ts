@@ -8,9 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { AgentEvent } from "../core/events.ts";
 import { estimateText, estimateTools } from "../turn/tokens.ts";
-import { startPluginHarness, type PluginHarness } from "./testing.ts";
-import { createEngine } from "./bootstrap.ts";
-import { tempDir } from "../code-plugins/loader/testing.ts";
+import { startConfiguredEngine, startPluginHarness, type PluginHarness } from "./testing.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import { claudePlugins, TOOL_PLUGINS } from "./testing/extension-catalog.ts";
 import type { ScriptedResponse } from "../providers/testing/index.ts";
@@ -258,24 +256,19 @@ test("nothing changes when every extension fits: all listed, no search tool, no 
 
 test("a provider's extensions_budget in providers.yaml applies to every agent that does not set one", async () => {
   const model = await startFakeOpenAI([{ text: ["a"] }, { text: ["b"] }], SMALL_MODEL);
-  const dirs = tempDir("islet-budget-provider-");
-  dirs.write({
-    "work/a.txt": "a\n",
-    "home/config/providers.yaml":
-      `default: { provider: small, model: m }\nproviders:\n  small: { type: openai-compatible, ` +
-      `base_url: "${model.url}", extensions_budget: 2 }\n`,
-    "home/config/agents/roomy.md": "---\ndescription: Roomy\nextensions_budget: 8\n---\nHi.\n",
-    ...Object.fromEntries(Object.entries(claudePlugins()).map(([rel, t]) => [`home/${rel}`, t])),
-  });
+  const { engine, close } = await startConfiguredEngine(
+    "islet-budget-provider-",
+    {
+      "work/a.txt": "a\n",
+      "home/config/providers.yaml":
+        `default: { provider: small, model: m }\nproviders:\n  small: { type: openai-compatible, ` +
+        `base_url: "${model.url}", extensions_budget: 2 }\n`,
+      "home/config/agents/roomy.md": "---\ndescription: Roomy\nextensions_budget: 8\n---\nHi.\n",
+      ...Object.fromEntries(Object.entries(claudePlugins()).map(([rel, t]) => [`home/${rel}`, t])),
+    },
+    model,
+  );
   const budgets: number[] = [];
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    plugins: {},
-    flags: {},
-    warn: () => {},
-  });
   const emit = (e: AgentEvent): void => {
     if (e.type === "extensions_offered") budgets.push(e.budget);
   };
@@ -287,8 +280,6 @@ test("a provider's extensions_budget in providers.yaml applies to every agent th
     }
     assert.deepEqual(budgets, [Math.floor(4096 * 0.02), Math.floor(4096 * 0.08)]);
   } finally {
-    await engine.close();
-    await model.close();
-    dirs.remove();
+    await close();
   }
 });

@@ -7,9 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { startPluginHarness } from "./testing.ts";
-import { createEngine } from "./bootstrap.ts";
-import { tempDir } from "../code-plugins/loader/testing.ts";
+import { startConfiguredEngine, startPluginHarness } from "./testing.ts";
 import { startFakeOpenAI } from "../providers/testing/index.ts";
 import type { AgentEvent } from "../core/events.ts";
 import { HOOK_CONTEXT_SHARE } from "../turn/hook-context.ts";
@@ -141,22 +139,17 @@ test("a provider's hook_context_budget in providers.yaml applies to its agents",
   const model = await startFakeOpenAI([{ text: ["Hello."] }], {
     models: [{ id: "m", object: "model", max_model_len: 4096 }],
   });
-  const dirs = tempDir("islet-hook-budget-provider-");
-  dirs.write({
-    "work/a.txt": "a\n",
-    "home/config/providers.yaml":
-      `default: { provider: small, model: m }\nproviders:\n  small: { type: openai-compatible, ` +
-      `base_url: "${model.url}", hook_context_budget: 60 }\n`,
-    ...Object.fromEntries(Object.entries(files).map(([rel, t]) => [`home/${rel}`, t])),
-  });
-  const engine = await createEngine({
-    home: dirs.path("home"),
-    workdir: dirs.path("work"),
-    env: {},
-    plugins: {},
-    flags: {},
-    warn: () => {},
-  });
+  const { engine, close } = await startConfiguredEngine(
+    "islet-hook-budget-provider-",
+    {
+      "work/a.txt": "a\n",
+      "home/config/providers.yaml":
+        `default: { provider: small, model: m }\nproviders:\n  small: { type: openai-compatible, ` +
+        `base_url: "${model.url}", hook_context_budget: 60 }\n`,
+      ...Object.fromEntries(Object.entries(files).map(([rel, t]) => [`home/${rel}`, t])),
+    },
+    model,
+  );
   const notices: string[] = [];
   try {
     const c = await engine.open({
@@ -176,8 +169,6 @@ test("a provider's hook_context_budget in providers.yaml applies to its agents",
       undefined,
     );
   } finally {
-    await engine.close();
-    await model.close();
-    dirs.remove();
+    await close();
   }
 });

@@ -209,3 +209,34 @@ export async function startEngineRig(opts: {
     },
   };
 }
+
+/**
+ * The real engine as a person's own files configure it: `files` (paths under the root:
+ * `home/config/providers.yaml`, `work/…`) and no flags, so providers.yaml chooses the model.
+ * `close` also closes `closeAlso` (the model server the files point at).
+ */
+export async function startConfiguredEngine(
+  prefix: string,
+  files: Record<string, string>,
+  closeAlso: { close(): Promise<void> },
+): Promise<{ engine: Engine; dirs: TempDir; close(): Promise<void> }> {
+  const dirs = tempDir(prefix);
+  dirs.write(files);
+  const engine = await createEngine({
+    home: dirs.path("home"),
+    workdir: dirs.path("work"),
+    env: {},
+    plugins: {},
+    flags: {},
+    warn: () => {},
+  });
+  return {
+    engine,
+    dirs,
+    async close() {
+      await engine.close();
+      await closeAlso.close();
+      dirs.remove();
+    },
+  };
+}

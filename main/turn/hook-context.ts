@@ -11,9 +11,25 @@
  */
 import { CHARS_PER_TOKEN } from "./tokens.ts";
 import type { Injection } from "./hooks/types.ts";
+import type { AgentState } from "./state.ts";
 
 /** The share of the window what hooks add at one point may take (percent), unless set. */
 export const HOOK_CONTEXT_SHARE = 25;
+
+/**
+ * `arrived` fitted to the session's window at its agent's share (else its provider's, else
+ * HOOK_CONTEXT_SHARE), with the notice naming what was cut, if anything was.
+ */
+export function fitToWindow(
+  arrived: readonly Injection[],
+  state: Pick<AgentState, "resolved" | "agent">,
+): { injections: Injection[]; notice?: string } {
+  const window = state.resolved?.info.contextLength ?? 0;
+  const share =
+    state.agent.hookContextBudget ?? state.resolved?.hookContextBudget ?? HOOK_CONTEXT_SHARE;
+  const { injections, cuts } = fitHookContext(arrived, window, share);
+  return cuts.length > 0 ? { injections, notice: cutsNotice(cuts, window, share) } : { injections };
+}
 
 /** A text cut to fit: where it came from, and its length before and after. */
 export interface HookContextCut {

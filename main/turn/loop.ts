@@ -13,8 +13,7 @@ import { remedyOf } from "../core/remedy.ts";
 import { compactHistory, splitPoint, type CompactionResult } from "./compaction.ts";
 import { buildContext, contextTokens } from "./context.ts";
 import { runReadOnly } from "./hooks/pipeline.ts";
-import type { Injection } from "./hooks/types.ts";
-import { cutsNotice, fitHookContext, HOOK_CONTEXT_SHARE } from "./hook-context.ts";
+import { appendMessage, ejectSeen, injectMessages, type HistoryHost } from "./history-edits.ts";
 import { makeMessage, type Message } from "../core/message.ts";
 import { reportOutcome } from "./report.ts";
 import { newStats, snapshotStats } from "./stats.ts";
@@ -59,16 +58,19 @@ export class AgentSession {
   private controller: AbortController | null = null;
   /** What a model step (chat-step.ts) may do to this session. */
   private readonly stepHost: StepHost;
+  /** This session's history, as history-edits.ts changes it. */
+  private readonly history: HistoryHost;
 
   constructor(deps: EngineDeps, init: SessionInit) {
     this.deps = deps;
     this.state = initialState(deps, init);
+    this.history = { state: this.state, deps };
     this.stepHost = {
       state: this.state,
       deps,
       append: (m) => this.append(m),
-      inject: (i) => this.inject(i),
-      eject: (seen) => this.eject(seen),
+      inject: (i) => injectMessages(this.history, i),
+      eject: (seen) => ejectSeen(this.history, seen),
       ensureModel: () => this.ensureModel(),
       switchAgent: (n) => this.switchAgent(n, "failover"),
       agentTools: () => this.agentTools(),
@@ -201,53 +203,7 @@ export class AgentSession {
   }
 
   private append(message: Message): void {
-    this.state.messages.push(message);
-    this.deps.session?.appendMessage(message);
-  }
-
-  private inject(arrived: readonly Injection[]): void {
-    // What hooks add at once takes at most a share of the window (hook-context.ts).
-    const { resolved, agent } = this.state;
-    const window = resolved?.info.contextLength ?? 0;
-    const share = agent.hookContextBudget ?? resolved?.hookContextBudget ?? HOOK_CONTEXT_SHARE;
-    const { injections, cuts } = fitHookContext(arrived, window, share);
-    if (cuts.length > 0)
-      this.deps.emit({ type: "notice", source: "engine", text: cutsNotice(cuts, window, share) });
-    for (const inj of injections) {
-      const message = makeMessage(inj.role, inj.content, {
-        kind: "synthetic",
-        source: inj.source,
-        eject: inj.eject || undefined,
-      });
-      if (inj.beforePrompt) this.insertBeforePrompt(message);
-      else this.append(message);
-      this.deps.emit({ type: "injected", source: inj.source, role: inj.role, text: inj.content });
-    }
-  }
-
-  /**
-   * Puts a message just before the turn's prompt (the last normal user message), so the model
-   * reads it first. The session file is append-only: the prompt and what follows it leave and
-   * come back after the message, a few short records.
-   */
-  private insertBeforePrompt(message: Message): void {
-    const messages = this.state.messages;
-    let at = messages.length - 1;
-    while (at >= 0 && !(messages[at].role === "user" && messages[at].kind === "normal")) at--;
-    if (at < 0) return this.append(message);
-    const tail = messages.splice(at);
-    this.deps.session?.removeMessages(tail.map((m) => m.id));
-    this.append(message);
-    for (const m of tail) this.append(m);
-  }
-
-  /** Ejectable messages leave history once a model call has seen them. */
-  private eject(seen: ReadonlySet<string>): void {
-    const gone = this.state.messages.filter((m) => m.eject && seen.has(m.id)).map((m) => m.id);
-    if (gone.length === 0) return;
-    const drop = new Set(gone);
-    this.state.messages = this.state.messages.filter((m) => !drop.has(m.id));
-    this.deps.session?.removeMessages(gone);
+    appendMessage(this.history, message);
   }
 
   private async ensureModel(): Promise<void> {
@@ -352,7 +308,7 @@ export class AgentSession {
         result: o.result.error ? "" : o.result.output,
         error: o.result.error ? o.result.output : "",
       }));
-      this.inject(phase.injections);
+      injectMessages(this.history, phase.injections);
       if (JSON.stringify(this.state.tools.todos) !== todosBefore)
         this.deps.session?.setTodos(this.state.tools.todos);
       if (this.state.tools.done) return { status: "done", text };

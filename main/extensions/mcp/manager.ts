@@ -97,7 +97,6 @@ export class McpManager {
     return startWithin(waitMs, {
       conns: [...this.running.values()].map((r) => r.conn),
       startAll: () => this.startAll(),
-      start: (names) => this.start(names),
       ...(this.opts.slowStarts ? { slowStarts: this.opts.slowStarts } : {}),
     });
   }
@@ -140,12 +139,11 @@ export class McpManager {
 
   /**
    * A server that could not start: its error names it ("MCP server "x" is not running: …"). Not
-   * one stopped on purpose while it started (the manager closing, its definition gone). Said
-   * once: a start and a wait for it (islet run's) each hear of the same failure.
+   * one stopped on purpose while it started (the manager closing, its definition gone).
    */
   private notReady(r: Running, err: unknown): void {
     if (this.closed || ![...this.running.values()].includes(r)) return;
-    this.warnOnce({ source: `MCP server "${r.conn.spec.name}"`, title: (err as Error).message });
+    this.opts.warn({ source: `MCP server "${r.conn.spec.name}"`, title: (err as Error).message });
   }
 
   list(): McpServerStatus[] {

@@ -11,8 +11,6 @@ export interface StartWithin {
   conns: readonly McpConnection[];
   /** Starts every server; resolves once each has made its first attempt. */
   startAll(): Promise<void>;
-  /** Starts these (by name) and waits for their first attempt. */
-  start(names: readonly string[]): Promise<void>;
   slowStarts?: McpSlowStarts;
 }
 
@@ -26,8 +24,10 @@ export async function startWithin(waitMs: number, s: StartWithin): Promise<strin
   const slow = s.slowStarts?.read() ?? new Set<string>();
   const keys = new Map(s.conns.map((c) => [c, slowStartKey(c.spec)]));
   const starting = s.startAll();
-  const awaited = s.conns.filter((c) => !slow.has(keys.get(c)!)).map((c) => c.spec.name);
-  await Promise.race([awaited.length === s.conns.length ? starting : s.start(awaited), waited]);
+  const awaited = s.conns.filter((c) => !slow.has(keys.get(c)!));
+  // startAll has started every one and says why one could not start: these are only waited for.
+  const settled = Promise.all(awaited.map((c) => c.ready().catch(() => undefined)));
+  await Promise.race([awaited.length === s.conns.length ? starting : settled, waited]);
   clearTimeout(timer);
   const still = s.conns.filter((c) => c.status === "starting" || c.status === "restarting");
   const started = s.conns.filter((c) => c.status === "running");
