@@ -66,20 +66,22 @@ export class AppendFile {
   private closed = false;
 
   /**
-   * Opens an existing session file (never creates one) and repairs a torn tail. `fresh`: this
-   * process has just written the file whole, so there is no tail to look at.
+   * Opens an existing session file (never creates one) and repairs a torn tail. `written`: the
+   * bytes this process wrote when it made the file: while it still has that size, nobody else has
+   * written to it and there is no tail to look at.
    */
-  constructor(path: string, options: { fresh?: boolean } = {}) {
+  constructor(path: string, options: { written?: number } = {}) {
     this.path = path;
     // Read+append: reads for the repair, and every write lands at the end whatever the offset.
     // Never through a link (session-file.ts): a planted one would have us append elsewhere.
     this.fd = openSync(path, noFollow(constants.O_RDWR | constants.O_APPEND));
-    if (!fstatSync(this.fd).isFile()) {
+    const stat = fstatSync(this.fd);
+    if (!stat.isFile()) {
       closeSync(this.fd);
       throw Object.assign(new Error(`${path} is not a file`), { code: "EISDIR" });
     }
     try {
-      this.repair = options.fresh === true ? "clean" : this.repairTail();
+      this.repair = stat.size === options.written ? "clean" : this.repairTail();
     } catch (err) {
       closeSync(this.fd);
       throw err;

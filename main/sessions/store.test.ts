@@ -113,6 +113,21 @@ test("a new session is appended to without a tail check, but once closed it is c
   );
 });
 
+test("a new session another process wrote to before this store's first append is tail-checked", async (t) => {
+  const { store } = await storeWithSession(t);
+  const id = await store.create({ ...baseSession, id: "20261127-120000-fedcba" });
+  // Another writer (a killed process) left a torn record after the meta line.
+  appendFileSync(store.fileOf(id), '{"t":"message","mess');
+  store.appendMessage(id, msg("b", "user", "after a torn write"));
+  await store.flush(id);
+  const loaded = await store.load(id);
+  assert.deepEqual(loaded.warnings, []);
+  assert.deepEqual(
+    loaded.messages.map((m) => m.id),
+    ["b"],
+  );
+});
+
 test("a complete last record missing its newline is kept when appending", async (t) => {
   const { store, id } = await storeWithSession(t);
   await store.close(id);

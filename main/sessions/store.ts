@@ -83,8 +83,11 @@ export class SessionStore {
    * fsyncs (tens of ms on a busy disk); `flush` and `close` wait for them, as for appends.
    */
   private readonly syncing = new Map<string, Promise<void>>();
-  /** Sessions this store created and has not appended to yet: their file is its meta line. */
-  private readonly fresh = new Set<string>();
+  /**
+   * Sessions this store created and has not appended to yet, with the bytes of the meta line it
+   * wrote: a file still that size needs no tail check (another writer may have appended since).
+   */
+  private readonly fresh = new Map<string, number>();
 
   constructor(dir: string, options: SessionStoreOptions = {}) {
     this.dir = dir;
@@ -128,8 +131,9 @@ export class SessionStore {
         throw new SessionError("exists", `session already exists: ${file}`);
       throw err;
     }
+    const metaLine = Buffer.from(encodeRecord(meta), "utf8");
     try {
-      await handle.writeFile(encodeRecord(meta));
+      await handle.writeFile(metaLine);
     } catch (err) {
       await handle.close();
       throw err;
@@ -146,7 +150,7 @@ export class SessionStore {
     // A failure is told by the session's next flush; until then nothing waits on it.
     durable.catch(() => {});
     this.syncing.set(id, durable);
-    this.fresh.add(id);
+    this.fresh.set(id, metaLine.length);
     return id;
   }
 
@@ -180,7 +184,9 @@ export class SessionStore {
     if (!file) {
       const path = this.fileOf(id);
       try {
-        file = new AppendFile(path, { fresh: this.fresh.delete(id) });
+        const written = this.fresh.get(id);
+        this.fresh.delete(id);
+        file = new AppendFile(path, written === undefined ? {} : { written });
       } catch (err) {
         if (isErrno(err, "ENOENT"))
           throw new SessionError("not_found", `no session ${id} (${path})`);
